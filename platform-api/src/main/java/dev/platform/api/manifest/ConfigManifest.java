@@ -1,0 +1,19 @@
+package dev.platform.api.manifest;
+
+/**
+ * A decoded configuration object (Kueue quota objects and priority classes), defaults applied,
+ * in the platform's own shape whatever API version it came in.
+ */
+public sealed interface ConfigManifest
+        permits ResourceFlavorManifest, CohortManifest, ClusterQueueManifest, LocalQueueManifest,
+        WorkloadPriorityClassManifest, PriorityClassManifest {
+
+    Kind kind();
+
+    String name();
+
+    /** Null for cluster-scoped kinds. */
+    default String namespace() {
+        return null;
+    }
+}

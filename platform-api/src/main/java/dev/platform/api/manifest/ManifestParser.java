@@ -1,0 +1,20 @@
+package dev.platform.api.manifest;
+
+import java.util.List;
+
+/**
+ * Reads a request body (multi-document YAML, a JSON object, a JSON array of objects, or a
+ * Kubernetes {@code List}) into decoded, validated configuration documents.
+ */
+public interface ManifestParser {
+
+    /** Body formats accepted. */
+    enum Format { YAML, JSON }
+
+    /**
+     * Parses and validates every document; all-or-nothing.
+     *
+     * @throws ManifestRejectedException listing every problem found, when any document is bad
+     */
+    List<DecodedDocument> parse(byte[] body, Format format);
+}
