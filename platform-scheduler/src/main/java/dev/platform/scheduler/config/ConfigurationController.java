@@ -1,0 +1,170 @@
+package dev.platform.scheduler.config;
+
+import dev.platform.api.manifest.ClusterQueueManifest;
+import dev.platform.api.manifest.CohortManifest;
+import dev.platform.api.manifest.Kind;
+import dev.platform.api.manifest.LocalQueueManifest;
+import dev.platform.api.manifest.PriorityClassManifest;
+import dev.platform.api.manifest.ResourceFlavorManifest;
+import dev.platform.api.manifest.WorkloadPriorityClassManifest;
+import dev.platform.scheduler.web.ApiException;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Reading and deleting configuration objects (design §8). */
+@RestController
+@RequestMapping(path = "/api/v1", produces = "application/json")
+public class ConfigurationController {
+
+    private final ConfigStore store;
+    private final ConfigurationService configuration;
+
+    public ConfigurationController(ConfigStore store, ConfigurationService configuration) {
+        this.store = store;
+        this.configuration = configuration;
+    }
+
+    @GetMapping("/resourceflavors")
+    public Items<ResourceFlavorManifest> resourceFlavors() {
+        return new Items<>(store.list(Kind.RESOURCE_FLAVOR, ResourceFlavorManifest.class));
+    }
+
+    @GetMapping("/resourceflavors/{name}")
+    public ResourceFlavorManifest resourceFlavor(@PathVariable String name) {
+        return store.find(Kind.RESOURCE_FLAVOR, ObjectKey.cluster(name), ResourceFlavorManifest.class)
+                .orElseThrow(() -> ApiException.notFound("ResourceFlavor", name));
+    }
+
+    @DeleteMapping("/resourceflavors/{name}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    public void deleteResourceFlavor(@PathVariable String name) {
+        configuration.delete(Kind.RESOURCE_FLAVOR, ObjectKey.cluster(name), Actors.current());
+    }
+
+    /**
+     * Cohort objects and implicit cohorts (named by a ClusterQueue without an object), each with
+     * its member queues.
+     */
+    @GetMapping("/cohorts")
+    public Items<CohortView> cohorts() {
+        Map<String, CohortView> cohorts = new TreeMap<>();
+        for (CohortManifest cohort : store.list(Kind.COHORT, CohortManifest.class)) {
+            cohorts.put(cohort.name(), new CohortView(cohort.name(), false, cohort, new ArrayList<>()));
+        }
+        for (ClusterQueueManifest queue : store.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class)) {
+            if (queue.cohort() != null) {
+                cohorts.computeIfAbsent(queue.cohort(), n -> new CohortView(n, true, null, new ArrayList<>()))
+                        .clusterQueues().add(queue.name());
+            }
+        }
+        return new Items<>(List.copyOf(cohorts.values()));
+    }
+
+    @GetMapping("/cohorts/{name}")
+    public CohortView cohort(@PathVariable String name) {
+        return cohorts().items().stream().filter(c -> c.name().equals(name)).findFirst()
+                .orElseThrow(() -> ApiException.notFound("Cohort", name));
+    }
+
+    @DeleteMapping("/cohorts/{name}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    public void deleteCohort(@PathVariable String name) {
+        configuration.delete(Kind.COHORT, ObjectKey.cluster(name), Actors.current());
+    }
+
+    @GetMapping("/clusterqueues")
+    public Items<ClusterQueueView> clusterQueues() {
+        Map<String, List<String>> missing = store.missingFlavorsByClusterQueue();
+        return new Items<>(store.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class).stream()
+                .map(q -> ClusterQueueView.of(q, missing.getOrDefault(q.name(), List.of())))
+                .toList());
+    }
+
+    @GetMapping("/clusterqueues/{name}")
+    public ClusterQueueView clusterQueue(@PathVariable String name) {
+        ClusterQueueManifest queue = store.find(Kind.CLUSTER_QUEUE, ObjectKey.cluster(name), ClusterQueueManifest.class)
+                .orElseThrow(() -> ApiException.notFound("ClusterQueue", name));
+        return ClusterQueueView.of(queue, store.missingFlavorsByClusterQueue().getOrDefault(name, List.of()));
+    }
+
+    @DeleteMapping("/clusterqueues/{name}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    public void deleteClusterQueue(@PathVariable String name) {
+        configuration.delete(Kind.CLUSTER_QUEUE, ObjectKey.cluster(name), Actors.current());
+    }
+
+    @GetMapping("/localqueues")
+    public Items<LocalQueueManifest> localQueues() {
+        return new Items<>(store.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class));
+    }
+
+    @GetMapping("/namespaces/{namespace}/localqueues")
+    public Items<LocalQueueManifest> localQueues(@PathVariable String namespace) {
+        return new Items<>(store.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class).stream()
+                .filter(q -> q.namespace().equals(namespace)).toList());
+    }
+
+    @GetMapping("/namespaces/{namespace}/localqueues/{name}")
+    public LocalQueueManifest localQueue(@PathVariable String namespace, @PathVariable String name) {
+        return store.find(Kind.LOCAL_QUEUE, new ObjectKey(namespace, name), LocalQueueManifest.class)
+                .orElseThrow(() -> ApiException.notFound("LocalQueue", namespace + "/" + name));
+    }
+
+    @DeleteMapping("/namespaces/{namespace}/localqueues/{name}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    public void deleteLocalQueue(@PathVariable String namespace, @PathVariable String name) {
+        configuration.delete(Kind.LOCAL_QUEUE, new ObjectKey(namespace, name), Actors.current());
+    }
+
+    @GetMapping("/priorityclasses")
+    public Items<PriorityClassManifest> priorityClasses() {
+        return new Items<>(store.list(Kind.PRIORITY_CLASS, PriorityClassManifest.class));
+    }
+
+    @GetMapping("/priorityclasses/{name}")
+    public PriorityClassManifest priorityClass(@PathVariable String name) {
+        return store.find(Kind.PRIORITY_CLASS, ObjectKey.cluster(name), PriorityClassManifest.class)
+                .orElseThrow(() -> ApiException.notFound("PriorityClass", name));
+    }
+
+    @DeleteMapping("/priorityclasses/{name}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    public void deletePriorityClass(@PathVariable String name) {
+        configuration.delete(Kind.PRIORITY_CLASS, ObjectKey.cluster(name), Actors.current());
+    }
+
+    @GetMapping("/workloadpriorityclasses")
+    public Items<WorkloadPriorityClassManifest> workloadPriorityClasses() {
+        return new Items<>(store.list(Kind.WORKLOAD_PRIORITY_CLASS, WorkloadPriorityClassManifest.class));
+    }
+
+    @GetMapping("/workloadpriorityclasses/{name}")
+    public WorkloadPriorityClassManifest workloadPriorityClass(@PathVariable String name) {
+        return store.find(Kind.WORKLOAD_PRIORITY_CLASS, ObjectKey.cluster(name), WorkloadPriorityClassManifest.class)
+                .orElseThrow(() -> ApiException.notFound("WorkloadPriorityClass", name));
+    }
+
+    @DeleteMapping("/workloadpriorityclasses/{name}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    public void deleteWorkloadPriorityClass(@PathVariable String name) {
+        configuration.delete(Kind.WORKLOAD_PRIORITY_CLASS, ObjectKey.cluster(name), Actors.current());
+    }
+
+    /** A list response; an object at the top level so fields can be added without breaking clients. */
+    public record Items<T>(List<T> items) {
+    }
+
+    /** A cohort: {@code implicit} when only named by ClusterQueues; {@code spec} is null then. */
+    public record CohortView(String name, boolean implicit, CohortManifest spec, List<String> clusterQueues) {
+    }
+}

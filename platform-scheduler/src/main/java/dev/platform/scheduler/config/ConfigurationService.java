@@ -1,0 +1,108 @@
+package dev.platform.scheduler.config;
+
+import dev.platform.api.manifest.ConfigManifest;
+import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.Kind;
+import dev.platform.scheduler.web.ApiException;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.interceptor.TransactionAspectSupport;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Applies configuration manifests all-or-nothing and idempotently, and deletes objects that
+ * nothing references. Every change is audited in the same transaction.
+ */
+@Service
+public class ConfigurationService {
+
+    /** Serialises configuration writers so created/updated/unchanged is decided on a stable view. */
+    private static final long CONFIG_LOCK_KEY = 0x636f6e666967L;
+
+    private final ConfigStore store;
+    private final JdbcClient jdbc;
+    private final ApplicationEventPublisher events;
+
+    public ConfigurationService(ConfigStore store, JdbcClient jdbc, ApplicationEventPublisher events) {
+        this.store = store;
+        this.jdbc = jdbc;
+        this.events = events;
+    }
+
+    /**
+     * Applies the documents in request order. With {@code dryRun} the outcome is computed the same
+     * way and nothing is written.
+     */
+    @Transactional
+    public List<ApplyResult> apply(List<DecodedDocument> documents, boolean dryRun, String actor) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(?)").param(CONFIG_LOCK_KEY).query().singleValue();
+        Map<Kind, Map<ObjectKey, String>> current = currentSpecs(documents);
+        List<ApplyResult> results = new ArrayList<>(documents.size());
+        boolean changed = false;
+        for (DecodedDocument document : documents) {
+            ConfigManifest manifest = document.manifest();
+            ObjectKey key = ObjectKey.of(manifest);
+            String before = current.get(manifest.kind()).get(key);
+            String action;
+            if (before == null) {
+                action = "created";
+            } else if (store.sameSpec(before, manifest)) {
+                action = "unchanged";
+            } else {
+                action = "updated";
+            }
+            if (!dryRun && !action.equals("unchanged")) {
+                if (before == null) {
+                    store.insert(manifest);
+                } else {
+                    store.update(manifest);
+                }
+                store.audit(actor, manifest.kind(), key, action, before, store.specJson(manifest));
+                changed = true;
+            }
+            results.add(new ApplyResult(manifest.kind().manifestName(), manifest.namespace(), manifest.name(),
+                    action, document.warnings()));
+        }
+        if (dryRun) {
+            TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
+        } else if (changed) {
+            events.publishEvent(new ConfigurationChanged());
+        }
+        return results;
+    }
+
+    /** Deletes one object; 404 when absent, 409 listing what still refers to it. */
+    @Transactional
+    public void delete(Kind kind, ObjectKey key, String actor) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(?)").param(CONFIG_LOCK_KEY).query().singleValue();
+        List<String> references = store.referencesTo(kind, key.name());
+        if (!references.isEmpty()) {
+            throw ApiException.conflict(kind.manifestName() + " \"" + key + "\" is still referenced by "
+                    + String.join(", ", references), references.stream().map(r -> Map.of("referencedBy", r)).toList());
+        }
+        String before = store.delete(kind, key)
+                .orElseThrow(() -> ApiException.notFound(kind.manifestName(), key.toString()));
+        store.audit(actor, kind, key, "deleted", before, null);
+        events.publishEvent(new ConfigurationChanged());
+    }
+
+    private Map<Kind, Map<ObjectKey, String>> currentSpecs(List<DecodedDocument> documents) {
+        Map<Kind, List<ObjectKey>> keysByKind = documents.stream().map(DecodedDocument::manifest)
+                .collect(Collectors.groupingBy(ConfigManifest::kind, LinkedHashMap::new,
+                        Collectors.mapping(ObjectKey::of, Collectors.toList())));
+        Map<Kind, Map<ObjectKey, String>> current = new LinkedHashMap<>();
+        keysByKind.forEach((kind, keys) -> current.put(kind, store.currentSpecs(kind, keys)));
+        return current;
+    }
+
+    /** Published after a committed change, so the scheduling loop re-reads its configuration. */
+    public record ConfigurationChanged() {
+    }
+}

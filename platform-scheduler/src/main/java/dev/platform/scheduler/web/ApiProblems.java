@@ -1,0 +1,83 @@
+package dev.platform.scheduler.web;
+
+import dev.platform.api.manifest.ManifestRejectedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+import java.util.List;
+
+/**
+ * Every error of the REST API as RFC 9457 {@code application/problem+json}, with an
+ * {@code errors} array of {@code {document, path, message}} where the body was at fault.
+ * Never a stack trace, never a 500 for bad input.
+ */
+@RestControllerAdvice(basePackages = "dev.platform.scheduler")
+public class ApiProblems extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ApiProblems.class);
+
+    @ExceptionHandler(ManifestRejectedException.class)
+    ResponseEntity<ProblemDetail> manifestRejected(ManifestRejectedException e) {
+        HttpStatus status = switch (e.rejection()) {
+            case MALFORMED -> HttpStatus.BAD_REQUEST;
+            case INVALID -> HttpStatus.UNPROCESSABLE_CONTENT;
+            case TOO_LARGE -> HttpStatus.CONTENT_TOO_LARGE;
+        };
+        String detail = e.errors().size() == 1
+                ? e.errors().get(0).message()
+                : e.errors().size() + " problems found; nothing was applied";
+        return problem(status, titleOf(e.rejection()), detail, e.errors());
+    }
+
+    @ExceptionHandler(ApiException.class)
+    ResponseEntity<ProblemDetail> apiException(ApiException e) {
+        return problem(e.status(), e.title(), e.getMessage(), e.errors());
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ProblemDetail> unexpected(Exception e) {
+        log.error("unexpected error serving a request", e);
+        return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal Server Error",
+                "The platform failed to handle the request; the error is logged.", List.of());
+    }
+
+    /** Spring MVC's own errors (unsupported media type, missing parameter, ...) in the same shape. */
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
+                                                             HttpStatusCode statusCode, WebRequest request) {
+        ResponseEntity<Object> response = super.handleExceptionInternal(ex, body, headers, statusCode, request);
+        if (response != null && response.getBody() instanceof ProblemDetail detail) {
+            detail.setProperty("errors", List.of());
+            return ResponseEntity.status(response.getStatusCode())
+                    .headers(response.getHeaders())
+                    .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                    .body(detail);
+        }
+        return response;
+    }
+
+    static ResponseEntity<ProblemDetail> problem(HttpStatusCode status, String title, String detail, List<?> errors) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        problem.setTitle(title);
+        problem.setProperty("errors", errors);
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+    }
+
+    private static String titleOf(ManifestRejectedException.Cause cause) {
+        return switch (cause) {
+            case MALFORMED -> "Malformed manifest";
+            case INVALID -> "Invalid manifest";
+            case TOO_LARGE -> "Request body too large";
+        };
+    }
+}

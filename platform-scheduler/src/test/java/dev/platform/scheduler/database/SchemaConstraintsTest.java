@@ -1,0 +1,96 @@
+package dev.platform.scheduler.database;
+
+import dev.platform.scheduler.testsupport.DatabaseCleaner;
+import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The Flyway schema on real PostgreSQL holds its rules itself, whatever the Java code does. */
+@PlatformIntegrationTest
+class SchemaConstraintsTest {
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @BeforeEach
+    void clean() {
+        DatabaseCleaner.clean(jdbc);
+        jdbc.sql("""
+                INSERT INTO cluster_queue (name, queueing_strategy, stop_policy, spec)
+                VALUES ('cq', 'BestEffortFIFO', 'None', '{}')""").update();
+    }
+
+    @Test
+    void migrationsAreAppliedInOrder() {
+        List<String> versions = jdbc.sql("SELECT version FROM flyway_schema_history WHERE success ORDER BY installed_rank")
+                .query(String.class).list();
+        assertThat(versions).startsWith("1");
+    }
+
+    @Test
+    void negativeQuotaIsRejected() {
+        assertThatThrownBy(() -> quota("-1", null))
+                .isInstanceOf(DataIntegrityViolationException.class).hasMessageContaining("quantity_check");
+    }
+
+    @Test
+    void lendingLimitAboveNominalIsRejected() {
+        assertThatThrownBy(() -> quota("4", "5"))
+                .isInstanceOf(DataIntegrityViolationException.class).hasMessageContaining("check");
+    }
+
+    @Test
+    void exactQuantitiesAreKept() {
+        quota("0.001", "0.001");
+        assertThat(jdbc.sql("SELECT nominal_quota::text FROM cluster_queue_quota").query(String.class).single())
+                .isEqualTo("0.001");
+    }
+
+    @Test
+    void unknownEnumValueIsRejected() {
+        assertThatThrownBy(() -> jdbc.sql("""
+                INSERT INTO cluster_queue (name, queueing_strategy, stop_policy, spec)
+                VALUES ('other', 'Fastest', 'None', '{}')""").update())
+                .isInstanceOf(DataIntegrityViolationException.class);
+    }
+
+    @Test
+    void invalidNamesAreRejected() {
+        assertThatThrownBy(() -> jdbc.sql("""
+                INSERT INTO resource_flavor (name, spec) VALUES ('Not_A_DNS_Name', '{}')""").update())
+                .isInstanceOf(DataIntegrityViolationException.class).hasMessageContaining("k8s_name");
+    }
+
+    @Test
+    void quotaRowsGoWithTheirQueue() {
+        quota("4", null);
+        jdbc.sql("DELETE FROM cluster_queue WHERE name = 'cq'").update();
+        assertThat(jdbc.sql("SELECT count(*) FROM cluster_queue_quota").query(Long.class).single()).isZero();
+    }
+
+    @Test
+    void onlyOneGlobalDefaultPriorityClass() {
+        jdbc.sql("INSERT INTO priority_class (kind, name, value, global_default, spec) VALUES ('PriorityClass', 'a', 1, true, '{}')")
+                .update();
+        assertThatThrownBy(() -> jdbc.sql("""
+                INSERT INTO priority_class (kind, name, value, global_default, spec)
+                VALUES ('PriorityClass', 'b', 2, true, '{}')""").update())
+                .isInstanceOf(DataIntegrityViolationException.class);
+    }
+
+    private void quota(String nominal, String lending) {
+        jdbc.sql("""
+                INSERT INTO cluster_queue_quota (cluster_queue, group_index, flavor_index, flavor, resource,
+                                                 nominal_quota, lending_limit)
+                VALUES ('cq', 0, 0, 'default', 'cpu', ?::numeric, ?::numeric)""")
+                .params(nominal, lending).update();
+    }
+}

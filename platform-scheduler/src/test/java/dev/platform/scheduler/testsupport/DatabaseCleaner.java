@@ -1,0 +1,39 @@
+package dev.platform.scheduler.testsupport;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import java.util.List;
+
+/** Empties every table of the platform's schema (not Flyway's history) between tests. */
+public final class DatabaseCleaner {
+
+    private DatabaseCleaner() {
+    }
+
+    public static void clean(JdbcClient jdbc) {
+        List<String> tables = jdbc.sql("""
+                SELECT tablename FROM pg_tables
+                WHERE schemaname = 'public' AND tablename <> 'flyway_schema_history'""")
+                .query(String.class).list();
+        if (!tables.isEmpty()) {
+            jdbc.sql("TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY CASCADE").update();
+        }
+    }
+
+    /**
+     * A digest of every row of every platform table, to prove that a rejected request changed
+     * nothing (counts alone would miss an update).
+     */
+    public static java.util.Map<String, String> contentDigest(JdbcClient jdbc) {
+        List<String> tables = jdbc.sql("""
+                SELECT tablename FROM pg_tables
+                WHERE schemaname = 'public' AND tablename <> 'flyway_schema_history' ORDER BY tablename""")
+                .query(String.class).list();
+        java.util.Map<String, String> digests = new java.util.TreeMap<>();
+        for (String table : tables) {
+            digests.put(table, jdbc.sql("SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '')"
+                    + " FROM " + table + " t").query(String.class).single());
+        }
+        return digests;
+    }
+}

@@ -1,0 +1,20 @@
+package dev.platform.scheduler.testsupport;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.ContextConfiguration;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * The whole application on a random port against the shared real PostgreSQL. Every test using
+ * it shares one Spring context (same configuration), so the suite starts the application once.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ContextConfiguration(initializers = TestDatabase.Initializer.class)
+public @interface PlatformIntegrationTest {
+}
