@@ -7,7 +7,7 @@ import java.util.Optional;
 /** The manifest kinds the platform understands, with the API groups each is accepted under. */
 public enum Kind {
     RESOURCE_FLAVOR("ResourceFlavor", false, KueueVersions.ALL),
-    COHORT("Cohort", false, KueueVersions.ALL),
+    COHORT("Cohort", false, KueueVersions.WITH_V1ALPHA1),
     CLUSTER_QUEUE("ClusterQueue", false, KueueVersions.ALL),
     LOCAL_QUEUE("LocalQueue", true, KueueVersions.ALL),
     WORKLOAD_PRIORITY_CLASS("WorkloadPriorityClass", false, KueueVersions.ALL),
@@ -46,6 +46,9 @@ public enum Kind {
 
     private static final class KueueVersions {
         static final List<String> ALL = List.of("kueue.x-k8s.io/v1beta1", "kueue.x-k8s.io/v1beta2");
+        /** Cohort objects were introduced in v1alpha1; manifests written then still say so. */
+        static final List<String> WITH_V1ALPHA1 =
+                List.of("kueue.x-k8s.io/v1alpha1", "kueue.x-k8s.io/v1beta1", "kueue.x-k8s.io/v1beta2");
     }
 
     public static Optional<Kind> fromManifestName(String name) {

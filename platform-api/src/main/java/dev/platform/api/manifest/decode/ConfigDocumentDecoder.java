@@ -1,0 +1,350 @@
+package dev.platform.api.manifest.decode;
+
+import dev.platform.api.manifest.ClusterQueueManifest;
+import dev.platform.api.manifest.ClusterQueueManifest.BorrowWithinCohort;
+import dev.platform.api.manifest.ClusterQueueManifest.BorrowWithinCohortPolicy;
+import dev.platform.api.manifest.ClusterQueueManifest.FlavorFungibility;
+import dev.platform.api.manifest.ClusterQueueManifest.FungibilityPolicy;
+import dev.platform.api.manifest.ClusterQueueManifest.FungibilityPreference;
+import dev.platform.api.manifest.ClusterQueueManifest.Preemption;
+import dev.platform.api.manifest.ClusterQueueManifest.QueueingStrategy;
+import dev.platform.api.manifest.ClusterQueueManifest.ReclaimWithinCohort;
+import dev.platform.api.manifest.ClusterQueueManifest.StopPolicy;
+import dev.platform.api.manifest.ClusterQueueManifest.WithinClusterQueue;
+import dev.platform.api.manifest.CohortManifest;
+import dev.platform.api.manifest.ConfigManifest;
+import dev.platform.api.manifest.Kind;
+import dev.platform.api.manifest.LabelSelector;
+import dev.platform.api.manifest.LocalQueueManifest;
+import dev.platform.api.manifest.ObjectMeta;
+import dev.platform.api.manifest.PriorityClassManifest;
+import dev.platform.api.manifest.ResourceFlavorManifest;
+import dev.platform.api.manifest.ResourceFlavorManifest.Taint;
+import dev.platform.api.manifest.ResourceFlavorManifest.Toleration;
+import dev.platform.api.manifest.WorkloadPriorityClassManifest;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Decodes one document of a configuration kind into its record, checking what Kueue's CRD
+ * schemas and webhooks check (and a little more), every problem at its exact path.
+ */
+final class ConfigDocumentDecoder {
+
+    static final String DEFAULT_NAMESPACE = "default";
+    /** Kubernetes' HighestUserDefinablePriority: higher values belong to system classes. */
+    static final int HIGHEST_USER_PRIORITY = 1_000_000_000;
+    private static final String V1BETA1 = "kueue.x-k8s.io/v1beta1";
+    private static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
+    private static final List<String> TOLERATION_OPERATORS = List.of("Equal", "Exists");
+    private static final List<String> SELECTOR_OPERATORS = List.of("In", "NotIn", "Exists", "DoesNotExist");
+    private static final List<String> PREEMPTION_POLICIES = List.of("PreemptLowerPriority", "Never");
+    /** Kueue ClusterQueue fields outside the platform's scope: accepted, said to be ignored. */
+    private static final List<String> UNSUPPORTED_CLUSTER_QUEUE_FIELDS =
+            List.of("admissionChecks", "admissionChecksStrategy", "admissionScope", "concurrentAdmissionPolicy");
+
+    /** The decoded object and the metadata it was decoded with; null manifest when the kind is not decodable. */
+    record Decoded(ConfigManifest manifest, ObjectMeta metadata) {
+    }
+
+    Decoded decode(Node root) {
+        String apiVersion = root.requiredString("apiVersion");
+        String kindName = root.requiredString("kind");
+        if (kindName == null) {
+            return new Decoded(null, null);
+        }
+        Kind kind = Kind.fromManifestName(kindName).orElse(null);
+        if (kind == null) {
+            root.error("kind", "unknown kind '" + kindName + "'; supported kinds: " + supportedKinds());
+            return new Decoded(null, null);
+        }
+        if (!kind.isConfiguration()) {
+            root.error("kind", kindName + " is a workload kind; workload kinds (JobSet, Job, Workload) are not"
+                    + " accepted on this endpoint yet, only configuration kinds: " + supportedKinds());
+            return new Decoded(null, null);
+        }
+        if (apiVersion == null) {
+            return new Decoded(null, null);
+        }
+        if (!kind.apiVersions().contains(apiVersion)) {
+            root.error("apiVersion", kindName + " is not served as '" + apiVersion + "'; supported apiVersions for "
+                    + kindName + ": " + String.join(", ", kind.apiVersions()));
+            return new Decoded(null, null);
+        }
+        // Status is what a cluster reports, never an input; kubectl output carries it.
+        root.skip("status");
+        ObjectMeta metadata = metadata(root, kind);
+        String name = metadata.name();
+        ConfigManifest manifest = switch (kind) {
+            case RESOURCE_FLAVOR -> resourceFlavor(name, root.objectOrEmpty("spec"));
+            case COHORT -> cohort(name, root.objectOrEmpty("spec"));
+            case CLUSTER_QUEUE -> clusterQueue(name, root.objectOrEmpty("spec"), V1BETA1.equals(apiVersion));
+            case LOCAL_QUEUE -> localQueue(metadata.namespace(), name, root.objectOrEmpty("spec"));
+            case WORKLOAD_PRIORITY_CLASS -> workloadPriorityClass(name, root);
+            case PRIORITY_CLASS -> priorityClass(name, root);
+            case JOB_SET, JOB, WORKLOAD -> throw new IllegalStateException("workload kind " + kind);
+        };
+        return new Decoded(manifest, metadata);
+    }
+
+    private static String supportedKinds() {
+        return Arrays.stream(Kind.values()).filter(Kind::isConfiguration)
+                .map(k -> k.manifestName() + " (" + String.join(", ", k.apiVersions()) + ")")
+                .collect(Collectors.joining(", "));
+    }
+
+    /** name, namespace, labels and annotations; other metadata (uid, resourceVersion, ...) is normal and unread. */
+    private static ObjectMeta metadata(Node root, Kind kind) {
+        if (!root.has("metadata")) {
+            root.error("metadata.name", "required");
+            root.skip("metadata");
+            return new ObjectMeta(null, kind.namespaced() ? DEFAULT_NAMESPACE : null, null, null);
+        }
+        Node metadata = root.objectOrEmpty("metadata");
+        String name = metadata.requiredName("name", KubernetesNames::subdomainProblem);
+        String namespace = null;
+        if (kind.namespaced()) {
+            // kubectl puts an object without namespace in "default".
+            namespace = metadata.name("namespace", KubernetesNames::labelProblem);
+            namespace = namespace == null ? DEFAULT_NAMESPACE : namespace;
+        } else if (metadata.has("namespace")) {
+            metadata.ignoreWithWarning("namespace", kind.manifestName() + " is cluster-scoped", "namespace ignored");
+        }
+        Map<String, String> labels = labels(metadata, "labels");
+        Map<String, String> annotations = metadata.stringMap("annotations");
+        annotations.keySet().forEach(key -> KubernetesNames.qualifiedNameProblem(key)
+                .ifPresent(problem -> root.findings().error(metadata.child("annotations") + "." + key, problem)));
+        metadata.skipAll();
+        return new ObjectMeta(name, namespace, labels, annotations);
+    }
+
+    private static ResourceFlavorManifest resourceFlavor(String name, Node spec) {
+        Map<String, String> nodeLabels = labels(spec, "nodeLabels");
+        List<Taint> taints = new ArrayList<>();
+        Set<String> keyAndEffect = new HashSet<>();
+        List<Node> taintNodes = atMost(spec, "nodeTaints", 8);
+        for (Node taint : taintNodes) {
+            String key = taint.requiredName("key", KubernetesNames::qualifiedNameProblem);
+            String value = taint.name("value", KubernetesNames::labelValueProblem);
+            String effect = taint.requiredOneOf("effect", TAINT_EFFECTS);
+            taint.skip("timeAdded");
+            if (key != null && effect != null && !keyAndEffect.add(key + "\u0000" + effect)) {
+                taint.error("key", "taint '" + key + ":" + effect + "' is listed twice; taints must be unique by key"
+                        + " and effect");
+            }
+            taints.add(new Taint(key, value, effect));
+        }
+        List<Toleration> tolerations = new ArrayList<>();
+        for (Node toleration : atMost(spec, "tolerations", 8)) {
+            tolerations.add(toleration(toleration));
+        }
+        String topologyName = spec.name("topologyName", KubernetesNames::subdomainProblem);
+        if (topologyName != null && nodeLabels.isEmpty()) {
+            spec.error("topologyName", "at least one nodeLabel is required when topologyName is set");
+        }
+        return new ResourceFlavorManifest(name, nodeLabels, taints, tolerations, topologyName);
+    }
+
+    /** The rules of Kueue's ResourceFlavor CRD for tolerations. */
+    private static Toleration toleration(Node toleration) {
+        String key = toleration.name("key", KubernetesNames::qualifiedNameProblem);
+        String operator = toleration.oneOf("operator", TOLERATION_OPERATORS);
+        String value = toleration.string("value");
+        String effect = toleration.oneOf("effect", TAINT_EFFECTS);
+        Long seconds = toleration.int64("tolerationSeconds");
+        boolean exists = "Exists".equals(operator);
+        if ((key == null || key.isEmpty()) && toleration.has("operator") && !exists) {
+            toleration.error("operator", "must be Exists when key is empty (which matches all keys and values)");
+        }
+        if ((key == null || key.isEmpty()) && !toleration.has("operator")) {
+            toleration.error("key", "required unless operator is Exists");
+        }
+        if (exists && value != null && !value.isEmpty()) {
+            toleration.error("value", "must be empty when operator is Exists");
+        }
+        if (seconds != null && !"NoExecute".equals(effect)) {
+            toleration.error("tolerationSeconds", "may only be set when effect is NoExecute");
+        }
+        return new Toleration(key, operator == null ? "Equal" : operator, value, effect, seconds);
+    }
+
+    private static CohortManifest cohort(String name, Node spec) {
+        String parent = reference(spec, "parentName");
+        if (parent != null && parent.equals(name)) {
+            spec.error("parentName", "a cohort cannot be its own parent");
+        }
+        var owner = new QuotaDecoder.Owner(true, parent != null);
+        return new CohortManifest(name, parent, QuotaDecoder.resourceGroups(spec, owner),
+                QuotaDecoder.fairSharing(spec));
+    }
+
+    private static ClusterQueueManifest clusterQueue(String name, Node spec, boolean v1beta1) {
+        String cohortField = v1beta1 ? "cohort" : "cohortName";
+        String otherField = v1beta1 ? "cohortName" : "cohort";
+        String cohort = reference(spec, cohortField);
+        spec.ignoreWithWarning(otherField, "not a field of this apiVersion (" + (v1beta1 ? "v1beta1" : "v1beta2")
+                + " names the cohort spec." + cohortField + ")", "ignored");
+        for (String field : UNSUPPORTED_CLUSTER_QUEUE_FIELDS) {
+            spec.ignoreWithWarning(field, "a Kueue field the platform does not implement", "ignored");
+        }
+        var owner = new QuotaDecoder.Owner(false, cohort != null);
+        return new ClusterQueueManifest(
+                name,
+                cohort,
+                QuotaDecoder.resourceGroups(spec, owner),
+                spec.oneOf("queueingStrategy", QueueingStrategy.class),
+                labelSelector(spec.object("namespaceSelector")),
+                flavorFungibility(spec.object("flavorFungibility"), v1beta1),
+                preemption(spec.object("preemption")),
+                QuotaDecoder.fairSharing(spec),
+                spec.oneOf("stopPolicy", StopPolicy.class));
+    }
+
+    /** v1beta1 also spells MayStopSearch as Borrow (whenCanBorrow) or Preempt (whenCanPreempt); v1beta2 does not. */
+    private static FlavorFungibility flavorFungibility(Node fungibility, boolean v1beta1) {
+        if (fungibility == null) {
+            return null;
+        }
+        FungibilityPolicy whenCanBorrow = fungibilityPolicy(fungibility, "whenCanBorrow", v1beta1 ? "Borrow" : null);
+        FungibilityPolicy whenCanPreempt = fungibilityPolicy(fungibility, "whenCanPreempt", v1beta1 ? "Preempt" : null);
+        FungibilityPreference preference = fungibility.oneOf("preference", FungibilityPreference.class);
+        FlavorFungibility decoded = new FlavorFungibility(whenCanBorrow, whenCanPreempt, preference);
+        if (preference != null && (decoded.whenCanBorrow() != FungibilityPolicy.TryNextFlavor
+                || decoded.whenCanPreempt() != FungibilityPolicy.TryNextFlavor)) {
+            fungibility.error("preference", "preference " + preference + " requires both whenCanBorrow and"
+                    + " whenCanPreempt to be TryNextFlavor");
+        }
+        return decoded;
+    }
+
+    private static FungibilityPolicy fungibilityPolicy(Node fungibility, String field, String legacyWord) {
+        List<String> allowed = new ArrayList<>(List.of("MayStopSearch", "TryNextFlavor"));
+        if (legacyWord != null) {
+            allowed.add(legacyWord);
+        }
+        String word = fungibility.oneOf(field, allowed);
+        if (word == null) {
+            return null;
+        }
+        return word.equals(legacyWord) ? FungibilityPolicy.MayStopSearch : FungibilityPolicy.valueOf(word);
+    }
+
+    private static Preemption preemption(Node preemption) {
+        if (preemption == null) {
+            return null;
+        }
+        preemption.ignoreWithWarning("reclaimOutOfCohort", "not a Kueue field (Kueue's preemption fields are"
+                + " withinClusterQueue, reclaimWithinCohort and borrowWithinCohort)", "ignored");
+        WithinClusterQueue within = preemption.oneOf("withinClusterQueue", WithinClusterQueue.class);
+        ReclaimWithinCohort reclaim = preemption.oneOf("reclaimWithinCohort", ReclaimWithinCohort.class);
+        BorrowWithinCohort borrow = null;
+        Node borrowNode = preemption.object("borrowWithinCohort");
+        if (borrowNode != null) {
+            borrow = new BorrowWithinCohort(borrowNode.oneOf("policy", BorrowWithinCohortPolicy.class),
+                    borrowNode.int32("maxPriorityThreshold"));
+            if (borrow.policy() != BorrowWithinCohortPolicy.Never
+                    && (reclaim == null || reclaim == ReclaimWithinCohort.Never)) {
+                // Kueue's CEL rule: reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never.
+                borrowNode.error("policy", borrow.policy() + " needs reclaimWithinCohort other than Never");
+            }
+            if (borrow.maxPriorityThreshold() != null && borrow.policy() != BorrowWithinCohortPolicy.LowerPriority) {
+                borrowNode.error("maxPriorityThreshold", "may only be set when policy is LowerPriority; with policy "
+                        + borrow.policy() + " no workload is preempted while borrowing");
+            }
+        }
+        return new Preemption(within, reclaim, borrow);
+    }
+
+    private static LabelSelector labelSelector(Node selector) {
+        if (selector == null) {
+            return null;
+        }
+        Map<String, String> matchLabels = labels(selector, "matchLabels");
+        List<LabelSelector.Requirement> requirements = new ArrayList<>();
+        for (Node expression : selector.objects("matchExpressions")) {
+            String key = expression.requiredName("key", KubernetesNames::qualifiedNameProblem);
+            String operator = expression.requiredOneOf("operator", SELECTOR_OPERATORS);
+            List<String> values = expression.strings("values");
+            boolean needsValues = "In".equals(operator) || "NotIn".equals(operator);
+            if (needsValues && values.isEmpty()) {
+                expression.error("values", "must be non-empty when operator is " + operator);
+            } else if (operator != null && !needsValues && !values.isEmpty()) {
+                expression.error("values", "must be empty when operator is " + operator);
+            }
+            requirements.add(new LabelSelector.Requirement(key, operator, values));
+        }
+        return new LabelSelector(matchLabels, requirements);
+    }
+
+    private static LocalQueueManifest localQueue(String namespace, String name, Node spec) {
+        String clusterQueue = spec.requiredName("clusterQueue", KubernetesNames::subdomainProblem);
+        return new LocalQueueManifest(namespace, name, clusterQueue, spec.oneOf("stopPolicy", StopPolicy.class),
+                QuotaDecoder.fairSharing(spec));
+    }
+
+    private static WorkloadPriorityClassManifest workloadPriorityClass(String name, Node root) {
+        Integer value = requiredInt32(root, "value");
+        return new WorkloadPriorityClassManifest(name, value == null ? 0 : value, root.string("description"));
+    }
+
+    private static PriorityClassManifest priorityClass(String name, Node root) {
+        Integer value = requiredInt32(root, "value");
+        if (value != null && value > HIGHEST_USER_PRIORITY) {
+            root.error("value", value + " is above " + HIGHEST_USER_PRIORITY
+                    + "; higher values are reserved for Kubernetes system priority classes");
+        }
+        if (name != null && name.startsWith("system-")) {
+            root.error("metadata.name", "'" + name + "': the prefix 'system-' is reserved for Kubernetes system"
+                    + " priority classes");
+        }
+        Boolean globalDefault = root.bool("globalDefault");
+        if (Boolean.TRUE.equals(globalDefault)) {
+            root.findings().warn(root.child("globalDefault"), "true is recorded but not acted on",
+                    "a workload without a priority class gets priority 0, as on a cluster without a default class");
+        }
+        return new PriorityClassManifest(name, value == null ? 0 : value, Boolean.TRUE.equals(globalDefault),
+                root.string("description"), root.oneOf("preemptionPolicy", PREEMPTION_POLICIES));
+    }
+
+    private static Integer requiredInt32(Node node, String field) {
+        if (!node.has(field)) {
+            node.error(field, "required");
+        }
+        return node.int32(field);
+    }
+
+    /** A label map: keys are qualified names, values label values (nodeLabels, matchLabels). */
+    private static Map<String, String> labels(Node node, String field) {
+        Map<String, String> labels = node.stringMap(field);
+        labels.forEach((key, value) -> {
+            String path = node.child(field) + "." + key;
+            KubernetesNames.qualifiedNameProblem(key).ifPresent(problem -> node.findings().error(path, problem));
+            KubernetesNames.labelValueProblem(value).ifPresent(problem -> node.findings().error(path, problem));
+        });
+        return labels;
+    }
+
+    private static List<Node> atMost(Node node, String field, int max) {
+        List<Node> items = node.objects(field);
+        if (items.size() > max) {
+            node.error(field, "has " + items.size() + " items; at most " + max + " are allowed");
+        }
+        return items;
+    }
+
+    /** A cohort name; Kueue reads an empty one as none. */
+    private static String reference(Node spec, String field) {
+        String name = spec.string(field);
+        if (name == null || name.isEmpty()) {
+            return null;
+        }
+        KubernetesNames.subdomainProblem(name).ifPresent(problem -> spec.error(field, problem));
+        return name;
+    }
+}
