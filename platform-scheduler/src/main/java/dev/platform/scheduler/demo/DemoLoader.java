@@ -1,0 +1,56 @@
+package dev.platform.scheduler.demo;
+
+import dev.platform.api.manifest.ManifestParser;
+import dev.platform.scheduler.config.ApplyResult;
+import dev.platform.scheduler.config.ConfigurationService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.stereotype.Component;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * The README demo ({@code platform.demo.enabled=true}, never on by default): applies the seed's
+ * Kueue configuration verbatim at start, through the same path as {@code POST /api/v1/manifests}.
+ * Applying is idempotent, so a restart on the same data reports the objects unchanged.
+ */
+@Component
+@ConditionalOnBooleanProperty("platform.demo.enabled")
+class DemoLoader implements ApplicationRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(DemoLoader.class);
+    static final String SEED_CONFIGURATION = "/seed-manifests/seed-kueue.yaml";
+
+    private final ManifestParser parser;
+    private final ConfigurationService configuration;
+
+    DemoLoader(ManifestParser parser, ConfigurationService configuration) {
+        this.parser = parser;
+        this.configuration = configuration;
+    }
+
+    @Override
+    public void run(ApplicationArguments args) {
+        List<ApplyResult> results = configuration.apply(
+                parser.parse(read(SEED_CONFIGURATION), ManifestParser.Format.YAML), false, "demo");
+        results.forEach(r -> log.info("demo: {} {} {}{}", r.kind(), r.name(), r.action(),
+                r.warnings().isEmpty() ? "" : " (warnings: " + String.join("; ", r.warnings()) + ")"));
+    }
+
+    private static byte[] read(String resource) {
+        try (InputStream in = DemoLoader.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("demo manifest missing from the classpath: " + resource);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
