@@ -4,15 +4,12 @@ package dev.platform.api.manifest;
  * A decoded configuration object (Kueue quota objects and priority classes), defaults applied,
  * in the platform's own shape whatever API version it came in.
  */
-public sealed interface ConfigManifest
+public sealed interface ConfigManifest extends Manifest
         permits ResourceFlavorManifest, CohortManifest, ClusterQueueManifest, LocalQueueManifest,
         WorkloadPriorityClassManifest, PriorityClassManifest {
 
-    Kind kind();
-
-    String name();
-
     /** Null for cluster-scoped kinds. */
+    @Override
     default String namespace() {
         return null;
     }

@@ -9,7 +9,7 @@ import java.util.List;
  * @param manifest the decoded object
  * @param warnings fields accepted but not acted on, each naming the field and what the platform does with it
  */
-public record DecodedDocument(int index, ConfigManifest manifest, List<String> warnings) {
+public record DecodedDocument(int index, Manifest manifest, List<String> warnings) {
 
     public DecodedDocument {
         warnings = List.copyOf(warnings);

@@ -17,4 +17,12 @@ public interface ManifestParser {
      * @throws ManifestRejectedException listing every problem found, when any document is bad
      */
     List<DecodedDocument> parse(byte[] body, Format format);
+
+    /**
+     * Parses a submission: exactly one JobSet, Job or Workload document. A document without
+     * {@code metadata.namespace} takes {@code namespace}; one naming another namespace is invalid.
+     *
+     * @throws ManifestRejectedException when the body is not exactly one valid workload
+     */
+    DecodedDocument parseWorkload(byte[] body, Format format, String namespace);
 }

@@ -34,16 +34,18 @@ public record WorkloadManifest(
         Integer maxRestarts,
         String restartStrategy,
         boolean suspend,
-        Map<String, Object> manifest) {
+        Map<String, Object> manifest) implements Manifest {
 
     public WorkloadManifest {
         podSets = List.copyOf(podSets);
     }
 
+    @Override
     public String namespace() {
         return metadata.namespace();
     }
 
+    @Override
     public String name() {
         return metadata.name();
     }

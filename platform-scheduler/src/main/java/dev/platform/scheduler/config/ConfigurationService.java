@@ -37,7 +37,7 @@ public class ConfigurationService {
     }
 
     /**
-     * Applies the documents in request order. With {@code dryRun} the outcome is computed the same
+     * Applies configuration documents in request order (the caller passes only configuration kinds). With {@code dryRun} the outcome is computed the same
      * way and nothing is written.
      */
     @Transactional
@@ -47,7 +47,7 @@ public class ConfigurationService {
         List<ApplyResult> results = new ArrayList<>(documents.size());
         boolean changed = false;
         for (DecodedDocument document : documents) {
-            ConfigManifest manifest = document.manifest();
+            ConfigManifest manifest = (ConfigManifest) document.manifest();
             ObjectKey key = ObjectKey.of(manifest);
             String before = current.get(manifest.kind()).get(key);
             String action;
@@ -94,7 +94,7 @@ public class ConfigurationService {
     }
 
     private Map<Kind, Map<ObjectKey, String>> currentSpecs(List<DecodedDocument> documents) {
-        Map<Kind, List<ObjectKey>> keysByKind = documents.stream().map(DecodedDocument::manifest)
+        Map<Kind, List<ObjectKey>> keysByKind = documents.stream().map(d -> (ConfigManifest) d.manifest())
                 .collect(Collectors.groupingBy(ConfigManifest::kind, LinkedHashMap::new,
                         Collectors.mapping(ObjectKey::of, Collectors.toList())));
         Map<Kind, Map<ObjectKey, String>> current = new LinkedHashMap<>();
