@@ -359,6 +359,52 @@ class KubernetesManifestParserTest {
     }
 
     @Test
+    void jsonWithADuplicateKeyOrTooDeepIsMalformed() {
+        byte[] duplicate = bytes("{\"kind\": \"ResourceFlavor\", \"kind\": \"Cohort\"}");
+        byte[] deep = bytes("{\"a\": " + "[".repeat(100) + "]".repeat(100) + "}");
+
+        var duplicateKey = catchThrowableOfType(ManifestRejectedException.class, () -> parser.parse(duplicate, Format.JSON));
+        var tooDeep = catchThrowableOfType(ManifestRejectedException.class, () -> parser.parse(deep, Format.JSON));
+
+        assertThat(duplicateKey.rejection()).isEqualTo(Cause.MALFORMED);
+        assertThat(duplicateKey.errors()).singleElement().extracting(ManifestError::message).asString()
+                .startsWith("JSON syntax error at line 1").contains("Duplicate Object property \"kind\"");
+        assertThat(tooDeep.rejection()).isEqualTo(Cause.MALFORMED);
+        assertThat(tooDeep.errors()).singleElement().extracting(ManifestError::message)
+                .isEqualTo("JSON nests deeper than 64 levels");
+    }
+
+    @Test
+    void aNamespaceOnAClusterScopedKindIsIgnoredWithAWarning() {
+        DecodedDocument document = single("""
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ResourceFlavor
+                metadata: {name: rf, namespace: team-a}
+                """);
+
+        assertThat(document.manifest().namespace()).isNull();
+        assertThat(document.warnings())
+                .containsExactly("metadata.namespace: ResourceFlavor is cluster-scoped; namespace ignored");
+    }
+
+    @Test
+    void tolerationsFollowTheResourceFlavorSchemaRules() {
+        List<ManifestError> errors = rejected("""
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ResourceFlavor
+                metadata: {name: rf}
+                spec:
+                  tolerations:
+                  - {operator: Equal, value: x}
+                  - {key: a, operator: Exists, value: x}
+                  - {key: a, effect: NoSchedule, tolerationSeconds: 5}
+                """, Cause.INVALID);
+
+        assertThat(errors).extracting(ManifestError::path).containsExactly(
+                "spec.tolerations[0].operator", "spec.tolerations[1].value", "spec.tolerations[2].tolerationSeconds");
+    }
+
+    @Test
     void anEmptyBodyIsMalformed() {
         assertThat(rejected("# nothing here\n---\n", Cause.MALFORMED)).singleElement()
                 .extracting(ManifestError::document).isEqualTo(-1);
