@@ -97,11 +97,6 @@ final class ConfigDocumentDecoder {
 
     /** name, namespace, labels and annotations; other metadata (uid, resourceVersion, ...) is normal and unread. */
     private static ObjectMeta metadata(Node root, Kind kind) {
-        if (!root.has("metadata")) {
-            root.error("metadata.name", "required");
-            root.skip("metadata");
-            return new ObjectMeta(null, kind.namespaced() ? DEFAULT_NAMESPACE : null, null, null);
-        }
         Node metadata = root.objectOrEmpty("metadata");
         String name = metadata.requiredName("name", KubernetesNames::subdomainProblem);
         String namespace = null;
