@@ -49,39 +49,36 @@ final class ConfigDocumentDecoder {
     private static final List<String> UNSUPPORTED_CLUSTER_QUEUE_FIELDS =
             List.of("admissionChecks", "admissionChecksStrategy", "admissionScope", "concurrentAdmissionPolicy");
 
-    /** The decoded object and the metadata it was decoded with; null manifest when the kind is not decodable. */
-    record Decoded(ConfigManifest manifest, ObjectMeta metadata) {
-    }
-
-    Decoded decode(Node root) {
+    /** The decoded object, or null when the document names no decodable kind (the errors say why). */
+    ConfigManifest decode(Node root) {
         String apiVersion = root.requiredString("apiVersion");
         String kindName = root.requiredString("kind");
         if (kindName == null) {
-            return new Decoded(null, null);
+            return null;
         }
         Kind kind = Kind.fromManifestName(kindName).orElse(null);
         if (kind == null) {
             root.error("kind", "unknown kind '" + kindName + "'; supported kinds: " + supportedKinds());
-            return new Decoded(null, null);
+            return null;
         }
         if (!kind.isConfiguration()) {
             root.error("kind", kindName + " is a workload kind; workload kinds (JobSet, Job, Workload) are not"
                     + " accepted on this endpoint yet, only configuration kinds: " + supportedKinds());
-            return new Decoded(null, null);
+            return null;
         }
         if (apiVersion == null) {
-            return new Decoded(null, null);
+            return null;
         }
         if (!kind.apiVersions().contains(apiVersion)) {
             root.error("apiVersion", kindName + " is not served as '" + apiVersion + "'; supported apiVersions for "
                     + kindName + ": " + String.join(", ", kind.apiVersions()));
-            return new Decoded(null, null);
+            return null;
         }
         // Status is what a cluster reports, never an input; kubectl output carries it.
         root.skip("status");
         ObjectMeta metadata = metadata(root, kind);
         String name = metadata.name();
-        ConfigManifest manifest = switch (kind) {
+        return switch (kind) {
             case RESOURCE_FLAVOR -> resourceFlavor(name, root.objectOrEmpty("spec"));
             case COHORT -> cohort(name, root.objectOrEmpty("spec"));
             case CLUSTER_QUEUE -> clusterQueue(name, root.objectOrEmpty("spec"), V1BETA1.equals(apiVersion));
@@ -90,7 +87,6 @@ final class ConfigDocumentDecoder {
             case PRIORITY_CLASS -> priorityClass(name, root);
             case JOB_SET, JOB, WORKLOAD -> throw new IllegalStateException("workload kind " + kind);
         };
-        return new Decoded(manifest, metadata);
     }
 
     private static String supportedKinds() {
@@ -101,11 +97,6 @@ final class ConfigDocumentDecoder {
 
     /** name, namespace, labels and annotations; other metadata (uid, resourceVersion, ...) is normal and unread. */
     private static ObjectMeta metadata(Node root, Kind kind) {
-        if (!root.has("metadata")) {
-            root.error("metadata.name", "required");
-            root.skip("metadata");
-            return new ObjectMeta(null, kind.namespaced() ? DEFAULT_NAMESPACE : null, null, null);
-        }
         Node metadata = root.objectOrEmpty("metadata");
         String name = metadata.requiredName("name", KubernetesNames::subdomainProblem);
         String namespace = null;
@@ -289,12 +280,12 @@ final class ConfigDocumentDecoder {
     }
 
     private static WorkloadPriorityClassManifest workloadPriorityClass(String name, Node root) {
-        Integer value = requiredInt32(root, "value");
+        Integer value = root.require("value") ? root.int32("value") : null;
         return new WorkloadPriorityClassManifest(name, value == null ? 0 : value, root.string("description"));
     }
 
     private static PriorityClassManifest priorityClass(String name, Node root) {
-        Integer value = requiredInt32(root, "value");
+        Integer value = root.require("value") ? root.int32("value") : null;
         if (value != null && value > HIGHEST_USER_PRIORITY) {
             root.error("value", value + " is above " + HIGHEST_USER_PRIORITY
                     + "; higher values are reserved for Kubernetes system priority classes");
@@ -310,13 +301,6 @@ final class ConfigDocumentDecoder {
         }
         return new PriorityClassManifest(name, value == null ? 0 : value, Boolean.TRUE.equals(globalDefault),
                 root.string("description"), root.oneOf("preemptionPolicy", PREEMPTION_POLICIES));
-    }
-
-    private static Integer requiredInt32(Node node, String field) {
-        if (!node.has(field)) {
-            node.error(field, "required");
-        }
-        return node.int32(field);
     }
 
     /** A label map: keys are qualified names, values label values (nodeLabels, matchLabels). */

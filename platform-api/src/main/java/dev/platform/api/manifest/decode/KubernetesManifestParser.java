@@ -36,7 +36,7 @@ public final class KubernetesManifestParser implements ManifestParser {
         Map<ObjectKey, Integer> firstSeenAt = new HashMap<>();
         for (int index = 0; index < documents.size(); index++) {
             Findings findings = new Findings(index);
-            ConfigManifest manifest = decoder.decode(Node.root(documents.get(index), findings)).manifest();
+            ConfigManifest manifest = decoder.decode(Node.root(documents.get(index), findings));
             if (manifest != null && manifest.name() != null) {
                 Integer earlier = firstSeenAt.putIfAbsent(ObjectKey.of(manifest), index);
                 if (earlier != null) {

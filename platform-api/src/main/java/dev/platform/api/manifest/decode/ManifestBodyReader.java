@@ -110,7 +110,7 @@ final class ManifestBodyReader {
         } catch (StreamConstraintsException e) {
             throw rejected(Cause.MALFORMED, 0, "JSON nests deeper than " + limits.maxDepth() + " levels");
         } catch (JacksonException e) {
-            throw rejected(Cause.MALFORMED, 0, "JSON syntax error" + at(e.getLocation()) + ": " + e.getOriginalMessage());
+            throw rejected(Cause.MALFORMED, 0, "JSON syntax error" + at(e.getLocation()) + ": " + problem(e));
         }
         if (root instanceof List<?> items) {
             for (Object item : items) {
@@ -136,7 +136,7 @@ final class ManifestBodyReader {
         Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
         String where = mark == null ? "" : " at line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1);
         String problem = e.getProblem() != null ? e.getProblem() : e.getContext();
-        return "YAML syntax error" + where + ": " + problem;
+        return "YAML error" + where + ": " + problem;
     }
 
     /** SnakeYAML reports its loader limits as plain YAMLExceptions; say which limit in our words. */
@@ -150,6 +150,13 @@ final class ManifestBodyReader {
             return "the YAML nests deeper than " + limits.maxDepth() + " levels";
         }
         return "YAML error: " + message;
+    }
+
+    /** Jackson's message without its "(start marker at [Source: ...])" tail, which names no source here. */
+    private static String problem(JacksonException e) {
+        String message = String.valueOf(e.getOriginalMessage());
+        int sourceNote = message.indexOf(" (start marker at");
+        return sourceNote < 0 ? message : message.substring(0, sourceNote);
     }
 
     private static String at(TokenStreamLocation location) {

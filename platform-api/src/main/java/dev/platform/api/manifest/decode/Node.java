@@ -92,14 +92,18 @@ final class Node {
         return null;
     }
 
-    /** A string that must be there; a missing one is an error named "required". */
-    String requiredString(String field) {
-        if (!has(field)) {
-            read.add(field);
-            error(field, "required");
-            return null;
+    /** Whether a field that must be there is; a missing one is an error named "required". */
+    boolean require(String field) {
+        if (has(field)) {
+            return true;
         }
-        return string(field);
+        read.add(field);
+        error(field, "required");
+        return false;
+    }
+
+    String requiredString(String field) {
+        return require(field) ? string(field) : null;
     }
 
     /** A string in one of the {@link KubernetesNames} grammars; a name that breaks it is an error. */
@@ -112,12 +116,7 @@ final class Node {
     }
 
     String requiredName(String field, Function<String, Optional<String>> grammar) {
-        if (!has(field)) {
-            read.add(field);
-            error(field, "required");
-            return null;
-        }
-        return name(field, grammar);
+        return require(field) ? name(field, grammar) : null;
     }
 
     Boolean bool(String field) {
@@ -201,12 +200,7 @@ final class Node {
     }
 
     String requiredOneOf(String field, List<String> allowed) {
-        if (!has(field)) {
-            read.add(field);
-            error(field, "required; one of " + String.join(", ", allowed));
-            return null;
-        }
-        return oneOf(field, allowed);
+        return require(field) ? oneOf(field, allowed) : null;
     }
 
     /** A nested mapping, or an empty one when absent or of the wrong type, for sections that are all optional. */

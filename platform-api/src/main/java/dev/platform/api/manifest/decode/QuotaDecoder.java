@@ -164,10 +164,7 @@ final class QuotaDecoder {
         List<ResourceQuota> quotas = new ArrayList<>();
         for (Node resource : resourceNodes) {
             String name = resource.requiredString("name");
-            if (!resource.has("nominalQuota")) {
-                resource.error("nominalQuota", "required");
-            }
-            Quantity nominal = resource.quantity("nominalQuota");
+            Quantity nominal = resource.require("nominalQuota") ? resource.quantity("nominalQuota") : null;
             Quantity borrowing = limit(resource, "borrowingLimit", owner);
             Quantity lending = limit(resource, "lendingLimit", owner);
             if (!owner.isCohort() && lending != null && nominal != null && lending.compareTo(nominal) > 0) {
