@@ -34,7 +34,8 @@ public class RequestBodies {
         byte[] body = in.readNBytes(maxBytes + 1);
         if (body.length > maxBytes) {
             throw new ManifestRejectedException(ManifestRejectedException.Cause.TOO_LARGE, List.of(
-                    new ManifestError(-1, "", "request body exceeds the limit of " + maxBytes + " bytes")));
+                    new ManifestError(-1, "", "the body has more than " + maxBytes + " bytes; at most " + maxBytes
+                            + " are accepted")));
         }
         return body;
     }
