@@ -1,0 +1,64 @@
+package dev.platform.scheduler.workload;
+
+import dev.platform.api.manifest.WorkloadManifest;
+import dev.platform.scheduler.web.ApiException;
+import org.springframework.http.HttpStatus;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A workload's priority (design §4): the WorkloadPriorityClass named by label
+ * {@code kueue.x-k8s.io/priority-class} first, else the pod templates' PriorityClass, else
+ * {@code spec.priority} of a Workload, else the global default PriorityClass, else 0. A class
+ * that is named but does not exist is an error, as Kubernetes refuses such pods.
+ */
+@Component
+public class PriorityResolver {
+
+    private final JdbcClient jdbc;
+
+    public PriorityResolver(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** The class that decided and its value; className is null when none did. */
+    public record ResolvedPriority(String className, int value) {
+    }
+
+    public ResolvedPriority resolve(WorkloadManifest workload) {
+        if (workload.workloadPriorityClassName() != null) {
+            return new ResolvedPriority(workload.workloadPriorityClassName(),
+                    value("WorkloadPriorityClass", workload.workloadPriorityClassName())
+                            .orElseThrow(() -> missing("WorkloadPriorityClass", workload.workloadPriorityClassName(),
+                                    "metadata.labels.kueue.x-k8s.io/priority-class")));
+        }
+        if (workload.priorityClassName() != null) {
+            return new ResolvedPriority(workload.priorityClassName(),
+                    value("PriorityClass", workload.priorityClassName())
+                            .orElseThrow(() -> missing("PriorityClass", workload.priorityClassName(),
+                                    "priorityClassName")));
+        }
+        if (workload.explicitPriority() != null) {
+            return new ResolvedPriority(null, workload.explicitPriority());
+        }
+        return jdbc.sql("SELECT name, value FROM priority_class WHERE kind = 'PriorityClass' AND global_default")
+                .query((rs, i) -> new ResolvedPriority(rs.getString("name"), rs.getInt("value")))
+                .optional()
+                .orElse(new ResolvedPriority(null, 0));
+    }
+
+    private Optional<Integer> value(String kind, String name) {
+        return jdbc.sql("SELECT value FROM priority_class WHERE kind = ? AND name = ?")
+                .params(kind, name).query(Integer.class).optional();
+    }
+
+    private static ApiException missing(String kind, String name, String path) {
+        return new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid workload",
+                kind + " \"" + name + "\" not found",
+                List.of(Map.of("document", 0, "path", path, "message", kind + " \"" + name + "\" not found")));
+    }
+}

@@ -1,0 +1,119 @@
+package dev.platform.scheduler.workload;
+
+import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.ManifestParser;
+import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.web.RequestBodies;
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.UriComponentsBuilder;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.List;
+
+/** Submitting, reading and cancelling workloads (design §8). */
+@RestController
+@RequestMapping(path = "/api/v1/namespaces/{namespace}/workloads", produces = "application/json")
+public class WorkloadController {
+
+    static final int MAX_PAGE = 500;
+
+    private final ManifestParser parser;
+    private final RequestBodies bodies;
+    private final WorkloadService workloads;
+    private final WorkloadStore store;
+    private final WorkloadStatuses statuses;
+
+    public WorkloadController(ManifestParser parser, RequestBodies bodies, WorkloadService workloads,
+                              WorkloadStore store, WorkloadStatuses statuses) {
+        this.parser = parser;
+        this.bodies = bodies;
+        this.workloads = workloads;
+        this.store = store;
+        this.statuses = statuses;
+    }
+
+    @PostMapping
+    public ResponseEntity<WorkloadStatus> submit(@PathVariable String namespace, HttpServletRequest request,
+                                                 @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false)
+                                                 String contentType,
+                                                 @RequestHeader(value = "Idempotency-Key", required = false)
+                                                 String idempotencyKey,
+                                                 UriComponentsBuilder uri) throws IOException {
+        ManifestParser.Format format = bodies.formatOf(contentType);
+        DecodedDocument document = parser.parseWorkload(bodies.read(request.getInputStream()), format, namespace);
+        WorkloadService.Submitted submitted = workloads.submit(document, blankToNull(idempotencyKey));
+        URI location = uri.path("/api/v1/namespaces/{namespace}/workloads/{name}")
+                .buildAndExpand(namespace, submitted.workload().name()).toUri();
+        return ResponseEntity.status(HttpStatus.CREATED).location(location).body(statuses.of(submitted.workload()));
+    }
+
+    @GetMapping
+    public WorkloadPage list(@PathVariable String namespace,
+                             @RequestParam(required = false) String state,
+                             @RequestParam(required = false) String queue,
+                             @RequestParam(required = false) String cursor,
+                             @RequestParam(defaultValue = "100") int limit) {
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request",
+                    "limit must be between 1 and " + MAX_PAGE, List.of());
+        }
+        List<WorkloadRow> rows = store.list(namespace, state == null ? null : parseState(state), queue,
+                cursor == null ? null : WorkloadCursor.decode(cursor), limit + 1);
+        boolean more = rows.size() > limit;
+        List<WorkloadRow> page = more ? rows.subList(0, limit) : rows;
+        String next = more ? new WorkloadCursor(page.get(limit - 1).createdAt(), page.get(limit - 1).uid()).encode()
+                : null;
+        return new WorkloadPage(statuses.of(page), next);
+    }
+
+    @GetMapping("/{name}")
+    public WorkloadStatus get(@PathVariable String namespace, @PathVariable String name) {
+        return statuses.of(find(namespace, name));
+    }
+
+    @GetMapping("/{name}/events")
+    public EventPage events(@PathVariable String namespace, @PathVariable String name) {
+        return new EventPage(store.events(find(namespace, name).uid()));
+    }
+
+    @DeleteMapping("/{name}")
+    public WorkloadStatus cancel(@PathVariable String namespace, @PathVariable String name) {
+        return statuses.of(workloads.cancel(namespace, name));
+    }
+
+    private WorkloadRow find(String namespace, String name) {
+        return store.find(namespace, name).orElseThrow(() -> ApiException.notFound("Workload", namespace + "/" + name));
+    }
+
+    private static WorkloadState parseState(String state) {
+        try {
+            return WorkloadState.valueOf(state);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", "state must be one of "
+                    + List.of(WorkloadState.values()), List.of());
+        }
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+
+    /** A page of workloads; {@code next} is the cursor of the following page, null on the last. */
+    public record WorkloadPage(List<WorkloadStatus> items, String next) {
+    }
+
+    public record EventPage(List<WorkloadStore.WorkloadEvent> items) {
+    }
+}

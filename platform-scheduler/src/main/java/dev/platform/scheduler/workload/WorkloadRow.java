@@ -1,0 +1,30 @@
+package dev.platform.scheduler.workload;
+
+import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** A workload as stored: what the scheduling loop and the status API read. */
+public record WorkloadRow(
+        UUID uid,
+        String namespace,
+        String name,
+        String kind,
+        String queueName,
+        String clusterQueue,
+        String priorityClassName,
+        int priority,
+        WorkloadState state,
+        List<PodSetSpec> podSets,
+        WorkloadStatus.Admission admission,
+        String pendingReason,
+        String pendingMessage,
+        Instant queueTimestamp,
+        Instant createdAt,
+        Instant admittedAt,
+        int restarts,
+        long version,
+        long changeSeq) {
+}

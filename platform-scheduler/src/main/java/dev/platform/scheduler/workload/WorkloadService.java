@@ -1,0 +1,144 @@
+package dev.platform.scheduler.workload;
+
+import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.WorkloadManifest;
+import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
+import dev.platform.scheduler.web.ApiException;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.http.HttpStatus;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/** Submitting and cancelling workloads; the scheduling loop takes it from there. */
+@Service
+public class WorkloadService {
+
+    static final String LOCAL_QUEUE_NOT_FOUND = "LocalQueueNotFound";
+
+    private final WorkloadStore store;
+    private final PriorityResolver priorities;
+    private final JdbcClient jdbc;
+    private final ApplicationEventPublisher events;
+    private final Clock clock;
+    private final String defaultQueueName;
+
+    public WorkloadService(WorkloadStore store, PriorityResolver priorities, JdbcClient jdbc,
+                           ApplicationEventPublisher events, Clock clock,
+                           @Value("${platform.workloads.default-queue-name:}") String defaultQueueName) {
+        this.store = store;
+        this.priorities = priorities;
+        this.jdbc = jdbc;
+        this.events = events;
+        this.clock = clock;
+        this.defaultQueueName = defaultQueueName.isBlank() ? null : defaultQueueName;
+    }
+
+    /** The outcome of a submission: the workload, and whether this call created it. */
+    public record Submitted(WorkloadRow workload, boolean created) {
+    }
+
+    /**
+     * Stores a new Pending workload. A retried request with the same {@code Idempotency-Key}
+     * returns the workload the first request created.
+     */
+    @Transactional
+    public Submitted submit(DecodedDocument document, String idempotencyKey) {
+        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
+        store.lockChanges();
+        if (idempotencyKey != null) {
+            Optional<WorkloadRow> earlier = store.findByIdempotencyKey(manifest.namespace(), idempotencyKey);
+            if (earlier.isPresent()) {
+                return new Submitted(earlier.get(), false);
+            }
+        }
+        if (store.find(manifest.namespace(), manifest.name()).isPresent()) {
+            throw ApiException.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
+                    + manifest.name() + "\" already exists", List.of());
+        }
+        String queueName = manifest.queueName() != null ? manifest.queueName() : defaultQueueName;
+        if (queueName == null) {
+            throw invalid("metadata.labels.kueue.x-k8s.io/queue-name",
+                    "a queue name is required: set label or annotation kueue.x-k8s.io/queue-name to a LocalQueue");
+        }
+        WorkloadManifest queued = withQueue(manifest, queueName);
+        Optional<String> clusterQueue = jdbc.sql("SELECT cluster_queue FROM local_queue WHERE namespace = ? AND name = ?")
+                .params(queued.namespace(), queueName).query(String.class).optional();
+        clusterQueue.ifPresent(cq -> requireCoveredResources(queued, cq));
+        PriorityResolver.ResolvedPriority priority = priorities.resolve(queued);
+        UUID uid = UUID.randomUUID();
+        Instant now = clock.instant();
+        String pendingReason = clusterQueue.isPresent() ? null : LOCAL_QUEUE_NOT_FOUND;
+        String pendingMessage = clusterQueue.isPresent() ? null : "LocalQueue " + queueName + " doesn't exist";
+        store.insert(uid, queued, clusterQueue.orElse(null), priority.className(), priority.value(),
+                pendingReason, pendingMessage, now, idempotencyKey);
+        store.appendEvents(List.of(new WorkloadStore.NewEvent(uid, now, "QuotaReserved", "False",
+                pendingReason != null ? pendingReason : "Pending",
+                pendingMessage != null ? pendingMessage : "Waiting for the scheduler")));
+        events.publishEvent(new WorkloadsChanged());
+        return new Submitted(store.find(queued.namespace(), queued.name()).orElseThrow(), true);
+    }
+
+    /** Cancels a workload: Finished with reason Cancelled, its quota freed at once. */
+    @Transactional
+    public WorkloadRow cancel(String namespace, String name) {
+        store.lockChanges();
+        WorkloadRow workload = store.find(namespace, name)
+                .orElseThrow(() -> ApiException.notFound("Workload", namespace + "/" + name));
+        if (workload.state().isTerminal()) {
+            return workload;
+        }
+        Instant now = clock.instant();
+        store.cancel(workload.uid(), now);
+        store.appendEvents(List.of(new WorkloadStore.NewEvent(workload.uid(), now, "Finished", "True", "Cancelled",
+                "Cancelled by the user")));
+        events.publishEvent(new WorkloadsChanged());
+        return store.find(namespace, name).orElseThrow();
+    }
+
+    /** Kueue admits only what a ClusterQueue covers; a request it can never satisfy is refused at once. */
+    private void requireCoveredResources(WorkloadManifest workload, String clusterQueue) {
+        Set<String> covered = new TreeSet<>(jdbc.sql("SELECT DISTINCT resource FROM cluster_queue_quota WHERE cluster_queue = ?")
+                .param(clusterQueue).query(String.class).list());
+        if (covered.isEmpty()) {
+            return;
+        }
+        for (int i = 0; i < workload.podSets().size(); i++) {
+            PodSetSpec podSet = workload.podSets().get(i);
+            for (String resource : new TreeSet<>(podSet.requests().keySet())) {
+                if (!covered.contains(resource)) {
+                    throw invalid("podSets[" + i + "].requests." + resource, "resource " + resource
+                            + " is not covered by ClusterQueue " + clusterQueue + " (it covers " + covered + ")");
+                }
+            }
+        }
+    }
+
+    private static WorkloadManifest withQueue(WorkloadManifest m, String queueName) {
+        if (queueName.equals(m.queueName())) {
+            return m;
+        }
+        return new WorkloadManifest(m.kind(), m.apiVersion(), m.metadata(), queueName, m.workloadPriorityClassName(),
+                m.priorityClassName(), m.explicitPriority(), m.podSets(), m.exclusiveTopology(), m.maxRestarts(),
+                m.restartStrategy(), m.suspend(), m.manifest());
+    }
+
+    private static ApiException invalid(String path, String message) {
+        return new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid workload", message,
+                List.of(Map.of("document", 0, "path", path, "message", message)));
+    }
+
+    /** Published after a workload write, to wake the scheduling loop. */
+    public record WorkloadsChanged() {
+    }
+}

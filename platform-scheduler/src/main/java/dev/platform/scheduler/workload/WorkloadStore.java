@@ -1,0 +1,254 @@
+package dev.platform.scheduler.workload;
+
+import dev.platform.api.manifest.WorkloadManifest;
+import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
+import dev.platform.scheduler.workload.WorkloadStatus.Condition;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Workloads in PostgreSQL. Every write first takes {@link #lockChanges()} so that the change
+ * sequence it draws is in commit order (see migration V2): the scheduling loop reads the feed
+ * by sequence and never misses a change.
+ */
+@Repository
+public class WorkloadStore {
+
+    /** Advisory lock key serialising workload writers ("workload" in ASCII). */
+    static final long WORKLOAD_CHANGES_LOCK = 0x776f726b6c6f6164L;
+
+    private static final TypeReference<List<PodSetSpec>> POD_SETS = new TypeReference<>() {
+    };
+
+    private final JdbcClient jdbc;
+    private final JdbcTemplate jdbcTemplate;
+    private final JsonMapper json;
+    private final RowMapper<WorkloadRow> rowMapper;
+
+    public WorkloadStore(JdbcTemplate jdbcTemplate, JsonMapper json) {
+        this.jdbcTemplate = jdbcTemplate;
+        this.jdbc = JdbcClient.create(jdbcTemplate);
+        this.json = json;
+        this.rowMapper = (rs, i) -> new WorkloadRow(
+                rs.getObject("uid", UUID.class),
+                rs.getString("namespace"),
+                rs.getString("name"),
+                rs.getString("kind"),
+                rs.getString("queue_name"),
+                rs.getString("cluster_queue"),
+                rs.getString("priority_class_name"),
+                rs.getInt("priority"),
+                WorkloadState.valueOf(rs.getString("state")),
+                json.readValue(rs.getString("pod_sets"), POD_SETS),
+                rs.getString("admission") == null ? null
+                        : json.readValue(rs.getString("admission"), WorkloadStatus.Admission.class),
+                rs.getString("pending_reason"),
+                rs.getString("pending_message"),
+                instant(rs.getTimestamp("queue_timestamp")),
+                instant(rs.getTimestamp("created_at")),
+                instant(rs.getTimestamp("admitted_at")),
+                rs.getInt("restarts"),
+                rs.getLong("version"),
+                rs.getLong("change_seq"));
+    }
+
+    static final String COLUMNS = """
+            uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name, priority, state,
+            pod_sets::text AS pod_sets, admission::text AS admission, pending_reason, pending_message,
+            queue_timestamp, created_at, admitted_at, restarts, version, change_seq""";
+
+    /** Serialises workload writers until the end of the current transaction. */
+    public void lockChanges() {
+        jdbc.sql("SELECT pg_advisory_xact_lock(?)").param(WORKLOAD_CHANGES_LOCK).query().singleValue();
+    }
+
+    /** A new Pending workload. The caller holds {@link #lockChanges()}. */
+    public void insert(UUID uid, WorkloadManifest manifest, String clusterQueue, String priorityClassName,
+                       int priority, String pendingReason, String pendingMessage, Instant now, String idempotencyKey) {
+        jdbc.sql("""
+                INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
+                                      priority, state, manifest, pod_sets, pending_reason, pending_message,
+                                      queue_timestamp, created_at, max_restarts, idempotency_key)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?)""")
+                .params(uid, manifest.namespace(), manifest.name(), manifest.kind().manifestName(),
+                        manifest.queueName(), clusterQueue, priorityClassName, priority,
+                        json.writeValueAsString(manifest.manifest()), json.writeValueAsString(manifest.podSets()),
+                        pendingReason, pendingMessage, Timestamp.from(now), Timestamp.from(now),
+                        manifest.maxRestarts(), idempotencyKey)
+                .update();
+    }
+
+    public Optional<WorkloadRow> find(String namespace, String name) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE namespace = ? AND name = ?")
+                .params(namespace, name).query(rowMapper).optional();
+    }
+
+    public Optional<WorkloadRow> findByIdempotencyKey(String namespace, String key) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE namespace = ? AND idempotency_key = ?")
+                .params(namespace, key).query(rowMapper).optional();
+    }
+
+    public List<WorkloadRow> findAll(Collection<UUID> uids) {
+        if (uids.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE uid = ANY(?)")
+                .param(uids.toArray(UUID[]::new)).query(rowMapper).list();
+    }
+
+    /** The original manifest as stored. */
+    public Optional<String> manifest(UUID uid) {
+        return jdbc.sql("SELECT manifest::text FROM workload WHERE uid = ?").param(uid).query(String.class).optional();
+    }
+
+    /**
+     * One page of a namespace's workloads, newest first, after {@code cursor} (keyset pagination on
+     * created_at, uid). A null namespace set means every namespace.
+     */
+    public List<WorkloadRow> list(String namespace, WorkloadState state, String queueName, WorkloadCursor cursor,
+                                  int limit) {
+        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM workload WHERE namespace = :namespace");
+        Map<String, Object> params = new HashMap<>();
+        params.put("namespace", namespace);
+        if (state != null) {
+            sql.append(" AND state = :state");
+            params.put("state", state.name());
+        }
+        if (queueName != null) {
+            sql.append(" AND queue_name = :queue");
+            params.put("queue", queueName);
+        }
+        if (cursor != null) {
+            sql.append(" AND (created_at, uid) < (:cursorAt, :cursorUid)");
+            params.put("cursorAt", Timestamp.from(cursor.createdAt()));
+            params.put("cursorUid", cursor.uid());
+        }
+        sql.append(" ORDER BY created_at DESC, uid DESC LIMIT :limit");
+        params.put("limit", limit);
+        return jdbc.sql(sql.toString()).params(params).query(rowMapper).list();
+    }
+
+    /** Workloads changed after {@code afterSeq}, in change order; the scheduling loop's feed. */
+    public List<WorkloadRow> changedSince(long afterSeq, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE change_seq > ? ORDER BY change_seq LIMIT ?")
+                .params(afterSeq, limit).query(rowMapper).list();
+    }
+
+    public long latestChange() {
+        return jdbc.sql("SELECT coalesce(max(change_seq), 0) FROM workload").query(Long.class).single();
+    }
+
+    /** Every workload that is waiting or holds quota, for rebuilding the scheduler's state. */
+    public List<WorkloadRow> active() {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE state IN ('Pending', 'Admitted', 'Running', 'Evicted')"
+                        + " ORDER BY change_seq")
+                .query(rowMapper).list();
+    }
+
+    /**
+     * Zero-based positions of pending workloads in their ClusterQueue and LocalQueue, in the
+     * scheduler's order (priority, then queue timestamp, then uid), one statement for a page.
+     */
+    public Map<UUID, int[]> positions(Collection<UUID> pendingUids) {
+        Map<UUID, int[]> positions = new HashMap<>();
+        if (pendingUids.isEmpty()) {
+            return positions;
+        }
+        jdbc.sql("""
+                SELECT w.uid,
+                       (SELECT count(*) FROM workload o
+                        WHERE o.cluster_queue = w.cluster_queue AND o.state = 'Pending'
+                          AND (o.priority > w.priority OR (o.priority = w.priority
+                               AND (o.queue_timestamp, o.uid) < (w.queue_timestamp, w.uid)))) AS in_cq,
+                       (SELECT count(*) FROM workload o
+                        WHERE o.namespace = w.namespace AND o.queue_name = w.queue_name AND o.state = 'Pending'
+                          AND (o.priority > w.priority OR (o.priority = w.priority
+                               AND (o.queue_timestamp, o.uid) < (w.queue_timestamp, w.uid)))) AS in_lq
+                FROM workload w WHERE w.uid = ANY(?) AND w.state = 'Pending'""")
+                .param(pendingUids.toArray(UUID[]::new))
+                .query((rs, i) -> Map.entry(rs.getObject("uid", UUID.class),
+                        new int[]{rs.getInt("in_cq"), rs.getInt("in_lq")}))
+                .list().forEach(e -> positions.put(e.getKey(), e.getValue()));
+        return positions;
+    }
+
+    /** The latest condition of each type for each workload, one statement for a page. */
+    public Map<UUID, List<Condition>> conditions(Collection<UUID> uids) {
+        Map<UUID, List<Condition>> conditions = new HashMap<>();
+        if (uids.isEmpty()) {
+            return conditions;
+        }
+        jdbc.sql("""
+                SELECT DISTINCT ON (workload_uid, type) workload_uid, type, status, reason, message, at
+                FROM workload_event WHERE workload_uid = ANY(?)
+                ORDER BY workload_uid, type, at DESC, id DESC""")
+                .param(uids.toArray(UUID[]::new))
+                .query((rs, i) -> Map.entry(rs.getObject("workload_uid", UUID.class), new Condition(
+                        rs.getString("type"), rs.getString("status"), rs.getString("reason"),
+                        rs.getString("message"), instant(rs.getTimestamp("at")))))
+                .list()
+                .forEach(e -> conditions.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()));
+        return conditions;
+    }
+
+    /** The whole timeline of one workload, oldest first. */
+    public List<WorkloadEvent> events(UUID uid) {
+        return jdbc.sql("""
+                SELECT id, at, type, status, reason, message FROM workload_event
+                WHERE workload_uid = ? ORDER BY at, id""")
+                .param(uid)
+                .query((rs, i) -> new WorkloadEvent(rs.getLong("id"), instant(rs.getTimestamp("at")),
+                        rs.getString("type"), rs.getString("status"), rs.getString("reason"), rs.getString("message")))
+                .list();
+    }
+
+    /** Appends timeline entries in one batch. */
+    public void appendEvents(List<NewEvent> events) {
+        if (events.isEmpty()) {
+            return;
+        }
+        jdbcTemplate.batchUpdate("""
+                        INSERT INTO workload_event (workload_uid, at, type, status, reason, message)
+                        VALUES (?, ?, ?, ?, ?, ?)""",
+                events.stream().map(e -> new Object[]{e.uid(), Timestamp.from(e.at()), e.type(), e.status(),
+                        e.reason(), e.message()}).toList());
+    }
+
+    /**
+     * Marks a workload finished by the user (reason Cancelled), freeing its quota; false when it
+     * was already finished or failed. The caller holds {@link #lockChanges()}.
+     */
+    public boolean cancel(UUID uid, Instant now) {
+        return jdbc.sql("""
+                UPDATE workload SET state = 'Finished', finished_at = ?, pending_reason = NULL,
+                       pending_message = NULL, version = version + 1, change_seq = nextval('workload_change_seq')
+                WHERE uid = ? AND state NOT IN ('Finished', 'Failed')""")
+                .params(Timestamp.from(now), uid).update() == 1;
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+
+    /** A timeline entry of a workload. */
+    public record WorkloadEvent(long id, Instant at, String type, String status, String reason, String message) {
+    }
+
+    /** A timeline entry to append. */
+    public record NewEvent(UUID uid, Instant at, String type, String status, String reason, String message) {
+    }
+}
