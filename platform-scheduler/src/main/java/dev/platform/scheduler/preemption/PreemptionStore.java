@@ -1,0 +1,86 @@
+package dev.platform.scheduler.preemption;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+import java.sql.Timestamp;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** The append-only preemption history. */
+@Repository
+public class PreemptionStore {
+
+    private final JdbcTemplate jdbcTemplate;
+    private final JdbcClient jdbc;
+
+    public PreemptionStore(JdbcTemplate jdbcTemplate) {
+        this.jdbcTemplate = jdbcTemplate;
+        this.jdbc = JdbcClient.create(jdbcTemplate);
+    }
+
+    /** Appends events in one batch, inside the caller's decision transaction. */
+    public void append(List<PreemptionEvent> events) {
+        if (events.isEmpty()) {
+            return;
+        }
+        jdbcTemplate.batchUpdate("""
+                        INSERT INTO preemption_event (at, reason, message,
+                            preemptor_uid, preemptor_namespace, preemptor_name, preemptor_cluster_queue, preemptor_priority,
+                            victim_uid, victim_namespace, victim_name, victim_cluster_queue, victim_priority)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                events.stream().map(e -> new Object[]{Timestamp.from(e.at()), e.reason(), e.message(),
+                        UUID.fromString(e.preemptor().uid()), e.preemptor().namespace(), e.preemptor().name(),
+                        e.preemptor().clusterQueue(), e.preemptor().priority(),
+                        UUID.fromString(e.victim().uid()), e.victim().namespace(), e.victim().name(),
+                        e.victim().clusterQueue(), e.victim().priority()}).toList());
+    }
+
+    /** One page, newest first, strictly after {@code cursor}; keyset on (at, id) so deep pages cost the same. */
+    public List<PreemptionEvent> page(PreemptionFilter filter, PreemptionCursor cursor, int limit) {
+        StringBuilder sql = new StringBuilder("SELECT * FROM preemption_event WHERE true");
+        Map<String, Object> params = new HashMap<>();
+        if (filter.clusterQueue() != null) {
+            sql.append(" AND (victim_cluster_queue = :cq OR preemptor_cluster_queue = :cq)");
+            params.put("cq", filter.clusterQueue());
+        }
+        if (filter.namespace() != null) {
+            sql.append(" AND (victim_namespace = :ns OR preemptor_namespace = :ns)");
+            params.put("ns", filter.namespace());
+        }
+        if (filter.namespaces() != null) {
+            sql.append(" AND (victim_namespace = ANY(:allowed) OR preemptor_namespace = ANY(:allowed))");
+            params.put("allowed", filter.namespaces().toArray(String[]::new));
+        }
+        if (filter.reason() != null) {
+            sql.append(" AND reason = :reason");
+            params.put("reason", filter.reason());
+        }
+        if (filter.since() != null) {
+            sql.append(" AND at >= :since");
+            params.put("since", Timestamp.from(filter.since()));
+        }
+        if (filter.until() != null) {
+            sql.append(" AND at < :until");
+            params.put("until", Timestamp.from(filter.until()));
+        }
+        if (cursor != null) {
+            sql.append(" AND (at, id) < (:cursorAt, :cursorId)");
+            params.put("cursorAt", Timestamp.from(cursor.at()));
+            params.put("cursorId", cursor.id());
+        }
+        sql.append(" ORDER BY at DESC, id DESC LIMIT :limit");
+        params.put("limit", limit);
+        return jdbc.sql(sql.toString()).params(params).query((rs, i) -> new PreemptionEvent(
+                rs.getLong("id"), rs.getTimestamp("at").toInstant(), rs.getString("reason"), rs.getString("message"),
+                new PreemptionEvent.Party(rs.getString("preemptor_namespace"), rs.getString("preemptor_name"),
+                        rs.getString("preemptor_uid"), rs.getString("preemptor_cluster_queue"),
+                        rs.getInt("preemptor_priority")),
+                new PreemptionEvent.Party(rs.getString("victim_namespace"), rs.getString("victim_name"),
+                        rs.getString("victim_uid"), rs.getString("victim_cluster_queue"),
+                        rs.getInt("victim_priority")))).list();
+    }
+}
