@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,8 @@ final class AdmissionCycle {
     private final List<Decision.Evict> evicted = new ArrayList<>();
     /** Victims chosen in this cycle, by uid, so that no victim's quota is counted twice. */
     private final Map<String, AdmittedWorkload> victims = new LinkedHashMap<>();
+    /** Cohort trees (by root name) where a preemptor without victims holds quota in this cycle. */
+    private final Set<String> reservedTrees = new HashSet<>();
 
     AdmissionCycle(SchedulerState state) {
         this.state = state;
@@ -87,7 +90,7 @@ final class AdmissionCycle {
                 }
                 String message = queueDrains ? "The ClusterQueue is stopped" : "The LocalQueue is stopped";
                 evicted.add(new Decision.Evict(w.workload(), e.getKey(), message));
-                state.markEvicted(w.uid());
+                state.evictionStarted(w.uid());
             }
         }
     }
@@ -234,8 +237,9 @@ final class AdmissionCycle {
             return failed(e, a.noFitReason(), a.message());
         }
         if (a.mode() == Assignment.Mode.PREEMPT && e.targets.isEmpty()) {
+            Outcome outcome = failed(e, PendingReason.WaitingForQuota, a.message());
             reserveCapacityForUnreclaimablePreempt(e);
-            return failed(e, PendingReason.WaitingForQuota, a.message());
+            return outcome;
         }
         if (e.targets.stream().anyMatch(t -> victims.containsKey(t.victim().uid()))) {
             return skipped(e, OVERLAPPING_TARGETS);
@@ -310,12 +314,21 @@ final class AdmissionCycle {
             reserve.put(fr, amount);
         });
         node.addUsage(reserve);
+        if (reserve.values().stream().anyMatch(v -> v > 0)) {
+            reservedTrees.add(node.root().name());
+        }
     }
 
     /** The head can't be admitted: BestEffortFIFO moves it aside; StrictFIFO keeps it and blocks the queue. */
     private Outcome failed(Entry e, PendingReason reason, String message) {
         boolean strict = e.spec.queueingStrategy() == QueueingStrategy.StrictFIFO
                 && reason != PendingReason.QueueStopped;
+        if (!strict && reason == PendingReason.WaitingForQuota
+                && reservedTrees.contains(snapshot.node(e.clusterQueue).root().name())) {
+            // The quota it lacks may only be held for this cycle; Kueue would see it free next cycle.
+            report(e.workload, reason, message, false);
+            return Outcome.STAYS_AT_HEAD;
+        }
         boolean changed = report(e.workload, reason, message, !strict);
         if (!strict) {
             state.queue(e.clusterQueue).moveToInadmissible(e.workload);
@@ -351,7 +364,7 @@ final class AdmissionCycle {
             state.assume(a.workload(), a.admission(), now);
         }
         for (String uid : victims.keySet()) {
-            state.markEvicted(uid);
+            state.evictionStarted(uid);
         }
     }
 

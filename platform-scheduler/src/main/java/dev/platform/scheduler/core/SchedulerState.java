@@ -335,7 +335,11 @@ public final class SchedulerState {
         addAdmitted(w, admission, now);
     }
 
-    void markEvicted(String uid) {
+    /**
+     * The eviction of an admitted workload has started (restored at start-up, or ordered outside a cycle): it keeps
+     * its quota until {@link #evictionCompleted}, and preemption prefers it as a victim.
+     */
+    public void evictionStarted(String uid) {
         AdmittedWorkload a = admittedByUid.get(uid);
         if (a != null && !a.evicted()) {
             AdmittedWorkload evicted = a.markEvicted();

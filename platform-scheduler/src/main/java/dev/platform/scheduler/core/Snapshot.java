@@ -73,6 +73,13 @@ public final class Snapshot {
         return () -> removed.forEach(this::addWorkload);
     }
 
+    /** Removes usage from a ClusterQueue until the returned Revert adds it back. */
+    public Revert simulateUsageRemoval(String clusterQueue, Map<FlavorResource, Long> usage) {
+        QuotaNode node = tree.clusterQueue(clusterQueue);
+        node.removeUsage(usage);
+        return () -> node.addUsage(usage);
+    }
+
     /** Adds usage to a ClusterQueue until the returned Revert removes it. */
     public Revert simulateAddition(String clusterQueue, Map<FlavorResource, Long> usage) {
         QuotaNode node = tree.clusterQueue(clusterQueue);

@@ -103,15 +103,9 @@ final class FairSharingPreemption {
 
     /** Fits once the preemptor's own simulated usage is taken out again (workloadFitsForFairSharing). */
     private boolean fitsWithoutOwnUsage() {
-        try (Revert ignored = snapshot.simulateAddition(request.clusterQueue(), negate(request.requests()))) {
+        try (Revert ignored = snapshot.simulateUsageRemoval(request.clusterQueue(), request.requests())) {
             return Preemptor.fits(preemptorQueue, request, true);
         }
-    }
-
-    private static Map<FlavorResource, Long> negate(Map<FlavorResource, Long> m) {
-        Map<FlavorResource, Long> out = new LinkedHashMap<>();
-        m.forEach((k, v) -> out.put(k, -v));
-        return out;
     }
 
     private boolean withinNominal() {
