@@ -1,0 +1,11 @@
+package dev.platform.scheduler.core;
+
+import java.util.List;
+
+/** Where a workload was admitted: its ClusterQueue and the assignment of every pod set. */
+public record Admission(String clusterQueue, List<PodSetAssignment> podSetAssignments) {
+
+    public Admission {
+        podSetAssignments = List.copyOf(podSetAssignments);
+    }
+}

@@ -1,0 +1,48 @@
+package dev.platform.scheduler.core;
+
+import dev.platform.scheduler.core.quota.FlavorResource;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * A workload holding quota: its admission, its usage per flavor-resource, when it was admitted and whether it is
+ * already being evicted (a victim keeps its quota until the eviction completes).
+ */
+public record AdmittedWorkload(Workload workload, Admission admission, Map<FlavorResource, Long> usage,
+                               Instant admittedAt, boolean evicted) {
+
+    public AdmittedWorkload {
+        usage = Map.copyOf(usage);
+    }
+
+    public String clusterQueue() {
+        return admission.clusterQueue();
+    }
+
+    public String uid() {
+        return workload.uid();
+    }
+
+    public int priority() {
+        return workload.priority();
+    }
+
+    AdmittedWorkload markEvicted() {
+        return new AdmittedWorkload(workload, admission, usage, admittedAt, true);
+    }
+
+    /** Usage per flavor-resource of an admission, summed over its pod sets. */
+    static Map<FlavorResource, Long> usageOf(Admission admission) {
+        Map<FlavorResource, Long> usage = new java.util.TreeMap<>();
+        for (PodSetAssignment ps : admission.podSetAssignments()) {
+            ps.resourceUsage().forEach((resource, amount) -> {
+                String flavor = ps.flavors().get(resource);
+                if (flavor != null) {
+                    usage.merge(new FlavorResource(flavor, resource), amount, Long::sum);
+                }
+            });
+        }
+        return usage;
+    }
+}

@@ -1,0 +1,7 @@
+package dev.platform.scheduler.core;
+
+/** ClusterQueue {@code preemption.borrowWithinCohort.policy}: may the preemptor borrow while reclaiming. */
+public enum BorrowWithinCohortPolicy {
+    Never,
+    LowerPriority
+}

@@ -1,0 +1,27 @@
+package dev.platform.scheduler.core;
+
+import java.util.List;
+
+/**
+ * A ClusterQueue as the core needs it. {@code cohort} is null for a standalone queue; {@code namespaceSelector}
+ * {@link LabelSelector#EVERYTHING} admits every namespace.
+ */
+public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> resourceGroups,
+                               QueueingStrategy queueingStrategy, LabelSelector namespaceSelector,
+                               FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
+                               double fairWeight, StopPolicy stopPolicy) {
+
+    public ClusterQueueSpec {
+        resourceGroups = List.copyOf(resourceGroups);
+        queueingStrategy = queueingStrategy == null ? QueueingStrategy.BestEffortFIFO : queueingStrategy;
+        namespaceSelector = namespaceSelector == null ? LabelSelector.EVERYTHING : namespaceSelector;
+        flavorFungibility = flavorFungibility == null ? FlavorFungibility.DEFAULT : flavorFungibility;
+        preemption = preemption == null ? PreemptionPolicy.NEVER : preemption;
+        stopPolicy = stopPolicy == null ? StopPolicy.None : stopPolicy;
+    }
+
+    /** The resource group covering {@code resource}, if any. */
+    public java.util.Optional<ResourceGroup> groupFor(String resource) {
+        return resourceGroups.stream().filter(g -> g.coveredResources().contains(resource)).findFirst();
+    }
+}

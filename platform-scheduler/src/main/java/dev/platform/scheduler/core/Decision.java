@@ -1,0 +1,30 @@
+package dev.platform.scheduler.core;
+
+/** A decision of one admission cycle, for the adapter to persist and execute. */
+public sealed interface Decision permits Decision.Admit, Decision.Preempt, Decision.Pending, Decision.Evict {
+
+    Workload workload();
+
+    /** Admit {@code workload} with {@code admission}; the state already counts its usage. */
+    record Admit(Workload workload, Admission admission) implements Decision {
+    }
+
+    /**
+     * Evict {@code workload} (the victim) to make room for {@code preemptor}. The victim keeps its quota until the
+     * adapter reports {@link SchedulerState#evictionCompleted}.
+     */
+    record Preempt(Workload workload, String victimClusterQueue, Workload preemptor, String preemptorClusterQueue,
+                   PreemptionReason reason, String message) implements Decision {
+    }
+
+    /**
+     * {@code workload} stays pending. {@code inadmissible} tells that it waits in the inadmissible set until
+     * something changes, rather than being retried next cycle.
+     */
+    record Pending(Workload workload, PendingReason reason, String message, boolean inadmissible) implements Decision {
+    }
+
+    /** Evict an admitted workload because its queue is stopped with HoldAndDrain. */
+    record Evict(Workload workload, String clusterQueue, String message) implements Decision {
+    }
+}

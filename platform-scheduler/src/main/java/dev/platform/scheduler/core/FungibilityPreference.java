@@ -1,0 +1,7 @@
+package dev.platform.scheduler.core;
+
+/** ClusterQueue {@code flavorFungibility.preference}: which is worse when no flavor fits plainly. */
+public enum FungibilityPreference {
+    BorrowingOverPreemption,
+    PreemptionOverBorrowing
+}

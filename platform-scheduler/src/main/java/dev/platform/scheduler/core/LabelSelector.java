@@ -1,0 +1,24 @@
+package dev.platform.scheduler.core;
+
+import java.util.List;
+import java.util.Map;
+
+/** A Kubernetes label selector: matchLabels AND every matchExpression. Empty selects everything. */
+public record LabelSelector(Map<String, String> matchLabels, List<LabelRequirement> matchExpressions) {
+
+    public static final LabelSelector EVERYTHING = new LabelSelector(Map.of(), List.of());
+
+    public LabelSelector {
+        matchLabels = matchLabels == null ? Map.of() : Map.copyOf(matchLabels);
+        matchExpressions = matchExpressions == null ? List.of() : List.copyOf(matchExpressions);
+    }
+
+    public boolean matches(Map<String, String> labels) {
+        for (Map.Entry<String, String> e : matchLabels.entrySet()) {
+            if (!e.getValue().equals(labels.get(e.getKey()))) {
+                return false;
+            }
+        }
+        return matchExpressions.stream().allMatch(r -> r.matches(labels));
+    }
+}

@@ -1,0 +1,23 @@
+package dev.platform.scheduler.core;
+
+/** Why a workload is still pending after a cycle; answers "why is my job pending". */
+public enum PendingReason {
+    /** Quota is short now; the message names resource, flavor and the amount missing. */
+    WaitingForQuota,
+    /** Victims were chosen; the workload waits for their eviction. */
+    WaitingForPreemptedWorkloads,
+    /** No flavor matches the workload's node selector, affinity or tolerations. */
+    NoMatchingFlavor,
+    /** Even an empty cohort could not hold the workload. */
+    ExceedsMaxQuota,
+    /** The ClusterQueue or LocalQueue has a stopPolicy other than None. */
+    QueueStopped,
+    /** The ClusterQueue's namespaceSelector does not select the workload's namespace. */
+    InadmissibleNamespace,
+    /** The workload names a LocalQueue that does not exist. */
+    LocalQueueNotFound,
+    /** The ClusterQueue does not exist or references a missing flavor. */
+    ClusterQueueInactive,
+    /** StrictFIFO: another workload at the head of the ClusterQueue cannot be admitted. */
+    Blocked
+}

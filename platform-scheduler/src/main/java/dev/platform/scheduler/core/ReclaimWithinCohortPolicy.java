@@ -1,0 +1,8 @@
+package dev.platform.scheduler.core;
+
+/** ClusterQueue {@code preemption.reclaimWithinCohort}: preempting borrowers in other ClusterQueues of the cohort. */
+public enum ReclaimWithinCohortPolicy {
+    Never,
+    LowerPriority,
+    Any
+}

@@ -1,0 +1,350 @@
+package dev.platform.scheduler.core;
+
+import dev.platform.scheduler.core.preemption.Preemptor;
+import dev.platform.scheduler.core.quota.FlavorResource;
+import dev.platform.scheduler.core.quota.QuotaNode;
+import dev.platform.scheduler.core.quota.QuotaTree;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The long-lived scheduling state (Kueue's cache plus queue manager) and the entry point of the core.
+ * <p>
+ * The adapter keeps one instance, feeds it changes as they happen (configuration applied, workload submitted,
+ * admitted, finished, evicted) and calls {@link #runCycle()} to get decisions. A cycle already accounts its own
+ * decisions: admitted workloads hold quota and victims are marked as being evicted. Usage is kept incrementally, so
+ * a cycle costs O(ClusterQueues + workloads it looks at), not O(all workloads).
+ * <p>
+ * Not thread-safe: one scheduling thread owns it (Kueue's single scheduler loop).
+ */
+public final class SchedulerState {
+
+    private final Clock clock;
+    private final SchedulerSettings settings;
+    private final Preemptor preemptor;
+
+    private final Map<String, ResourceFlavor> flavors = new TreeMap<>();
+    private final Map<String, CohortSpec> cohorts = new TreeMap<>();
+    private final Map<String, ClusterQueueSpec> clusterQueues = new TreeMap<>();
+    private final Map<String, LocalQueueSpec> localQueues = new HashMap<>();
+    private final Map<String, Namespace> namespaces = new HashMap<>();
+
+    private final Map<String, PendingQueue> queues = new TreeMap<>();
+    private final Map<String, Workload> pendingByUid = new HashMap<>();
+    /** Pending workloads whose LocalQueue does not exist, by uid, in arrival order. */
+    private final Map<String, Workload> orphans = new LinkedHashMap<>();
+    private final Map<String, Map<String, AdmittedWorkload>> admittedByQueue = new HashMap<>();
+    private final Map<String, AdmittedWorkload> admittedByUid = new HashMap<>();
+    private final Map<String, Map<FlavorResource, Long>> usageByQueue = new HashMap<>();
+    private final Map<String, Decision.Pending> lastReported = new HashMap<>();
+
+    private QuotaTree tree;
+    private boolean drainRequested;
+
+    public SchedulerState(Clock clock, SchedulerSettings settings) {
+        this.clock = clock;
+        this.settings = settings;
+        this.preemptor = new Preemptor(settings.fairSharing());
+    }
+
+    // ---- configuration: any change may make inadmissible workloads admissible (Kueue requeues on config events)
+
+    public void applyResourceFlavor(ResourceFlavor flavor) {
+        flavors.put(flavor.name(), flavor);
+        configurationChanged();
+    }
+
+    public void removeResourceFlavor(String name) {
+        flavors.remove(name);
+        configurationChanged();
+    }
+
+    public void applyCohort(CohortSpec cohort) {
+        cohorts.put(cohort.name(), cohort);
+        configurationChanged();
+    }
+
+    public void removeCohort(String name) {
+        cohorts.remove(name);
+        configurationChanged();
+    }
+
+    public void applyClusterQueue(ClusterQueueSpec clusterQueue) {
+        clusterQueues.put(clusterQueue.name(), clusterQueue);
+        drainRequested |= clusterQueue.stopPolicy() == StopPolicy.HoldAndDrain;
+        configurationChanged();
+    }
+
+    public void removeClusterQueue(String name) {
+        clusterQueues.remove(name);
+        configurationChanged();
+    }
+
+    public void applyLocalQueue(LocalQueueSpec localQueue) {
+        LocalQueueSpec previous = localQueues.put(localQueue.key(), localQueue);
+        if (previous != null && !previous.clusterQueue().equals(localQueue.clusterQueue())) {
+            movePendingOf(localQueue.key(), previous.clusterQueue(), localQueue.clusterQueue());
+        }
+        for (Workload w : new ArrayList<>(orphans.values())) {
+            if (w.localQueueKey().equals(localQueue.key())) {
+                orphans.remove(w.uid());
+                queue(localQueue.clusterQueue()).add(w);
+            }
+        }
+        drainRequested |= localQueue.stopPolicy() == StopPolicy.HoldAndDrain;
+        configurationChanged();
+    }
+
+    public void removeLocalQueue(String namespace, String name) {
+        LocalQueueSpec removed = localQueues.remove(namespace + "/" + name);
+        if (removed != null) {
+            PendingQueue q = queue(removed.clusterQueue());
+            for (Workload w : q.all()) {
+                if (w.localQueueKey().equals(removed.key())) {
+                    q.remove(w);
+                    orphans.put(w.uid(), w);
+                }
+            }
+        }
+        configurationChanged();
+    }
+
+    public void applyNamespace(Namespace namespace) {
+        namespaces.put(namespace.name(), namespace);
+        configurationChanged();
+    }
+
+    private void movePendingOf(String localQueueKey, String from, String to) {
+        PendingQueue source = queue(from);
+        for (Workload w : source.all()) {
+            if (w.localQueueKey().equals(localQueueKey)) {
+                source.remove(w);
+                queue(to).add(w);
+            }
+        }
+    }
+
+    private void configurationChanged() {
+        tree = null;
+        requeueInadmissible();
+    }
+
+    // ---- workloads
+
+    /** A workload was submitted (or requeued by the adapter) and waits for admission. */
+    public void addPending(Workload workload) {
+        pendingByUid.put(workload.uid(), workload);
+        LocalQueueSpec lq = localQueues.get(workload.localQueueKey());
+        if (lq == null) {
+            orphans.put(workload.uid(), workload);
+        } else {
+            queue(lq.clusterQueue()).add(workload);
+        }
+    }
+
+    /** A pending workload was deleted. */
+    public void removePending(String uid) {
+        Workload w = pendingByUid.remove(uid);
+        if (w != null) {
+            orphans.remove(uid);
+            queues.values().forEach(q -> q.remove(w));
+            lastReported.remove(uid);
+        }
+    }
+
+    /** A workload holds quota: restored at start-up, or admitted outside a cycle. */
+    public void addAdmitted(Workload workload, Admission admission, Instant admittedAt) {
+        removePending(workload.uid());
+        AdmittedWorkload admitted = new AdmittedWorkload(workload, admission, AdmittedWorkload.usageOf(admission),
+                admittedAt, false);
+        admittedByQueue.computeIfAbsent(admission.clusterQueue(), k -> new TreeMap<>()).put(workload.uid(), admitted);
+        admittedByUid.put(workload.uid(), admitted);
+        Map<FlavorResource, Long> usage = usageByQueue.computeIfAbsent(admission.clusterQueue(), k -> new HashMap<>());
+        admitted.usage().forEach((fr, v) -> usage.merge(fr, v, Long::sum));
+        QuotaNode node = tree == null ? null : tree.clusterQueue(admission.clusterQueue());
+        if (node != null) {
+            node.addUsage(admitted.usage());
+        }
+    }
+
+    /** An admitted workload finished, failed or was deleted: its quota is free again. */
+    public void workloadFinished(String uid) {
+        AdmittedWorkload admitted = admittedByUid.remove(uid);
+        if (admitted == null) {
+            removePending(uid);
+            return;
+        }
+        String cq = admitted.clusterQueue();
+        admittedByQueue.get(cq).remove(uid);
+        Map<FlavorResource, Long> usage = usageByQueue.get(cq);
+        admitted.usage().forEach((fr, v) -> usage.merge(fr, -v, Long::sum));
+        QuotaNode node = tree == null ? null : tree.clusterQueue(cq);
+        if (node != null) {
+            node.removeUsage(admitted.usage());
+        }
+        requeueInadmissible(cq);
+    }
+
+    /**
+     * The eviction of a workload (preempted or drained) completed: its quota is free and it waits again, queued as
+     * of now (Kueue orders evicted workloads by eviction time).
+     */
+    public void evictionCompleted(String uid) {
+        AdmittedWorkload admitted = admittedByUid.get(uid);
+        if (admitted == null) {
+            return;
+        }
+        workloadFinished(uid);
+        Workload w = admitted.workload();
+        addPending(new Workload(w.uid(), w.namespace(), w.name(), w.localQueue(), w.priority(), clock.instant(), w.podSets()));
+    }
+
+    /**
+     * Something outside the core changed that may let inadmissible workloads in (node pool healed, capacity
+     * reported): every inadmissible workload is tried again.
+     */
+    public void requeueInadmissible() {
+        queues.values().forEach(PendingQueue::requeueInadmissible);
+    }
+
+    /** Tries again the inadmissible workloads of every ClusterQueue sharing a cohort tree with {@code clusterQueue}. */
+    public void requeueInadmissible(String clusterQueue) {
+        QuotaNode node = quotaTree().clusterQueue(clusterQueue);
+        if (node == null) {
+            queue(clusterQueue).requeueInadmissible();
+            return;
+        }
+        for (QuotaNode q : node.root().subtreeClusterQueues()) {
+            queue(q.name()).requeueInadmissible();
+        }
+    }
+
+    // ---- the cycle
+
+    /** Runs one admission cycle and applies its decisions to this state. */
+    public CycleResult runCycle() {
+        return new AdmissionCycle(this).run();
+    }
+
+    // ---- reads for adapters and views
+
+    /** Pending workloads of a ClusterQueue in queue order; the index is Kueue's positionInClusterQueue. */
+    public List<Workload> pendingInOrder(String clusterQueue) {
+        PendingQueue q = queues.get(clusterQueue);
+        return q == null ? List.of() : q.inOrder();
+    }
+
+    public Optional<AdmittedWorkload> admitted(String uid) {
+        return Optional.ofNullable(admittedByUid.get(uid));
+    }
+
+    public Collection<AdmittedWorkload> admittedWorkloads() {
+        return List.copyOf(admittedByUid.values());
+    }
+
+    /** Usage of a ClusterQueue per flavor-resource, in milli-units. */
+    public Map<FlavorResource, Long> usage(String clusterQueue) {
+        return Map.copyOf(usageByQueue.getOrDefault(clusterQueue, Map.of()));
+    }
+
+    // ---- for the cycle (package-private)
+
+    Clock clock() {
+        return clock;
+    }
+
+    SchedulerSettings settings() {
+        return settings;
+    }
+
+    Preemptor preemptor() {
+        return preemptor;
+    }
+
+    Map<String, ClusterQueueSpec> clusterQueueSpecs() {
+        return clusterQueues;
+    }
+
+    ResourceFlavor flavor(String name) {
+        return flavors.get(name);
+    }
+
+    LocalQueueSpec localQueue(String key) {
+        return localQueues.get(key);
+    }
+
+    Namespace namespace(String name) {
+        return namespaces.getOrDefault(name, new Namespace(name, Map.of()));
+    }
+
+    Map<String, PendingQueue> queues() {
+        return queues;
+    }
+
+    Collection<Workload> orphans() {
+        return orphans.values();
+    }
+
+    Map<String, Map<String, AdmittedWorkload>> admittedByQueue() {
+        return admittedByQueue;
+    }
+
+    PendingQueue queue(String clusterQueue) {
+        return queues.computeIfAbsent(clusterQueue, k -> new PendingQueue());
+    }
+
+    QuotaTree quotaTree() {
+        if (tree == null) {
+            tree = QuotaTree.build(cohorts.values(), clusterQueues.values(),
+                    cq -> usageByQueue.getOrDefault(cq, Map.of()));
+        }
+        return tree;
+    }
+
+    Snapshot snapshot() {
+        return new Snapshot(quotaTree().copy(), clusterQueues, flavors, admittedByQueue, clock.instant());
+    }
+
+    boolean takeDrainRequest() {
+        boolean requested = drainRequested;
+        drainRequested = false;
+        return requested;
+    }
+
+    /** Records a pending decision; returns false when it repeats the last one reported for the workload. */
+    boolean changed(Decision.Pending pending) {
+        Decision.Pending last = lastReported.put(pending.workload().uid(), pending);
+        return last == null || last.reason() != pending.reason() || !last.message().equals(pending.message())
+                || last.inadmissible() != pending.inadmissible();
+    }
+
+    /** Applies an admission decided by a cycle: the workload now holds quota. */
+    void assume(Workload w, Admission admission, Instant now) {
+        pendingByUid.remove(w.uid());
+        queue(admission.clusterQueue()).remove(w);
+        lastReported.remove(w.uid());
+        addAdmitted(w, admission, now);
+    }
+
+    /**
+     * The eviction of an admitted workload has started (restored at start-up, or ordered outside a cycle): it keeps
+     * its quota until {@link #evictionCompleted}, and preemption prefers it as a victim.
+     */
+    public void evictionStarted(String uid) {
+        AdmittedWorkload a = admittedByUid.get(uid);
+        if (a != null && !a.evicted()) {
+            AdmittedWorkload evicted = a.markEvicted();
+            admittedByUid.put(uid, evicted);
+            admittedByQueue.get(a.clusterQueue()).put(uid, evicted);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.platform.scheduler.core;
+
+import dev.platform.scheduler.core.quota.FlavorResource;
+import dev.platform.scheduler.core.quota.QuotaNode;
+import dev.platform.scheduler.core.quota.QuotaTree;
+import dev.platform.scheduler.core.quota.Revert;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one cycle sees: a copy of the quota tree, the configuration, and read-only views of the admitted workloads.
+ * Simulations mutate the copy and hand back a {@link Revert}.
+ */
+public final class Snapshot {
+
+    private final QuotaTree tree;
+    private final Map<String, ClusterQueueSpec> clusterQueues;
+    private final Map<String, ResourceFlavor> flavors;
+    private final Map<String, ? extends Map<String, AdmittedWorkload>> admittedByQueue;
+    private final Instant now;
+
+    Snapshot(QuotaTree tree, Map<String, ClusterQueueSpec> clusterQueues, Map<String, ResourceFlavor> flavors,
+             Map<String, ? extends Map<String, AdmittedWorkload>> admittedByQueue, Instant now) {
+        this.tree = tree;
+        this.clusterQueues = clusterQueues;
+        this.flavors = flavors;
+        this.admittedByQueue = admittedByQueue;
+        this.now = now;
+    }
+
+    public QuotaTree tree() {
+        return tree;
+    }
+
+    public QuotaNode node(String clusterQueue) {
+        return tree.clusterQueue(clusterQueue);
+    }
+
+    public ClusterQueueSpec clusterQueue(String name) {
+        return clusterQueues.get(name);
+    }
+
+    public ResourceFlavor flavor(String name) {
+        return flavors.get(name);
+    }
+
+    public Instant now() {
+        return now;
+    }
+
+    /** Admitted workloads of a ClusterQueue, in a stable order. */
+    public Collection<AdmittedWorkload> admitted(String clusterQueue) {
+        Map<String, AdmittedWorkload> m = admittedByQueue.get(clusterQueue);
+        return m == null ? List.of() : m.values();
+    }
+
+    public void removeWorkload(AdmittedWorkload w) {
+        tree.clusterQueue(w.clusterQueue()).removeUsage(w.usage());
+    }
+
+    public void addWorkload(AdmittedWorkload w) {
+        tree.clusterQueue(w.clusterQueue()).addUsage(w.usage());
+    }
+
+    /** Removes the victims' usage until the returned Revert re-adds it. */
+    public Revert simulateRemoval(Collection<AdmittedWorkload> victims) {
+        List<AdmittedWorkload> removed = new ArrayList<>(victims);
+        removed.forEach(this::removeWorkload);
+        return () -> removed.forEach(this::addWorkload);
+    }
+
+    /** Removes usage from a ClusterQueue until the returned Revert adds it back. */
+    public Revert simulateUsageRemoval(String clusterQueue, Map<FlavorResource, Long> usage) {
+        QuotaNode node = tree.clusterQueue(clusterQueue);
+        node.removeUsage(usage);
+        return () -> node.addUsage(usage);
+    }
+
+    /** Adds usage to a ClusterQueue until the returned Revert removes it. */
+    public Revert simulateAddition(String clusterQueue, Map<FlavorResource, Long> usage) {
+        QuotaNode node = tree.clusterQueue(clusterQueue);
+        node.addUsage(usage);
+        return () -> node.removeUsage(usage);
+    }
+}

@@ -1,0 +1,9 @@
+package dev.platform.scheduler.core;
+
+/** ClusterQueue {@code preemption.withinClusterQueue}. */
+public enum WithinClusterQueuePolicy {
+    Never,
+    LowerPriority,
+    /** Lower priority, or equal priority and queued later than the preemptor. */
+    LowerOrNewerEqualPriority
+}

@@ -1,0 +1,42 @@
+/**
+ * The scheduling core: Kueue's quota admission and preemption rules in plain Java (JDK only; no Spring, JPA,
+ * Jackson or Kubernetes types, enforced by an ArchUnit test).
+ *
+ * <h2>Entry points</h2>
+ * <ul>
+ *   <li>{@link dev.platform.scheduler.core.SchedulerState} — the one long-lived object. Construct it with a
+ *       {@link java.time.Clock} and {@link dev.platform.scheduler.core.SchedulerSettings} (fair sharing on or off).</li>
+ *   <li>Configuration, applied as it changes: {@code applyResourceFlavor}, {@code applyCohort},
+ *       {@code applyClusterQueue}, {@code applyLocalQueue}, {@code applyNamespace} and their {@code remove*}
+ *       counterparts, taking the records {@link dev.platform.scheduler.core.ResourceFlavor},
+ *       {@link dev.platform.scheduler.core.CohortSpec}, {@link dev.platform.scheduler.core.ClusterQueueSpec},
+ *       {@link dev.platform.scheduler.core.LocalQueueSpec}, {@link dev.platform.scheduler.core.Namespace}.</li>
+ *   <li>Workload events, as they happen: {@code addPending(Workload)}, {@code removePending(uid)},
+ *       {@code addAdmitted(Workload, Admission, admittedAt)} (start-up restore), {@code evictionStarted(uid)},
+ *       {@code evictionCompleted(uid)} (victim's quota freed, victim requeued), {@code workloadFinished(uid)}.</li>
+ *   <li>"Something changed" outside the core (node pool healed, capacity reported):
+ *       {@code requeueInadmissible()} or {@code requeueInadmissible(clusterQueue)}. Finishing a workload and any
+ *       configuration change requeue on their own.</li>
+ *   <li>{@code runCycle()} — one admission cycle, returning a {@link dev.platform.scheduler.core.CycleResult} of
+ *       {@link dev.platform.scheduler.core.Decision}s: {@code Admit}, {@code Preempt} (victim, reason, Kueue's
+ *       message), {@code Pending} (typed {@link dev.platform.scheduler.core.PendingReason}, message, whether it went
+ *       to the inadmissible set) and {@code Evict} (HoldAndDrain).</li>
+ * </ul>
+ *
+ * <h2>Data flow</h2>
+ * <pre>
+ *   adapter events ──► SchedulerState (config, per-ClusterQueue ordered pending queues + inadmissible sets,
+ *                                      admitted workloads, usage kept incrementally in a QuotaTree)
+ *   runCycle():  snapshot (copy of the QuotaTree: O(queues + cohorts))
+ *                rounds: head of every open ClusterQueue ─► FlavorAssigner (+ Preemptor as oracle)
+ *                        ─► order (classical or DRS tournament) ─► admit / preempt / requeue, fit re-checked
+ *                decisions applied to the state (admitted hold quota, victims marked as being evicted)
+ *   CycleResult ──► adapter persists decisions (one transaction) and executes evictions
+ * </pre>
+ * A cycle already accounts its own decisions. If the adapter cannot persist an admission it should call
+ * {@code workloadFinished(uid)} and {@code addPending(workload)} to undo it. The state is single-threaded.
+ *
+ * <h2>Units</h2>
+ * Quantities are {@code long} milli-units ({@code Quantity.milliValue()}); priorities are {@code int}.
+ */
+package dev.platform.scheduler.core;

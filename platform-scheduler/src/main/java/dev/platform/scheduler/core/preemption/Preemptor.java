@@ -1,0 +1,247 @@
+package dev.platform.scheduler.core.preemption;
+
+import dev.platform.scheduler.core.AdmittedWorkload;
+import dev.platform.scheduler.core.BorrowWithinCohortPolicy;
+import dev.platform.scheduler.core.ClusterQueueSpec;
+import dev.platform.scheduler.core.PreemptionReason;
+import dev.platform.scheduler.core.ReclaimWithinCohortPolicy;
+import dev.platform.scheduler.core.Snapshot;
+import dev.platform.scheduler.core.WithinClusterQueuePolicy;
+import dev.platform.scheduler.core.quota.FlavorResource;
+import dev.platform.scheduler.core.quota.QuotaNode;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finds a minimal set of victims for a preemptor (Kueue preemption.go GetTargets): greedy removal of ordered
+ * candidates until the preemptor fits, then fill-back in reverse order of every victim that is not needed.
+ * Without fair sharing it follows Kueue's classical, hierarchy-aware algorithm; with fair sharing
+ * {@link FairSharingPreemption}.
+ */
+public final class Preemptor {
+
+    private final boolean fairSharing;
+
+    public Preemptor(boolean fairSharing) {
+        this.fairSharing = fairSharing;
+    }
+
+    /** Victims that make the request fit, or an empty list when no set of allowed victims does. */
+    public List<PreemptionTarget> targets(PreemptionRequest request, Snapshot snapshot) {
+        if (fairSharing) {
+            return new FairSharingPreemption(request, snapshot).targets();
+        }
+        return classical(request, snapshot);
+    }
+
+    /** How a candidate may be preempted (classical/hierarchical_preemption.go preemptionVariant). */
+    private enum Variant {
+        WITHIN_CLUSTER_QUEUE(PreemptionReason.InClusterQueue),
+        HIERARCHICAL_RECLAIM(PreemptionReason.InCohortReclamation),
+        RECLAIM_WITHOUT_BORROWING(PreemptionReason.InCohortReclamation),
+        RECLAIM_WHILE_BORROWING(PreemptionReason.InCohortReclaimWhileBorrowing);
+
+        final PreemptionReason reason;
+
+        Variant(PreemptionReason reason) {
+            this.reason = reason;
+        }
+    }
+
+    /** A candidate; {@code lca} is the subtree root it was found under, where its validity check stops. */
+    private record Candidate(AdmittedWorkload workload, QuotaNode lca, Variant variant) {
+    }
+
+    private List<PreemptionTarget> classical(PreemptionRequest request, Snapshot snapshot) {
+        ClusterQueueSpec spec = snapshot.clusterQueue(request.clusterQueue());
+        QuotaNode queue = snapshot.node(request.clusterQueue());
+        Comparator<Candidate> order = Comparator.comparing(Candidate::workload,
+                CandidateOrdering.forPreemptorIn(request.clusterQueue()));
+
+        // 1. Candidates of three kinds: over which the preemptor has a hierarchical advantage (it reclaims quota
+        //    closer to it), which are decided by priority only, and those of its own ClusterQueue.
+        List<Candidate> sameQueue = new ArrayList<>();
+        if (spec.preemption().withinClusterQueue() != WithinClusterQueuePolicy.Never) {
+            addCandidates(snapshot, queue, null, false, request, spec, sameQueue);
+        }
+        List<Candidate> hierarchy = new ArrayList<>();
+        List<Candidate> byPriority = new ArrayList<>();
+        if (queue.hasParent() && spec.preemption().reclaimWithinCohort() != ReclaimWithinCohortPolicy.Never) {
+            QuotaFit fit = QuotaFit.of(queue, request.requests());
+            boolean advantage = fit.fits();
+            QuotaNode previous = null;
+            for (QuotaNode subtreeRoot : queue.ancestors()) {
+                collectInSubtree(snapshot, subtreeRoot, subtreeRoot, previous, advantage, request, spec, queue,
+                        advantage ? hierarchy : byPriority);
+                fit = QuotaFit.of(subtreeRoot, fit.remaining());
+                advantage = advantage || fit.fits();
+                previous = subtreeRoot;
+            }
+        }
+        hierarchy.sort(order);
+        byPriority.sort(order);
+        sameQueue.sort(order);
+
+        // 2. Already evicted candidates of every kind first, then the others, each kind in candidate order.
+        List<Candidate> all = new ArrayList<>();
+        for (boolean evicted : new boolean[] {true, false}) {
+            for (List<Candidate> kind : List.of(hierarchy, byPriority, sameQueue)) {
+                kind.stream().filter(c -> c.workload().evicted() == evicted).forEach(all::add);
+            }
+        }
+
+        // 3. Try with borrowing allowed and without, in Kueue's order for the situation.
+        boolean borrowForbidden = spec.preemption().borrowWithinCohort() == BorrowWithinCohortPolicy.Never;
+        boolean[] attempts;
+        if ((hierarchy.isEmpty() && byPriority.isEmpty()) || (borrowForbidden && !underNominal(queue, request))) {
+            attempts = new boolean[] {true};
+        } else if (borrowForbidden && hierarchy.isEmpty()) {
+            attempts = new boolean[] {false, true};
+        } else {
+            attempts = new boolean[] {true, false};
+        }
+        for (boolean allowBorrowing : attempts) {
+            List<PreemptionTarget> targets = new ArrayList<>();
+            for (Candidate c : all) {
+                if (!isValid(c, allowBorrowing, request, snapshot)) {
+                    continue;
+                }
+                snapshot.removeWorkload(c.workload());
+                targets.add(new PreemptionTarget(c.workload(), c.variant().reason));
+                if (fits(queue, request, allowBorrowing)) {
+                    List<PreemptionTarget> minimal = fillBack(targets, snapshot, () -> fits(queue, request, allowBorrowing));
+                    minimal.forEach(t -> snapshot.addWorkload(t.victim()));
+                    return minimal;
+                }
+            }
+            targets.forEach(t -> snapshot.addWorkload(t.victim()));
+        }
+        return List.of();
+    }
+
+    private static void collectInSubtree(Snapshot snapshot, QuotaNode current, QuotaNode subtreeRoot, QuotaNode skip, boolean advantage,
+                                         PreemptionRequest request, ClusterQueueSpec spec, QuotaNode preemptorQueue,
+                                         List<Candidate> out) {
+        for (QuotaNode child : current.childCohorts()) {
+            if (child == skip || child.withinNominal(request.needPreemption())) {
+                continue;
+            }
+            collectInSubtree(snapshot, child, subtreeRoot, skip, advantage, request, spec, preemptorQueue, out);
+        }
+        for (QuotaNode child : current.childQueues()) {
+            if (child != preemptorQueue && !child.withinNominal(request.needPreemption())) {
+                addCandidates(snapshot, child, subtreeRoot, advantage, request, spec, out);
+            }
+        }
+    }
+
+    private static void addCandidates(Snapshot snapshot, QuotaNode queue, QuotaNode lca, boolean advantage, PreemptionRequest request,
+                                      ClusterQueueSpec spec, List<Candidate> out) {
+        for (AdmittedWorkload w : snapshot.admitted(queue.name())) {
+            if (!PreemptionPolicies.usesAny(w, request.needPreemption())
+                    || !PreemptionPolicies.allows(spec, request.preemptor(), w)) {
+                continue;
+            }
+            out.add(new Candidate(w, lca, variantOf(w, advantage, request, spec)));
+        }
+    }
+
+    private static Variant variantOf(AdmittedWorkload w, boolean advantage, PreemptionRequest request, ClusterQueueSpec spec) {
+        if (w.clusterQueue().equals(spec.name())) {
+            return Variant.WITHIN_CLUSTER_QUEUE;
+        }
+        if (advantage) {
+            return Variant.HIERARCHICAL_RECLAIM;
+        }
+        if (spec.preemption().borrowWithinCohort() == BorrowWithinCohortPolicy.Never) {
+            return Variant.RECLAIM_WITHOUT_BORROWING;
+        }
+        // A candidate at or above the threshold may only be preempted if the preemptor does not borrow.
+        int candidate = w.priority();
+        Integer threshold = spec.preemption().maxPriorityThreshold();
+        boolean aboveThreshold = candidate >= request.preemptor().priority() || (threshold != null && candidate > threshold);
+        return aboveThreshold ? Variant.RECLAIM_WITHOUT_BORROWING : Variant.RECLAIM_WHILE_BORROWING;
+    }
+
+    /** Preempting earlier candidates may bring a candidate's queue back within nominal; then it is no longer one. */
+    private static boolean isValid(Candidate c, boolean allowBorrowing, PreemptionRequest request, Snapshot snapshot) {
+        if (c.workload().clusterQueue().equals(request.clusterQueue())) {
+            return true;
+        }
+        if (allowBorrowing && c.variant() == Variant.RECLAIM_WITHOUT_BORROWING) {
+            return false;
+        }
+        QuotaNode queue = snapshot.node(c.workload().clusterQueue());
+        if (queue.withinNominal(request.needPreemption())) {
+            return false;
+        }
+        for (QuotaNode node : queue.ancestors()) {
+            if (node == c.lca()) {
+                break;
+            }
+            if (node.withinNominal(request.needPreemption())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** preemption.go queueUnderNominalInResourcesNeedingPreemption: usage strictly below nominal. */
+    private static boolean underNominal(QuotaNode queue, PreemptionRequest request) {
+        for (FlavorResource fr : request.needPreemption()) {
+            if (queue.nominal(fr) <= queue.usage(fr)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** preemption.go workloadFits: every request within what the queue can use, optionally without borrowing. */
+    static boolean fits(QuotaNode queue, PreemptionRequest request, boolean allowBorrowing) {
+        for (Map.Entry<FlavorResource, Long> e : request.requests().entrySet()) {
+            if (!allowBorrowing && queue.borrowingWith(e.getKey(), e.getValue())) {
+                return false;
+            }
+            if (e.getValue() > queue.available(e.getKey())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Re-adds victims from the second-to-last backwards, keeping out only those still needed. */
+    static List<PreemptionTarget> fillBack(List<PreemptionTarget> targets, Snapshot snapshot,
+                                           java.util.function.BooleanSupplier fits) {
+        List<PreemptionTarget> kept = new ArrayList<>(targets);
+        for (int i = kept.size() - 2; i >= 0; i--) {
+            AdmittedWorkload victim = kept.get(i).victim();
+            snapshot.addWorkload(victim);
+            if (fits.getAsBoolean()) {
+                kept.remove(i);
+            } else {
+                snapshot.removeWorkload(victim);
+            }
+        }
+        return kept;
+    }
+
+    /** Kueue QuantitiesFitInQuota: do the requests fit in the node's subtree quota, and what is left for above. */
+    record QuotaFit(boolean fits, Map<FlavorResource, Long> remaining) {
+        static QuotaFit of(QuotaNode node, Map<FlavorResource, Long> requests) {
+            boolean fits = true;
+            Map<FlavorResource, Long> remaining = new HashMap<>();
+            for (Map.Entry<FlavorResource, Long> e : requests.entrySet()) {
+                FlavorResource fr = e.getKey();
+                if (node.subtreeQuota(fr) < node.usage(fr) + e.getValue()) {
+                    fits = false;
+                }
+                remaining.put(fr, Math.max(0, e.getValue() - node.localAvailable(fr)));
+            }
+            return new QuotaFit(fits, remaining);
+        }
+    }
+}

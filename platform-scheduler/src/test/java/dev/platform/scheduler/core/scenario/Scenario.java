@@ -1,0 +1,266 @@
+package dev.platform.scheduler.core.scenario;
+
+import dev.platform.scheduler.core.Admission;
+import dev.platform.scheduler.core.BorrowWithinCohortPolicy;
+import dev.platform.scheduler.core.ClusterQueueSpec;
+import dev.platform.scheduler.core.CohortSpec;
+import dev.platform.scheduler.core.CoreFixtures;
+import dev.platform.scheduler.core.FakeClock;
+import dev.platform.scheduler.core.FlavorFungibility;
+import dev.platform.scheduler.core.FlavorQuotas;
+import dev.platform.scheduler.core.FungibilityPolicy;
+import dev.platform.scheduler.core.FungibilityPreference;
+import dev.platform.scheduler.core.LabelRequirement;
+import dev.platform.scheduler.core.LabelSelector;
+import dev.platform.scheduler.core.LocalQueueSpec;
+import dev.platform.scheduler.core.Namespace;
+import dev.platform.scheduler.core.PodSet;
+import dev.platform.scheduler.core.PodSetAssignment;
+import dev.platform.scheduler.core.PreemptionPolicy;
+import dev.platform.scheduler.core.QueueingStrategy;
+import dev.platform.scheduler.core.ReclaimWithinCohortPolicy;
+import dev.platform.scheduler.core.ResourceFlavor;
+import dev.platform.scheduler.core.ResourceGroup;
+import dev.platform.scheduler.core.ResourceQuota;
+import dev.platform.scheduler.core.SchedulerSettings;
+import dev.platform.scheduler.core.SchedulerState;
+import dev.platform.scheduler.core.StopPolicy;
+import dev.platform.scheduler.core.Taint;
+import dev.platform.scheduler.core.Toleration;
+import dev.platform.scheduler.core.WithinClusterQueuePolicy;
+import dev.platform.scheduler.core.Workload;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A scenario file (see src/test/resources/scenarios/README.md) turned into core inputs. Config uses Kueue's
+ * manifest field names; quantities are Kubernetes strings.
+ */
+final class Scenario {
+
+    final String file;
+    final Map<String, Object> doc;
+    final FakeClock clock = new FakeClock(CoreFixtures.T0);
+    final SchedulerState state;
+    final Map<String, Workload> workloads = new LinkedHashMap<>();
+    final Map<String, String> queueOfLocalQueue = new LinkedHashMap<>();
+
+    private Scenario(String file, Map<String, Object> doc) {
+        this.file = file;
+        this.doc = doc;
+        this.state = new SchedulerState(clock, Boolean.TRUE.equals(doc.get("fairSharing"))
+                ? SchedulerSettings.FAIR_SHARING : SchedulerSettings.CLASSICAL);
+    }
+
+    static Scenario load(Path path) throws IOException {
+        try (InputStream in = Files.newInputStream(path)) {
+            Map<String, Object> doc = new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
+            Scenario s = new Scenario(path.getFileName().toString(), doc);
+            s.populate();
+            return s;
+        }
+    }
+
+    String name() {
+        return (String) doc.get("name");
+    }
+
+    private void populate() {
+        for (Map<String, Object> ns : list(doc.get("namespaces"))) {
+            state.applyNamespace(new Namespace(str(ns.get("name")), strMap(ns.get("labels"))));
+        }
+        for (Map<String, Object> f : list(doc.get("flavors"))) {
+            List<Taint> taints = new ArrayList<>();
+            for (Map<String, Object> t : list(f.get("nodeTaints"))) {
+                taints.add(new Taint(str(t.get("key")), str(t.get("value")), str(t.get("effect"))));
+            }
+            state.applyResourceFlavor(new ResourceFlavor(str(f.get("name")), strMap(f.get("nodeLabels")), taints));
+        }
+        for (Map<String, Object> c : list(doc.get("cohorts"))) {
+            state.applyCohort(new CohortSpec(str(c.get("name")), str(c.get("parentName")),
+                    resourceGroups(c.get("resourceGroups")), weight(c)));
+        }
+        for (Map<String, Object> cq : list(doc.get("clusterQueues"))) {
+            state.applyClusterQueue(clusterQueue(cq));
+        }
+        for (Map<String, Object> lq : list(doc.get("localQueues"))) {
+            LocalQueueSpec spec = new LocalQueueSpec(ns(lq), str(lq.get("name")), str(lq.get("clusterQueue")),
+                    enumOf(StopPolicy.class, lq.get("stopPolicy")));
+            queueOfLocalQueue.put(spec.key(), spec.clusterQueue());
+            state.applyLocalQueue(spec);
+        }
+        int i = 0;
+        for (Map<String, Object> a : list(doc.get("admitted"))) {
+            Workload w = workload(a, CoreFixtures.T0.plusSeconds(i));
+            workloads.put(w.name(), w);
+            String cq = a.containsKey("clusterQueue") ? str(a.get("clusterQueue")) : queueOfLocalQueue.get(w.localQueueKey());
+            Map<String, Map<String, Object>> flavors = (Map<String, Map<String, Object>>) a.getOrDefault("flavors", Map.of());
+            List<PodSetAssignment> assignments = new ArrayList<>();
+            for (PodSet ps : w.podSets()) {
+                Map<String, String> f = strMap(flavors.get(ps.name()));
+                Map<String, Long> usage = new LinkedHashMap<>();
+                ps.requests().forEach((r, v) -> usage.put(r, v * ps.count()));
+                assignments.add(new PodSetAssignment(ps.name(), ps.count(), f, usage));
+            }
+            state.addAdmitted(w, new Admission(cq, assignments), CoreFixtures.T0.plusSeconds(i));
+            i++;
+        }
+        for (Map<String, Object> p : list(doc.get("pending"))) {
+            Workload w = workload(p, CoreFixtures.T0.plusSeconds(1000 + i));
+            workloads.put(w.name(), w);
+            state.addPending(w);
+            i++;
+        }
+        clock.advance(Duration.ofHours(1));
+        for (Map<String, Object> a : list(doc.get("admitted"))) {
+            if (Boolean.TRUE.equals(a.get("evicted"))) {
+                state.evictionStarted(str(a.get("name")));
+            }
+        }
+    }
+
+    private ClusterQueueSpec clusterQueue(Map<String, Object> cq) {
+        Map<String, Object> p = map(cq.get("preemption"));
+        Map<String, Object> bwc = map(p.get("borrowWithinCohort"));
+        Object threshold = bwc.get("maxPriorityThreshold");
+        PreemptionPolicy preemption = new PreemptionPolicy(
+                enumOf(WithinClusterQueuePolicy.class, p.get("withinClusterQueue")),
+                enumOf(ReclaimWithinCohortPolicy.class, p.get("reclaimWithinCohort")),
+                enumOf(BorrowWithinCohortPolicy.class, bwc.get("policy")),
+                threshold == null ? null : ((Number) threshold).intValue());
+        Map<String, Object> ff = map(cq.get("flavorFungibility"));
+        FlavorFungibility fungibility = new FlavorFungibility(fungibility(ff.get("whenCanBorrow")),
+                fungibility(ff.get("whenCanPreempt")), enumOf(FungibilityPreference.class, ff.get("preference")));
+        Object selector = cq.get("namespaceSelector");
+        return new ClusterQueueSpec(str(cq.get("name")), str(cq.get("cohort")), resourceGroups(cq.get("resourceGroups")),
+                enumOf(QueueingStrategy.class, cq.get("queueingStrategy")),
+                selector == null ? LabelSelector.EVERYTHING : labelSelector(map(selector)),
+                fungibility, preemption, weight(cq), enumOf(StopPolicy.class, cq.get("stopPolicy")));
+    }
+
+    /** v1beta1 spelled MayStopSearch as Borrow / Preempt. */
+    private static FungibilityPolicy fungibility(Object o) {
+        if ("Borrow".equals(o) || "Preempt".equals(o)) {
+            return FungibilityPolicy.MayStopSearch;
+        }
+        return enumOf(FungibilityPolicy.class, o);
+    }
+
+    private static LabelSelector labelSelector(Map<String, Object> m) {
+        return new LabelSelector(strMap(m.get("matchLabels")), requirements(m.get("matchExpressions")));
+    }
+
+    private static List<LabelRequirement> requirements(Object o) {
+        List<LabelRequirement> out = new ArrayList<>();
+        for (Map<String, Object> r : list(o)) {
+            out.add(new LabelRequirement(str(r.get("key")), str(r.get("operator")), strList(r.get("values"))));
+        }
+        return out;
+    }
+
+    private static double weight(Map<String, Object> m) {
+        Object w = map(m.get("fairSharing")).get("weight");
+        return w == null ? 1.0 : CoreFixtures.milli(String.valueOf(w)) / 1000.0;
+    }
+
+    private static List<ResourceGroup> resourceGroups(Object o) {
+        List<ResourceGroup> groups = new ArrayList<>();
+        for (Map<String, Object> g : list(o)) {
+            List<FlavorQuotas> flavors = new ArrayList<>();
+            for (Map<String, Object> f : list(g.get("flavors"))) {
+                List<ResourceQuota> quotas = new ArrayList<>();
+                for (Map<String, Object> r : list(f.get("resources"))) {
+                    quotas.add(new ResourceQuota(str(r.get("name")), qty(r.get("nominalQuota")),
+                            optQty(r.get("borrowingLimit")), optQty(r.get("lendingLimit"))));
+                }
+                flavors.add(new FlavorQuotas(str(f.get("name")), quotas));
+            }
+            groups.add(new ResourceGroup(strList(g.get("coveredResources")), flavors));
+        }
+        return groups;
+    }
+
+    private Workload workload(Map<String, Object> w, Instant defaultTime) {
+        List<PodSet> podSets = new ArrayList<>();
+        for (Map<String, Object> ps : list(w.get("podSets"))) {
+            Map<String, Long> requests = new LinkedHashMap<>();
+            strMap(ps.get("requests")).forEach((k, v) -> requests.put(k, CoreFixtures.milli(v)));
+            List<Toleration> tolerations = new ArrayList<>();
+            for (Map<String, Object> t : list(ps.get("tolerations"))) {
+                tolerations.add(new Toleration(str(t.get("key")), str(t.get("operator")), str(t.get("value")),
+                        str(t.get("effect"))));
+            }
+            List<List<LabelRequirement>> affinity = new ArrayList<>();
+            for (Object term : (List<Object>) map(ps.get("affinity")).getOrDefault("nodeSelectorTerms", List.of())) {
+                affinity.add(requirements(map(term).get("matchExpressions")));
+            }
+            int count = ((Number) ps.getOrDefault("count", 1)).intValue();
+            Object min = ps.get("minCount");
+            podSets.add(new PodSet(str(ps.get("name")), count, min == null ? count : ((Number) min).intValue(), requests,
+                    strMap(ps.get("nodeSelector")), affinity, tolerations));
+        }
+        Object created = w.get("creationTimestamp");
+        Instant queuedAt = created == null ? defaultTime : Instant.parse(String.valueOf(created));
+        String name = str(w.get("name"));
+        return new Workload(name, ns(w), name, str(w.get("queue")), ((Number) w.getOrDefault("priority", 0)).intValue(),
+                queuedAt, podSets);
+    }
+
+    private static String ns(Map<String, Object> m) {
+        Object ns = m.get("namespace");
+        return ns == null ? "default" : String.valueOf(ns);
+    }
+
+    static long qty(Object o) {
+        return CoreFixtures.milli(String.valueOf(o));
+    }
+
+    private static Long optQty(Object o) {
+        return o == null ? null : qty(o);
+    }
+
+    static String str(Object o) {
+        return o == null ? null : String.valueOf(o);
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> list(Object o) {
+        return o == null ? List.of() : (List<Map<String, Object>>) o;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> map(Object o) {
+        return o == null ? Map.of() : (Map<String, Object>) o;
+    }
+
+    static Map<String, String> strMap(Object o) {
+        Map<String, String> out = new LinkedHashMap<>();
+        map(o).forEach((k, v) -> out.put(k, String.valueOf(v)));
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<String> strList(Object o) {
+        List<String> out = new ArrayList<>();
+        for (Object x : o == null ? List.of() : (List<Object>) o) {
+            out.add(String.valueOf(x));
+        }
+        return out;
+    }
+
+    static <E extends Enum<E>> E enumOf(Class<E> type, Object o) {
+        return o == null ? null : Enum.valueOf(type, String.valueOf(o));
+    }
+}

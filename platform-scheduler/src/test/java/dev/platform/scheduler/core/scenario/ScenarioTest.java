@@ -1,0 +1,126 @@
+package dev.platform.scheduler.core.scenario;
+
+import dev.platform.scheduler.core.CycleResult;
+import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.core.PodSetAssignment;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static dev.platform.scheduler.core.scenario.Scenario.list;
+import static dev.platform.scheduler.core.scenario.Scenario.map;
+import static dev.platform.scheduler.core.scenario.Scenario.str;
+import static dev.platform.scheduler.core.scenario.Scenario.strMap;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Runs every scenario file against the pure core: one cycle, then each follow-up step. */
+class ScenarioTest {
+
+    static Stream<Path> scenarios() throws Exception {
+        Path dir = Paths.get(ScenarioTest.class.getResource("/scenarios").toURI());
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList().stream();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scenarios")
+    void scenario(Path file) throws IOException {
+        Scenario s = Scenario.load(file);
+        CycleResult first = s.state.runCycle();
+        check(s, "first cycle", first, map(s.doc.get("expect")));
+        int n = 0;
+        for (Map<String, Object> step : list(s.doc.get("steps"))) {
+            n++;
+            for (Map<String, Object> action : list(step.get("do"))) {
+                apply(s, action);
+            }
+            s.clock.advance(Duration.ofMinutes(1));
+            check(s, "step " + n, s.state.runCycle(), map(step.get("expect")));
+        }
+    }
+
+    private static void apply(Scenario s, Map<String, Object> action) {
+        if (action.containsKey("finish")) {
+            s.state.workloadFinished(str(action.get("finish")));
+        } else if (action.containsKey("completeEviction")) {
+            s.state.evictionCompleted(str(action.get("completeEviction")));
+        } else if (action.containsKey("requeueInadmissible")) {
+            s.state.requeueInadmissible();
+        } else {
+            throw new IllegalArgumentException("unknown action " + action);
+        }
+    }
+
+    private static void check(Scenario s, String when, CycleResult result, Map<String, Object> expect) {
+        String where = s.file + " (" + s.name() + "), " + when + ": ";
+
+        Map<String, Object> expectedAdmitted = map(expect.get("admitted"));
+        Map<String, Decision.Admit> admitted = result.admitted().stream()
+                .collect(Collectors.toMap(a -> a.workload().name(), a -> a, (a, b) -> a, TreeMap::new));
+        assertThat(admitted.keySet()).as(where + "admitted").isEqualTo(new TreeSet<>(expectedAdmitted.keySet()));
+        expectedAdmitted.forEach((name, spec) -> {
+            Map<String, Object> e = map(spec);
+            Decision.Admit a = admitted.get(name);
+            if (e.containsKey("clusterQueue")) {
+                assertThat(a.admission().clusterQueue()).as(where + name + " clusterQueue").isEqualTo(e.get("clusterQueue"));
+            }
+            map(e.get("flavors")).forEach((ps, flavors) -> assertThat(podSet(a, ps).flavors())
+                    .as(where + name + " flavors of " + ps).isEqualTo(strMap(flavors)));
+            map(e.get("counts")).forEach((ps, count) -> assertThat(podSet(a, ps).count())
+                    .as(where + name + " count of " + ps).isEqualTo(((Number) count).intValue()));
+        });
+
+        Set<String> expectedPreempted = new TreeSet<>();
+        for (Map<String, Object> p : list(expect.get("preempted"))) {
+            expectedPreempted.add(p.get("victim") + " by " + p.get("preemptor") + " " + p.get("reason"));
+        }
+        Set<String> preempted = result.preempted().stream()
+                .map(p -> p.workload().name() + " by " + p.preemptor().name() + " " + p.reason())
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertThat(preempted).as(where + "preempted").isEqualTo(expectedPreempted);
+        for (Map<String, Object> p : list(expect.get("preempted"))) {
+            if (p.containsKey("message")) {
+                Decision.Preempt d = result.preempted().stream()
+                        .filter(x -> x.workload().name().equals(p.get("victim"))).findFirst().orElseThrow();
+                assertThat(d.message()).as(where + "message for " + p.get("victim")).contains(str(p.get("message")));
+            }
+        }
+
+        map(expect.get("pending")).forEach((name, spec) -> {
+            Map<String, Object> e = map(spec);
+            List<Decision.Pending> found = result.pending().stream().filter(p -> p.workload().name().equals(name)).toList();
+            assertThat(found).as(where + "pending decision for " + name + " in " + result.pending()).hasSize(1);
+            Decision.Pending p = found.get(0);
+            assertThat(p.reason().name()).as(where + name + " reason (" + p.message() + ")").isEqualTo(e.get("reason"));
+            if (e.containsKey("message")) {
+                assertThat(p.message()).as(where + name + " message").contains(str(e.get("message")));
+            }
+            if (e.containsKey("inadmissible")) {
+                assertThat(p.inadmissible()).as(where + name + " inadmissible").isEqualTo(e.get("inadmissible"));
+            }
+        });
+
+        if (expect.containsKey("evicted")) {
+            Set<String> evicted = result.evicted().stream().map(e -> e.workload().name())
+                    .collect(Collectors.toCollection(TreeSet::new));
+            assertThat(evicted).as(where + "evicted").isEqualTo(new TreeSet<>(Scenario.strList(expect.get("evicted"))));
+        }
+    }
+
+    private static PodSetAssignment podSet(Decision.Admit a, String name) {
+        return a.admission().podSetAssignments().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
+    }
+}
