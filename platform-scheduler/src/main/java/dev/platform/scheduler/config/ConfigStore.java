@@ -175,7 +175,7 @@ public class ConfigStore {
                 .update();
     }
 
-    <T extends ConfigManifest> List<T> list(Kind kind, Class<T> type) {
+    public <T extends ConfigManifest> List<T> list(Kind kind, Class<T> type) {
         String sql = switch (kind) {
             case LOCAL_QUEUE -> "SELECT spec::text FROM local_queue ORDER BY namespace, name";
             case PRIORITY_CLASS, WORKLOAD_PRIORITY_CLASS ->

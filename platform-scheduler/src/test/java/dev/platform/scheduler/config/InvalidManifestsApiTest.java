@@ -12,6 +12,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import dev.platform.scheduler.scheduling.SchedulingLoop;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
@@ -33,11 +34,14 @@ class InvalidManifestsApiTest {
     @Autowired
     JdbcClient jdbc;
 
+    @Autowired
+    SchedulingLoop loop;
+
     PlatformClient api;
 
     @BeforeEach
     void seedConfiguration() {
-        DatabaseCleaner.clean(jdbc);
+        DatabaseCleaner.clean(jdbc, loop);
         api = new PlatformClient(port);
         assertThat(api.postYaml("/api/v1/manifests", SeedManifests.read("seed-kueue.yaml")).status()).isEqualTo(200);
     }

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import dev.platform.scheduler.scheduling.SchedulingLoop;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
@@ -37,11 +38,14 @@ class ManifestApiTest {
     @Autowired
     JdbcClient jdbc;
 
+    @Autowired
+    SchedulingLoop loop;
+
     PlatformClient api;
 
     @BeforeEach
     void setUp() {
-        DatabaseCleaner.clean(jdbc);
+        DatabaseCleaner.clean(jdbc, loop);
         api = new PlatformClient(port);
     }
 

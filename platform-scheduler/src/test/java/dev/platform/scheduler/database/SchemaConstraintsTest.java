@@ -6,23 +6,32 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.dao.DataIntegrityViolationException;
+import dev.platform.scheduler.scheduling.SchedulingLoop;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.annotation.Transactional;
 
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The Flyway schema on real PostgreSQL holds its rules itself, whatever the Java code does. */
+/**
+ * The Flyway schema on real PostgreSQL holds its rules itself, whatever the Java code does. Each
+ * test runs in a transaction rolled back at its end, so its raw rows never reach the scheduler.
+ */
 @PlatformIntegrationTest
+@Transactional
 class SchemaConstraintsTest {
 
     @Autowired
     JdbcClient jdbc;
 
+    @Autowired
+    SchedulingLoop loop;
+
     @BeforeEach
     void clean() {
-        DatabaseCleaner.clean(jdbc);
+        DatabaseCleaner.clean(jdbc, loop);
         jdbc.sql("""
                 INSERT INTO cluster_queue (name, queueing_strategy, stop_policy, spec)
                 VALUES ('cq', 'BestEffortFIFO', 'None', '{}')""").update();

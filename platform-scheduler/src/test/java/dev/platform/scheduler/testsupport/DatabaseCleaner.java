@@ -1,5 +1,6 @@
 package dev.platform.scheduler.testsupport;
 
+import dev.platform.scheduler.scheduling.SchedulingLoop;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import java.util.List;
@@ -8,6 +9,14 @@ import java.util.List;
 public final class DatabaseCleaner {
 
     private DatabaseCleaner() {
+    }
+
+    /**
+     * Empties the tables while the scheduling loop is paused between cycles, then lets it rebuild
+     * its state from the (now empty) database.
+     */
+    public static void clean(JdbcClient jdbc, SchedulingLoop loop) {
+        loop.quiesced(() -> clean(jdbc)).join();
     }
 
     public static void clean(JdbcClient jdbc) {

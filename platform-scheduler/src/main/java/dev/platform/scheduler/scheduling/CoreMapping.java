@@ -1,0 +1,140 @@
+package dev.platform.scheduler.scheduling;
+
+import dev.platform.api.manifest.ClusterQueueManifest;
+import dev.platform.api.manifest.CohortManifest;
+import dev.platform.api.manifest.LabelSelector;
+import dev.platform.api.manifest.LocalQueueManifest;
+import dev.platform.api.manifest.Quantity;
+import dev.platform.api.manifest.ResourceFlavorManifest;
+import dev.platform.api.manifest.ResourceGroup;
+import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
+import dev.platform.scheduler.core.Admission;
+import dev.platform.scheduler.core.BorrowWithinCohortPolicy;
+import dev.platform.scheduler.core.ClusterQueueSpec;
+import dev.platform.scheduler.core.CohortSpec;
+import dev.platform.scheduler.core.FlavorFungibility;
+import dev.platform.scheduler.core.FlavorQuotas;
+import dev.platform.scheduler.core.FungibilityPolicy;
+import dev.platform.scheduler.core.FungibilityPreference;
+import dev.platform.scheduler.core.LabelRequirement;
+import dev.platform.scheduler.core.LocalQueueSpec;
+import dev.platform.scheduler.core.PodSet;
+import dev.platform.scheduler.core.PodSetAssignment;
+import dev.platform.scheduler.core.PreemptionPolicy;
+import dev.platform.scheduler.core.QueueingStrategy;
+import dev.platform.scheduler.core.ReclaimWithinCohortPolicy;
+import dev.platform.scheduler.core.ResourceFlavor;
+import dev.platform.scheduler.core.ResourceQuota;
+import dev.platform.scheduler.core.StopPolicy;
+import dev.platform.scheduler.core.Taint;
+import dev.platform.scheduler.core.Toleration;
+import dev.platform.scheduler.core.WithinClusterQueuePolicy;
+import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.workload.Quantities;
+import dev.platform.scheduler.workload.WorkloadRow;
+import dev.platform.scheduler.workload.WorkloadStatus;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Translates between the API's exact model and the core's milli-unit records. */
+final class CoreMapping {
+
+    private CoreMapping() {
+    }
+
+    static ResourceFlavor flavor(ResourceFlavorManifest f) {
+        return new ResourceFlavor(f.name(), f.nodeLabels(),
+                f.nodeTaints().stream().map(t -> new Taint(t.key(), t.value(), t.effect())).toList());
+    }
+
+    static CohortSpec cohort(CohortManifest c) {
+        return new CohortSpec(c.name(), c.parentName(), groups(c.resourceGroups()), weight(c.fairSharing().weight()));
+    }
+
+    static ClusterQueueSpec clusterQueue(ClusterQueueManifest q) {
+        ClusterQueueManifest.FlavorFungibility f = q.flavorFungibility();
+        ClusterQueueManifest.Preemption p = q.preemption();
+        return new ClusterQueueSpec(q.name(), q.cohort(), groups(q.resourceGroups()),
+                QueueingStrategy.valueOf(q.queueingStrategy().name()),
+                selector(q.namespaceSelector()),
+                new FlavorFungibility(FungibilityPolicy.valueOf(f.whenCanBorrow().name()),
+                        FungibilityPolicy.valueOf(f.whenCanPreempt().name()),
+                        f.preference() == null ? null : FungibilityPreference.valueOf(f.preference().name())),
+                new PreemptionPolicy(WithinClusterQueuePolicy.valueOf(p.withinClusterQueue().name()),
+                        ReclaimWithinCohortPolicy.valueOf(p.reclaimWithinCohort().name()),
+                        BorrowWithinCohortPolicy.valueOf(p.borrowWithinCohort().policy().name()),
+                        p.borrowWithinCohort().maxPriorityThreshold()),
+                weight(q.fairSharing().weight()),
+                StopPolicy.valueOf(q.stopPolicy().name()));
+    }
+
+    static LocalQueueSpec localQueue(LocalQueueManifest l) {
+        return new LocalQueueSpec(l.namespace(), l.name(), l.clusterQueue(), StopPolicy.valueOf(l.stopPolicy().name()));
+    }
+
+    static Workload workload(WorkloadRow row) {
+        return new Workload(row.uid().toString(), row.namespace(), row.name(), row.queueName(), row.priority(),
+                row.queueTimestamp(), row.podSets().stream().map(CoreMapping::podSet).toList());
+    }
+
+    static PodSet podSet(PodSetSpec spec) {
+        Map<String, Long> requests = new TreeMap<>();
+        spec.requests().forEach((resource, quantity) -> requests.put(resource, quantity.milliValue()));
+        return new PodSet(spec.name(), spec.count(), spec.minCount() == null ? spec.count() : spec.minCount(),
+                requests, spec.nodeSelector(),
+                spec.requiredNodeAffinity().stream().map(term -> term.stream().map(CoreMapping::requirement).toList())
+                        .toList(),
+                spec.tolerations().stream()
+                        .map(t -> new Toleration(t.key(), t.operator(), t.value(), t.effect())).toList());
+    }
+
+    /** The core's admission as the status resource shows it (quantities as Kubernetes text). */
+    static WorkloadStatus.Admission admission(Admission admission) {
+        return new WorkloadStatus.Admission(admission.clusterQueue(), admission.podSetAssignments().stream()
+                .map(a -> new WorkloadStatus.PodSetAssignment(a.name(), a.count(), new TreeMap<>(a.flavors()),
+                        usageText(a.resourceUsage()), List.of()))
+                .toList());
+    }
+
+    /** The stored admission back in the core's terms, for restoring admitted workloads at start. */
+    static Admission admission(WorkloadStatus.Admission admission) {
+        return new Admission(admission.clusterQueue(), admission.podSetAssignments().stream()
+                .map(a -> {
+                    Map<String, Long> usage = new LinkedHashMap<>();
+                    a.resourceUsage().forEach((r, q) -> usage.put(r, Quantity.parse(q).milliValue()));
+                    return new PodSetAssignment(a.name(), a.count(), a.flavors(), usage);
+                })
+                .toList());
+    }
+
+    private static Map<String, String> usageText(Map<String, Long> usage) {
+        Map<String, String> text = new TreeMap<>();
+        usage.forEach((r, milli) -> text.put(r, Quantities.format(milli)));
+        return text;
+    }
+
+    private static List<dev.platform.scheduler.core.ResourceGroup> groups(List<ResourceGroup> groups) {
+        return groups.stream().map(g -> new dev.platform.scheduler.core.ResourceGroup(g.coveredResources(),
+                g.flavors().stream().map(f -> new FlavorQuotas(f.name(), f.resources().stream()
+                        .map(r -> new ResourceQuota(r.name(), r.nominalQuota().milliValue(),
+                                r.borrowingLimit() == null ? null : r.borrowingLimit().milliValue(),
+                                r.lendingLimit() == null ? null : r.lendingLimit().milliValue()))
+                        .toList())).toList())).toList();
+    }
+
+    private static dev.platform.scheduler.core.LabelSelector selector(LabelSelector s) {
+        return new dev.platform.scheduler.core.LabelSelector(s.matchLabels(),
+                s.matchExpressions().stream().map(CoreMapping::requirement).toList());
+    }
+
+    private static LabelRequirement requirement(LabelSelector.Requirement r) {
+        return new LabelRequirement(r.key(), r.operator(), r.values());
+    }
+
+    private static double weight(Quantity weight) {
+        return weight.value().doubleValue();
+    }
+}

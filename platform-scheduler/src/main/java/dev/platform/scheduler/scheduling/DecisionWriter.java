@@ -1,0 +1,238 @@
+package dev.platform.scheduler.scheduling;
+
+import dev.platform.scheduler.core.CycleResult;
+import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.core.PodSetAssignment;
+import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.preemption.PreemptionEvent;
+import dev.platform.scheduler.preemption.PreemptionStore;
+import dev.platform.scheduler.workload.Quantities;
+import dev.platform.scheduler.workload.WorkloadStore;
+import dev.platform.scheduler.workload.WorkloadStore.NewEvent;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Commits one cycle's decisions in one transaction (design §2): workload states, admissions,
+ * quota rows, conditions, preemption events. Fenced by the leader epoch; every workload update is
+ * guarded by its version, and the ones that lost a race are reported back so the loop can undo
+ * them in its state.
+ */
+@Component
+class DecisionWriter {
+
+    private final JdbcClient jdbc;
+    private final JdbcTemplate jdbcTemplate;
+    private final WorkloadStore workloads;
+    private final PreemptionStore preemptions;
+    private final JsonMapper json;
+    private final Clock clock;
+
+    DecisionWriter(JdbcTemplate jdbcTemplate, WorkloadStore workloads, PreemptionStore preemptions, JsonMapper json,
+                   Clock clock) {
+        this.jdbcTemplate = jdbcTemplate;
+        this.jdbc = JdbcClient.create(jdbcTemplate);
+        this.workloads = workloads;
+        this.preemptions = preemptions;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /** What landed: new versions of the rows written, and the decisions that lost a race. */
+    record Outcome(Map<String, Long> newVersions, List<Decision.Admit> rejectedAdmissions,
+                   List<String> rejectedEvictions, Instant at) {
+    }
+
+    /** Thrown when another scheduler has taken leadership since this one's epoch. */
+    static final class LeadershipLost extends RuntimeException {
+        LeadershipLost(long mine, Long current) {
+            super("leader epoch " + mine + " is no longer current (now " + current + ")");
+        }
+    }
+
+    @Transactional
+    public Outcome commit(CycleResult result, long epoch, Map<String, Long> versions) {
+        checkEpoch(epoch);
+        workloads.lockChanges();
+        Instant now = clock.instant();
+        Map<String, Long> newVersions = new HashMap<>();
+        List<NewEvent> events = new ArrayList<>();
+
+        List<Decision.Admit> rejected = admit(result.admitted(), versions, now, newVersions, events);
+        List<String> rejectedEvictions = new ArrayList<>();
+        evict(result.preempted().stream().map(p -> new Eviction(p.workload(), "Preempted", p.message(),
+                p.reason().name())).toList(), versions, now, newVersions, events, rejectedEvictions);
+        evict(result.evicted().stream().map(e -> new Eviction(e.workload(), stopReason(e.message()), e.message(),
+                null)).toList(), versions, now, newVersions, events, rejectedEvictions);
+        preemptions.append(result.preempted().stream()
+                .filter(p -> !rejectedEvictions.contains(p.workload().uid()))
+                .map(p -> new PreemptionEvent(0, now, p.reason().name(), p.message(),
+                        party(p.preemptor(), p.preemptorClusterQueue()), party(p.workload(), p.victimClusterQueue())))
+                .toList());
+        pending(result.pending(), now, events);
+        workloads.appendEvents(events);
+        return new Outcome(newVersions, rejected, rejectedEvictions, now);
+    }
+
+    private void checkEpoch(long epoch) {
+        Long current = jdbc.sql("SELECT epoch FROM scheduler_leader WHERE id = 1 FOR SHARE").query(Long.class)
+                .optional().orElse(null);
+        if (current == null || current != epoch) {
+            throw new LeadershipLost(epoch, current);
+        }
+    }
+
+    private List<Decision.Admit> admit(List<Decision.Admit> admits, Map<String, Long> versions, Instant now,
+                                       Map<String, Long> newVersions, List<NewEvent> events) {
+        if (admits.isEmpty()) {
+            return List.of();
+        }
+        UUID[] uids = new UUID[admits.size()];
+        String[] queues = new String[admits.size()];
+        String[] admissions = new String[admits.size()];
+        Long[] expected = new Long[admits.size()];
+        for (int i = 0; i < admits.size(); i++) {
+            Decision.Admit a = admits.get(i);
+            uids[i] = UUID.fromString(a.workload().uid());
+            queues[i] = a.admission().clusterQueue();
+            admissions[i] = json.writeValueAsString(CoreMapping.admission(a.admission()));
+            expected[i] = versions.getOrDefault(a.workload().uid(), -1L);
+        }
+        Map<String, Long> landed = new HashMap<>();
+        jdbc.sql("""
+                UPDATE workload w
+                SET state = 'Admitted', cluster_queue = d.cq, admission = d.admission::jsonb, admitted_at = :now,
+                    pending_reason = NULL, pending_message = NULL, version = w.version + 1,
+                    change_seq = nextval('workload_change_seq')
+                FROM unnest(:uids::uuid[], :queues::text[], :admissions::text[], :versions::bigint[])
+                     AS d(uid, cq, admission, version)
+                WHERE w.uid = d.uid AND w.state = 'Pending' AND w.version = d.version
+                RETURNING w.uid, w.version""")
+                .param("now", Timestamp.from(now)).param("uids", uids).param("queues", queues)
+                .param("admissions", admissions).param("versions", expected)
+                .query((rs, i) -> Map.entry(rs.getString(1), rs.getLong(2)))
+                .list().forEach(e -> landed.put(e.getKey(), e.getValue()));
+        newVersions.putAll(landed);
+
+        List<Object[]> usage = new ArrayList<>();
+        List<Decision.Admit> rejected = new ArrayList<>();
+        for (Decision.Admit a : admits) {
+            String uid = a.workload().uid();
+            if (!landed.containsKey(uid)) {
+                rejected.add(a);
+                continue;
+            }
+            Map<String, Long> byFlavorResource = new HashMap<>();
+            for (PodSetAssignment ps : a.admission().podSetAssignments()) {
+                ps.resourceUsage().forEach((resource, milli) ->
+                        byFlavorResource.merge(ps.flavors().get(resource) + "\u0000" + resource, milli, Long::sum));
+            }
+            byFlavorResource.forEach((key, milli) -> {
+                String[] parts = key.split("\u0000", 2);
+                usage.add(new Object[]{UUID.fromString(uid), a.admission().clusterQueue(), parts[0], parts[1],
+                        Quantities.value(milli)});
+            });
+            String queue = a.admission().clusterQueue();
+            events.add(new NewEvent(UUID.fromString(uid), now, "QuotaReserved", "True", "QuotaReserved",
+                    "Quota reserved in ClusterQueue " + queue));
+            events.add(new NewEvent(UUID.fromString(uid), now, "Admitted", "True", "Admitted",
+                    "The workload is admitted"));
+        }
+        jdbcTemplate.batchUpdate("""
+                INSERT INTO workload_usage (workload_uid, cluster_queue, flavor, resource, amount)
+                VALUES (?, ?, ?, ?, ?)""", usage);
+        return rejected;
+    }
+
+    /** A workload losing its quota: preempted (with the core's reason) or drained by a stop policy. */
+    private record Eviction(Workload workload, String reason, String message, String preemptionReason) {
+    }
+
+    private void evict(List<Eviction> evictions, Map<String, Long> versions, Instant now,
+                       Map<String, Long> newVersions, List<NewEvent> events, List<String> rejected) {
+        if (evictions.isEmpty()) {
+            return;
+        }
+        UUID[] uids = evictions.stream().map(e -> UUID.fromString(e.workload().uid())).toArray(UUID[]::new);
+        Long[] expected = evictions.stream().map(e -> versions.getOrDefault(e.workload().uid(), -1L))
+                .toArray(Long[]::new);
+        Map<String, Long> landed = new HashMap<>();
+        // Quota-only operation: with no cluster to drain, a victim is requeued at once, keeping
+        // its queue timestamp (Kueue requeues evicted workloads at their original position).
+        jdbc.sql("""
+                UPDATE workload w
+                SET state = 'Pending', admission = NULL, admitted_at = NULL, version = w.version + 1,
+                    change_seq = nextval('workload_change_seq')
+                FROM unnest(:uids::uuid[], :versions::bigint[]) AS d(uid, version)
+                WHERE w.uid = d.uid AND w.state IN ('Admitted', 'Running') AND w.version = d.version
+                RETURNING w.uid, w.version""")
+                .param("uids", uids).param("versions", expected)
+                .query((rs, i) -> Map.entry(rs.getString(1), rs.getLong(2)))
+                .list().forEach(e -> landed.put(e.getKey(), e.getValue()));
+        newVersions.putAll(landed);
+        jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ANY(:uids)")
+                .param("uids", landed.keySet().stream().map(UUID::fromString).toArray(UUID[]::new)).update();
+        for (Eviction e : evictions) {
+            String uid = e.workload().uid();
+            if (!landed.containsKey(uid)) {
+                rejected.add(uid);
+                continue;
+            }
+            UUID id = UUID.fromString(uid);
+            events.add(new NewEvent(id, now, "Evicted", "True", e.reason(), e.message()));
+            if (e.preemptionReason() != null) {
+                events.add(new NewEvent(id, now, "Preempted", "True", e.preemptionReason(), e.message()));
+            }
+            events.add(new NewEvent(id, now, "QuotaReserved", "False", e.reason(), "The workload was evicted"));
+            events.add(new NewEvent(id, now, "Admitted", "False", e.reason(), "The workload was evicted"));
+            events.add(new NewEvent(id, now, "Requeued", "True", e.reason(),
+                    "Requeued at its original position after eviction"));
+        }
+    }
+
+    /** Records why workloads wait; a condition is appended only when the reason or message changed. */
+    private void pending(List<Decision.Pending> pending, Instant now, List<NewEvent> events) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        UUID[] uids = new UUID[pending.size()];
+        String[] reasons = new String[pending.size()];
+        String[] messages = new String[pending.size()];
+        for (int i = 0; i < pending.size(); i++) {
+            uids[i] = UUID.fromString(pending.get(i).workload().uid());
+            reasons[i] = pending.get(i).reason().name();
+            messages[i] = pending.get(i).message();
+        }
+        jdbc.sql("""
+                UPDATE workload w SET pending_reason = d.reason, pending_message = d.message
+                FROM unnest(:uids::uuid[], :reasons::text[], :messages::text[]) AS d(uid, reason, message)
+                WHERE w.uid = d.uid AND w.state = 'Pending'
+                  AND (w.pending_reason IS DISTINCT FROM d.reason OR w.pending_message IS DISTINCT FROM d.message)
+                RETURNING w.uid, d.reason, d.message""")
+                .param("uids", uids).param("reasons", reasons).param("messages", messages)
+                .query((rs, i) -> new NewEvent(rs.getObject(1, UUID.class), now, "QuotaReserved", "False",
+                        rs.getString(2), rs.getString(3)))
+                .list().forEach(events::add);
+    }
+
+    private static PreemptionEvent.Party party(Workload workload, String clusterQueue) {
+        return new PreemptionEvent.Party(workload.namespace(), workload.name(), workload.uid(), clusterQueue,
+                workload.priority());
+    }
+
+    private static String stopReason(String message) {
+        return message != null && message.contains("LocalQueue") ? "LocalQueueStopped" : "ClusterQueueStopped";
+    }
+}

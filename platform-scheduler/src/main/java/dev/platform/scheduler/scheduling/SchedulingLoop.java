@@ -1,0 +1,427 @@
+package dev.platform.scheduler.scheduling;
+
+import dev.platform.api.manifest.ClusterQueueManifest;
+import dev.platform.api.manifest.CohortManifest;
+import dev.platform.api.manifest.Kind;
+import dev.platform.api.manifest.LocalQueueManifest;
+import dev.platform.api.manifest.ResourceFlavorManifest;
+import dev.platform.scheduler.config.ConfigStore;
+import dev.platform.scheduler.config.ConfigurationService.ConfigurationChanged;
+import dev.platform.scheduler.core.CycleResult;
+import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.core.SchedulerSettings;
+import dev.platform.scheduler.core.SchedulerState;
+import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.workload.WorkloadRow;
+import dev.platform.scheduler.workload.WorkloadService.WorkloadsChanged;
+import dev.platform.scheduler.workload.WorkloadState;
+import dev.platform.scheduler.workload.WorkloadStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionPhase;
+import org.springframework.transaction.event.TransactionalEventListener;
+
+import javax.sql.DataSource;
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The scheduling loop (design §2, Kueue's {@code Scheduler.schedule} driven by its queue
+ * manager). One thread per replica; only the leader runs cycles. Each turn:
+ * <ol>
+ *   <li>keep or take leadership; on taking it, rebuild the core's state from PostgreSQL;</li>
+ *   <li>read what changed since the last turn (configuration, the workload change feed);</li>
+ *   <li>run one core cycle;</li>
+ *   <li>commit its decisions in one transaction, fenced by the leader epoch;</li>
+ *   <li>undo in the state what lost a race; requeue evicted victims (quota-only operation);</li>
+ *   <li>wait for a change, a poll interval or the tick.</li>
+ * </ol>
+ */
+@Component
+public class SchedulingLoop implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(SchedulingLoop.class);
+    private static final int FEED_BATCH = 5000;
+
+    private final SchedulingProperties properties;
+    private final ConfigStore config;
+    private final WorkloadStore workloads;
+    private final DecisionWriter writer;
+    private final JdbcClient jdbc;
+    private final Clock clock;
+    private final SchedulerLeadership leadership;
+
+    private final ReentrantLock wakeLock = new ReentrantLock();
+    private final Condition wakeUp = wakeLock.newCondition();
+    private boolean woken;
+    private final ConcurrentLinkedQueue<QuiescedTask> quiescedTasks = new ConcurrentLinkedQueue<>();
+
+    private volatile boolean running;
+    private Thread thread;
+
+    // State owned by the loop thread.
+    private SchedulerState state;
+    private long lastChangeSeq;
+    private long lastConfigAudit = -1;
+    /** Version of every workload as the state knows it; a feed row with the same version is already reflected. */
+    private final Map<String, Long> versions = new HashMap<>();
+    /** Workloads the state holds as pending (the others in {@link #versions} hold quota). */
+    private final Set<String> pending = new HashSet<>();
+
+    public SchedulingLoop(SchedulingProperties properties, ConfigStore config, WorkloadStore workloads,
+                          DecisionWriter writer, JdbcClient jdbc, DataSource dataSource, Clock clock) {
+        this.properties = properties;
+        this.config = config;
+        this.workloads = workloads;
+        this.writer = writer;
+        this.jdbc = jdbc;
+        this.clock = clock;
+        this.leadership = new SchedulerLeadership(dataSource, ManagementFactory.getRuntimeMXBean().getName()
+                + "/" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT, fallbackExecution = true)
+    void onWorkloadsChanged(WorkloadsChanged event) {
+        wake();
+    }
+
+    @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT, fallbackExecution = true)
+    void onConfigurationChanged(ConfigurationChanged event) {
+        wake();
+    }
+
+    /** Asks for a turn as soon as possible. */
+    public void wake() {
+        wakeLock.lock();
+        try {
+            woken = true;
+            wakeUp.signalAll();
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+
+    public boolean isLeader() {
+        return state != null && leadership.holds();
+    }
+
+    /**
+     * Runs {@code task} on the loop thread between cycles, then rebuilds the state from the
+     * database: for maintenance that rewrites tables behind the loop's back. Runs inline when
+     * the loop is not running.
+     */
+    public CompletableFuture<Void> quiesced(Runnable task) {
+        QuiescedTask quiesced = new QuiescedTask(task, new CompletableFuture<>());
+        if (!running) {
+            quiesced.run();
+            quiesced.done().complete(null);
+            return quiesced.done();
+        }
+        quiescedTasks.add(quiesced);
+        wake();
+        return quiesced.done();
+    }
+
+    /** Maintenance to run between cycles; {@code done} completes once the state is rebuilt after it. */
+    private record QuiescedTask(Runnable task, CompletableFuture<Void> done) {
+        boolean run() {
+            try {
+                task.run();
+                return true;
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+                return false;
+            }
+        }
+    }
+
+    @Override
+    public void start() {
+        if (!properties.enabled()) {
+            log.info("scheduling loop disabled (platform.scheduler.enabled=false): this replica serves the API only");
+            return;
+        }
+        running = true;
+        thread = new Thread(this::run, "scheduling-loop");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        wake();
+        if (thread != null) {
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        leadership.release();
+        runQuiescedTasks();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    private void run() {
+        while (running) {
+            try {
+                runQuiescedTasks();
+                if (!ensureLeadership()) {
+                    await(properties.leaderRetry().toMillis());
+                    continue;
+                }
+                boolean changed = readChanges();
+                CycleResult result = state.runCycle();
+                boolean progressed = !result.admitted().isEmpty() || !result.preempted().isEmpty()
+                        || !result.evicted().isEmpty();
+                if (!result.isEmpty()) {
+                    commit(result);
+                }
+                if (!progressed && !changed) {
+                    await(properties.pollInterval().toMillis());
+                }
+            } catch (DecisionWriter.LeadershipLost e) {
+                log.warn("stepping down: {}", e.getMessage());
+                stepDown();
+            } catch (RuntimeException e) {
+                log.error("scheduling turn failed; the state is rebuilt from the database", e);
+                state = null;
+                await(properties.leaderRetry().toMillis());
+            }
+        }
+    }
+
+    private boolean ensureLeadership() {
+        if (state != null && leadership.holds()) {
+            return true;
+        }
+        if (state != null) {
+            stepDown();
+        }
+        if (!leadership.holds() && !leadership.tryAcquire()) {
+            return false;
+        }
+        rebuild();
+        return true;
+    }
+
+    private void stepDown() {
+        state = null;
+        leadership.release();
+    }
+
+    /** Kueue's cache rebuilt from the source of truth. */
+    private void rebuild() {
+        state = new SchedulerState(clock, properties.fairSharing().enabled()
+                ? SchedulerSettings.FAIR_SHARING : SchedulerSettings.CLASSICAL);
+        versions.clear();
+        pending.clear();
+        lastConfigAudit = -1;
+        lastChangeSeq = workloads.latestChange();
+        reloadConfiguration();
+        List<WorkloadRow> active = workloads.active();
+        active.forEach(this::reconcile);
+        log.info("scheduler state rebuilt: {} active workloads, change feed at {}", active.size(), lastChangeSeq);
+    }
+
+    /** Applies what changed since the last turn; true when anything did. */
+    private boolean readChanges() {
+        boolean changed = reloadConfiguration();
+        List<WorkloadRow> rows;
+        do {
+            rows = workloads.changedSince(lastChangeSeq, FEED_BATCH);
+            for (WorkloadRow row : rows) {
+                reconcile(row);
+                lastChangeSeq = row.changeSeq();
+            }
+            changed |= !rows.isEmpty();
+        } while (rows.size() == FEED_BATCH);
+        return changed;
+    }
+
+    private boolean reloadConfiguration() {
+        long audit = jdbc.sql("SELECT coalesce(max(id), 0) FROM config_audit").query(Long.class).single();
+        if (audit == lastConfigAudit) {
+            return false;
+        }
+        lastConfigAudit = audit;
+        SchedulerState s = state;
+        Set<String> flavors = new HashSet<>();
+        for (ResourceFlavorManifest f : config.list(Kind.RESOURCE_FLAVOR, ResourceFlavorManifest.class)) {
+            s.applyResourceFlavor(CoreMapping.flavor(f));
+            flavors.add(f.name());
+        }
+        Set<String> cohorts = new HashSet<>();
+        for (CohortManifest c : config.list(Kind.COHORT, CohortManifest.class)) {
+            s.applyCohort(CoreMapping.cohort(c));
+            cohorts.add(c.name());
+        }
+        Set<String> queues = new HashSet<>();
+        for (ClusterQueueManifest q : config.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class)) {
+            s.applyClusterQueue(CoreMapping.clusterQueue(q));
+            queues.add(q.name());
+        }
+        Set<String> localQueues = new HashSet<>();
+        for (LocalQueueManifest l : config.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class)) {
+            s.applyLocalQueue(CoreMapping.localQueue(l));
+            localQueues.add(l.namespace() + "/" + l.name());
+        }
+        removeAbsent(s, flavors, cohorts, queues, localQueues);
+        return true;
+    }
+
+    private final Set<String> knownFlavors = new HashSet<>();
+    private final Set<String> knownCohorts = new HashSet<>();
+    private final Set<String> knownQueues = new HashSet<>();
+    private final Set<String> knownLocalQueues = new HashSet<>();
+
+    private void removeAbsent(SchedulerState s, Set<String> flavors, Set<String> cohorts, Set<String> queues,
+                              Set<String> localQueues) {
+        knownLocalQueues.stream().filter(k -> !localQueues.contains(k)).forEach(k -> {
+            String[] parts = k.split("/", 2);
+            s.removeLocalQueue(parts[0], parts[1]);
+        });
+        knownQueues.stream().filter(k -> !queues.contains(k)).forEach(s::removeClusterQueue);
+        knownCohorts.stream().filter(k -> !cohorts.contains(k)).forEach(s::removeCohort);
+        knownFlavors.stream().filter(k -> !flavors.contains(k)).forEach(s::removeResourceFlavor);
+        replace(knownFlavors, flavors);
+        replace(knownCohorts, cohorts);
+        replace(knownQueues, queues);
+        replace(knownLocalQueues, localQueues);
+    }
+
+    private static void replace(Set<String> target, Set<String> source) {
+        target.clear();
+        target.addAll(source);
+    }
+
+    /** Brings the state in line with one row of the change feed. */
+    private void reconcile(WorkloadRow row) {
+        String uid = row.uid().toString();
+        Long known = versions.get(uid);
+        if (known != null && known == row.version()) {
+            return;
+        }
+        boolean wasPending = pending.remove(uid);
+        boolean held = known != null && !wasPending;
+        if (wasPending) {
+            state.removePending(uid);
+        }
+        switch (row.state()) {
+            case Pending -> {
+                if (held) {
+                    state.workloadFinished(uid);
+                }
+                state.addPending(CoreMapping.workload(row));
+                pending.add(uid);
+                versions.put(uid, row.version());
+            }
+            case Admitted, Running, Evicted -> {
+                if (!held && row.admission() != null) {
+                    state.addAdmitted(CoreMapping.workload(row), CoreMapping.admission(row.admission()),
+                            row.admittedAt());
+                }
+                versions.put(uid, row.version());
+            }
+            case Finished, Failed -> {
+                if (held) {
+                    state.workloadFinished(uid);
+                }
+                versions.remove(uid);
+            }
+        }
+    }
+
+    private void commit(CycleResult result) {
+        DecisionWriter.Outcome outcome = writer.commit(result, leadership.epoch(), Map.copyOf(versions));
+        versions.putAll(outcome.newVersions());
+        for (Decision.Admit rejected : outcome.rejectedAdmissions()) {
+            // Lost a race (cancelled, changed): undo; the change feed brings the row as it is now.
+            state.workloadFinished(rejected.workload().uid());
+            versions.remove(rejected.workload().uid());
+        }
+        for (Decision.Admit admitted : result.admitted()) {
+            if (outcome.newVersions().containsKey(admitted.workload().uid())) {
+                pending.remove(admitted.workload().uid());
+            }
+        }
+        requeueEvicted(result.preempted().stream().map(Decision.Preempt::workload).toList(), outcome);
+        requeueEvicted(result.evicted().stream().map(Decision.Evict::workload).toList(), outcome);
+        if (!outcome.rejectedAdmissions().isEmpty() || !outcome.rejectedEvictions().isEmpty()) {
+            log.info("{} admission(s) and {} eviction(s) lost a race and were undone",
+                    outcome.rejectedAdmissions().size(), outcome.rejectedEvictions().size());
+        }
+    }
+
+    /**
+     * Quota-only operation: a victim's quota is free once its eviction is committed, and it waits
+     * again at its original queue timestamp.
+     */
+    private void requeueEvicted(List<Workload> evicted, DecisionWriter.Outcome outcome) {
+        for (Workload w : evicted) {
+            state.workloadFinished(w.uid());
+            if (outcome.rejectedEvictions().contains(w.uid())) {
+                versions.remove(w.uid());
+                continue;
+            }
+            state.addPending(w);
+            pending.add(w.uid());
+        }
+    }
+
+    private void runQuiescedTasks() {
+        List<QuiescedTask> ran = new java.util.ArrayList<>();
+        QuiescedTask task;
+        while ((task = quiescedTasks.poll()) != null) {
+            if (task.run()) {
+                ran.add(task);
+            }
+        }
+        if (ran.isEmpty()) {
+            return;
+        }
+        try {
+            if (state != null) {
+                rebuild();
+            }
+            ran.forEach(t -> t.done().complete(null));
+        } catch (RuntimeException e) {
+            state = null;
+            ran.forEach(t -> t.done().completeExceptionally(e));
+        }
+    }
+
+    private void await(long millis) {
+        wakeLock.lock();
+        try {
+            if (!woken) {
+                wakeUp.await(millis, TimeUnit.MILLISECONDS);
+            }
+            woken = false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.platform.scheduler.scheduling;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import java.time.Duration;
+
+/**
+ * Settings of the scheduling loop ({@code platform.scheduler.*}).
+ *
+ * @param enabled          whether this replica competes for leadership and runs cycles
+ * @param fairSharing      Kueue's fair sharing (dominant resource share), global switch
+ * @param pollInterval     how long an idle leader waits before looking for changes made by other
+ *                         replicas (changes made by this one wake it at once)
+ * @param leaderRetry      how often a follower tries for leadership
+ */
+@ConfigurationProperties("platform.scheduler")
+public record SchedulingProperties(@DefaultValue("true") boolean enabled,
+                                   @DefaultValue FairSharing fairSharing,
+                                   @DefaultValue("200ms") Duration pollInterval,
+                                   @DefaultValue("1s") Duration leaderRetry) {
+
+    public record FairSharing(@DefaultValue("false") boolean enabled) {
+    }
+}
