@@ -13,7 +13,7 @@ public record LabelSelector(Map<String, String> matchLabels, List<Requirement> m
         matchExpressions = matchExpressions == null ? List.of() : List.copyOf(matchExpressions);
     }
 
-    /** operator: In, NotIn, Exists, DoesNotExist. */
+    /** operator: In, NotIn, Exists, DoesNotExist; node affinity also Gt and Lt (one integer value). */
     public record Requirement(String key, String operator, List<String> values) {
         public Requirement {
             values = values == null ? List.of() : List.copyOf(values);

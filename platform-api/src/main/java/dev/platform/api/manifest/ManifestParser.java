@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * Reads a request body (multi-document YAML, a JSON object, a JSON array of objects, or a
- * Kubernetes {@code List}) into decoded, validated configuration documents.
+ * Kubernetes {@code List}) into decoded, validated documents: configuration kinds and workloads
+ * (JobSet, Job, Workload).
  */
 public interface ManifestParser {
 
@@ -12,7 +13,8 @@ public interface ManifestParser {
     enum Format { YAML, JSON }
 
     /**
-     * Parses and validates every document; all-or-nothing.
+     * Parses and validates every document, of any kind; all-or-nothing. A workload without
+     * {@code metadata.namespace} is in {@code default}, as kubectl puts it.
      *
      * @throws ManifestRejectedException listing every problem found, when any document is bad
      */

@@ -53,6 +53,12 @@ public final class Quantity implements Comparable<Quantity> {
         return new Quantity(Long.toString(units), BigDecimal.valueOf(units));
     }
 
+    /** The sum, written as a plain decimal number ({@code 1Gi + 512Mi} is {@code 1610612736}). */
+    public Quantity plus(Quantity other) {
+        BigDecimal sum = value.add(other.value).stripTrailingZeros();
+        return new Quantity(sum.toPlainString(), sum);
+    }
+
     private static BigDecimal multiplier(String suffix) {
         return switch (suffix) {
             case "Ki" -> new BigDecimal(BigInteger.TWO.pow(10));

@@ -22,14 +22,13 @@ import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest.Taint;
 import dev.platform.api.manifest.ResourceFlavorManifest.Toleration;
 import dev.platform.api.manifest.WorkloadPriorityClassManifest;
+import dev.platform.api.manifest.decode.KubernetesFields.TypeMeta;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * Decodes one document of a configuration kind into its record, checking what Kueue's CRD
@@ -37,93 +36,42 @@ import java.util.stream.Collectors;
  */
 final class ConfigDocumentDecoder {
 
-    static final String DEFAULT_NAMESPACE = "default";
     /** Kubernetes' HighestUserDefinablePriority: higher values belong to system classes. */
     static final int HIGHEST_USER_PRIORITY = 1_000_000_000;
     private static final String V1BETA1 = "kueue.x-k8s.io/v1beta1";
-    private static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
-    private static final List<String> TOLERATION_OPERATORS = List.of("Equal", "Exists");
     private static final List<String> SELECTOR_OPERATORS = List.of("In", "NotIn", "Exists", "DoesNotExist");
     private static final List<String> PREEMPTION_POLICIES = List.of("PreemptLowerPriority", "Never");
     /** Kueue ClusterQueue fields outside the platform's scope: accepted, said to be ignored. */
     private static final List<String> UNSUPPORTED_CLUSTER_QUEUE_FIELDS =
             List.of("admissionChecks", "admissionChecksStrategy", "admissionScope", "concurrentAdmissionPolicy");
 
-    /** The decoded object, or null when the document names no decodable kind (the errors say why). */
-    ConfigManifest decode(Node root) {
-        String apiVersion = root.requiredString("apiVersion");
-        String kindName = root.requiredString("kind");
-        if (kindName == null) {
-            return null;
-        }
-        Kind kind = Kind.fromManifestName(kindName).orElse(null);
-        if (kind == null) {
-            root.error("kind", "unknown kind '" + kindName + "'; supported kinds: " + supportedKinds());
-            return null;
-        }
-        if (!kind.isConfiguration()) {
-            root.error("kind", kindName + " is a workload kind; workload kinds (JobSet, Job, Workload) are not"
-                    + " accepted on this endpoint yet, only configuration kinds: " + supportedKinds());
-            return null;
-        }
-        if (apiVersion == null) {
-            return null;
-        }
-        if (!kind.apiVersions().contains(apiVersion)) {
-            root.error("apiVersion", kindName + " is not served as '" + apiVersion + "'; supported apiVersions for "
-                    + kindName + ": " + String.join(", ", kind.apiVersions()));
-            return null;
-        }
+    /** The decoded object of a configuration kind, whose apiVersion and kind have been checked. */
+    ConfigManifest decode(Node root, TypeMeta type) {
         // Status is what a cluster reports, never an input; kubectl output carries it.
         root.skip("status");
-        ObjectMeta metadata = metadata(root, kind);
+        Kind kind = type.kind();
+        ObjectMeta metadata = KubernetesFields.objectMeta(root, kind, KubernetesFields.DEFAULT_NAMESPACE);
         String name = metadata.name();
         return switch (kind) {
             case RESOURCE_FLAVOR -> resourceFlavor(name, root.objectOrEmpty("spec"));
             case COHORT -> cohort(name, root.objectOrEmpty("spec"));
-            case CLUSTER_QUEUE -> clusterQueue(name, root.objectOrEmpty("spec"), V1BETA1.equals(apiVersion));
+            case CLUSTER_QUEUE -> clusterQueue(name, root.objectOrEmpty("spec"), V1BETA1.equals(type.apiVersion()));
             case LOCAL_QUEUE -> localQueue(metadata.namespace(), name, root.objectOrEmpty("spec"));
             case WORKLOAD_PRIORITY_CLASS -> workloadPriorityClass(name, root);
             case PRIORITY_CLASS -> priorityClass(name, root);
-            case JOB_SET, JOB, WORKLOAD -> throw new IllegalStateException("workload kind " + kind);
+            case JOB_SET, JOB, WORKLOAD -> throw new IllegalArgumentException("not a configuration kind: " + kind);
         };
     }
 
-    private static String supportedKinds() {
-        return Arrays.stream(Kind.values()).filter(Kind::isConfiguration)
-                .map(k -> k.manifestName() + " (" + String.join(", ", k.apiVersions()) + ")")
-                .collect(Collectors.joining(", "));
-    }
-
-    /** name, namespace, labels and annotations; other metadata (uid, resourceVersion, ...) is normal and unread. */
-    private static ObjectMeta metadata(Node root, Kind kind) {
-        Node metadata = root.objectOrEmpty("metadata");
-        String name = metadata.requiredName("name", KubernetesNames::subdomainProblem);
-        String namespace = null;
-        if (kind.namespaced()) {
-            // kubectl puts an object without namespace in "default".
-            namespace = metadata.name("namespace", KubernetesNames::labelProblem);
-            namespace = namespace == null ? DEFAULT_NAMESPACE : namespace;
-        } else if (metadata.has("namespace")) {
-            metadata.ignoreWithWarning("namespace", kind.manifestName() + " is cluster-scoped", "namespace ignored");
-        }
-        Map<String, String> labels = labels(metadata, "labels");
-        Map<String, String> annotations = metadata.stringMap("annotations");
-        annotations.keySet().forEach(key -> KubernetesNames.qualifiedNameProblem(key)
-                .ifPresent(problem -> root.findings().error(metadata.child("annotations") + "." + key, problem)));
-        metadata.skipAll();
-        return new ObjectMeta(name, namespace, labels, annotations);
-    }
-
     private static ResourceFlavorManifest resourceFlavor(String name, Node spec) {
-        Map<String, String> nodeLabels = labels(spec, "nodeLabels");
+        Map<String, String> nodeLabels = KubernetesFields.labels(spec, "nodeLabels");
         List<Taint> taints = new ArrayList<>();
         Set<String> keyAndEffect = new HashSet<>();
         List<Node> taintNodes = atMost(spec, "nodeTaints", 8);
         for (Node taint : taintNodes) {
             String key = taint.requiredName("key", KubernetesNames::qualifiedNameProblem);
             String value = taint.name("value", KubernetesNames::labelValueProblem);
-            String effect = taint.requiredOneOf("effect", TAINT_EFFECTS);
+            String effect = taint.requiredOneOf("effect", KubernetesFields.TAINT_EFFECTS);
             taint.skip("timeAdded");
             if (key != null && effect != null && !keyAndEffect.add(key + "\u0000" + effect)) {
                 taint.error("key", "taint '" + key + ":" + effect + "' is listed twice; taints must be unique by key"
@@ -133,36 +81,13 @@ final class ConfigDocumentDecoder {
         }
         List<Toleration> tolerations = new ArrayList<>();
         for (Node toleration : atMost(spec, "tolerations", 8)) {
-            tolerations.add(toleration(toleration));
+            tolerations.add(KubernetesFields.toleration(toleration));
         }
         String topologyName = spec.name("topologyName", KubernetesNames::subdomainProblem);
         if (topologyName != null && nodeLabels.isEmpty()) {
             spec.error("topologyName", "at least one nodeLabel is required when topologyName is set");
         }
         return new ResourceFlavorManifest(name, nodeLabels, taints, tolerations, topologyName);
-    }
-
-    /** The rules of Kueue's ResourceFlavor CRD for tolerations. */
-    private static Toleration toleration(Node toleration) {
-        String key = toleration.name("key", KubernetesNames::qualifiedNameProblem);
-        String operator = toleration.oneOf("operator", TOLERATION_OPERATORS);
-        String value = toleration.string("value");
-        String effect = toleration.oneOf("effect", TAINT_EFFECTS);
-        Long seconds = toleration.int64("tolerationSeconds");
-        boolean exists = "Exists".equals(operator);
-        if ((key == null || key.isEmpty()) && toleration.has("operator") && !exists) {
-            toleration.error("operator", "must be Exists when key is empty (which matches all keys and values)");
-        }
-        if ((key == null || key.isEmpty()) && !toleration.has("operator")) {
-            toleration.error("key", "required unless operator is Exists");
-        }
-        if (exists && value != null && !value.isEmpty()) {
-            toleration.error("value", "must be empty when operator is Exists");
-        }
-        if (seconds != null && !"NoExecute".equals(effect)) {
-            toleration.error("tolerationSeconds", "may only be set when effect is NoExecute");
-        }
-        return new Toleration(key, operator == null ? "Equal" : operator, value, effect, seconds);
     }
 
     private static CohortManifest cohort(String name, Node spec) {
@@ -256,7 +181,7 @@ final class ConfigDocumentDecoder {
         if (selector == null) {
             return null;
         }
-        Map<String, String> matchLabels = labels(selector, "matchLabels");
+        Map<String, String> matchLabels = KubernetesFields.labels(selector, "matchLabels");
         List<LabelSelector.Requirement> requirements = new ArrayList<>();
         for (Node expression : selector.objects("matchExpressions")) {
             String key = expression.requiredName("key", KubernetesNames::qualifiedNameProblem);
@@ -301,17 +226,6 @@ final class ConfigDocumentDecoder {
         }
         return new PriorityClassManifest(name, value == null ? 0 : value, Boolean.TRUE.equals(globalDefault),
                 root.string("description"), root.oneOf("preemptionPolicy", PREEMPTION_POLICIES));
-    }
-
-    /** A label map: keys are qualified names, values label values (nodeLabels, matchLabels). */
-    private static Map<String, String> labels(Node node, String field) {
-        Map<String, String> labels = node.stringMap(field);
-        labels.forEach((key, value) -> {
-            String path = node.child(field) + "." + key;
-            KubernetesNames.qualifiedNameProblem(key).ifPresent(problem -> node.findings().error(path, problem));
-            KubernetesNames.labelValueProblem(value).ifPresent(problem -> node.findings().error(path, problem));
-        });
-        return labels;
     }
 
     private static List<Node> atMost(Node node, String field, int max) {

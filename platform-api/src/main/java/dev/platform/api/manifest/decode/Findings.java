@@ -16,6 +16,7 @@ final class Findings {
     private final List<ManifestError> errors = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private final List<Node> nodes = new ArrayList<>();
+    private final List<String> passedThrough = new ArrayList<>();
 
     Findings(int document) {
         this.document = document;
@@ -38,14 +39,27 @@ final class Findings {
         nodes.add(node);
     }
 
-    /** Reports every field no decoder read, in document order, as ignored. */
+    /** Fields under this path that no decoder reads are passed to the cluster, not unknown. */
+    void passThrough(String path) {
+        passedThrough.add(path);
+    }
+
+    /** Reports every field no decoder read, in document order, as ignored; passed-through subtrees excepted. */
     void reportUnreadFields() {
         for (Node node : nodes) {
+            if (isPassedThrough(node.path())) {
+                continue;
+            }
             for (String field : node.unreadFields()) {
                 warn(node.child(field), "unknown field", "ignored");
             }
         }
         nodes.clear();
+    }
+
+    private boolean isPassedThrough(String path) {
+        return passedThrough.stream().anyMatch(prefix -> prefix.isEmpty() || path.equals(prefix)
+                || path.startsWith(prefix + ".") || path.startsWith(prefix + "["));
     }
 
     List<ManifestError> errors() {

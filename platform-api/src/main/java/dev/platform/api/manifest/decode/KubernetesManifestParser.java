@@ -1,28 +1,31 @@
 package dev.platform.api.manifest.decode;
 
-import dev.platform.api.manifest.ConfigManifest;
 import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.Manifest;
 import dev.platform.api.manifest.ManifestError;
 import dev.platform.api.manifest.ManifestLimits;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.api.manifest.ManifestRejectedException;
 import dev.platform.api.manifest.ManifestRejectedException.Cause;
+import dev.platform.api.manifest.decode.KubernetesFields.TypeMeta;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads Kubernetes manifests (YAML streams, JSON objects or arrays, {@code kind: List}) of the
- * configuration kinds, validating as Kueue's schemas and webhooks do. All-or-nothing: every
- * document is checked and every problem of every document is reported before anything is
- * returned.
+ * configuration kinds and of the workload kinds (JobSet, Job, Workload), validating as Kueue's
+ * schemas and webhooks do. All-or-nothing: every document is checked and every problem of every
+ * document is reported before anything is returned.
  */
 public final class KubernetesManifestParser implements ManifestParser {
 
     private final ManifestBodyReader reader;
-    private final ConfigDocumentDecoder decoder = new ConfigDocumentDecoder();
+    private final ConfigDocumentDecoder configs = new ConfigDocumentDecoder();
+    private final WorkloadDocumentDecoder workloads = new WorkloadDocumentDecoder();
 
     public KubernetesManifestParser(ManifestLimits limits) {
         this.reader = new ManifestBodyReader(limits);
@@ -36,7 +39,10 @@ public final class KubernetesManifestParser implements ManifestParser {
         Map<ObjectKey, Integer> firstSeenAt = new HashMap<>();
         for (int index = 0; index < documents.size(); index++) {
             Findings findings = new Findings(index);
-            ConfigManifest manifest = decoder.decode(Node.root(documents.get(index), findings));
+            Node root = Node.root(documents.get(index), findings);
+            TypeMeta type = KubernetesFields.typeMeta(root);
+            Manifest manifest = type == null ? null : type.kind().isConfiguration() ? configs.decode(root, type)
+                    : workloads.decode(root, type, KubernetesFields.DEFAULT_NAMESPACE);
             if (manifest != null && manifest.name() != null) {
                 Integer earlier = firstSeenAt.putIfAbsent(ObjectKey.of(manifest), index);
                 if (earlier != null) {
@@ -45,11 +51,7 @@ public final class KubernetesManifestParser implements ManifestParser {
                             + "; an object may appear once per request");
                 }
             }
-            findings.reportUnreadFields();
-            errors.addAll(findings.errors());
-            if (findings.errors().isEmpty()) {
-                decoded.add(new DecodedDocument(index, manifest, findings.warnings()));
-            }
+            collect(findings, manifest, errors).ifPresent(decoded::add);
         }
         if (!errors.isEmpty()) {
             throw new ManifestRejectedException(Cause.INVALID, errors);
@@ -59,14 +61,54 @@ public final class KubernetesManifestParser implements ManifestParser {
 
     @Override
     public DecodedDocument parseWorkload(byte[] body, Format format, String namespace) {
-        reader.read(body, format);
-        throw new ManifestRejectedException(Cause.INVALID, List.of(new ManifestError(0, "kind",
-                "workload submission is not available yet: JobSet, Job and Workload decoding has not landed")));
+        List<Map<?, ?>> documents = reader.read(body, format);
+        if (documents.size() != 1) {
+            throw invalid(-1, "", "a workload submission holds exactly one document (a JobSet, Job or Workload);"
+                    + " found " + documents.size());
+        }
+        KubernetesNames.labelProblem(namespace).ifPresent(problem -> {
+            throw invalid(-1, "", "the namespace in the request path is invalid: " + problem);
+        });
+        Findings findings = new Findings(0);
+        Node root = Node.root(documents.get(0), findings);
+        TypeMeta type = KubernetesFields.typeMeta(root);
+        Manifest manifest = null;
+        if (type != null && type.kind().isConfiguration()) {
+            root.error("kind", type.kind().manifestName() + " is a configuration kind; only JobSet, Job and"
+                    + " Workload are submitted here; use POST /api/v1/manifests for configuration");
+        } else if (type != null) {
+            manifest = workloads.decode(root, type, namespace);
+            if (manifest.namespace() != null && !manifest.namespace().equals(namespace)) {
+                findings.error("metadata.namespace", "'" + manifest.namespace() + "' differs from the namespace of"
+                        + " the request path, '" + namespace + "'; leave it out or make them equal");
+            }
+        }
+        List<ManifestError> errors = new ArrayList<>();
+        DecodedDocument decoded = collect(findings, manifest, errors).orElse(null);
+        if (decoded == null) {
+            throw new ManifestRejectedException(Cause.INVALID, errors);
+        }
+        return decoded;
+    }
+
+    /** Adds the document's errors to {@code errors}; the decoded document when it has none. */
+    private static Optional<DecodedDocument> collect(Findings findings, Manifest manifest,
+                                                               List<ManifestError> errors) {
+        findings.reportUnreadFields();
+        errors.addAll(findings.errors());
+        if (!findings.errors().isEmpty() || manifest == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new DecodedDocument(findings.document(), manifest, findings.warnings()));
+    }
+
+    private static ManifestRejectedException invalid(int document, String path, String message) {
+        return new ManifestRejectedException(Cause.INVALID, List.of(new ManifestError(document, path, message)));
     }
 
     /** The identity of an object in a request: two documents with the same key are one object twice. */
     private record ObjectKey(String kind, String namespace, String name) {
-        static ObjectKey of(ConfigManifest manifest) {
+        static ObjectKey of(Manifest manifest) {
             return new ObjectKey(manifest.kind().manifestName(), manifest.namespace(), manifest.name());
         }
 

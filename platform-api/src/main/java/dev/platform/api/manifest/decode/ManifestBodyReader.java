@@ -215,7 +215,9 @@ final class ManifestBodyReader {
 
     /**
      * SafeConstructor (no custom tags, no Java objects) that keeps decimal numbers exact, so that a
-     * quantity written {@code 0.5} reads as the text the user meant, not as a double.
+     * quantity written {@code 0.5} reads as the text the user meant, not as a double; and reads
+     * timestamps ({@code creationTimestamp: 2024-05-01T10:00:00Z}) as the text written, as the
+     * Kubernetes API server does, so a stored manifest stays plain JSON.
      */
     private static final class ExactNumberConstructor extends SafeConstructor {
         ExactNumberConstructor(LoaderOptions options) {
@@ -230,6 +232,12 @@ final class ManifestBodyReader {
                     } catch (NumberFormatException e) {
                         return floats.construct(node);
                     }
+                }
+            });
+            yamlConstructors.put(Tag.TIMESTAMP, new AbstractConstruct() {
+                @Override
+                public Object construct(org.yaml.snakeyaml.nodes.Node node) {
+                    return ((ScalarNode) node).getValue();
                 }
             });
         }

@@ -46,6 +46,11 @@ final class Node {
         return path;
     }
 
+    /** The mapping as parsed, for keeping it whole. */
+    Map<?, ?> value() {
+        return fields;
+    }
+
     String child(String field) {
         return path.isEmpty() ? field : path + "." + field;
     }
@@ -73,6 +78,16 @@ final class Node {
 
     void skipAll() {
         fields.keySet().forEach(k -> read.add(String.valueOf(k)));
+    }
+
+    /**
+     * Everything under this mapping that no decoder reads goes to the cluster as written: no
+     * field here or below is unknown, whether it was opened as a node before or after this call.
+     * Workload kinds carry arbitrary pod and job spec fields that the platform passes through.
+     */
+    void passThrough() {
+        skipAll();
+        findings.passThrough(path);
     }
 
     /** A field the platform understands but does not act on gets a warning of its own wording. */
@@ -158,28 +173,64 @@ final class Node {
 
     /**
      * A Kubernetes quantity written as a string ({@code 500m}) or as a YAML/JSON number
-     * ({@code 32}), read by its text. Every quantity of the configuration kinds must be
-     * non-negative (Kueue's nominalQuota, borrowingLimit, lendingLimit, fairSharing.weight).
+     * ({@code 32}), read by its text. Every quantity the platform reads must be non-negative
+     * (Kueue's nominalQuota, borrowingLimit, lendingLimit, fairSharing.weight; pod requests).
      */
     Quantity quantity(String field) {
         Object value = take(field);
+        return value == null ? null : quantityAt(child(field), value);
+    }
+
+    /**
+     * A map of resource names to quantities (container requests and limits, pod overhead), in
+     * document order; each entry's path is this map's path, a dot, and the resource name as
+     * written ({@code resources.limits.google.com/tpu}), as for every map key. Names must be
+     * qualified names; quantities non-negative.
+     */
+    Map<String, Quantity> quantityMap(String field) {
+        Object value = take(field);
+        Map<String, Quantity> quantities = new LinkedHashMap<>();
         if (value == null) {
-            return null;
+            return quantities;
         }
+        if (!(value instanceof Map<?, ?> map)) {
+            typeError(field, "a map of resource names to quantities", value);
+            return quantities;
+        }
+        map.forEach((k, v) -> {
+            String entryPath = child(field) + "." + k;
+            if (!(k instanceof String name)) {
+                findings.error(entryPath, expectedFound("a resource name", k));
+                return;
+            }
+            Optional<String> nameProblem = KubernetesNames.qualifiedNameProblem(name);
+            if (nameProblem.isPresent()) {
+                findings.error(entryPath, nameProblem.get());
+                return;
+            }
+            Quantity quantity = v == null ? null : quantityAt(entryPath, v);
+            if (quantity != null) {
+                quantities.put(name, quantity);
+            }
+        });
+        return quantities;
+    }
+
+    private Quantity quantityAt(String valuePath, Object value) {
         String text = value instanceof String s ? s : numberText(value);
         if (text == null) {
-            typeError(field, "a quantity (e.g. 32, 500m, 3Gi)", value);
+            findings.error(valuePath, expectedFound("a quantity (e.g. 32, 500m, 3Gi)", value));
             return null;
         }
         try {
             Quantity quantity = Quantity.parse(text);
             if (quantity.isNegative()) {
-                error(field, "'" + text + "' is negative; must be greater than or equal to 0");
+                findings.error(valuePath, "'" + text + "' is negative; must be greater than or equal to 0");
                 return null;
             }
             return quantity;
         } catch (IllegalArgumentException e) {
-            error(field, e.getMessage());
+            findings.error(valuePath, e.getMessage());
             return null;
         }
     }
@@ -207,6 +258,11 @@ final class Node {
     Node objectOrEmpty(String field) {
         Node node = object(field);
         return node != null ? node : new Node(child(field), Map.of(), findings);
+    }
+
+    /** A nested mapping that must be there; null (and an error) when absent or of the wrong type. */
+    Node requiredObject(String field) {
+        return require(field) ? object(field) : null;
     }
 
     /** A nested mapping, or null when absent or of the wrong type. */

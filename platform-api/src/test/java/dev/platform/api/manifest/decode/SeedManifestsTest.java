@@ -2,14 +2,13 @@ package dev.platform.api.manifest.decode;
 
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LocalQueueManifest;
-import dev.platform.api.manifest.ManifestError;
 import dev.platform.api.manifest.ManifestLimits;
 import dev.platform.api.manifest.ManifestParser.Format;
-import dev.platform.api.manifest.ManifestRejectedException;
-import dev.platform.api.manifest.ManifestRejectedException.Cause;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.ResourceFlavorManifest;
+import dev.platform.api.manifest.WorkloadManifest;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -18,9 +17,8 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-/** The seed manifests are accepted unchanged; the ones carrying JobSets are refused for their JobSets only. */
+/** The seed manifests are accepted unchanged, JobSets included. */
 class SeedManifestsTest {
 
     private final KubernetesManifestParser parser = new KubernetesManifestParser(ManifestLimits.DEFAULT);
@@ -66,26 +64,75 @@ class SeedManifestsTest {
     }
 
     @Test
-    void seedHotswapIsRefusedForItsJobSetOnly() {
-        var rejected = catchThrowableOfType(ManifestRejectedException.class,
-                () -> parser.parse(seed("seed-hotswap.yaml"), Format.YAML));
+    void seedKueueAndHotswapDecodesItsJobSetsAsTwoSliceWorkloadsInTheDefaultQueue() {
+        List<DecodedDocument> documents = parser.parse(seed("seed-kueue-and-hotswap.yaml"), Format.YAML);
 
-        assertThat(rejected.rejection()).isEqualTo(Cause.INVALID);
-        assertThat(rejected.errors()).singleElement().satisfies(e -> {
-            assertThat(e.document()).isEqualTo(2);
-            assertThat(e.path()).isEqualTo("kind");
-            assertThat(e.message()).startsWith("JobSet is a workload kind").contains("not accepted on this endpoint yet");
+        assertThat(documents).extracting(DecodedDocument::index).containsExactly(0, 1, 2, 3, 4, 5, 6);
+        var low = (WorkloadManifest) documents.get(5).manifest();
+        assertThat(low.kind()).isEqualTo(Kind.JOB_SET);
+        assertThat(low.apiVersion()).isEqualTo("jobset.x-k8s.io/v1alpha2");
+        assertThat(low.namespace()).isEqualTo("default");
+        assertThat(low.name()).isEqualTo("low-jax-trillium");
+        assertThat(low.queueName()).isEqualTo("default-queue");
+        assertThat(low.workloadPriorityClassName()).isNull();
+        assertThat(low.priorityClassName()).isEqualTo("low-priority-job");
+        assertThat(low.explicitPriority()).isNull();
+        assertThat(low.exclusiveTopology()).isEqualTo("cloud.google.com/gke-nodepool");
+        assertThat(low.maxRestarts()).isEqualTo(10);
+        assertThat(low.restartStrategy()).isEqualTo("BlockingRecreate");
+        assertThat(low.suspend()).isFalse();
+        assertThat(low.podSets()).singleElement().satisfies(podSet -> {
+            assertThat(podSet.name()).isEqualTo("slice");
+            assertThat(podSet.count()).isEqualTo(8);
+            assertThat(podSet.minCount()).isNull();
+            assertThat(podSet.replicas()).isEqualTo(2);
+            assertThat(podSet.podsPerReplica()).isEqualTo(4);
+            assertThat(podSet.requests()).containsExactly(Map.entry("google.com/tpu", Quantity.of(4)));
+            assertThat(podSet.nodeSelector()).containsOnly(
+                    Map.entry("cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice"),
+                    Map.entry("cloud.google.com/gke-tpu-topology", "4x4"));
+            assertThat(podSet.requiredNodeAffinity()).isEmpty();
+            assertThat(podSet.tolerations()).isEmpty();
         });
+        assertThat(low.manifest()).containsEntry("kind", "JobSet").containsKey("spec");
+
+        var high = (WorkloadManifest) documents.get(6).manifest();
+        assertThat(high.name()).isEqualTo("high-jax-trillium");
+        assertThat(high.priorityClassName()).isEqualTo("high-priority-job");
     }
 
     @Test
-    void seedKueueAndHotswapIsRefusedForItsTwoJobSetsOnly() {
-        var rejected = catchThrowableOfType(ManifestRejectedException.class,
-                () -> parser.parse(seed("seed-kueue-and-hotswap.yaml"), Format.YAML));
+    void theSeedsPodTemplatePriorityLabelIsTheOnlyWarningOfItsJobSets() {
+        List<DecodedDocument> documents = parser.parse(seed("seed-kueue-and-hotswap.yaml"), Format.YAML);
 
-        assertThat(rejected.rejection()).isEqualTo(Cause.INVALID);
-        assertThat(rejected.errors()).extracting(ManifestError::document, ManifestError::path)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(5, "kind"), org.assertj.core.groups.Tuple.tuple(6, "kind"));
+        assertThat(documents.get(5).warnings()).singleElement().asString()
+                .startsWith("spec.replicatedJobs[0].template.spec.template.metadata.labels.kueue.x-k8s.io/priority-class:"
+                        + " on a pod template this label is not read")
+                .endsWith("passed to the pods unchanged; it does not affect scheduling");
+    }
+
+    @Test
+    void seedHotswapsJobSetHasNoQueueName() {
+        List<DecodedDocument> documents = parser.parse(seed("seed-hotswap.yaml"), Format.YAML);
+
+        assertThat(documents).hasSize(3);
+        var jobSet = (WorkloadManifest) documents.get(2).manifest();
+        assertThat(jobSet.name()).isEqualTo("high-jax-trillium");
+        assertThat(jobSet.queueName()).isNull();
+        assertThat(jobSet.podSets()).singleElement().extracting(WorkloadManifest.PodSetSpec::count).isEqualTo(8);
+        assertThat(documents.get(2).warnings()).isEmpty();
+    }
+
+    @Test
+    void aSeedJobSetAloneIsAWorkloadSubmission() {
+        String yaml = new String(seed("seed-hotswap.yaml"), java.nio.charset.StandardCharsets.UTF_8);
+        String jobSet = yaml.substring(yaml.indexOf("apiVersion: jobset"));
+
+        DecodedDocument document = parser.parseWorkload(jobSet.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                Format.YAML, "team-a");
+
+        assertThat(document.manifest().namespace()).isEqualTo("team-a");
+        assertThat(document.manifest().kind()).isEqualTo(Kind.JOB_SET);
     }
 
     static byte[] seed(String name) {

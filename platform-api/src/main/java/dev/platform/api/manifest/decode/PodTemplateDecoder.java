@@ -1,0 +1,188 @@
+package dev.platform.api.manifest.decode;
+
+import dev.platform.api.manifest.LabelSelector.Requirement;
+import dev.platform.api.manifest.Quantity;
+import dev.platform.api.manifest.ResourceFlavorManifest.Toleration;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads from a pod template what scheduling needs: the pod's effective requests, its node
+ * constraints and its priority class. Everything else in the template goes to the cluster
+ * unchanged and is not read.
+ */
+final class PodTemplateDecoder {
+
+    static final String QUEUE_NAME_LABEL = "kueue.x-k8s.io/queue-name";
+    static final String PRIORITY_CLASS_LABEL = "kueue.x-k8s.io/priority-class";
+    private static final List<String> NODE_SELECTOR_OPERATORS = List.of("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt");
+
+    /** What one pod template contributes to a PodSet. */
+    record PodTemplate(Map<String, Quantity> requests, Map<String, String> nodeSelector,
+                       List<List<Requirement>> requiredNodeAffinity, List<Toleration> tolerations,
+                       String priorityClassName) {
+
+        static final PodTemplate NONE = new PodTemplate(Map.of(), Map.of(), List.of(), List.of(), null);
+    }
+
+    private PodTemplateDecoder() {
+    }
+
+    /**
+     * A {@code template} field holding a pod template ({@code metadata}, {@code spec}); absent or
+     * broken, an error and {@link PodTemplate#NONE}, so that decoding goes on.
+     *
+     * @param owner where Kueue reads queue and priority from, for messages ("the JobSet's own metadata")
+     */
+    static PodTemplate read(Node parent, String field, String owner) {
+        Node template = parent.requiredObject(field);
+        if (template == null) {
+            return PodTemplate.NONE;
+        }
+        Node metadata = template.object("metadata");
+        if (metadata != null) {
+            warnAboutKueueLabels(metadata, owner);
+        }
+        Node spec = template.requiredObject("spec");
+        if (spec == null) {
+            return PodTemplate.NONE;
+        }
+        return new PodTemplate(
+                requests(spec),
+                KubernetesFields.labels(spec, "nodeSelector"),
+                requiredNodeAffinity(spec),
+                spec.objects("tolerations").stream().map(KubernetesFields::toleration).toList(),
+                spec.name("priorityClassName", KubernetesNames::subdomainProblem));
+    }
+
+    /** Kueue reads its queue and priority labels from the job object; on a pod template they only reach the pods. */
+    private static void warnAboutKueueLabels(Node metadata, String owner) {
+        Map<String, String> labels = metadata.stringMap("labels");
+        for (String label : List.of(QUEUE_NAME_LABEL, PRIORITY_CLASS_LABEL)) {
+            if (labels.containsKey(label)) {
+                metadata.findings().warn(metadata.child("labels") + "." + label,
+                        "on a pod template this label is not read (Kueue reads it from " + owner + ")", "passed to the pods unchanged; it does not affect scheduling");
+            }
+        }
+    }
+
+    /**
+     * The pod's effective requests, as Kubernetes' {@code resourcehelper.PodRequests} and Kueue
+     * compute them: the sum over containers; at least each init container (plus the sidecars
+     * started before it); sidecars ({@code restartPolicy: Always}) add to the sum; plus the overhead.
+     */
+    private static Map<String, Quantity> requests(Node spec) {
+        List<Node> containers = spec.objects("containers");
+        if (containers.isEmpty()) {
+            spec.error("containers", spec.has("containers") ? "must have at least one container" : "required");
+        }
+        Map<String, Quantity> total = new LinkedHashMap<>();
+        containers.forEach(container -> add(total, containerRequests(container)));
+        Map<String, Quantity> sidecars = new LinkedHashMap<>();
+        Map<String, Quantity> largestInit = new LinkedHashMap<>();
+        for (Node init : spec.objects("initContainers")) {
+            Map<String, Quantity> requests = containerRequests(init);
+            boolean sidecar = "Always".equals(init.string("restartPolicy"));
+            if (sidecar) {
+                add(total, requests);
+                add(sidecars, requests);
+            }
+            Map<String, Quantity> whileRunning = new LinkedHashMap<>(sidecar ? Map.of() : requests);
+            add(whileRunning, sidecars);
+            max(largestInit, whileRunning);
+        }
+        max(total, largestInit);
+        add(total, spec.quantityMap("overhead"));
+        return total;
+    }
+
+    /** requests, with a limit standing in for a resource that has no request (Kubernetes defaulting). */
+    private static Map<String, Quantity> containerRequests(Node container) {
+        Node resources = container.object("resources");
+        if (resources == null) {
+            return Map.of();
+        }
+        Map<String, Quantity> requests = resources.quantityMap("requests");
+        Map<String, Quantity> limits = resources.quantityMap("limits");
+        limits.forEach((name, limit) -> {
+            Quantity request = requests.putIfAbsent(name, limit);
+            if (request != null && request.compareTo(limit) > 0) {
+                container.findings().error(resources.child("requests") + "." + name, "request " + request
+                        + " is above the limit " + limit + "; must be less than or equal to the limit");
+            }
+        });
+        return requests;
+    }
+
+    private static void add(Map<String, Quantity> into, Map<String, Quantity> more) {
+        more.forEach((name, quantity) -> into.merge(name, quantity, Quantity::plus));
+    }
+
+    private static void max(Map<String, Quantity> into, Map<String, Quantity> other) {
+        other.forEach((name, quantity) -> into.merge(name, quantity, (a, b) -> a.compareTo(b) >= 0 ? a : b));
+    }
+
+    /** affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution: terms ORed, expressions ANDed. */
+    private static List<List<Requirement>> requiredNodeAffinity(Node spec) {
+        Node affinity = spec.object("affinity");
+        Node nodeAffinity = affinity == null ? null : affinity.object("nodeAffinity");
+        Node required = nodeAffinity == null ? null
+                : nodeAffinity.object("requiredDuringSchedulingIgnoredDuringExecution");
+        if (required == null) {
+            return List.of();
+        }
+        List<Node> terms = required.objects("nodeSelectorTerms");
+        if (terms.isEmpty()) {
+            required.error("nodeSelectorTerms", "must have at least one term");
+        }
+        List<List<Requirement>> decoded = new ArrayList<>();
+        for (Node term : terms) {
+            decoded.add(term.objects("matchExpressions").stream().map(PodTemplateDecoder::requirement).toList());
+            if (term.has("matchFields")) {
+                term.findings().warn(term.child("matchFields"), "node fields are not known to the platform",
+                        "passed to the cluster; placement does not consider them");
+            }
+        }
+        return decoded;
+    }
+
+    /** Kubernetes' ValidateNodeSelectorRequirement. */
+    private static Requirement requirement(Node expression) {
+        String key = expression.requiredName("key", KubernetesNames::qualifiedNameProblem);
+        String operator = expression.requiredOneOf("operator", NODE_SELECTOR_OPERATORS);
+        List<String> values = expression.strings("values");
+        if (operator != null) {
+            switch (operator) {
+                case "In", "NotIn" -> {
+                    if (values.isEmpty()) {
+                        expression.error("values", "must be non-empty when operator is " + operator);
+                    }
+                }
+                case "Exists", "DoesNotExist" -> {
+                    if (!values.isEmpty()) {
+                        expression.error("values", "must be empty when operator is " + operator);
+                    }
+                }
+                default -> {
+                    if (values.size() != 1 || !isInteger(values.get(0))) {
+                        expression.error("values", "must be a single integer when operator is " + operator);
+                    }
+                }
+            }
+        }
+        return new Requirement(key, operator, values);
+    }
+
+    private static boolean isInteger(String text) {
+        try {
+            new BigInteger(text);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+}
