@@ -8,7 +8,6 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
-import org.springframework.transaction.interceptor.TransactionAspectSupport;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,8 +36,8 @@ public class ConfigurationService {
     }
 
     /**
-     * Applies configuration documents in request order (the caller passes only configuration kinds). With {@code dryRun} the outcome is computed the same
-     * way and nothing is written.
+     * Applies configuration documents in request order (the caller passes only configuration
+     * kinds). With {@code dryRun} the outcome is computed the same way and nothing is written.
      */
     @Transactional
     public List<ApplyResult> apply(List<DecodedDocument> documents, boolean dryRun, String actor) {
@@ -70,9 +69,10 @@ public class ConfigurationService {
             results.add(new ApplyResult(manifest.kind().manifestName(), manifest.namespace(), manifest.name(),
                     action, document.warnings()));
         }
-        if (dryRun) {
-            TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
-        } else if (changed) {
+        if (changed && !dryRun && documents.stream().anyMatch(d -> d.manifest().kind() == Kind.LOCAL_QUEUE)) {
+            resolveClusterQueuesOfPendingWorkloads();
+        }
+        if (changed && !dryRun) {
             events.publishEvent(new ConfigurationChanged());
         }
         return results;
@@ -90,7 +90,22 @@ public class ConfigurationService {
         String before = store.delete(kind, key)
                 .orElseThrow(() -> ApiException.notFound(kind.manifestName(), key.toString()));
         store.audit(actor, kind, key, "deleted", before, null);
+        if (kind == Kind.LOCAL_QUEUE) {
+            resolveClusterQueuesOfPendingWorkloads();
+        }
         events.publishEvent(new ConfigurationChanged());
+    }
+
+    /**
+     * Pending workloads follow their LocalQueue to its ClusterQueue (or to none), so queue
+     * positions are counted in the right queue.
+     */
+    private void resolveClusterQueuesOfPendingWorkloads() {
+        jdbc.sql("""
+                UPDATE workload w SET cluster_queue = lq.cluster_queue
+                FROM workload p LEFT JOIN local_queue lq ON lq.namespace = p.namespace AND lq.name = p.queue_name
+                WHERE w.uid = p.uid AND p.state = 'Pending'
+                  AND p.cluster_queue IS DISTINCT FROM lq.cluster_queue""").update();
     }
 
     private Map<Kind, Map<ObjectKey, String>> currentSpecs(List<DecodedDocument> documents) {

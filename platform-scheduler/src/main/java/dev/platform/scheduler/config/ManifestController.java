@@ -21,12 +21,12 @@ public class ManifestController {
 
     private final ManifestParser parser;
     private final RequestBodies bodies;
-    private final ConfigurationService configuration;
+    private final ManifestApplication application;
 
-    public ManifestController(ManifestParser parser, RequestBodies bodies, ConfigurationService configuration) {
+    public ManifestController(ManifestParser parser, RequestBodies bodies, ManifestApplication application) {
         this.parser = parser;
         this.bodies = bodies;
-        this.configuration = configuration;
+        this.application = application;
     }
 
     @PostMapping(path = "/manifests", produces = "application/json")
@@ -36,7 +36,7 @@ public class ManifestController {
         ManifestParser.Format format = bodies.formatOf(contentType);
         byte[] body = bodies.read(request.getInputStream());
         List<DecodedDocument> documents = parser.parse(body, format);
-        return new ApplyResponse(configuration.apply(documents, dryRun, Actors.current()), dryRun);
+        return new ApplyResponse(application.apply(documents, dryRun, Actors.current()), dryRun);
     }
 
     public record ApplyResponse(List<ApplyResult> results, boolean dryRun) {

@@ -89,6 +89,30 @@ public class WorkloadService {
         return new Submitted(store.find(queued.namespace(), queued.name()).orElseThrow(), true);
     }
 
+    /**
+     * A workload posted with {@code POST /api/v1/manifests}: created when new; unchanged when the
+     * same manifest was submitted before; a different manifest under an existing name is a
+     * conflict, since a submitted workload is immutable (delete and resubmit).
+     *
+     * @return true when created
+     */
+    @Transactional
+    public boolean apply(DecodedDocument document) {
+        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
+        store.lockChanges();
+        Optional<WorkloadRow> existing = store.find(manifest.namespace(), manifest.name());
+        if (existing.isEmpty()) {
+            submit(document, null);
+            return true;
+        }
+        if (store.sameManifest(existing.get().uid(), manifest.manifest())) {
+            return false;
+        }
+        throw ApiException.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
+                + manifest.name() + "\" already exists with a different manifest; a submitted workload cannot be"
+                + " changed: delete it and submit again", List.of());
+    }
+
     /** Cancels a workload: Finished with reason Cancelled, its quota freed at once. */
     @Transactional
     public WorkloadRow cancel(String namespace, String name) {

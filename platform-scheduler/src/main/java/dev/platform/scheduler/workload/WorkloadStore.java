@@ -110,6 +110,12 @@ public class WorkloadStore {
                 .param(uids.toArray(UUID[]::new)).query(rowMapper).list();
     }
 
+    /** Whether the stored manifest equals {@code manifest} as JSON (jsonb equality ignores key order). */
+    public boolean sameManifest(UUID uid, Map<String, Object> manifest) {
+        return jdbc.sql("SELECT manifest = ?::jsonb FROM workload WHERE uid = ?")
+                .params(json.writeValueAsString(manifest), uid).query(Boolean.class).single();
+    }
+
     /** The original manifest as stored. */
     public Optional<String> manifest(UUID uid) {
         return jdbc.sql("SELECT manifest::text FROM workload WHERE uid = ?").param(uid).query(String.class).optional();
