@@ -24,6 +24,7 @@ import io.kubernetes.client.util.CallGeneratorParams;
 import io.kubernetes.client.util.Watchable;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.dynamic.Dynamics;
@@ -75,9 +76,9 @@ public class KubernetesCluster implements Cluster {
         this.jobSetInformer = informers.sharedIndexInformerFor(jobSetApi(watchClient), DynamicKubernetesObject.class, 0);
     }
 
+    /** DynamicKubernetesApi, not a plain generic one: it registers the gson adapters for untyped objects. */
     private static GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> jobSetApi(ApiClient client) {
-        return new GenericKubernetesApi<>(DynamicKubernetesObject.class, DynamicKubernetesListObject.class,
-                JOBSET_GROUP, JOBSET_VERSION, "jobsets", client);
+        return new DynamicKubernetesApi(JOBSET_GROUP, JOBSET_VERSION, "jobsets", client);
     }
 
     /** The factory's own lister-watcher cannot take a label selector; this one passes it to list and watch. */

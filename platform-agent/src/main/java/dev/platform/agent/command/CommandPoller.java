@@ -59,6 +59,9 @@ public class CommandPoller implements AutoCloseable {
                 commands = scheduler.pollCommands(after, waitSeconds);
                 failures = 0;
             } catch (SchedulerUnavailableException e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    return;
+                }
                 long delay = backoff.delay(failures++, ThreadLocalRandom.current()).toMillis();
                 log.warn("command poll failed ({}); retrying in {} ms", e.getMessage(), delay);
                 if (!pause(delay)) {

@@ -30,6 +30,8 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReportPublisher.class);
 
+    private static final Duration SYNC_CHECK = Duration.ofMillis(50);
+
     private final ClusterInventory inventory;
     private final SchedulerClient scheduler;
     private final String cluster;
@@ -38,6 +40,7 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
     private final Duration coalescingWindow;
     private final Backoff backoff;
     private final BooleanSupplier leading;
+    private final BooleanSupplier synced;
     private final ScheduledExecutorService sender;
 
     private boolean sendScheduled;
@@ -46,7 +49,7 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
     private long sequence;
 
     public ReportPublisher(ClusterInventory inventory, SchedulerClient scheduler, String cluster, String agentId,
-            Clock clock, Duration coalescingWindow, Backoff backoff, BooleanSupplier leading) {
+            Clock clock, Duration coalescingWindow, Backoff backoff, BooleanSupplier leading, BooleanSupplier synced) {
         this.inventory = inventory;
         this.scheduler = scheduler;
         this.cluster = cluster;
@@ -55,6 +58,7 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
         this.coalescingWindow = coalescingWindow;
         this.backoff = backoff;
         this.leading = leading;
+        this.synced = synced;
         this.sender = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "agent-reports");
             thread.setDaemon(true);
@@ -127,6 +131,11 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
                 return;
             }
             full = fullRequired;
+            if (full && !synced.getAsBoolean()) {
+                // a FULL report before the watch caches fill would tell the scheduler pools vanished
+                scheduleSend(SYNC_CHECK);
+                return;
+            }
         }
         ReportContent content = full ? inventory.full() : inventory.takeDelta();
         if (!full && content.isEmpty()) {
