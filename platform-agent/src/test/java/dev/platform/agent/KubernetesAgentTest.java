@@ -144,14 +144,14 @@ class KubernetesAgentTest {
         kube.client().nodes().withName("slice-a-2").edit(change);
 
         await().atMost(WITHIN_A_SECOND).untilAsserted(() -> {
-            NodePoolReport pool = latestPool("slice-a").orElseThrow();
+            NodePoolReport pool = latestPool("slice-a").orElseThrow(AssertionError::new);
             assertThat(pool.state()).isEqualTo(state);
             assertThat(pool.reasons()).contains(reason);
             assertThat(pool.nodes()).filteredOn(n -> n.name().equals("slice-a-2"))
                     .singleElement()
                     .satisfies(n -> assertThat(n.reasons()).contains(reason));
         });
-        assertThat(latestPool("slice-b").orElseThrow().state()).isEqualTo(HealthState.HEALTHY);
+        assertThat(latestPool("slice-b").orElseThrow(AssertionError::new).state()).isEqualTo(HealthState.HEALTHY);
     }
 
     @Test
@@ -226,7 +226,7 @@ class KubernetesAgentTest {
         GenericKubernetesResource jobSet = jobSets().withName("training").get();
         assertThat((Boolean) jobSet.get("spec", "suspend")).isTrue();
         await().atMost(PATIENCE).untilAsserted(() -> {
-            WorkloadStatusReport status = latestWorkload("wl-9").orElseThrow();
+            WorkloadStatusReport status = latestWorkload("wl-9").orElseThrow(AssertionError::new);
             assertThat(status.phase()).isEqualTo(WorkloadPhase.SUSPENDED);
             assertThat(status.podsRunning()).isZero();
         });
@@ -238,7 +238,7 @@ class KubernetesAgentTest {
         startAgent();
 
         await().atMost(PATIENCE).untilAsserted(() -> {
-            WorkloadStatusReport status = latestWorkload("wl-5").orElseThrow();
+            WorkloadStatusReport status = latestWorkload("wl-5").orElseThrow(AssertionError::new);
             assertThat(status.jobSetName()).isEqualTo("five");
             assertThat(status.phase()).isEqualTo(WorkloadPhase.RUNNING);
             assertThat(status.podsRunning()).isEqualTo(2);
@@ -250,7 +250,7 @@ class KubernetesAgentTest {
                 .edit(p -> new PodBuilder(p).editStatus().withPhase("Succeeded").endStatus().build());
 
         await().atMost(WITHIN_A_SECOND).untilAsserted(() -> {
-            WorkloadStatusReport status = latestWorkload("wl-5").orElseThrow();
+            WorkloadStatusReport status = latestWorkload("wl-5").orElseThrow(AssertionError::new);
             assertThat(status.podsSucceeded()).isEqualTo(1);
             assertThat(status.podsRunning()).isEqualTo(1);
         });
@@ -294,7 +294,7 @@ class KubernetesAgentTest {
         await().atMost(PATIENCE).untilAsserted(() -> {
             assertThat(scheduler.resultsOf(20)).extracting(CommandResult::status).containsExactly(CommandStatus.REFUSED_EXPIRED);
             assertThat(scheduler.resultsOf(21)).extracting(CommandResult::status).containsExactly(CommandStatus.SUCCEEDED);
-            NodePoolReport sliceB = latestPool("slice-b").orElseThrow();
+            NodePoolReport sliceB = latestPool("slice-b").orElseThrow(AssertionError::new);
             assertThat(sliceB.reasons()).contains(NodeHealthReason.CORDONED);
         });
         assertThat(scheduler.reports().get(0).kind()).isEqualTo(ReportKind.FULL);
@@ -353,6 +353,7 @@ class KubernetesAgentTest {
         JsonNode manifest = seedJobSet("low-jax-trillium");
         ((tools.jackson.databind.node.ObjectNode) manifest.path("metadata")).put("name", name).put("namespace", "default");
         ((tools.jackson.databind.node.ObjectNode) manifest.path("metadata")).set("labels", json.valueToTree(labels));
+        ((tools.jackson.databind.node.ObjectNode) manifest.path("metadata")).remove("annotations");
         ((tools.jackson.databind.node.ObjectNode) manifest.path("spec")).put("suspend", suspended);
         return kube.client().getKubernetesSerialization().unmarshal(json.writeValueAsString(manifest), GenericKubernetesResource.class);
     }

@@ -20,6 +20,7 @@ import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
+import io.kubernetes.client.openapi.models.V1Status;
 import io.kubernetes.client.util.CallGeneratorParams;
 import io.kubernetes.client.util.Watchable;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
@@ -35,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -143,7 +145,7 @@ public class KubernetesCluster implements Cluster {
 
     @Override
     public Optional<ClusterJobSet> jobSet(String namespace, String name) {
-        KubernetesApiResponse<DynamicKubernetesObject> response = jobSets.get(namespace, name);
+        KubernetesApiResponse<DynamicKubernetesObject> response = call(() -> jobSets.get(namespace, name));
         if (response.getHttpStatusCode() == 404) {
             return Optional.empty();
         }
@@ -157,7 +159,8 @@ public class KubernetesCluster implements Cluster {
 
     @Override
     public boolean createJobSet(JsonNode jobSet) {
-        KubernetesApiResponse<DynamicKubernetesObject> response = jobSets.create(Dynamics.newFromJson(json.writeValueAsString(jobSet)));
+        KubernetesApiResponse<DynamicKubernetesObject> response =
+                call(() -> jobSets.create(Dynamics.newFromJson(json.writeValueAsString(jobSet))));
         if (response.getHttpStatusCode() == 409) {
             return false;
         }
@@ -167,15 +170,15 @@ public class KubernetesCluster implements Cluster {
 
     @Override
     public void patchJobSet(String namespace, String name, JsonNode mergePatch) {
-        succeeded(jobSets.patch(namespace, name, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
-                new V1Patch(json.writeValueAsString(mergePatch))));
+        succeeded(call(() -> jobSets.patch(namespace, name, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+                new V1Patch(json.writeValueAsString(mergePatch)))));
     }
 
     @Override
     public void deleteJobSet(String namespace, String name) {
         DeleteOptions options = new DeleteOptions();
         options.setPropagationPolicy("Background");
-        KubernetesApiResponse<DynamicKubernetesObject> response = jobSets.delete(namespace, name, options);
+        KubernetesApiResponse<DynamicKubernetesObject> response = call(() -> jobSets.delete(namespace, name, options));
         if (response.getHttpStatusCode() != 404) {
             succeeded(response);
         }
@@ -203,6 +206,21 @@ public class KubernetesCluster implements Cluster {
     @Override
     public void close() {
         informers.stopAllRegisteredInformers();
+    }
+
+    /**
+     * The generic API throws instead of answering when an error response carries no Status
+     * body; both become a response with the status code here.
+     */
+    private static <T extends KubernetesObject> KubernetesApiResponse<T> call(Supplier<KubernetesApiResponse<T>> request) {
+        try {
+            return request.get();
+        } catch (RuntimeException e) {
+            if (e.getCause() instanceof ApiException api && api.getCode() > 0) {
+                return new KubernetesApiResponse<>(new V1Status().code(api.getCode()).message(api.getMessage()), api.getCode());
+            }
+            throw e;
+        }
     }
 
     private static <T extends KubernetesObject> KubernetesApiResponse<T> succeeded(KubernetesApiResponse<T> response) {
