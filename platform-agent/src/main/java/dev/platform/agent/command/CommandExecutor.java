@@ -20,6 +20,8 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -156,7 +158,7 @@ public class CommandExecutor {
     private Optional<ClusterJobSet> suspend(AgentCommand command) {
         Optional<ClusterJobSet> jobSet = cluster.jobSet(command.namespace(), command.name());
         if (jobSet.isPresent() && !jobSet.get().suspended()) {
-            var patch = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+            ObjectNode patch = JsonNodeFactory.instance.objectNode();
             patch.putObject("spec").put("suspend", true);
             cluster.patchJobSet(command.namespace(), command.name(), patch);
         }
@@ -213,7 +215,7 @@ public class CommandExecutor {
                         blocked.size() + " eviction(s) refused by a PodDisruptionBudget; retrying", evictions.progress()));
             }
             var delay = evictionPolicy.retry().delay(attempt, ThreadLocalRandom.current());
-            if (clock.instant().plus(delay).isAfter(deadline) || !pause(delay.toMillis())) {
+            if (clock.instant().plus(delay).isAfter(deadline) || !Pause.of(delay.toMillis())) {
                 return evictions;
             }
         }
@@ -222,21 +224,11 @@ public class CommandExecutor {
     private boolean awaitPodsGone(String workloadUid) {
         Instant deadline = clock.instant().plus(evictionPolicy.timeout());
         while (cluster.podsOf(workloadUid).stream().anyMatch(ClusterPod::isActive)) {
-            if (clock.instant().isAfter(deadline) || !pause(POD_GONE_CHECK_MILLIS)) {
+            if (clock.instant().isAfter(deadline) || !Pause.of(POD_GONE_CHECK_MILLIS)) {
                 return false;
             }
         }
         return true;
-    }
-
-    private static boolean pause(long millis) {
-        try {
-            Thread.sleep(millis);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 
     private CommandResult result(AgentCommand command, CommandStatus status, String message, EvictionProgress eviction) {

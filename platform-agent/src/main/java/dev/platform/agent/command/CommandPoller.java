@@ -64,7 +64,7 @@ public class CommandPoller implements AutoCloseable {
                 }
                 long delay = backoff.delay(failures++, ThreadLocalRandom.current()).toMillis();
                 log.warn("command poll failed ({}); retrying in {} ms", e.getMessage(), delay);
-                if (!pause(delay)) {
+                if (!Pause.of(delay)) {
                     return;
                 }
                 continue;
@@ -91,7 +91,7 @@ public class CommandPoller implements AutoCloseable {
             } catch (SchedulerUnavailableException e) {
                 long delay = backoff.delay(attempt, ThreadLocalRandom.current()).toMillis();
                 log.warn("result of command {} not delivered ({}); retrying in {} ms", result.commandId(), e.getMessage(), delay);
-                if (!pause(delay)) {
+                if (!Pause.of(delay)) {
                     return false;
                 }
             }
@@ -104,16 +104,6 @@ public class CommandPoller implements AutoCloseable {
             scheduler.postResult(progress);
         } catch (SchedulerUnavailableException e) {
             log.debug("progress of command {} not delivered: {}", progress.commandId(), e.getMessage());
-        }
-    }
-
-    private static boolean pause(long millis) {
-        try {
-            Thread.sleep(millis);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         }
     }
 

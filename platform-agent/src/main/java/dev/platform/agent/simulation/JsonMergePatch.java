@@ -1,6 +1,7 @@
 package dev.platform.agent.simulation;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /** RFC 7386 JSON merge patch, as the API server applies application/merge-patch+json. */
@@ -15,7 +16,7 @@ final class JsonMergePatch {
         }
         ObjectNode result = target instanceof ObjectNode targetObject
                 ? targetObject.deepCopy()
-                : tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+                : JsonNodeFactory.instance.objectNode();
         patchObject.properties().forEach(field -> {
             if (field.getValue().isNull()) {
                 result.remove(field.getKey());
