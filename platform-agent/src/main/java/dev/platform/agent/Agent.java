@@ -1,0 +1,64 @@
+package dev.platform.agent;
+
+import dev.platform.agent.cluster.Cluster;
+import dev.platform.agent.command.CommandExecutor;
+import dev.platform.agent.command.CommandPoller;
+import dev.platform.agent.leadership.Leadership;
+import dev.platform.agent.report.ClusterInventory;
+import dev.platform.agent.report.ReportPublisher;
+import dev.platform.agent.scheduler.SchedulerClient;
+import java.time.Clock;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The agent loop, usable without Spring: watch the cluster into the inventory; while leading,
+ * push reports and execute long-polled commands. The Boot application wires one of these; the
+ * scheduler can run one in-process on a {@link dev.platform.agent.simulation.SimulatedCluster}.
+ */
+public class Agent implements AutoCloseable {
+
+    private final Cluster cluster;
+    private final Leadership leadership;
+    private final ReportPublisher reports;
+    private final CommandPoller commands;
+
+    public Agent(AgentSettings settings, Cluster cluster, Leadership leadership, Clock clock) {
+        this.cluster = cluster;
+        this.leadership = leadership;
+        SchedulerClient scheduler = new SchedulerClient(settings.schedulerUrl(), settings.cluster(), settings.token(), json());
+        this.reports = new ReportPublisher(new ClusterInventory(), scheduler, settings.cluster(), settings.agentId(),
+                clock, settings.coalescingWindow(), settings.schedulerBackoff(), leadership::isLeader, cluster::hasSynced);
+        CommandExecutor executor = new CommandExecutor(cluster, clock, settings.evictionPolicy(), settings.agentId());
+        this.commands = new CommandPoller(scheduler, executor, settings.schedulerBackoff(), settings.commandWaitSeconds());
+    }
+
+    /** The protocol's JSON: tolerant of fields a newer scheduler adds. */
+    public static JsonMapper json() {
+        return JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+    }
+
+    public void start() {
+        cluster.watch(reports);
+        leadership.start(() -> {
+            reports.sendFullReport();
+            commands.start();
+        }, commands::stop);
+    }
+
+    public boolean isLeader() {
+        return leadership.isLeader();
+    }
+
+    public Cluster cluster() {
+        return cluster;
+    }
+
+    @Override
+    public void close() {
+        commands.close();
+        leadership.close();
+        reports.close();
+        cluster.close();
+    }
+}

@@ -1,0 +1,85 @@
+package dev.platform.agent;
+
+import dev.platform.agent.cluster.Cluster;
+import dev.platform.agent.cluster.KubernetesCluster;
+import dev.platform.agent.command.EvictionPolicy;
+import dev.platform.agent.leadership.LeaseLeadership;
+import dev.platform.agent.leadership.Leadership;
+import dev.platform.agent.leadership.SoleReplica;
+import dev.platform.agent.scheduler.Backoff;
+import dev.platform.agent.simulation.SimulatedCluster;
+import dev.platform.agent.simulation.SimulatedClusterLayout;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
+import java.io.FileReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(AgentProperties.class)
+class AgentConfiguration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean(destroyMethod = "close")
+    Cluster cluster(AgentProperties properties, Clock clock) throws IOException {
+        if (properties.mode() == AgentProperties.Mode.SIMULATED) {
+            return new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), clock);
+        }
+        ApiClient commands = apiClient(properties);
+        commands.setReadTimeout((int) TimeUnit.SECONDS.toMillis(30));
+        ApiClient watches = apiClient(properties);
+        watches.setReadTimeout(0);
+        return new KubernetesCluster(commands, watches, Agent.json());
+    }
+
+    @Bean(destroyMethod = "close")
+    Leadership leadership(AgentProperties properties) throws IOException {
+        if (properties.mode() == AgentProperties.Mode.SIMULATED) {
+            return new SoleReplica();
+        }
+        return new LeaseLeadership(apiClient(properties), properties.leaseNamespace(), properties.leaseName(),
+                agentId(properties), properties.leaseDuration());
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    Agent agent(AgentProperties properties, Cluster cluster, Leadership leadership, Clock clock) {
+        AgentSettings settings = new AgentSettings(properties.schedulerUrl(), properties.clusterName(), properties.token(),
+                agentId(properties), properties.coalescingWindow(), properties.commandWaitSeconds(),
+                Backoff.SCHEDULER, EvictionPolicy.DEFAULT);
+        return new Agent(settings, cluster, leadership, clock);
+    }
+
+    private static ApiClient apiClient(AgentProperties properties) throws IOException {
+        if (properties.kubeconfig() == null || properties.kubeconfig().isBlank()) {
+            return ClientBuilder.standard().build();
+        }
+        try (Reader reader = new FileReader(properties.kubeconfig())) {
+            return ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).build();
+        }
+    }
+
+    /** Pod name in a cluster (HOSTNAME), so the Lease shows which replica leads. */
+    private static String agentId(AgentProperties properties) {
+        if (properties.agentId() != null && !properties.agentId().isBlank()) {
+            return properties.agentId();
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "agent-" + UUID.randomUUID();
+        }
+    }
+}

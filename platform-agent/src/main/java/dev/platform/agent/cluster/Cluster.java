@@ -1,0 +1,39 @@
+package dev.platform.agent.cluster;
+
+import java.util.List;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The agent's port to a Kubernetes cluster: a real one through client-java, or a simulated one
+ * in memory. Reads of pods come from the watch cache; the agent never lists the whole cluster.
+ */
+public interface Cluster extends AutoCloseable {
+
+    /** Starts watching; the current state arrives first as changes, then every change as it happens. */
+    void watch(ClusterEvents events);
+
+    /** True once the initial state of nodes, pods and JobSets has been delivered. */
+    boolean hasSynced();
+
+    /** Read from the API server, not the cache: commands decide on it. */
+    Optional<ClusterJobSet> jobSet(String namespace, String name);
+
+    /** Pods of a platform workload, from the watch cache. */
+    List<ClusterPod> podsOf(String workloadUid);
+
+    /** @return false when a JobSet of that name already exists. */
+    boolean createJobSet(JsonNode jobSet);
+
+    /** RFC 7386 JSON merge patch. */
+    void patchJobSet(String namespace, String name, JsonNode mergePatch);
+
+    /** Deletes the JobSet and, in the background, its Jobs and pods. No-op when absent. */
+    void deleteJobSet(String namespace, String name);
+
+    /** policy/v1 Eviction, so PodDisruptionBudgets are honoured. */
+    EvictionOutcome evictPod(String namespace, String name);
+
+    @Override
+    void close();
+}

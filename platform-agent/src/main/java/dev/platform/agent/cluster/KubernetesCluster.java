@@ -1,0 +1,279 @@
+package dev.platform.agent.cluster;
+
+import com.google.gson.Gson;
+import dev.platform.api.agent.AgentProtocol;
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.informer.ListerWatcher;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Eviction;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1NodeCondition;
+import io.kubernetes.client.openapi.models.V1NodeList;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
+import io.kubernetes.client.openapi.models.V1Status;
+import io.kubernetes.client.util.CallGeneratorParams;
+import io.kubernetes.client.util.Watchable;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.kubernetes.client.util.generic.dynamic.Dynamics;
+import io.kubernetes.client.util.generic.options.DeleteOptions;
+import io.kubernetes.client.util.generic.options.ListOptions;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The cluster port on a real API server: three shared informers (all Nodes, the pods labelled
+ * platform.dev/managed=true, all JobSets through the generic API) deliver state and changes;
+ * commands go through the API directly. Two clients because watches need no read timeout and
+ * commands must have one.
+ */
+public class KubernetesCluster implements Cluster {
+
+    static final String JOBSET_GROUP = "jobset.x-k8s.io";
+    static final String JOBSET_VERSION = "v1alpha2";
+    private static final String WORKLOAD_INDEX = "workload-uid";
+    private static final String MANAGED_PODS = AgentProtocol.MANAGED_LABEL + "=true";
+
+    private final JsonMapper json;
+    private final CoreV1Api core;
+    private final GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> jobSets;
+    private final SharedInformerFactory informers;
+    private final SharedIndexInformer<V1Node> nodeInformer;
+    private final SharedIndexInformer<V1Pod> podInformer;
+    private final SharedIndexInformer<DynamicKubernetesObject> jobSetInformer;
+
+    public KubernetesCluster(ApiClient commandClient, ApiClient watchClient, JsonMapper json) {
+        this.json = json;
+        this.core = new CoreV1Api(commandClient);
+        this.jobSets = jobSetApi(commandClient);
+        this.informers = new SharedInformerFactory(watchClient);
+        this.nodeInformer = informers.sharedIndexInformerFor(
+                new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", watchClient), V1Node.class, 0);
+        this.podInformer = informers.sharedIndexInformerFor(
+                selected(new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), MANAGED_PODS),
+                V1Pod.class, 0);
+        this.podInformer.addIndexers(Map.of(WORKLOAD_INDEX, pod -> {
+            String uid = labels(pod.getMetadata()).get(AgentProtocol.WORKLOAD_UID_LABEL);
+            return uid == null ? List.of() : List.of(uid);
+        }));
+        this.jobSetInformer = informers.sharedIndexInformerFor(jobSetApi(watchClient), DynamicKubernetesObject.class, 0);
+    }
+
+    /** DynamicKubernetesApi, not a plain generic one: it registers the gson adapters for untyped objects. */
+    private static GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> jobSetApi(ApiClient client) {
+        return new DynamicKubernetesApi(JOBSET_GROUP, JOBSET_VERSION, "jobsets", client);
+    }
+
+    /** The factory's own lister-watcher cannot take a label selector; this one passes it to list and watch. */
+    private static <T extends KubernetesObject, L extends KubernetesListObject> ListerWatcher<T, L> selected(
+            GenericKubernetesApi<T, L> api, String labelSelector) {
+        return new ListerWatcher<>() {
+            @Override
+            public L list(CallGeneratorParams params) throws ApiException {
+                return api.list(options(params, labelSelector)).throwsApiException().getObject();
+            }
+
+            @Override
+            public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
+                return api.watch(options(params, labelSelector));
+            }
+        };
+    }
+
+    private static ListOptions options(CallGeneratorParams params, String labelSelector) {
+        ListOptions options = new ListOptions();
+        options.setLabelSelector(labelSelector);
+        options.setResourceVersion(params.resourceVersion);
+        options.setTimeoutSeconds(params.timeoutSeconds);
+        return options;
+    }
+
+    @Override
+    public void watch(ClusterEvents events) {
+        nodeInformer.addEventHandler(handler(node -> events.nodeChanged(toNode(node)),
+                node -> events.nodeRemoved(node.getMetadata().getName())));
+        podInformer.addEventHandler(handler(pod -> events.podChanged(toPod(pod)),
+                pod -> events.podRemoved(pod.getMetadata().getNamespace(), pod.getMetadata().getName())));
+        jobSetInformer.addEventHandler(handler(jobSet -> events.jobSetChanged(toJobSet(jobSet)),
+                jobSet -> events.jobSetRemoved(jobSet.getMetadata().getNamespace(), jobSet.getMetadata().getName())));
+        informers.startAllRegisteredInformers();
+    }
+
+    private static <T extends KubernetesObject> ResourceEventHandler<T> handler(
+            Consumer<T> changed, Consumer<T> removed) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T obj) {
+                changed.accept(obj);
+            }
+
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                changed.accept(newObj);
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                removed.accept(obj);
+            }
+        };
+    }
+
+    @Override
+    public boolean hasSynced() {
+        return nodeInformer.hasSynced() && podInformer.hasSynced() && jobSetInformer.hasSynced();
+    }
+
+    @Override
+    public Optional<ClusterJobSet> jobSet(String namespace, String name) {
+        KubernetesApiResponse<DynamicKubernetesObject> response = call(() -> jobSets.get(namespace, name));
+        if (response.getHttpStatusCode() == 404) {
+            return Optional.empty();
+        }
+        return Optional.of(toJobSet(succeeded(response).getObject()));
+    }
+
+    @Override
+    public List<ClusterPod> podsOf(String workloadUid) {
+        return podInformer.getIndexer().byIndex(WORKLOAD_INDEX, workloadUid).stream().map(KubernetesCluster::toPod).toList();
+    }
+
+    @Override
+    public boolean createJobSet(JsonNode jobSet) {
+        KubernetesApiResponse<DynamicKubernetesObject> response =
+                call(() -> jobSets.create(Dynamics.newFromJson(json.writeValueAsString(jobSet))));
+        if (response.getHttpStatusCode() == 409) {
+            return false;
+        }
+        succeeded(response);
+        return true;
+    }
+
+    @Override
+    public void patchJobSet(String namespace, String name, JsonNode mergePatch) {
+        succeeded(call(() -> jobSets.patch(namespace, name, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+                new V1Patch(json.writeValueAsString(mergePatch)))));
+    }
+
+    @Override
+    public void deleteJobSet(String namespace, String name) {
+        DeleteOptions options = new DeleteOptions();
+        options.setPropagationPolicy("Background");
+        KubernetesApiResponse<DynamicKubernetesObject> response = call(() -> jobSets.delete(namespace, name, options));
+        if (response.getHttpStatusCode() != 404) {
+            succeeded(response);
+        }
+    }
+
+    @Override
+    public EvictionOutcome evictPod(String namespace, String name) {
+        V1Eviction eviction = new V1Eviction()
+                .apiVersion("policy/v1")
+                .kind("Eviction")
+                .metadata(new V1ObjectMeta().name(name).namespace(namespace));
+        try {
+            core.createNamespacedPodEviction(name, namespace, eviction).execute();
+            return EvictionOutcome.EVICTED;
+        } catch (ApiException e) {
+            return switch (e.getCode()) {
+                case 404 -> EvictionOutcome.GONE;
+                case 429 -> EvictionOutcome.BLOCKED_BY_DISRUPTION_BUDGET;
+                default -> throw new ClusterCallException("eviction of " + namespace + "/" + name + " answered " + e.getCode()
+                        + ": " + e.getResponseBody(), e);
+            };
+        }
+    }
+
+    @Override
+    public void close() {
+        informers.stopAllRegisteredInformers();
+    }
+
+    /**
+     * The generic API throws instead of answering when an error response carries no Status
+     * body; both become a response with the status code here.
+     */
+    private static <T extends KubernetesObject> KubernetesApiResponse<T> call(Supplier<KubernetesApiResponse<T>> request) {
+        try {
+            return request.get();
+        } catch (RuntimeException e) {
+            if (e.getCause() instanceof ApiException api && api.getCode() > 0) {
+                return new KubernetesApiResponse<>(new V1Status().code(api.getCode()).message(api.getMessage()), api.getCode());
+            }
+            throw e;
+        }
+    }
+
+    private static <T extends KubernetesObject> KubernetesApiResponse<T> succeeded(KubernetesApiResponse<T> response) {
+        if (!response.isSuccess()) {
+            throw new ClusterCallException("API server answered " + response.getHttpStatusCode() + ": "
+                    + (response.getStatus() == null ? "" : response.getStatus().getMessage()), null);
+        }
+        return response;
+    }
+
+    static ClusterNode toNode(V1Node node) {
+        var spec = node.getSpec();
+        var status = node.getStatus();
+        List<NodeTaint> taints = spec == null || spec.getTaints() == null ? List.of()
+                : spec.getTaints().stream().map(t -> new NodeTaint(t.getKey(), t.getValue(), t.getEffect())).toList();
+        String ready = status == null || status.getConditions() == null ? null
+                : status.getConditions().stream()
+                        .filter(c -> "Ready".equals(c.getType()))
+                        .map(V1NodeCondition::getStatus)
+                        .findFirst()
+                        .orElse(null);
+        return new ClusterNode(node.getMetadata().getName(), labels(node.getMetadata()),
+                spec != null && Boolean.TRUE.equals(spec.getUnschedulable()), taints, ready,
+                chips(status == null ? null : status.getCapacity()),
+                chips(status == null ? null : status.getAllocatable()));
+    }
+
+    private static int chips(Map<String, Quantity> resources) {
+        Quantity chips = resources == null ? null : resources.get(ClusterNode.TPU_RESOURCE);
+        return chips == null ? 0 : chips.getNumber().intValue();
+    }
+
+    static ClusterPod toPod(V1Pod pod) {
+        V1ObjectMeta metadata = pod.getMetadata();
+        return new ClusterPod(metadata.getNamespace(), metadata.getName(),
+                labels(metadata).get(AgentProtocol.WORKLOAD_UID_LABEL),
+                pod.getSpec() == null ? null : pod.getSpec().getNodeName(),
+                pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Pending" : pod.getStatus().getPhase());
+    }
+
+    private ClusterJobSet toJobSet(DynamicKubernetesObject jobSet) {
+        JsonNode manifest = json.readTree(new Gson().toJson(jobSet.getRaw()));
+        return ClusterJobSet.of(manifest);
+    }
+
+    private static Map<String, String> labels(V1ObjectMeta metadata) {
+        return metadata == null || metadata.getLabels() == null ? Map.of() : new HashMap<>(metadata.getLabels());
+    }
+
+    /** A call to the API server failed in a way the command cannot work around. */
+    public static class ClusterCallException extends RuntimeException {
+        ClusterCallException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package dev.platform.agent.report;
+
+import dev.platform.agent.cluster.ClusterEvents;
+import dev.platform.agent.cluster.ClusterJobSet;
+import dev.platform.agent.cluster.ClusterNode;
+import dev.platform.agent.cluster.ClusterPod;
+import dev.platform.agent.scheduler.Backoff;
+import dev.platform.agent.scheduler.ReportAcceptance;
+import dev.platform.agent.scheduler.SchedulerClient;
+import dev.platform.agent.scheduler.SchedulerUnavailableException;
+import dev.platform.api.agent.AgentReport;
+import dev.platform.api.agent.ReportKind;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pushes the inventory to the scheduler: a FULL report when the agent starts leading or after
+ * any failed send (the scheduler may have missed a delta), then DELTA reports as changes happen.
+ * A change schedules a send after a short coalescing window so a burst (a whole slice going
+ * NotReady) travels as one report, well inside the 1 s budget from informer event to scheduler.
+ */
+public class ReportPublisher implements ClusterEvents, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ReportPublisher.class);
+
+    private static final Duration SYNC_CHECK = Duration.ofMillis(50);
+
+    private final ClusterInventory inventory;
+    private final SchedulerClient scheduler;
+    private final String cluster;
+    private final String agentId;
+    private final Clock clock;
+    private final Duration coalescingWindow;
+    private final Backoff backoff;
+    private final BooleanSupplier leading;
+    private final BooleanSupplier synced;
+    private final ScheduledExecutorService sender;
+
+    private boolean sendScheduled;
+    private boolean fullRequired = true;
+    private int failures;
+    private long sequence;
+
+    public ReportPublisher(ClusterInventory inventory, SchedulerClient scheduler, String cluster, String agentId,
+            Clock clock, Duration coalescingWindow, Backoff backoff, BooleanSupplier leading, BooleanSupplier synced) {
+        this.inventory = inventory;
+        this.scheduler = scheduler;
+        this.cluster = cluster;
+        this.agentId = agentId;
+        this.clock = clock;
+        this.coalescingWindow = coalescingWindow;
+        this.backoff = backoff;
+        this.leading = leading;
+        this.synced = synced;
+        this.sender = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "agent-reports");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** On becoming leader: the scheduler gets everything, whatever a previous leader sent. */
+    public synchronized void sendFullReport() {
+        fullRequired = true;
+        failures = 0;
+        scheduleSend(Duration.ZERO);
+    }
+
+    @Override
+    public void nodeChanged(ClusterNode node) {
+        inventory.nodeChanged(node);
+        changed();
+    }
+
+    @Override
+    public void nodeRemoved(String name) {
+        inventory.nodeRemoved(name);
+        changed();
+    }
+
+    @Override
+    public void podChanged(ClusterPod pod) {
+        inventory.podChanged(pod);
+        changed();
+    }
+
+    @Override
+    public void podRemoved(String namespace, String name) {
+        inventory.podRemoved(namespace, name);
+        changed();
+    }
+
+    @Override
+    public void jobSetChanged(ClusterJobSet jobSet) {
+        inventory.jobSetChanged(jobSet);
+        changed();
+    }
+
+    @Override
+    public void jobSetRemoved(String namespace, String name) {
+        inventory.jobSetRemoved(namespace, name);
+        changed();
+    }
+
+    private synchronized void changed() {
+        // while a failure backs off, the retry (a FULL report) already covers this change
+        if (failures == 0) {
+            scheduleSend(coalescingWindow);
+        }
+    }
+
+    private synchronized void scheduleSend(Duration delay) {
+        if (!sendScheduled && !sender.isShutdown()) {
+            sendScheduled = true;
+            sender.schedule(this::send, delay.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void send() {
+        boolean full;
+        synchronized (this) {
+            sendScheduled = false;
+            if (!leading.getAsBoolean()) {
+                return;
+            }
+            full = fullRequired;
+            if (full && !synced.getAsBoolean()) {
+                // a FULL report before the watch caches fill would tell the scheduler pools vanished
+                scheduleSend(SYNC_CHECK);
+                return;
+            }
+        }
+        ReportContent content = full ? inventory.full() : inventory.takeDelta();
+        if (!full && content.isEmpty()) {
+            return;
+        }
+        AgentReport report = report(full, content);
+        try {
+            ReportAcceptance acceptance = scheduler.sendReport(report);
+            synchronized (this) {
+                failures = 0;
+                fullRequired = acceptance == ReportAcceptance.FULL_REPORT_REQUIRED;
+                if (fullRequired) {
+                    scheduleSend(Duration.ZERO);
+                } else if (inventory.hasChanges()) {
+                    scheduleSend(coalescingWindow);
+                }
+            }
+        } catch (SchedulerUnavailableException e) {
+            synchronized (this) {
+                fullRequired = true;
+                Duration delay = backoff.delay(failures++, ThreadLocalRandom.current());
+                log.warn("report {} not delivered ({}); retrying in {} ms", report.sequence(), e.getMessage(), delay.toMillis());
+                scheduleSend(delay);
+            }
+        }
+    }
+
+    private synchronized AgentReport report(boolean full, ReportContent content) {
+        return new AgentReport(cluster, agentId, true, ++sequence, clock.instant(),
+                full ? ReportKind.FULL : ReportKind.DELTA,
+                content.nodePools(), content.removedNodePools(), content.workloads(), content.submissions());
+    }
+
+    @Override
+    public void close() {
+        sender.shutdownNow();
+    }
+}

@@ -1,0 +1,112 @@
+package dev.platform.agent.scheduler;
+
+import dev.platform.api.agent.AgentCommand;
+import dev.platform.api.agent.AgentProtocol;
+import dev.platform.api.agent.AgentReport;
+import dev.platform.api.agent.CommandResult;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The agent's side of the protocol (design §8): reports, long-polled commands, results. Every
+ * call either succeeds or throws {@link SchedulerUnavailableException}; retrying is the caller's
+ * choice because a report and a command result retry differently.
+ */
+public class SchedulerClient {
+
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+    private static final TypeReference<List<AgentCommand>> COMMAND_LIST = new TypeReference<>() {
+    };
+
+    private final URI schedulerUrl;
+    private final String cluster;
+    private final String token;
+    private final HttpClient http;
+    private final JsonMapper json;
+
+    public SchedulerClient(URI schedulerUrl, String cluster, String token, JsonMapper json) {
+        this.schedulerUrl = schedulerUrl;
+        this.cluster = cluster;
+        this.token = token;
+        this.json = json;
+        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    public ReportAcceptance sendReport(AgentReport report) throws SchedulerUnavailableException {
+        HttpResponse<String> response = send(post(AgentProtocol.REPORTS_PATH, report).timeout(CALL_TIMEOUT));
+        if (response.statusCode() == 409) {
+            return ReportAcceptance.FULL_REPORT_REQUIRED;
+        }
+        requireSuccess(response);
+        return ReportAcceptance.ACCEPTED;
+    }
+
+    /**
+     * Long poll. {@code after} null asks for the commands after the last one the scheduler has
+     * an acknowledgement for, which is how a restarted agent resumes.
+     */
+    public List<AgentCommand> pollCommands(Long after, int waitSeconds) throws SchedulerUnavailableException {
+        String query = AgentProtocol.WAIT_SECONDS_PARAM + "=" + waitSeconds
+                + (after == null ? "" : "&" + AgentProtocol.AFTER_PARAM + "=" + after);
+        HttpResponse<String> response = send(authorized(resolve(AgentProtocol.COMMANDS_PATH, query))
+                .timeout(CALL_TIMEOUT.plusSeconds(waitSeconds))
+                .GET());
+        requireSuccess(response);
+        try {
+            return json.readValue(response.body(), COMMAND_LIST);
+        } catch (JacksonException e) {
+            throw new SchedulerUnavailableException("unreadable command list: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    public void postResult(CommandResult result) throws SchedulerUnavailableException {
+        String path = AgentProtocol.COMMAND_RESULT_PATH.replace("{id}", Long.toString(result.commandId()));
+        requireSuccess(send(post(path, result).timeout(CALL_TIMEOUT)));
+    }
+
+    private HttpRequest.Builder post(String path, Object body) {
+        return authorized(resolve(path, null))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)));
+    }
+
+    private HttpRequest.Builder authorized(URI uri) {
+        return HttpRequest.newBuilder(uri)
+                .header("Authorization", "Bearer " + token)
+                .header("Accept", "application/json");
+    }
+
+    private URI resolve(String pathTemplate, String query) {
+        String path = pathTemplate.replace("{cluster}", URLEncoder.encode(cluster, StandardCharsets.UTF_8));
+        String base = schedulerUrl.toString().replaceAll("/+$", "");
+        return URI.create(base + path + (query == null ? "" : "?" + query));
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) throws SchedulerUnavailableException {
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new SchedulerUnavailableException("scheduler unreachable: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SchedulerUnavailableException("interrupted", e);
+        }
+    }
+
+    private static void requireSuccess(HttpResponse<String> response) throws SchedulerUnavailableException {
+        if (response.statusCode() / 100 != 2) {
+            throw new SchedulerUnavailableException(
+                    response.request().method() + " " + response.uri().getPath() + " answered " + response.statusCode());
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.platform.agent.simulation;
+
+import dev.platform.agent.cluster.Cluster;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Fault injection on the simulated cluster: the demo's and load tests' way to break a slice. */
+@RestController
+@RequestMapping("/simulation/nodepools/{pool}")
+@ConditionalOnProperty(name = "platform.agent.mode", havingValue = "simulated")
+class SimulationController {
+
+    private final SimulatedCluster cluster;
+
+    SimulationController(Cluster cluster) {
+        this.cluster = (SimulatedCluster) cluster;
+    }
+
+    @PostMapping("/fail")
+    ResponseEntity<Void> fail(@PathVariable String pool) {
+        if (!cluster.hasPool(pool)) {
+            return ResponseEntity.notFound().build();
+        }
+        cluster.failPool(pool);
+        return ResponseEntity.noContent().build();
+    }
+
+    @PostMapping("/recover")
+    ResponseEntity<Void> recover(@PathVariable String pool) {
+        if (!cluster.hasPool(pool)) {
+            return ResponseEntity.notFound().build();
+        }
+        cluster.recoverPool(pool);
+        return ResponseEntity.noContent().build();
+    }
+}

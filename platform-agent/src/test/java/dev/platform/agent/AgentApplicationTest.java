@@ -1,0 +1,79 @@
+package dev.platform.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.platform.agent.testing.FakeScheduler;
+import dev.platform.api.agent.HealthState;
+import dev.platform.api.agent.NodePoolReport;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** The Boot application in simulated mode: reports to its scheduler, breaks a slice on request. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class AgentApplicationTest {
+
+    private static final FakeScheduler scheduler = startScheduler();
+
+    @LocalServerPort
+    int port;
+
+    private static FakeScheduler startScheduler() {
+        try {
+            return new FakeScheduler();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @DynamicPropertySource
+    static void agentSettings(DynamicPropertyRegistry registry) {
+        registry.add("platform.agent.mode", () -> "simulated");
+        registry.add("platform.agent.scheduler-url", () -> scheduler.url().toString());
+        registry.add("platform.agent.cluster-name", () -> "sim");
+        registry.add("platform.agent.token", () -> FakeScheduler.TOKEN);
+    }
+
+    @AfterAll
+    static void stopScheduler() {
+        scheduler.close();
+    }
+
+    @Test
+    void failingASimulatedPoolOverHttpIsReported() throws Exception {
+        await().atMost(Duration.ofSeconds(10)).until(() -> !scheduler.reports().isEmpty());
+
+        HttpResponse<Void> failed = post("/simulation/nodepools/sim-v6e-4x4-2/fail");
+        HttpResponse<Void> unknown = post("/simulation/nodepools/no-such-pool/fail");
+
+        assertThat(failed.statusCode()).isEqualTo(204);
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        await().atMost(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(scheduler.reports().stream()
+                .flatMap(r -> r.nodePools().stream())
+                .filter(p -> p.name().equals("sim-v6e-4x4-2"))
+                .map(NodePoolReport::state))
+                .contains(HealthState.UNHEALTHY));
+
+        assertThat(post("/simulation/nodepools/sim-v6e-4x4-2/recover").statusCode()).isEqualTo(204);
+        await().atMost(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(scheduler.lastReport().nodePools())
+                .filteredOn(p -> p.name().equals("sim-v6e-4x4-2"))
+                .singleElement()
+                .satisfies(p -> assertThat(p.state()).isEqualTo(HealthState.HEALTHY)));
+    }
+
+    private HttpResponse<Void> post(String path) throws Exception {
+        return HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.discarding());
+    }
+}

@@ -1,0 +1,395 @@
+package dev.platform.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.platform.agent.cluster.KubernetesCluster;
+import dev.platform.agent.command.EvictionPolicy;
+import dev.platform.agent.leadership.SoleReplica;
+import dev.platform.agent.scheduler.Backoff;
+import dev.platform.agent.testing.FakeScheduler;
+import dev.platform.agent.testing.MockKubernetes;
+import dev.platform.api.agent.AgentCommand;
+import dev.platform.api.agent.AgentProtocol;
+import dev.platform.api.agent.AgentReport;
+import dev.platform.api.agent.CommandPayload;
+import dev.platform.api.agent.CommandResult;
+import dev.platform.api.agent.CommandStatus;
+import dev.platform.api.agent.CommandType;
+import dev.platform.api.agent.HealthState;
+import dev.platform.api.agent.NodeHealthReason;
+import dev.platform.api.agent.NodePoolReport;
+import dev.platform.api.agent.ReportKind;
+import dev.platform.api.agent.WorkloadPhase;
+import dev.platform.api.agent.WorkloadStatusReport;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import java.io.InputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.yaml.snakeyaml.Yaml;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The agent on client-java against fabric8's mock API server, reporting to and commanded by a fake scheduler. */
+class KubernetesAgentTest {
+
+    private static final String POOL_LABEL = "cloud.google.com/gke-nodepool";
+    private static final Duration WITHIN_A_SECOND = Duration.ofSeconds(1);
+    private static final Duration PATIENCE = Duration.ofSeconds(15);
+
+    private final JsonMapper json = Agent.json();
+    private MockKubernetes kube;
+    private FakeScheduler scheduler;
+    private Agent agent;
+
+    @BeforeEach
+    void startCluster() throws Exception {
+        kube = new MockKubernetes();
+        scheduler = new FakeScheduler();
+        for (int i = 0; i < 4; i++) {
+            createNode(tpuNode("slice-a-" + i, "slice-a"));
+        }
+        createNode(tpuNode("slice-b-0", "slice-b"));
+    }
+
+    @AfterEach
+    void stop() {
+        if (agent != null) {
+            agent.close();
+        }
+        scheduler.close();
+        kube.close();
+    }
+
+    private void startAgent() {
+        AgentSettings settings = new AgentSettings(scheduler.url(), "test-cluster", FakeScheduler.TOKEN, "agent-1",
+                Duration.ofMillis(50), 1, new Backoff(Duration.ofMillis(50), Duration.ofMillis(400)),
+                new EvictionPolicy(new Backoff(Duration.ofMillis(20), Duration.ofMillis(100)), Duration.ofSeconds(10)));
+        agent = new Agent(settings, new KubernetesCluster(kube.apiClient(), kube.apiClient(), json), new SoleReplica(),
+                Clock.systemUTC());
+        agent.start();
+    }
+
+    @Test
+    void reportsTheFullInventoryFirst() {
+        startAgent();
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            assertThat(scheduler.reports()).isNotEmpty();
+            AgentReport first = scheduler.reports().get(0);
+            assertThat(first.kind()).isEqualTo(ReportKind.FULL);
+            assertThat(first.cluster()).isEqualTo("test-cluster");
+            assertThat(first.nodePools()).extracting(NodePoolReport::name).containsExactly("slice-a", "slice-b");
+        });
+        NodePoolReport sliceA = scheduler.reports().get(0).nodePools().get(0);
+        assertThat(sliceA.state()).isEqualTo(HealthState.HEALTHY);
+        assertThat(sliceA.accelerator()).isEqualTo("tpu-v6e-slice");
+        assertThat(sliceA.topology()).isEqualTo("4x4");
+        assertThat(sliceA.nodes()).hasSize(4).allSatisfy(n -> assertThat(n.chipAllocatable()).isEqualTo(4));
+        assertThat(scheduler.unauthorizedCalls()).isEmpty();
+    }
+
+    static Stream<Arguments> nodeFaults() {
+        return Stream.of(
+                Arguments.of("NotReady", (UnaryOperator<Node>) n -> new NodeBuilder(n).editStatus()
+                        .editFirstCondition().withStatus("False").endCondition().endStatus().build(),
+                        HealthState.UNHEALTHY, NodeHealthReason.NOT_READY),
+                Arguments.of("unreachable taint", (UnaryOperator<Node>) n -> new NodeBuilder(n).editSpec()
+                        .addNewTaint().withKey("node.kubernetes.io/unreachable").withEffect("NoExecute").endTaint()
+                        .endSpec().build(),
+                        HealthState.UNHEALTHY, NodeHealthReason.UNREACHABLE),
+                Arguments.of("impending termination", (UnaryOperator<Node>) n -> new NodeBuilder(n).editSpec()
+                        .addNewTaint().withKey("cloud.google.com/impending-node-termination").withEffect("NoSchedule")
+                        .endTaint().endSpec().build(),
+                        HealthState.UNHEALTHY, NodeHealthReason.IMPENDING_TERMINATION),
+                Arguments.of("cordoned", (UnaryOperator<Node>) n -> new NodeBuilder(n).editSpec()
+                        .withUnschedulable(true).endSpec().build(),
+                        HealthState.UNHEALTHY, NodeHealthReason.CORDONED),
+                Arguments.of("lost a chip", (UnaryOperator<Node>) n -> new NodeBuilder(n).editStatus()
+                        .addToAllocatable("google.com/tpu", new Quantity("3")).endStatus().build(),
+                        HealthState.UNHEALTHY, NodeHealthReason.UNHEALTHY_CHIPS),
+                Arguments.of("maintenance scheduled", (UnaryOperator<Node>) n -> new NodeBuilder(n).editMetadata()
+                        .addToLabels("cloud.google.com/scheduled-maintenance-time", "1767225600").endMetadata().build(),
+                        HealthState.DEGRADED, NodeHealthReason.MAINTENANCE_SCHEDULED));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("nodeFaults")
+    void aNodeFaultReachesTheSchedulerWithinASecond(String fault, UnaryOperator<Node> change, HealthState state,
+            NodeHealthReason reason) {
+        startAgent();
+        await().atMost(PATIENCE).until(() -> latestPool("slice-a").isPresent());
+
+        kube.client().nodes().withName("slice-a-2").edit(change);
+
+        await().atMost(WITHIN_A_SECOND).untilAsserted(() -> {
+            NodePoolReport pool = latestPool("slice-a").orElseThrow(AssertionError::new);
+            assertThat(pool.state()).isEqualTo(state);
+            assertThat(pool.reasons()).contains(reason);
+            assertThat(pool.nodes()).filteredOn(n -> n.name().equals("slice-a-2"))
+                    .singleElement()
+                    .satisfies(n -> assertThat(n.reasons()).contains(reason));
+        });
+        assertThat(latestPool("slice-b").orElseThrow(AssertionError::new).state()).isEqualTo(HealthState.HEALTHY);
+    }
+
+    @Test
+    void startCreatesTheJobSetPinnedToItsPoolsWithItsPriorityClass() throws Exception {
+        startAgent();
+        scheduler.enqueue(start(1, "wl-1", "low-jax-trillium", List.of("slice-a", "slice-b"), null));
+
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(scheduler.resultsOf(1)).extracting(CommandResult::status).containsExactly(CommandStatus.SUCCEEDED));
+
+        GenericKubernetesResource jobSet = jobSets().withName("low-jax-trillium").get();
+        assertThat(jobSet.getMetadata().getLabels())
+                .containsEntry(AgentProtocol.MANAGED_LABEL, "true")
+                .containsEntry(AgentProtocol.WORKLOAD_UID_LABEL, "wl-1");
+        assertThat((Boolean) jobSet.get("spec", "suspend")).isFalse();
+        Map<String, Object> podSpec = jobSet.get("spec", "replicatedJobs", 0, "template", "spec", "template", "spec");
+        assertThat(podSpec).containsEntry("priorityClassName", "low-priority-job");
+        assertThat(json.valueToTree(podSpec).path("nodeSelector").path("cloud.google.com/gke-tpu-accelerator").asString())
+                .isEqualTo("tpu-v6e-slice");
+        JsonNode expression = json.valueToTree(podSpec).path("affinity").path("nodeAffinity")
+                .path("requiredDuringSchedulingIgnoredDuringExecution").path("nodeSelectorTerms").path(0)
+                .path("matchExpressions").path(0);
+        assertThat(expression.path("key").asString()).isEqualTo(POOL_LABEL);
+        assertThat(expression.path("operator").asString()).isEqualTo("In");
+        assertThat(expression.path("values").values()).extracting(JsonNode::asString).containsExactly("slice-a", "slice-b");
+        Map<String, String> podLabels = jobSet.get("spec", "replicatedJobs", 0, "template", "spec", "template", "metadata", "labels");
+        assertThat(podLabels).containsEntry(AgentProtocol.WORKLOAD_UID_LABEL, "wl-1");
+    }
+
+    @Test
+    void aRepeatedCommandIdHasOneEffect() throws Exception {
+        startAgent();
+        scheduler.enqueue(start(7, "wl-7", "low-jax-trillium", List.of("slice-a"), null));
+        await().atMost(PATIENCE).until(() -> scheduler.resultsOf(7).size() == 1);
+
+        scheduler.redeliverAcknowledged();
+
+        await().atMost(PATIENCE).until(() -> scheduler.resultsOf(7).size() == 2);
+        assertThat(scheduler.resultsOf(7)).extracting(CommandResult::status)
+                .containsExactly(CommandStatus.SUCCEEDED, CommandStatus.SUCCEEDED);
+        assertThat(kube.requests()).filteredOn(r -> r.startsWith("POST /apis/jobset.x-k8s.io/")).hasSize(1);
+        assertThat(kube.requests()).filteredOn(r -> r.startsWith("PATCH /apis/jobset.x-k8s.io/")).isEmpty();
+    }
+
+    @Test
+    void anExpiredCommandIsRefusedNotExecuted() throws Exception {
+        startAgent();
+        scheduler.enqueue(start(3, "wl-3", "low-jax-trillium", List.of("slice-a"), Instant.now().minusSeconds(1)));
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(scheduler.resultsOf(3))
+                .extracting(CommandResult::status).containsExactly(CommandStatus.REFUSED_EXPIRED));
+        assertThat(jobSets().withName("low-jax-trillium").get()).isNull();
+    }
+
+    @Test
+    void stopSuspendsAndEvictsEveryPodRetryingThroughDisruptionBudgetRefusals() throws Exception {
+        createRunningWorkload("wl-9", "training", 3);
+        kube.refuseEvictions("training-1", 2);
+        startAgent();
+        await().atMost(PATIENCE).until(() -> latestWorkload("wl-9").filter(w -> w.podsRunning() == 3).isPresent());
+
+        scheduler.enqueue(new AgentCommand(9, CommandType.STOP, "wl-9", "default", "training", null, null));
+
+        await().atMost(PATIENCE).until(() -> scheduler.resultsOf(9).stream().anyMatch(r -> r.status().isFinal()));
+        List<CommandResult> results = scheduler.resultsOf(9);
+        assertThat(results).extracting(CommandResult::status).containsExactly(CommandStatus.RETRYING, CommandStatus.SUCCEEDED);
+        assertThat(results.get(0).eviction().blockedPods()).containsExactly("default/training-1");
+        assertThat(results.get(1).eviction().podsEvicted()).isEqualTo(3);
+        assertThat(results.get(1).eviction().disruptionBudgetRejections()).isEqualTo(2);
+        assertThat(kube.evictionAttempts()).filteredOn("training-1"::equals).hasSize(3);
+        assertThat(kube.client().pods().inNamespace("default").list().getItems()).isEmpty();
+        GenericKubernetesResource jobSet = jobSets().withName("training").get();
+        assertThat((Boolean) jobSet.get("spec", "suspend")).isTrue();
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            WorkloadStatusReport status = latestWorkload("wl-9").orElseThrow(AssertionError::new);
+            assertThat(status.phase()).isEqualTo(WorkloadPhase.SUSPENDED);
+            assertThat(status.podsRunning()).isZero();
+        });
+    }
+
+    @Test
+    void reportsPodsOfAWorkloadWithTheirNodesAndPools() throws Exception {
+        createRunningWorkload("wl-5", "five", 2);
+        startAgent();
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            WorkloadStatusReport status = latestWorkload("wl-5").orElseThrow(AssertionError::new);
+            assertThat(status.jobSetName()).isEqualTo("five");
+            assertThat(status.phase()).isEqualTo(WorkloadPhase.RUNNING);
+            assertThat(status.podsRunning()).isEqualTo(2);
+            assertThat(status.nodes()).containsExactly("slice-a-0", "slice-a-1");
+            assertThat(status.nodePools()).containsExactly("slice-a");
+        });
+
+        kube.client().pods().inNamespace("default").withName("five-0")
+                .edit(p -> new PodBuilder(p).editStatus().withPhase("Succeeded").endStatus().build());
+
+        await().atMost(WITHIN_A_SECOND).untilAsserted(() -> {
+            WorkloadStatusReport status = latestWorkload("wl-5").orElseThrow(AssertionError::new);
+            assertThat(status.podsSucceeded()).isEqualTo(1);
+            assertThat(status.podsRunning()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void aSuspendedJobSetWithAQueueLabelIsReportedAsASubmission() throws Exception {
+        GenericKubernetesResource submitted = jobSetResource("user-job", Map.of(AgentProtocol.QUEUE_NAME_LABEL, "default-queue"), true);
+        jobSets().resource(submitted).create();
+        GenericKubernetesResource unqueued = jobSetResource("not-queued", Map.of(), true);
+        jobSets().resource(unqueued).create();
+        startAgent();
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(scheduler.reports().stream()
+                .flatMap(r -> r.submissions().stream()))
+                .anySatisfy(s -> {
+                    assertThat(s.name()).isEqualTo("user-job");
+                    assertThat(s.queueName()).isEqualTo("default-queue");
+                    assertThat(s.jobSetUid()).isNotBlank();
+                    assertThat(s.manifest().path("spec").path("replicatedJobs").path(0).path("name").asString()).isEqualTo("slice");
+                }));
+        assertThat(scheduler.reports().stream().flatMap(r -> r.submissions().stream()))
+                .noneMatch(s -> s.name().equals("not-queued"));
+    }
+
+    @Test
+    void whileTheSchedulerIsDownTheAgentBacksOffThenCatchesUpActingOnNoStaleCommand() throws Exception {
+        scheduler.setAvailable(false);
+        startAgent();
+        await().atMost(PATIENCE).until(() -> scheduler.refusedCalls().size() >= 6);
+
+        kube.client().nodes().withName("slice-b-0").edit(n -> new NodeBuilder(n).editSpec().withUnschedulable(true).endSpec().build());
+        Instant staleAt = Instant.now().plusMillis(300);
+        scheduler.enqueue(start(20, "wl-20", "stale-job", List.of("slice-a"), staleAt));
+        scheduler.enqueue(start(21, "wl-21", "fresh-job", List.of("slice-a"), Instant.now().plusSeconds(60)));
+        await().atMost(PATIENCE).until(() -> Instant.now().isAfter(staleAt) && scheduler.refusedCalls().size() >= 10);
+        assertThat(scheduler.reports()).isEmpty();
+        scheduler.setAvailable(true);
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            assertThat(scheduler.resultsOf(20)).extracting(CommandResult::status).containsExactly(CommandStatus.REFUSED_EXPIRED);
+            assertThat(scheduler.resultsOf(21)).extracting(CommandResult::status).containsExactly(CommandStatus.SUCCEEDED);
+            NodePoolReport sliceB = latestPool("slice-b").orElseThrow(AssertionError::new);
+            assertThat(sliceB.reasons()).contains(NodeHealthReason.CORDONED);
+        });
+        assertThat(scheduler.reports().get(0).kind()).isEqualTo(ReportKind.FULL);
+        assertThat(jobSets().withName("stale-job").get()).isNull();
+        assertThat(jobSets().withName("fresh-job").get()).isNotNull();
+    }
+
+    private Optional<NodePoolReport> latestPool(String pool) {
+        List<AgentReport> reports = new ArrayList<>(scheduler.reports());
+        for (int i = reports.size() - 1; i >= 0; i--) {
+            Optional<NodePoolReport> found = reports.get(i).nodePools().stream().filter(p -> p.name().equals(pool)).findFirst();
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<WorkloadStatusReport> latestWorkload(String uid) {
+        List<AgentReport> reports = new ArrayList<>(scheduler.reports());
+        for (int i = reports.size() - 1; i >= 0; i--) {
+            Optional<WorkloadStatusReport> found = reports.get(i).workloads().stream()
+                    .filter(w -> w.workloadUid().equals(uid)).findFirst();
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> jobSets() {
+        return kube.client().genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet").inNamespace("default");
+    }
+
+    private AgentCommand start(long id, String workloadUid, String name, List<String> pools, Instant expiresAt) throws Exception {
+        return new AgentCommand(id, CommandType.START, workloadUid, "default", name, expiresAt,
+                new CommandPayload(seedJobSet("low-jax-trillium"), "low-priority-job", pools,
+                        Map.of("cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice"), "tpu-v6e-slice"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private JsonNode seedJobSet(String name) throws Exception {
+        try (InputStream in = getClass().getResourceAsStream("/seed-manifests/seed-kueue-and-hotswap.yaml")) {
+            for (Object document : new Yaml().loadAll(in)) {
+                Map<String, Object> manifest = (Map<String, Object>) document;
+                Map<String, Object> metadata = (Map<String, Object>) manifest.get("metadata");
+                if ("JobSet".equals(manifest.get("kind")) && name.equals(metadata.get("name"))) {
+                    return json.valueToTree(manifest);
+                }
+            }
+        }
+        throw new IllegalArgumentException("no JobSet " + name + " in the seed");
+    }
+
+    private GenericKubernetesResource jobSetResource(String name, Map<String, String> labels, boolean suspended) throws Exception {
+        JsonNode manifest = seedJobSet("low-jax-trillium");
+        ((tools.jackson.databind.node.ObjectNode) manifest.path("metadata")).put("name", name).put("namespace", "default");
+        ((tools.jackson.databind.node.ObjectNode) manifest.path("metadata")).set("labels", json.valueToTree(labels));
+        ((tools.jackson.databind.node.ObjectNode) manifest.path("metadata")).remove("annotations");
+        ((tools.jackson.databind.node.ObjectNode) manifest.path("spec")).put("suspend", suspended);
+        return kube.client().getKubernetesSerialization().unmarshal(json.writeValueAsString(manifest), GenericKubernetesResource.class);
+    }
+
+    private void createRunningWorkload(String uid, String name, int pods) throws Exception {
+        GenericKubernetesResource jobSet = jobSetResource(name,
+                Map.of(AgentProtocol.MANAGED_LABEL, "true", AgentProtocol.WORKLOAD_UID_LABEL, uid), false);
+        jobSets().resource(jobSet).create();
+        for (int i = 0; i < pods; i++) {
+            Pod pod = new PodBuilder()
+                    .withNewMetadata().withName(name + "-" + i).withNamespace("default")
+                    .addToLabels(AgentProtocol.MANAGED_LABEL, "true").addToLabels(AgentProtocol.WORKLOAD_UID_LABEL, uid)
+                    .endMetadata()
+                    .withNewSpec().withNodeName("slice-a-" + i).addNewContainer().withName("main").withImage("jax").endContainer().endSpec()
+                    .withNewStatus().withPhase("Running").endStatus()
+                    .build();
+            kube.client().pods().inNamespace("default").resource(pod).create();
+        }
+    }
+
+    private void createNode(Node node) {
+        kube.client().nodes().resource(node).create();
+    }
+
+    private static Node tpuNode(String name, String pool) {
+        return new NodeBuilder()
+                .withNewMetadata().withName(name)
+                .addToLabels(POOL_LABEL, pool)
+                .addToLabels("cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice")
+                .addToLabels("cloud.google.com/gke-tpu-topology", "4x4")
+                .endMetadata()
+                .withNewSpec().endSpec()
+                .withNewStatus()
+                .addNewCondition().withType("Ready").withStatus("True").endCondition()
+                .addToCapacity("google.com/tpu", new Quantity("4"))
+                .addToAllocatable("google.com/tpu", new Quantity("4"))
+                .endStatus()
+                .build();
+    }
+}

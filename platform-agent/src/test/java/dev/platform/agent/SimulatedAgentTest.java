@@ -1,0 +1,92 @@
+package dev.platform.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.platform.agent.leadership.SoleReplica;
+import dev.platform.agent.simulation.SimulatedCluster;
+import dev.platform.agent.simulation.SimulatedClusterLayout;
+import dev.platform.agent.testing.FakeScheduler;
+import dev.platform.api.agent.AgentCommand;
+import dev.platform.api.agent.AgentReport;
+import dev.platform.api.agent.CommandPayload;
+import dev.platform.api.agent.CommandResult;
+import dev.platform.api.agent.CommandStatus;
+import dev.platform.api.agent.CommandType;
+import dev.platform.api.agent.HealthState;
+import dev.platform.api.agent.NodePoolReport;
+import dev.platform.api.agent.WorkloadPhase;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The agent as the scheduler will run it in-process for the demo: plain classes on a simulated cluster. */
+class SimulatedAgentTest {
+
+    private FakeScheduler scheduler;
+    private Agent agent;
+
+    @AfterEach
+    void stop() {
+        agent.close();
+        scheduler.close();
+    }
+
+    @Test
+    void runsAWorkloadOnItsPoolsAndReportsAPoolFailureAndTheHotswap() throws Exception {
+        scheduler = new FakeScheduler();
+        SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
+        agent = new Agent(AgentSettings.of(URI.create(scheduler.url().toString()), "sim", FakeScheduler.TOKEN, "sim-agent"),
+                cluster, new SoleReplica(), Clock.systemUTC());
+        agent.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> !scheduler.reports().isEmpty());
+        assertThat(scheduler.reports().get(0).nodePools()).hasSize(5);
+
+        scheduler.enqueue(command(1, CommandType.START, List.of("sim-v6e-4x4-0", "sim-v6e-4x4-1")));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(scheduler.resultsOf(1))
+                .extracting(CommandResult::status).containsExactly(CommandStatus.SUCCEEDED));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(lastWorkloadReport())
+                .satisfies(w -> assertThat(w.nodePools()).containsExactly("sim-v6e-4x4-0", "sim-v6e-4x4-1")));
+
+        cluster.failPool("sim-v6e-4x4-1");
+        await().atMost(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(scheduler.reports().stream()
+                .flatMap(r -> r.nodePools().stream()).filter(p -> p.name().equals("sim-v6e-4x4-1")).map(NodePoolReport::state))
+                .contains(HealthState.UNHEALTHY));
+
+        scheduler.enqueue(command(2, CommandType.RESTART, List.of("sim-v6e-4x4-0", "sim-v6e-4x4-2")));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(scheduler.resultsOf(2))
+                .extracting(CommandResult::status).containsExactly(CommandStatus.SUCCEEDED));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(lastWorkloadReport()).satisfies(w -> {
+            assertThat(w.phase()).isEqualTo(WorkloadPhase.RUNNING);
+            assertThat(w.podsRunning()).isEqualTo(8);
+            assertThat(w.nodePools()).containsExactly("sim-v6e-4x4-0", "sim-v6e-4x4-2");
+        }));
+    }
+
+    private dev.platform.api.agent.WorkloadStatusReport lastWorkloadReport() {
+        return scheduler.reports().stream()
+                .map(AgentReport::workloads)
+                .flatMap(List::stream)
+                .filter(w -> w.workloadUid().equals("wl-sim"))
+                .reduce((first, second) -> second)
+                .orElseThrow(AssertionError::new);
+    }
+
+    private AgentCommand command(long id, CommandType type, List<String> pools) {
+        ObjectNode manifest = Agent.json().createObjectNode();
+        manifest.putObject("metadata").put("name", "demo").putObject("annotations")
+                .put("alpha.jobset.sigs.k8s.io/exclusive-topology", "cloud.google.com/gke-nodepool");
+        ObjectNode job = manifest.putObject("spec").putArray("replicatedJobs").addObject().put("name", "slice").put("replicas", 2);
+        job.putObject("template").putObject("spec").put("parallelism", 4).put("completions", 4)
+                .putObject("template").putObject("spec").putObject("nodeSelector")
+                .put("cloud.google.com/gke-tpu-topology", "4x4");
+        return new AgentCommand(id, type, "wl-sim", "default", "demo", null,
+                new CommandPayload(manifest, "high-priority-job", pools,
+                        Map.of("cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice"), "tpu-v6e-slice"));
+    }
+}

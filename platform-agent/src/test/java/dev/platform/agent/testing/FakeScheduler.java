@@ -1,0 +1,169 @@
+package dev.platform.agent.testing;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.platform.agent.Agent;
+import dev.platform.api.agent.AgentCommand;
+import dev.platform.api.agent.AgentReport;
+import dev.platform.api.agent.CommandResult;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The scheduler's side of the agent protocol, in memory: records reports and results, serves
+ * queued commands by long poll, keeps the last acknowledged id per cluster as the real one will,
+ * and can play unavailable (503 to everything).
+ */
+public final class FakeScheduler implements AutoCloseable {
+
+    public static final String TOKEN = "test-token";
+
+    private final HttpServer server;
+    private final JsonMapper json = Agent.json();
+    private final List<AgentReport> reports = new CopyOnWriteArrayList<>();
+    private final List<CommandResult> results = new CopyOnWriteArrayList<>();
+    private final List<Instant> refusedCalls = new CopyOnWriteArrayList<>();
+    private final List<String> unauthorized = new CopyOnWriteArrayList<>();
+    private final List<AgentCommand> commands = new ArrayList<>();
+    private volatile boolean available = true;
+    private boolean redeliverAcknowledged;
+    private long lastAcknowledged;
+
+    public FakeScheduler() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setExecutor(Executors.newCachedThreadPool(r -> {
+            Thread thread = new Thread(r, "fake-scheduler");
+            thread.setDaemon(true);
+            return thread;
+        }));
+        server.createContext("/api/v1/agent/clusters/", this::handle);
+        server.start();
+    }
+
+    public URI url() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    public synchronized void enqueue(AgentCommand command) {
+        commands.add(command);
+        notifyAll();
+    }
+
+    public void setAvailable(boolean available) {
+        this.available = available;
+    }
+
+    /** Serve commands again after their acknowledgement, as a scheduler that lost the ack would. */
+    public synchronized void redeliverAcknowledged() {
+        redeliverAcknowledged = true;
+        notifyAll();
+    }
+
+    public List<AgentReport> reports() {
+        return List.copyOf(reports);
+    }
+
+    public AgentReport lastReport() {
+        return reports.isEmpty() ? null : reports.get(reports.size() - 1);
+    }
+
+    public List<CommandResult> results() {
+        return List.copyOf(results);
+    }
+
+    public List<CommandResult> resultsOf(long commandId) {
+        return results.stream().filter(r -> r.commandId() == commandId).toList();
+    }
+
+    /** When calls were answered 503 while unavailable. */
+    public List<Instant> refusedCalls() {
+        return List.copyOf(refusedCalls);
+    }
+
+    public List<String> unauthorizedCalls() {
+        return List.copyOf(unauthorized);
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try {
+            if (!("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+                unauthorized.add(exchange.getRequestURI().getPath());
+                respond(exchange, 401, "");
+                return;
+            }
+            if (!available) {
+                refusedCalls.add(Instant.now());
+                respond(exchange, 503, "");
+                return;
+            }
+            String path = exchange.getRequestURI().getPath();
+            String method = exchange.getRequestMethod();
+            if ("POST".equals(method) && path.endsWith("/reports")) {
+                reports.add(json.readValue(exchange.getRequestBody(), AgentReport.class));
+                respond(exchange, 204, "");
+            } else if ("GET".equals(method) && path.endsWith("/commands")) {
+                respond(exchange, 200, json.writeValueAsString(poll(exchange.getRequestURI().getRawQuery())));
+            } else if ("POST".equals(method) && path.endsWith("/result")) {
+                CommandResult result = json.readValue(exchange.getRequestBody(), CommandResult.class);
+                results.add(result);
+                synchronized (this) {
+                    if (result.status().isFinal()) {
+                        lastAcknowledged = Math.max(lastAcknowledged, result.commandId());
+                    }
+                }
+                respond(exchange, 204, "");
+            } else {
+                respond(exchange, 404, "");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            exchange.close();
+        }
+    }
+
+    private synchronized List<AgentCommand> poll(String query) throws InterruptedException {
+        Map<String, String> params = query == null ? Map.of() : java.util.Arrays.stream(query.split("&"))
+                .map(p -> p.split("=", 2))
+                .collect(Collectors.toMap(p -> p[0], p -> p.length > 1 ? p[1] : ""));
+        long waitMillis = TimeUnit.SECONDS.toMillis(Long.parseLong(params.getOrDefault("waitSeconds", "0")));
+        long deadline = System.currentTimeMillis() + waitMillis;
+        while (true) {
+            long after = redeliverAcknowledged ? 0 : params.containsKey("after")
+                    ? Long.parseLong(params.get("after")) : lastAcknowledged;
+            List<AgentCommand> due = commands.stream().filter(c -> c.id() > after).toList();
+            redeliverAcknowledged = false;
+            long left = deadline - System.currentTimeMillis();
+            if (!due.isEmpty() || left <= 0) {
+                return due;
+            }
+            wait(left);
+        }
+    }
+
+    private static void respond(HttpExchange exchange, int code, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(code, bytes.length == 0 ? -1 : bytes.length);
+        if (bytes.length > 0) {
+            exchange.getResponseBody().write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

@@ -1,0 +1,25 @@
+package dev.platform.api.agent;
+
+/** Paths, header and object labels that the scheduler and the agent share. */
+public final class AgentProtocol {
+
+    public static final String REPORTS_PATH = "/api/v1/agent/clusters/{cluster}/reports";
+    public static final String COMMANDS_PATH = "/api/v1/agent/clusters/{cluster}/commands";
+    public static final String COMMAND_RESULT_PATH = "/api/v1/agent/clusters/{cluster}/commands/{id}/result";
+
+    /** Query parameter: answer commands with an id above this; absent = above the last acknowledged one. */
+    public static final String AFTER_PARAM = "after";
+    /** Query parameter: how long the scheduler may hold the request open when it has no command. */
+    public static final String WAIT_SECONDS_PARAM = "waitSeconds";
+
+    /** Set on every JobSet (and through its templates, every pod) the platform materializes. */
+    public static final String MANAGED_LABEL = "platform.dev/managed";
+    public static final String WORKLOAD_UID_LABEL = "platform.dev/workload-uid";
+    /** Annotation on the JobSet: id of the last START/RESTART applied, so a redelivered command has one effect. */
+    public static final String LAST_COMMAND_ANNOTATION = "platform.dev/last-command-id";
+
+    public static final String QUEUE_NAME_LABEL = "kueue.x-k8s.io/queue-name";
+
+    private AgentProtocol() {
+    }
+}
