@@ -28,10 +28,12 @@ public class ConfigurationController {
 
     private final ConfigStore store;
     private final ConfigurationService configuration;
+    private final QueueUsage usage;
 
-    public ConfigurationController(ConfigStore store, ConfigurationService configuration) {
+    public ConfigurationController(ConfigStore store, ConfigurationService configuration, QueueUsage usage) {
         this.store = store;
         this.configuration = configuration;
+        this.usage = usage;
     }
 
     @GetMapping("/resourceflavors")
@@ -85,8 +87,11 @@ public class ConfigurationController {
     @GetMapping("/clusterqueues")
     public Items<ClusterQueueView> clusterQueues() {
         Map<String, List<String>> missing = store.missingFlavorsByClusterQueue();
-        return new Items<>(store.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class).stream()
-                .map(q -> ClusterQueueView.of(q, missing.getOrDefault(q.name(), List.of())))
+        List<ClusterQueueManifest> queues = store.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class);
+        Map<String, QueueUsage.Usage> usages = usage.of(queues.stream().map(ClusterQueueManifest::name).toList());
+        return new Items<>(queues.stream()
+                .map(q -> ClusterQueueView.of(q, missing.getOrDefault(q.name(), List.of()),
+                        usages.getOrDefault(q.name(), QueueUsage.Usage.NONE)))
                 .toList());
     }
 
@@ -94,7 +99,8 @@ public class ConfigurationController {
     public ClusterQueueView clusterQueue(@PathVariable String name) {
         ClusterQueueManifest queue = store.find(Kind.CLUSTER_QUEUE, ObjectKey.cluster(name), ClusterQueueManifest.class)
                 .orElseThrow(() -> ApiException.notFound("ClusterQueue", name));
-        return ClusterQueueView.of(queue, store.missingFlavorsByClusterQueue().getOrDefault(name, List.of()));
+        return ClusterQueueView.of(queue, store.missingFlavorsByClusterQueue().getOrDefault(name, List.of()),
+                usage.of(List.of(name)).getOrDefault(name, QueueUsage.Usage.NONE));
     }
 
     @DeleteMapping("/clusterqueues/{name}")

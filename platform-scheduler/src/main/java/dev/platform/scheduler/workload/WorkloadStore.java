@@ -192,6 +192,56 @@ public class WorkloadStore {
         return positions;
     }
 
+    /**
+     * A ClusterQueue's pending workloads in queue order with both positions: one window query over
+     * the queue's slice of the pending index. A LocalQueue feeds exactly one ClusterQueue, so its
+     * positions are exact within that slice.
+     */
+    public List<PendingWorkloadsController.PendingWorkload> pendingInClusterQueue(String clusterQueue, int offset,
+                                                                                  int limit) {
+        return jdbc.sql("""
+                        SELECT * FROM (
+                          SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
+                                 pending_reason, pending_message,
+                                 row_number() OVER (ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_cq,
+                                 row_number() OVER (PARTITION BY namespace, queue_name
+                                                    ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
+                          FROM workload WHERE state = 'Pending' AND cluster_queue = :cq) ranked
+                        ORDER BY in_cq OFFSET :offset LIMIT :limit""")
+                .param("cq", clusterQueue).param("offset", offset).param("limit", limit)
+                .query(this::pendingWorkload).list();
+    }
+
+    /** A LocalQueue's pending workloads in queue order; ClusterQueue positions counted for the page only. */
+    public List<PendingWorkloadsController.PendingWorkload> pendingInLocalQueue(String namespace, String localQueue,
+                                                                                int offset, int limit) {
+        List<PendingWorkloadsController.PendingWorkload> page = jdbc.sql("""
+                        SELECT * FROM (
+                          SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
+                                 pending_reason, pending_message, 0 AS in_cq,
+                                 row_number() OVER (ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
+                          FROM workload WHERE state = 'Pending' AND namespace = :ns AND queue_name = :lq) ranked
+                        ORDER BY in_lq OFFSET :offset LIMIT :limit""")
+                .param("ns", namespace).param("lq", localQueue).param("offset", offset).param("limit", limit)
+                .query(this::pendingWorkload).list();
+        Map<UUID, int[]> positions = positions(page.stream().map(w -> UUID.fromString(w.uid())).toList());
+        return page.stream().map(w -> {
+            int[] position = positions.get(UUID.fromString(w.uid()));
+            return position == null ? w : new PendingWorkloadsController.PendingWorkload(w.namespace(), w.name(),
+                    w.uid(), w.localQueueName(), w.clusterQueue(), w.priority(), position[0],
+                    w.positionInLocalQueue(), w.creationTimestamp(), w.pendingReason());
+        }).toList();
+    }
+
+    private PendingWorkloadsController.PendingWorkload pendingWorkload(java.sql.ResultSet rs, int row)
+            throws java.sql.SQLException {
+        String reason = rs.getString("pending_reason");
+        return new PendingWorkloadsController.PendingWorkload(rs.getString("namespace"), rs.getString("name"),
+                rs.getString("uid"), rs.getString("queue_name"), rs.getString("cluster_queue"), rs.getInt("priority"),
+                rs.getInt("in_cq"), rs.getInt("in_lq"), instant(rs.getTimestamp("created_at")),
+                reason == null ? null : new WorkloadStatus.PendingReason(reason, rs.getString("pending_message")));
+    }
+
     /** The latest condition of each type for each workload, one statement for a page. */
     public Map<UUID, List<Condition>> conditions(Collection<UUID> uids) {
         Map<UUID, List<Condition>> conditions = new HashMap<>();

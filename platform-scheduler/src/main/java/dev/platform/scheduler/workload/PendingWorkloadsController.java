@@ -1,0 +1,62 @@
+package dev.platform.scheduler.workload;
+
+import dev.platform.scheduler.web.ApiException;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.util.List;
+
+/**
+ * Kueue's visibility API: pending workloads of a ClusterQueue or LocalQueue in queue order, with
+ * their 0-based positions, pageable by {@code offset} and {@code limit} as Kueue's is.
+ */
+@RestController
+@RequestMapping(path = "/api/v1", produces = "application/json")
+public class PendingWorkloadsController {
+
+    static final int MAX_LIMIT = 1000;
+
+    private final WorkloadStore store;
+
+    public PendingWorkloadsController(WorkloadStore store) {
+        this.store = store;
+    }
+
+    @GetMapping("/clusterqueues/{name}/pendingworkloads")
+    public PendingWorkloads clusterQueue(@PathVariable String name,
+                                         @RequestParam(defaultValue = "0") int offset,
+                                         @RequestParam(defaultValue = "100") int limit) {
+        check(offset, limit);
+        return new PendingWorkloads(store.pendingInClusterQueue(name, offset, limit));
+    }
+
+    @GetMapping("/namespaces/{namespace}/localqueues/{name}/pendingworkloads")
+    public PendingWorkloads localQueue(@PathVariable String namespace, @PathVariable String name,
+                                       @RequestParam(defaultValue = "0") int offset,
+                                       @RequestParam(defaultValue = "100") int limit) {
+        check(offset, limit);
+        return new PendingWorkloads(store.pendingInLocalQueue(namespace, name, offset, limit));
+    }
+
+    private static void check(int offset, int limit) {
+        if (offset < 0 || limit < 1 || limit > MAX_LIMIT) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request",
+                    "offset must be >= 0 and limit between 1 and " + MAX_LIMIT, List.of());
+        }
+    }
+
+    /** Kueue's PendingWorkloadsSummary shape: {@code items}. */
+    public record PendingWorkloads(List<PendingWorkload> items) {
+    }
+
+    /** One pending workload with its place in both queues and why it waits. */
+    public record PendingWorkload(String namespace, String name, String uid, String localQueueName,
+                                  String clusterQueue, int priority, int positionInClusterQueue,
+                                  int positionInLocalQueue, java.time.Instant creationTimestamp,
+                                  WorkloadStatus.PendingReason pendingReason) {
+    }
+}
