@@ -1,0 +1,60 @@
+package dev.platform.scheduler.testsupport;
+
+/** Small manifests for tests, written as a Kueue user would. */
+public final class Manifests {
+
+    private Manifests() {
+    }
+
+    /** A flavor, a standalone ClusterQueue with {@code cpu} quota and preemption policy, a LocalQueue {@code lq}. */
+    public static String queue(String clusterQueue, String nominalCpu, String withinClusterQueue) {
+        return """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ResourceFlavor
+                metadata: {name: default}
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ClusterQueue
+                metadata: {name: %s}
+                spec:
+                  preemption: {withinClusterQueue: %s}
+                  resourceGroups:
+                  - coveredResources: [cpu]
+                    flavors: [{name: default, resources: [{name: cpu, nominalQuota: "%s"}]}]
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: LocalQueue
+                metadata: {name: lq, namespace: team-a}
+                spec: {clusterQueue: %s}
+                """.formatted(clusterQueue, withinClusterQueue, nominalCpu, clusterQueue);
+    }
+
+    /** A batch Job of one pod asking for {@code cpu}, in LocalQueue {@code queue}, with an explicit priority class. */
+    public static String job(String name, String queue, String cpu, String priorityClass) {
+        String labels = queue == null ? "{}" : "{kueue.x-k8s.io/queue-name: " + queue + "}";
+        String priority = priorityClass == null ? "" : "\n      priorityClassName: " + priorityClass;
+        return """
+                apiVersion: batch/v1
+                kind: Job
+                metadata:
+                  name: %s
+                  labels: %s
+                spec:
+                  template:
+                    spec:%s
+                      containers:
+                      - name: main
+                        image: busybox
+                        resources: {requests: {cpu: "%s"}}
+                """.formatted(name, labels, priority, cpu);
+    }
+
+    public static String priorityClass(String name, int value) {
+        return """
+                apiVersion: scheduling.k8s.io/v1
+                kind: PriorityClass
+                metadata: {name: %s}
+                value: %d
+                """.formatted(name, value);
+    }
+}

@@ -1,0 +1,216 @@
+package dev.platform.scheduler.workload;
+
+import dev.platform.scheduler.scheduling.SchedulingLoop;
+import dev.platform.scheduler.testsupport.DatabaseCleaner;
+import dev.platform.scheduler.testsupport.Manifests;
+import dev.platform.scheduler.testsupport.PlatformClient;
+import dev.platform.scheduler.testsupport.PlatformClient.Response;
+import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.JsonNode;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Submission, reading, listing, visibility and cancel of workloads over HTTP, on real PostgreSQL. */
+@PlatformIntegrationTest
+class WorkloadApiTest {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    SchedulingLoop loop;
+
+    PlatformClient api;
+
+    @BeforeEach
+    void setUp() {
+        DatabaseCleaner.clean(jdbc, loop);
+        api = new PlatformClient(port);
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("cq", "4", "Never")).status()).isEqualTo(200);
+    }
+
+    @Test
+    void submissionAnswers201WithLocationAndTheStatus() {
+        Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("train", "lq", "1", null));
+
+        assertThat(response.status()).as(response.body()).isEqualTo(201);
+        JsonNode status = response.json();
+        assertThat(status.get("namespace").asString()).isEqualTo("team-a");
+        assertThat(status.get("kind").asString()).isEqualTo("Job");
+        assertThat(status.get("queueName").asString()).isEqualTo("lq");
+        assertThat(status.get("clusterQueue").asString()).isEqualTo("cq");
+        assertThat(status.at("/podSets/0/name").asString()).isEqualTo("main");
+        assertThat(status.at("/podSets/0/requests/cpu").asString()).isEqualTo("1");
+        assertThat(status.get("uid").asString()).hasSize(36);
+
+        JsonNode admitted = await().atMost(Duration.ofSeconds(20))
+                .until(() -> api.get("/api/v1/namespaces/team-a/workloads/train").json(),
+                        w -> w.get("state").asString().equals("Admitted"));
+        assertThat(admitted.at("/admission/podSetAssignments/0/flavors/cpu").asString()).isEqualTo("default");
+        assertThat(admitted.get("admittedAt").isNull()).isFalse();
+    }
+
+    @Test
+    void idempotencyKeyReturnsTheFirstResult() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        List<HttpResponse<String>> responses = new ArrayList<>();
+        for (int attempt = 0; attempt < 2; attempt++) {
+            responses.add(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                            + "/api/v1/namespaces/team-a/workloads"))
+                    .header("Content-Type", "application/yaml").header("Idempotency-Key", "retry-1")
+                    .POST(HttpRequest.BodyPublishers.ofString(Manifests.job("once", "lq", "1", null))).build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+
+        assertThat(responses).allSatisfy(r -> assertThat(r.statusCode()).isEqualTo(201));
+        assertThat(responses.get(1).headers().firstValue("Location")).isEqualTo(responses.get(0).headers().firstValue("Location"));
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads").json().get("items")).hasSize(1);
+        assertThat(new PlatformClient.Response(200, "", responses.get(0).body()).json().get("uid"))
+                .isEqualTo(new PlatformClient.Response(200, "", responses.get(1).body()).json().get("uid"));
+    }
+
+    @Test
+    void aSecondWorkloadWithTheSameNameIs409() {
+        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("train", "lq", "1", null));
+
+        Response again = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("train", "lq", "2", null));
+
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.contentType()).startsWith("application/problem+json");
+    }
+
+    @Test
+    void aWorkloadWithoutQueueNameIsRejected() {
+        Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("orphan", null, "1", null));
+
+        assertThat(response.status()).isEqualTo(422);
+        assertThat(response.json().at("/errors/0/path").asString()).isEqualTo("metadata.labels.kueue.x-k8s.io/queue-name");
+    }
+
+    @Test
+    void requestsForAResourceTheQueueDoesNotCoverAreRejected() {
+        String gpu = Manifests.job("gpu", "lq", "1", null).replace("{cpu: \"1\"}", "{nvidia.com/gpu: \"1\"}");
+
+        Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", gpu);
+
+        assertThat(response.status()).isEqualTo(422);
+        assertThat(response.json().get("detail").asString()).contains("nvidia.com/gpu").contains("not covered");
+        assertThat(jdbc.sql("SELECT count(*) FROM workload").query(Long.class).single()).isZero();
+    }
+
+    @Test
+    void anUnknownPriorityClassIsRejected() {
+        Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("p", "lq", "1", "missing"));
+
+        assertThat(response.status()).isEqualTo(422);
+        assertThat(response.json().get("detail").asString()).contains("PriorityClass \"missing\" not found");
+    }
+
+    @Test
+    void aMissingLocalQueueLeavesTheWorkloadPendingWithLocalQueueNotFound() {
+        Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("early", "later", "1", null));
+
+        assertThat(response.status()).isEqualTo(201);
+        assertThat(response.json().at("/pendingReason/code").asString()).isEqualTo("LocalQueueNotFound");
+        assertThat(response.json().at("/pendingReason/message").asString()).isEqualTo("LocalQueue later doesn't exist");
+
+        api.postYaml("/api/v1/manifests", """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: LocalQueue
+                metadata: {name: later, namespace: team-a}
+                spec: {clusterQueue: cq}
+                """);
+
+        await().atMost(Duration.ofSeconds(20)).until(
+                () -> api.get("/api/v1/namespaces/team-a/workloads/early").json().get("state").asString(),
+                "Admitted"::equals);
+    }
+
+    @Test
+    void pendingWorkloadsAreListedInQueueOrderWithPositions() {
+        api.postYaml("/api/v1/manifests", Manifests.priorityClass("high", 100));
+        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("running", "lq", "4", null));
+        await().atMost(Duration.ofSeconds(20)).until(
+                () -> api.get("/api/v1/namespaces/team-a/workloads/running").json().get("state").asString(),
+                "Admitted"::equals);
+        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("first", "lq", "1", null));
+        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("second", "lq", "1", null));
+        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("urgent", "lq", "1", "high"));
+
+        List<String> order = api.get("/api/v1/clusterqueues/cq/pendingworkloads").json().get("items").valueStream()
+                .map(w -> w.get("name").asString() + "@" + w.get("positionInClusterQueue").asInt()
+                        + "/" + w.get("positionInLocalQueue").asInt())
+                .toList();
+        assertThat(order).containsExactly("urgent@0/0", "first@1/1", "second@2/2");
+        assertThat(api.get("/api/v1/namespaces/team-a/localqueues/lq/pendingworkloads?offset=1&limit=1").json()
+                .get("items").valueStream().map(w -> w.get("name").asString() + "@" + w.get("positionInClusterQueue").asInt()))
+                .containsExactly("first@1");
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads/second").json().get("positionInClusterQueue").asInt())
+                .isEqualTo(2);
+
+        JsonNode queue = api.get("/api/v1/clusterqueues/cq").json();
+        assertThat(queue.get("pendingWorkloads").asLong()).isEqualTo(3);
+        assertThat(queue.get("admittedWorkloads").asLong()).isEqualTo(1);
+        assertThat(queue.at("/usage/0/used").asString()).isEqualTo("4");
+        assertThat(queue.at("/usage/0/borrowed").asString()).isEqualTo("0");
+    }
+
+    @Test
+    void listingPagesWithAKeysetCursorAndFilters() {
+        for (int i = 0; i < 5; i++) {
+            api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("job-" + i, "lq", "1", null));
+        }
+
+        JsonNode first = api.get("/api/v1/namespaces/team-a/workloads?limit=2").json();
+        JsonNode second = api.get("/api/v1/namespaces/team-a/workloads?limit=2&cursor=" + first.get("next").asString()).json();
+        JsonNode third = api.get("/api/v1/namespaces/team-a/workloads?limit=2&cursor=" + second.get("next").asString()).json();
+
+        List<String> names = new ArrayList<>();
+        for (JsonNode page : List.of(first, second, third)) {
+            page.get("items").valueStream().forEach(w -> names.add(w.get("name").asString()));
+        }
+        assertThat(names).containsExactly("job-4", "job-3", "job-2", "job-1", "job-0");
+        assertThat(third.get("next").isNull()).isTrue();
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads?state=Finished").json().get("items")).isEmpty();
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads?state=Bogus").status()).isEqualTo(400);
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads?cursor=garbage").status()).isEqualTo(400);
+    }
+
+    @Test
+    void cancellingFreesTheQuotaAndIsOnTheTimeline() {
+        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("big", "lq", "4", null));
+        await().atMost(Duration.ofSeconds(20)).until(
+                () -> api.get("/api/v1/namespaces/team-a/workloads/big").json().get("state").asString(),
+                "Admitted"::equals);
+        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("next", "lq", "4", null));
+
+        Response cancelled = api.delete("/api/v1/namespaces/team-a/workloads/big");
+
+        assertThat(cancelled.json().get("state").asString()).isEqualTo("Finished");
+        await().atMost(Duration.ofSeconds(20)).until(
+                () -> api.get("/api/v1/namespaces/team-a/workloads/next").json().get("state").asString(),
+                "Admitted"::equals);
+        List<String> timeline = api.get("/api/v1/namespaces/team-a/workloads/big/events").json().get("items")
+                .valueStream().map(e -> e.get("type").asString() + "=" + e.get("status").asString()).toList();
+        assertThat(timeline).containsSubsequence("QuotaReserved=False", "QuotaReserved=True", "Admitted=True",
+                "Finished=True");
+        assertThat(api.delete("/api/v1/namespaces/team-a/workloads/nope").status()).isEqualTo(404);
+    }
+}
