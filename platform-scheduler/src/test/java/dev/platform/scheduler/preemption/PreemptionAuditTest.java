@@ -1,0 +1,127 @@
+package dev.platform.scheduler.preemption;
+
+import dev.platform.scheduler.scheduling.SchedulingLoop;
+import dev.platform.scheduler.testsupport.DatabaseCleaner;
+import dev.platform.scheduler.testsupport.Manifests;
+import dev.platform.scheduler.testsupport.PlatformClient;
+import dev.platform.scheduler.testsupport.PlatformClient.Response;
+import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.JsonNode;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A preemption decided by the loop lands in the audit with Kueue's reason and message, the victim
+ * is requeued at its place, and the audit filters, pages and exports CSV.
+ */
+@PlatformIntegrationTest
+class PreemptionAuditTest {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    SchedulingLoop loop;
+
+    PlatformClient api;
+
+    @BeforeEach
+    void setUp() {
+        DatabaseCleaner.clean(jdbc, loop);
+        api = new PlatformClient(port);
+        api.postYaml("/api/v1/manifests", Manifests.queue("cq", "4", "LowerPriority"));
+        api.postYaml("/api/v1/manifests", Manifests.priorityClass("low", 10) + "---\n" + Manifests.priorityClass("high", 100));
+    }
+
+    @Test
+    void higherPriorityPreemptsWithinTheClusterQueueAndTheAuditSaysWhy() throws Exception {
+        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("victim", "lq", "3", "low"));
+        awaitState("victim", "Admitted");
+
+        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("urgent", "lq", "3", "high"));
+
+        awaitState("urgent", "Admitted");
+        JsonNode victim = awaitState("victim", "Pending");
+        assertThat(victim.get("conditions").valueStream().map(c -> c.get("type").asString() + "/" + c.get("reason").asString()))
+                .contains("Evicted/Preempted", "Preempted/InClusterQueue", "Requeued/Preempted");
+        assertThat(victim.get("positionInClusterQueue").asInt()).isZero();
+
+        JsonNode events = api.get("/api/v1/preemptions").json().get("items");
+        assertThat(events).hasSize(1);
+        JsonNode event = events.get(0);
+        assertThat(event.get("reason").asString()).isEqualTo("InClusterQueue");
+        assertThat(event.at("/preemptor/name").asString()).isEqualTo("urgent");
+        assertThat(event.at("/preemptor/priority").asInt()).isEqualTo(100);
+        assertThat(event.at("/victim/name").asString()).isEqualTo("victim");
+        assertThat(event.at("/victim/clusterQueue").asString()).isEqualTo("cq");
+        String urgentUid = api.get("/api/v1/namespaces/team-a/workloads/urgent").json().get("uid").asString();
+        assertThat(event.get("message").asString()).isEqualTo("Preempted to accommodate a workload (UID: " + urgentUid
+                + ") due to prioritization in the ClusterQueue; preemptor path: /cq; preemptee path: /cq");
+
+        assertThat(api.get("/api/v1/preemptions?reason=InCohortReclamation").json().get("items")).isEmpty();
+        assertThat(api.get("/api/v1/preemptions?clusterQueue=cq&namespace=team-a").json().get("items")).hasSize(1);
+        assertThat(api.get("/api/v1/preemptions?until=" + Instant.now().minusSeconds(3600)).json().get("items")).isEmpty();
+        assertThat(api.get("/api/v1/preemptions?reason=Whatever").status()).isEqualTo(400);
+
+        HttpResponse<String> csv = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/api/v1/preemptions?clusterQueue=cq"))
+                .header("Accept", "text/csv").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(csv.headers().firstValue("Content-Type").orElse("")).startsWith("text/csv");
+        List<String> lines = csv.body().lines().toList();
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).startsWith("id,at,reason,message,");
+        assertThat(lines.get(1)).contains(",InClusterQueue,Preempted to accommodate a workload (UID: ").contains(",urgent,")
+                .contains(",victim,");
+    }
+
+    @Test
+    void auditPagesWithAKeysetCursorOverManyEvents() {
+        jdbc.sql("""
+                INSERT INTO preemption_event (at, reason, message, preemptor_uid, preemptor_namespace, preemptor_name,
+                    preemptor_cluster_queue, preemptor_priority, victim_uid, victim_namespace, victim_name,
+                    victim_cluster_queue, victim_priority)
+                SELECT now() - (i || ' seconds')::interval, 'InClusterQueue', 'm', gen_random_uuid(), 'team-a', 'p' || i,
+                       'cq', 2, gen_random_uuid(), 'team-a', 'v' || i, 'cq', 1
+                FROM generate_series(1, 250) AS i""").update();
+
+        int seen = 0;
+        String cursor = null;
+        String previousName = null;
+        do {
+            JsonNode page = api.get("/api/v1/preemptions?limit=100" + (cursor == null ? "" : "&cursor=" + cursor)).json();
+            for (JsonNode item : page.get("items")) {
+                seen++;
+                String name = item.at("/preemptor/name").asString();
+                if (previousName != null) {
+                    assertThat(Integer.parseInt(name.substring(1))).isGreaterThan(Integer.parseInt(previousName.substring(1)));
+                }
+                previousName = name;
+            }
+            cursor = page.get("next").isNull() ? null : page.get("next").asString();
+        } while (cursor != null);
+        assertThat(seen).isEqualTo(250);
+    }
+
+    private JsonNode awaitState(String name, String state) {
+        return await().atMost(Duration.ofSeconds(20)).until(
+                () -> api.get("/api/v1/namespaces/team-a/workloads/" + name).json(),
+                w -> state.equals(w.get("state").asString()));
+    }
+}
