@@ -64,6 +64,7 @@ public class SchedulingLoop implements SmartLifecycle {
     private final JdbcClient jdbc;
     private final Clock clock;
     private final SchedulerLeadership leadership;
+    private final SchedulingMetrics metrics;
 
     private final ReentrantLock wakeLock = new ReentrantLock();
     private final Condition wakeUp = wakeLock.newCondition();
@@ -83,7 +84,9 @@ public class SchedulingLoop implements SmartLifecycle {
     private final Set<String> pending = new HashSet<>();
 
     public SchedulingLoop(SchedulingProperties properties, ConfigStore config, WorkloadStore workloads,
-                          DecisionWriter writer, JdbcClient jdbc, DataSource dataSource, Clock clock) {
+                          DecisionWriter writer, JdbcClient jdbc, DataSource dataSource, Clock clock,
+                          SchedulingMetrics metrics) {
+        this.metrics = metrics;
         this.properties = properties;
         this.config = config;
         this.workloads = workloads;
@@ -354,6 +357,13 @@ public class SchedulingLoop implements SmartLifecycle {
     private void commit(CycleResult result) {
         DecisionWriter.Outcome outcome = writer.commit(result, leadership.epoch(), Map.copyOf(versions));
         versions.putAll(outcome.newVersions());
+        metrics.committed(result.admitted().stream()
+                        .filter(a -> outcome.newVersions().containsKey(a.workload().uid())).toList(),
+                result.preempted().stream()
+                        .filter(p -> !outcome.rejectedEvictions().contains(p.workload().uid())).toList(),
+                result.evicted().stream()
+                        .filter(e -> !outcome.rejectedEvictions().contains(e.workload().uid())).toList(),
+                outcome.at());
         for (Decision.Admit rejected : outcome.rejectedAdmissions()) {
             // Lost a race (cancelled, changed): undo; the change feed brings the row as it is now.
             state.workloadFinished(rejected.workload().uid());

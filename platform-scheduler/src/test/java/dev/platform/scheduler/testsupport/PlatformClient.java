@@ -39,6 +39,11 @@ public final class PlatformClient {
         return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET().header("Accept", "application/json"));
     }
 
+    /** A GET with the given {@code Accept}, for text formats (Prometheus, CSV, HTML). */
+    public Response get(String path, String accept) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET().header("Accept", accept));
+    }
+
     public Response delete(String path) {
         return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).DELETE());
     }
