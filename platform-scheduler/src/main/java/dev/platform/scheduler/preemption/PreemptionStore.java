@@ -22,21 +22,21 @@ public class PreemptionStore {
         this.jdbc = JdbcClient.create(jdbcTemplate);
     }
 
-    /** Appends events in one batch, inside the caller's decision transaction. */
-    public void append(List<PreemptionEvent> events) {
+    /** Appends events in one batch, inside the caller's decision transaction, stamped with its leader epoch. */
+    public void append(List<PreemptionEvent> events, long epoch) {
         if (events.isEmpty()) {
             return;
         }
         jdbcTemplate.batchUpdate("""
                         INSERT INTO preemption_event (at, reason, message,
                             preemptor_uid, preemptor_namespace, preemptor_name, preemptor_cluster_queue, preemptor_priority,
-                            victim_uid, victim_namespace, victim_name, victim_cluster_queue, victim_priority)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                            victim_uid, victim_namespace, victim_name, victim_cluster_queue, victim_priority, epoch)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 events.stream().map(e -> new Object[]{Timestamp.from(e.at()), e.reason(), e.message(),
                         UUID.fromString(e.preemptor().uid()), e.preemptor().namespace(), e.preemptor().name(),
                         e.preemptor().clusterQueue(), e.preemptor().priority(),
                         UUID.fromString(e.victim().uid()), e.victim().namespace(), e.victim().name(),
-                        e.victim().clusterQueue(), e.victim().priority()}).toList());
+                        e.victim().clusterQueue(), e.victim().priority(), epoch}).toList());
     }
 
     /** One page, newest first, strictly after {@code cursor}; keyset on (at, id) so deep pages cost the same. */

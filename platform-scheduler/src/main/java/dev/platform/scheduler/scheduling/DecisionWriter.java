@@ -70,7 +70,7 @@ class DecisionWriter {
         Map<String, Long> newVersions = new HashMap<>();
         List<NewEvent> events = new ArrayList<>();
 
-        List<Decision.Admit> rejected = admit(result.admitted(), versions, now, newVersions, events);
+        List<Decision.Admit> rejected = admit(result.admitted(), versions, now, epoch, newVersions, events);
         List<String> rejectedEvictions = new ArrayList<>();
         evict(result.preempted().stream().map(p -> new Eviction(p.workload(), "Preempted", p.message(),
                 p.reason().name())).toList(), versions, now, newVersions, events, rejectedEvictions);
@@ -80,7 +80,7 @@ class DecisionWriter {
                 .filter(p -> !rejectedEvictions.contains(p.workload().uid()))
                 .map(p -> new PreemptionEvent(0, now, p.reason().name(), p.message(),
                         party(p.preemptor(), p.preemptorClusterQueue()), party(p.workload(), p.victimClusterQueue())))
-                .toList());
+                .toList(), epoch);
         pending(result.pending(), now, events);
         workloads.appendEvents(events);
         return new Outcome(newVersions, rejected, rejectedEvictions, now);
@@ -95,7 +95,7 @@ class DecisionWriter {
     }
 
     private List<Decision.Admit> admit(List<Decision.Admit> admits, Map<String, Long> versions, Instant now,
-                                       Map<String, Long> newVersions, List<NewEvent> events) {
+                                       long epoch, Map<String, Long> newVersions, List<NewEvent> events) {
         if (admits.isEmpty()) {
             return List.of();
         }
@@ -114,13 +114,13 @@ class DecisionWriter {
         jdbc.sql("""
                 UPDATE workload w
                 SET state = 'Admitted', cluster_queue = d.cq, admission = d.admission::jsonb, admitted_at = :now,
-                    pending_reason = NULL, pending_message = NULL, version = w.version + 1,
+                    admitted_epoch = :epoch, pending_reason = NULL, pending_message = NULL, version = w.version + 1,
                     change_seq = nextval('workload_change_seq')
                 FROM unnest(:uids::uuid[], :queues::text[], :admissions::text[], :versions::bigint[])
                      AS d(uid, cq, admission, version)
                 WHERE w.uid = d.uid AND w.state = 'Pending' AND w.version = d.version
                 RETURNING w.uid, w.version""")
-                .param("now", Timestamp.from(now)).param("uids", uids).param("queues", queues)
+                .param("now", Timestamp.from(now)).param("epoch", epoch).param("uids", uids).param("queues", queues)
                 .param("admissions", admissions).param("versions", expected)
                 .query((rs, i) -> Map.entry(rs.getString(1), rs.getLong(2)))
                 .list().forEach(e -> landed.put(e.getKey(), e.getValue()));

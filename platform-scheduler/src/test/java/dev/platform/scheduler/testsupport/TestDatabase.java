@@ -68,6 +68,23 @@ public final class TestDatabase {
         }
     }
 
+    /**
+     * A new, empty database on the shared server, for tests that run whole application processes
+     * of their own (they must not compete with the shared context's scheduler for leadership).
+     */
+    public static Connection createDatabase(String name) {
+        Connection shared = connection();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(shared.url(), shared.username(),
+                shared.password()); java.sql.Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+            s.execute("CREATE DATABASE " + name);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("could not create test database " + name, e);
+        }
+        return new Connection(shared.url().replaceFirst("/[^/?]+(\\?|$)", "/" + name + "$1"), shared.username(),
+                shared.password());
+    }
+
     /** Points a Spring test context at the shared database. */
     public static final class Initializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
         @Override

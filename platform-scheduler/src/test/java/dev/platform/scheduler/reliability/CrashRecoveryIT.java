@@ -1,0 +1,103 @@
+package dev.platform.scheduler.reliability;
+
+import dev.platform.scheduler.testsupport.Manifests;
+import dev.platform.scheduler.testsupport.PlatformClient;
+import dev.platform.scheduler.testsupport.PlatformProcess;
+import dev.platform.scheduler.testsupport.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Workloads issue, "done when" 3: a burst of submissions, the application killed with SIGKILL in
+ * the middle of it, restarted on the same database. Every submission that got a 2xx exists, no
+ * workload was admitted twice, and the queue's usage equals the sum of admitted requests.
+ */
+class CrashRecoveryIT {
+
+    private static final int BURST = 240;
+    private static final int KILL_AFTER = 80;
+    private static final int NOMINAL_CPU = 30;
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    void nothingAcknowledgedIsLostAndNothingIsAdmittedTwice() throws Exception {
+        TestDatabase.Connection db = TestDatabase.createDatabase("crash_recovery");
+        Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+
+        PlatformProcess first = PlatformProcess.start(workDir, "first", PlatformProcess.database(db)).awaitUp();
+        PlatformClient api = first.client();
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("cq", Integer.toString(NOMINAL_CPU), "Never"))
+                .status()).isEqualTo(200);
+
+        AtomicInteger next = new AtomicInteger();
+        CountDownLatch enoughAcknowledged = new CountDownLatch(KILL_AFTER);
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        for (int t = 0; t < 8; t++) {
+            clients.submit(() -> {
+                int i;
+                while ((i = next.getAndIncrement()) < BURST) {
+                    String name = "burst-" + i;
+                    try {
+                        if (api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job(name, "lq", "1", null))
+                                .status() == 201) {
+                            acknowledged.add(name);
+                            enoughAcknowledged.countDown();
+                        }
+                    } catch (RuntimeException connectionRefused) {
+                        // the process is gone: this submission was never acknowledged
+                    }
+                }
+            });
+        }
+        assertThat(enoughAcknowledged.await(120, TimeUnit.SECONDS)).isTrue();
+        first.kill();
+        clients.shutdown();
+        assertThat(clients.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+
+        try (PlatformProcess second = PlatformProcess.start(workDir, "second", PlatformProcess.database(db)).awaitUp()) {
+            PlatformClient restarted = second.client();
+            for (String name : acknowledged) {
+                assertThat(restarted.get("/api/v1/namespaces/team-a/workloads/" + name).status())
+                        .as("acknowledged %s survives the crash", name).isEqualTo(200);
+            }
+            JdbcClient jdbc = JdbcClient.create(new DriverManagerDataSource(db.url(), db.username(), db.password()));
+            long stored = jdbc.sql("SELECT count(*) FROM workload").query(Long.class).single();
+            int expectedAdmitted = (int) Math.min(NOMINAL_CPU, stored);
+            await().atMost(Duration.ofSeconds(60)).until(() -> jdbc.sql(
+                    "SELECT count(*) FROM workload WHERE state = 'Admitted'").query(Long.class).single() == expectedAdmitted);
+
+            List<Map<String, Object>> admittedTwice = jdbc.sql("""
+                    SELECT workload_uid, count(*) FROM workload_event WHERE type = 'Admitted' AND status = 'True'
+                    GROUP BY workload_uid HAVING count(*) > 1""").query().listOfRows();
+            assertThat(admittedTwice).isEmpty();
+            long usage = jdbc.sql("SELECT coalesce(sum(amount), 0) FROM workload_usage").query(Long.class).single();
+            long admittedRequests = jdbc.sql("""
+                    SELECT coalesce(sum((p ->> 'count')::int * (p -> 'requests' ->> 'cpu')::numeric), 0)
+                    FROM workload, jsonb_array_elements(pod_sets) p WHERE state = 'Admitted'""")
+                    .query(Long.class).single();
+            assertThat(usage).isEqualTo(admittedRequests).isEqualTo(expectedAdmitted);
+            assertThat(restarted.get("/api/v1/clusterqueues/cq").json().at("/usage/0/used").asString())
+                    .isEqualTo(Long.toString(usage));
+            assertThat(acknowledged.size()).isGreaterThanOrEqualTo(KILL_AFTER).isLessThanOrEqualTo((int) stored);
+        }
+    }
+}

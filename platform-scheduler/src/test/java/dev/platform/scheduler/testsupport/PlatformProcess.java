@@ -1,0 +1,95 @@
+package dev.platform.scheduler.testsupport;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The packaged boot jar run as its own process, as an operator runs it: for tests of start-up,
+ * crashes and fail-over. Only for the integration-test phase, once the jar is built.
+ */
+public final class PlatformProcess implements AutoCloseable {
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private PlatformProcess(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    /** Starts {@code java -jar target/platform-scheduler.jar} in {@code workDir} on a free port. */
+    public static PlatformProcess start(Path workDir, String name, List<String> arguments) throws IOException {
+        Path jar = Path.of("target", "platform-scheduler.jar").toAbsolutePath();
+        assertThat(jar).exists();
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+                "-jar", jar.toString(), "--server.port=" + port));
+        command.addAll(arguments);
+        Files.createDirectories(workDir);
+        Path log = workDir.resolve(name + ".log");
+        Process process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        return new PlatformProcess(process, port, log);
+    }
+
+    /** Arguments pointing a process at a database of the shared test server. */
+    public static List<String> database(TestDatabase.Connection db) {
+        return List.of("--spring.datasource.url=" + db.url(), "--spring.datasource.username=" + db.username(),
+                "--spring.datasource.password=" + db.password());
+    }
+
+    public PlatformProcess awaitUp() {
+        PlatformClient api = client();
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                .failFast("the platform process exited; see " + log, () -> !process.isAlive())
+                .until(() -> api.get("/actuator/health").json().get("status").asString().equals("UP"));
+        return this;
+    }
+
+    public PlatformClient client() {
+        return new PlatformClient(port);
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** SIGKILL: no shutdown hook, no graceful stop, as a crash or an OOM kill. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** SIGTERM and wait for the graceful stop. */
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                kill();
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
