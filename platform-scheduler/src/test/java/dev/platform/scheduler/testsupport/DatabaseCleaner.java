@@ -19,10 +19,11 @@ public final class DatabaseCleaner {
         loop.quiesced(() -> clean(jdbc)).join();
     }
 
+    /** Data tables only: the schema history and the leadership row belong to the running application. */
     public static void clean(JdbcClient jdbc) {
         List<String> tables = jdbc.sql("""
                 SELECT tablename FROM pg_tables
-                WHERE schemaname = 'public' AND tablename <> 'flyway_schema_history'""")
+                WHERE schemaname = 'public' AND tablename NOT IN ('flyway_schema_history', 'scheduler_leader')""")
                 .query(String.class).list();
         if (!tables.isEmpty()) {
             jdbc.sql("TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY CASCADE").update();
