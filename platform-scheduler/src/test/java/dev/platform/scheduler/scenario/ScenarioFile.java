@@ -1,0 +1,104 @@
+package dev.platform.scheduler.scenario;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * One file of {@code src/test/resources/scenarios} (format in its README) as plain YAML maps. A
+ * file that cannot be replayed through the REST API says {@code rest: false}, with the reason in
+ * a comment next to it; the core's runner ignores the key.
+ */
+record ScenarioFile(String file, Map<String, Object> doc) {
+
+    static List<ScenarioFile> all() {
+        try {
+            Path dir = Paths.get(ScenarioFile.class.getResource("/scenarios").toURI());
+            try (Stream<Path> files = Files.list(dir)) {
+                return files.filter(p -> p.toString().endsWith(".yaml")).sorted().map(ScenarioFile::load).toList();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static ScenarioFile load(Path path) {
+        try (InputStream in = Files.newInputStream(path)) {
+            Map<String, Object> doc = new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
+            return new ScenarioFile(path.getFileName().toString(), doc);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    boolean replayableThroughRest() {
+        return !Boolean.FALSE.equals(doc.get("rest"));
+    }
+
+    boolean fairSharing() {
+        return Boolean.TRUE.equals(doc.get("fairSharing"));
+    }
+
+    /** Whether any ClusterQueue or LocalQueue has a stopPolicy other than None. */
+    boolean stopsQueues() {
+        return Stream.concat(section("clusterQueues").stream(), section("localQueues").stream())
+                .map(q -> q.get("stopPolicy")).anyMatch(p -> p != null && !"None".equals(p));
+    }
+
+    String name() {
+        return str(doc.get("name"));
+    }
+
+    List<Map<String, Object>> section(String key) {
+        return list(doc.get(key));
+    }
+
+    static String str(Object o) {
+        return o == null ? null : String.valueOf(o);
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> list(Object o) {
+        return o == null ? List.of() : (List<Map<String, Object>>) o;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> map(Object o) {
+        return o == null ? Map.of() : (Map<String, Object>) o;
+    }
+
+    static Map<String, String> strMap(Object o) {
+        Map<String, String> out = new LinkedHashMap<>();
+        map(o).forEach((k, v) -> out.put(k, String.valueOf(v)));
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<String> strList(Object o) {
+        List<String> out = new ArrayList<>();
+        for (Object x : o == null ? List.of() : (List<Object>) o) {
+            out.add(String.valueOf(x));
+        }
+        return out;
+    }
+
+    static String namespace(Map<String, Object> workload) {
+        Object ns = workload.get("namespace");
+        return ns == null ? "default" : String.valueOf(ns);
+    }
+}
