@@ -24,11 +24,19 @@ import java.util.stream.Stream;
  */
 record ScenarioFile(String file, Map<String, Object> doc) {
 
+    /**
+     * Every file, or those whose names start with one of the comma-separated prefixes of system
+     * property {@code scenarios} (for example {@code -Dscenarios=p01,fs}).
+     */
     static List<ScenarioFile> all() {
+        List<String> only = System.getProperty("scenarios", "").isBlank() ? List.of()
+                : List.of(System.getProperty("scenarios").split(","));
         try {
             Path dir = Paths.get(ScenarioFile.class.getResource("/scenarios").toURI());
             try (Stream<Path> files = Files.list(dir)) {
-                return files.filter(p -> p.toString().endsWith(".yaml")).sorted().map(ScenarioFile::load).toList();
+                return files.filter(p -> p.toString().endsWith(".yaml"))
+                        .filter(p -> only.isEmpty() || only.stream().anyMatch(p.getFileName().toString()::startsWith))
+                        .sorted().map(ScenarioFile::load).toList();
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
