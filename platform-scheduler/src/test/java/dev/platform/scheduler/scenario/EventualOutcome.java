@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import static dev.platform.scheduler.scenario.ScenarioFile.list;
-import static dev.platform.scheduler.scenario.ScenarioFile.map;
-import static dev.platform.scheduler.scenario.ScenarioFile.str;
-import static dev.platform.scheduler.scenario.ScenarioFile.strList;
+import static dev.platform.scheduler.testsupport.YamlTree.list;
+import static dev.platform.scheduler.testsupport.YamlTree.map;
+import static dev.platform.scheduler.testsupport.YamlTree.str;
+import static dev.platform.scheduler.testsupport.YamlTree.strList;
 
 /**
  * What a scenario's one-cycle expectations mean for the running application, which keeps cycling

@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-import static dev.platform.scheduler.scenario.ScenarioFile.list;
-import static dev.platform.scheduler.scenario.ScenarioFile.map;
+import static dev.platform.scheduler.testsupport.YamlTree.list;
+import static dev.platform.scheduler.testsupport.YamlTree.map;
 import static dev.platform.scheduler.scenario.ScenarioFile.namespace;
-import static dev.platform.scheduler.scenario.ScenarioFile.str;
+import static dev.platform.scheduler.testsupport.YamlTree.str;
 
 /**
  * A scenario written as the Kueue manifests a user would apply: ResourceFlavor, Cohort,

@@ -11,11 +11,12 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+
+import static dev.platform.scheduler.testsupport.YamlTree.list;
+import static dev.platform.scheduler.testsupport.YamlTree.str;
 
 /**
  * One file of {@code src/test/resources/scenarios} (format in its README) as plain YAML maps. A
@@ -76,34 +77,10 @@ record ScenarioFile(String file, Map<String, Object> doc) {
         return list(doc.get(key));
     }
 
-    static String str(Object o) {
-        return o == null ? null : String.valueOf(o);
-    }
 
-    @SuppressWarnings("unchecked")
-    static List<Map<String, Object>> list(Object o) {
-        return o == null ? List.of() : (List<Map<String, Object>>) o;
-    }
 
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> map(Object o) {
-        return o == null ? Map.of() : (Map<String, Object>) o;
-    }
 
-    static Map<String, String> strMap(Object o) {
-        Map<String, String> out = new LinkedHashMap<>();
-        map(o).forEach((k, v) -> out.put(k, String.valueOf(v)));
-        return out;
-    }
 
-    @SuppressWarnings("unchecked")
-    static List<String> strList(Object o) {
-        List<String> out = new ArrayList<>();
-        for (Object x : o == null ? List.of() : (List<Object>) o) {
-            out.add(String.valueOf(x));
-        }
-        return out;
-    }
 
     static String namespace(Map<String, Object> workload) {
         Object ns = workload.get("namespace");

@@ -23,10 +23,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
-import static dev.platform.scheduler.scenario.ScenarioFile.map;
+import static dev.platform.scheduler.testsupport.YamlTree.map;
 import static dev.platform.scheduler.scenario.ScenarioFile.namespace;
-import static dev.platform.scheduler.scenario.ScenarioFile.str;
-import static dev.platform.scheduler.scenario.ScenarioFile.strMap;
+import static dev.platform.scheduler.testsupport.YamlTree.str;
+import static dev.platform.scheduler.testsupport.YamlTree.strMap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -42,6 +42,8 @@ final class ScenarioReplay {
     private final SchedulingLoop loop;
     /** Workload name to namespace, for every workload of the scenario. */
     private final Map<String, String> namespaces = new LinkedHashMap<>();
+    /** Workload name to its entry in the file. */
+    private final Map<String, Map<String, Object>> workloads = new LinkedHashMap<>();
     /** Workload name to the uid the platform gave it. */
     private final Map<String, String> uids = new LinkedHashMap<>();
     /** The workloads the scenario starts with that nothing preempted, evicted or finished yet. */
@@ -91,14 +93,13 @@ final class ScenarioReplay {
         for (Map<String, Object> w : scenario.section("admitted")) {
             String name = str(w.get("name"));
             namespaces.put(name, namespace(w));
+            workloads.put(name, w);
             Response submitted = api.postYaml("/api/v1/namespaces/" + namespace(w) + "/workloads",
                     KueueManifests.yaml(KueueManifests.workload(w)));
             assertThat(submitted.status()).as(where("submit admitted " + name) + submitted.body()).isEqualTo(201);
             JsonNode status = await().atMost(SETTLE).pollInterval(POLL)
                     .until(() -> workload(name), s -> "Admitted".equals(s.get("state").asString()));
-            uids.put(name, status.get("uid").asString());
-            map(w.get("flavors")).forEach((podSet, flavors) -> assertThat(podSet(status, podSet).get("flavors")
-                    .propertyStream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().asString())))
+            map(w.get("flavors")).forEach((podSet, flavors) -> assertThat(flavors(status, podSet))
                     .as(where("admitted " + name + " is not reproducible: flavors of " + podSet))
                     .isEqualTo(strMap(flavors)));
             stillAdmitted.add(name);
@@ -113,13 +114,17 @@ final class ScenarioReplay {
         List<Map<String, Object>> docs = new ArrayList<>();
         for (Map<String, Object> w : scenario.section("pending")) {
             namespaces.put(str(w.get("name")), namespace(w));
+            workloads.put(str(w.get("name")), w);
             docs.add(KueueManifests.workload(w));
         }
         if (!docs.isEmpty()) {
             apply(KueueManifests.yaml(docs));
         }
         for (String name : namespaces.keySet()) {
-            uids.computeIfAbsent(name, n -> workload(n).get("uid").asString());
+            JsonNode status = workload(name);
+            uids.put(name, status.get("uid").asString());
+            assertThat(status.get("priority").asInt()).as(where(name + " priority"))
+                    .isEqualTo(((Number) workloads.get(name).getOrDefault("priority", 0)).intValue());
         }
     }
 
@@ -152,8 +157,7 @@ final class ScenarioReplay {
                 assertThat(status.at("/admission/clusterQueue").asString()).as(where(name + " clusterQueue"))
                         .isEqualTo(str(spec.get("clusterQueue")));
             }
-            map(spec.get("flavors")).forEach((podSet, flavors) -> assertThat(podSet(status, podSet).get("flavors")
-                    .propertyStream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().asString())))
+            map(spec.get("flavors")).forEach((podSet, flavors) -> assertThat(flavors(status, podSet))
                     .as(where(name + " flavors of " + podSet)).isEqualTo(strMap(flavors)));
             map(spec.get("counts")).forEach((podSet, count) -> assertThat(podSet(status, podSet).get("count").asInt())
                     .as(where(name + " count of " + podSet)).isEqualTo(((Number) count).intValue()));
@@ -178,14 +182,29 @@ final class ScenarioReplay {
         assertThat(items.size()).as(where("one preemption event per victim")).isEqualTo(preemptedSoFar.size());
         for (Preemption expected : preemptedSoFar) {
             JsonNode event = actual.get(expected.key());
-            assertThat(event.at("/victim/uid").asString()).as(where("victim uid")).isEqualTo(uids.get(expected.victim()));
-            assertThat(event.at("/preemptor/uid").asString()).as(where("preemptor uid"))
-                    .isEqualTo(uids.get(expected.preemptor()));
+            checkParty(event.get("victim"), expected.victim());
+            checkParty(event.get("preemptor"), expected.preemptor());
             if (expected.message() != null) {
                 assertThat(event.get("message").asString()).as(where("message of " + expected.key()))
                         .contains(withUids(expected.message()));
             }
         }
+    }
+
+    private void checkParty(JsonNode party, String name) {
+        Map<String, Object> w = workloads.get(name);
+        String what = where("preemption event party " + name);
+        assertThat(party.get("uid").asString()).as(what + "uid").isEqualTo(uids.get(name));
+        assertThat(party.get("namespace").asString()).as(what + "namespace").isEqualTo(namespace(w));
+        assertThat(party.get("priority").asInt()).as(what + "priority")
+                .isEqualTo(((Number) w.getOrDefault("priority", 0)).intValue());
+        assertThat(party.get("clusterQueue").asString()).as(what + "clusterQueue").isEqualTo(clusterQueue(w));
+    }
+
+    private String clusterQueue(Map<String, Object> w) {
+        return scenario.section("localQueues").stream()
+                .filter(lq -> namespace(lq).equals(namespace(w)) && str(lq.get("name")).equals(str(w.get("queue"))))
+                .map(lq -> str(lq.get("clusterQueue"))).findFirst().orElseThrow();
     }
 
     /** The files name the preemptor by its name, the core's uid; the platform gives real uids. */
@@ -195,6 +214,11 @@ final class ScenarioReplay {
             out = out.replace("(UID: " + uid.getKey() + ")", "(UID: " + uid.getValue() + ")");
         }
         return out;
+    }
+
+    private static Map<String, String> flavors(JsonNode status, String podSet) {
+        return podSet(status, podSet).get("flavors").propertyStream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().asString()));
     }
 
     private static JsonNode podSet(JsonNode status, String name) {
