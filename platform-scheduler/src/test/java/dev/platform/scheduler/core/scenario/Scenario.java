@@ -44,6 +44,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static dev.platform.scheduler.testsupport.YamlTree.list;
+import static dev.platform.scheduler.testsupport.YamlTree.map;
+import static dev.platform.scheduler.testsupport.YamlTree.str;
+import static dev.platform.scheduler.testsupport.YamlTree.strList;
+import static dev.platform.scheduler.testsupport.YamlTree.strMap;
+
 /**
  * A scenario file (see src/test/resources/scenarios/README.md) turned into core inputs. Config uses Kueue's
  * manifest field names; quantities are Kubernetes strings.
@@ -231,34 +237,10 @@ final class Scenario {
         return o == null ? null : qty(o);
     }
 
-    static String str(Object o) {
-        return o == null ? null : String.valueOf(o);
-    }
 
-    @SuppressWarnings("unchecked")
-    static List<Map<String, Object>> list(Object o) {
-        return o == null ? List.of() : (List<Map<String, Object>>) o;
-    }
 
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> map(Object o) {
-        return o == null ? Map.of() : (Map<String, Object>) o;
-    }
 
-    static Map<String, String> strMap(Object o) {
-        Map<String, String> out = new LinkedHashMap<>();
-        map(o).forEach((k, v) -> out.put(k, String.valueOf(v)));
-        return out;
-    }
 
-    @SuppressWarnings("unchecked")
-    static List<String> strList(Object o) {
-        List<String> out = new ArrayList<>();
-        for (Object x : o == null ? List.of() : (List<Object>) o) {
-            out.add(String.valueOf(x));
-        }
-        return out;
-    }
 
     static <E extends Enum<E>> E enumOf(Class<E> type, Object o) {
         return o == null ? null : Enum.valueOf(type, String.valueOf(o));

@@ -3,6 +3,7 @@ package dev.platform.scheduler.core.scenario;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.PodSetAssignment;
+import dev.platform.scheduler.testsupport.YamlTree;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -19,10 +20,10 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import static dev.platform.scheduler.core.scenario.Scenario.list;
-import static dev.platform.scheduler.core.scenario.Scenario.map;
-import static dev.platform.scheduler.core.scenario.Scenario.str;
-import static dev.platform.scheduler.core.scenario.Scenario.strMap;
+import static dev.platform.scheduler.testsupport.YamlTree.list;
+import static dev.platform.scheduler.testsupport.YamlTree.map;
+import static dev.platform.scheduler.testsupport.YamlTree.str;
+import static dev.platform.scheduler.testsupport.YamlTree.strMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Runs every scenario file against the pure core: one cycle, then each follow-up step. */
@@ -116,7 +117,7 @@ class ScenarioTest {
         if (expect.containsKey("evicted")) {
             Set<String> evicted = result.evicted().stream().map(e -> e.workload().name())
                     .collect(Collectors.toCollection(TreeSet::new));
-            assertThat(evicted).as(where + "evicted").isEqualTo(new TreeSet<>(Scenario.strList(expect.get("evicted"))));
+            assertThat(evicted).as(where + "evicted").isEqualTo(new TreeSet<>(YamlTree.strList(expect.get("evicted"))));
         }
     }
 
