@@ -1,0 +1,32 @@
+package dev.platform.scheduler.core.placement;
+
+import java.util.Map;
+
+/**
+ * A node pool as placement sees it: a multi-host TPU slice is atomic, so a pool is used whole by
+ * one replica of an exclusive-topology workload, and an unhealthy node makes the whole pool
+ * unusable.
+ *
+ * @param labels       node labels common to the pool (nodepool, accelerator, topology)
+ * @param nodes        nodes in the pool
+ * @param chipsPerNode allocatable accelerator chips per node
+ * @param health       the pool's health; only {@link Health#Healthy} pools take new work
+ */
+public record NodePool(String cluster, String name, Map<String, String> labels, int nodes, int chipsPerNode,
+                       Health health) {
+
+    public NodePool {
+        labels = Map.copyOf(labels);
+    }
+
+    public enum Health { Healthy, Degraded, Unhealthy, Unknown }
+
+    /** Identifies a pool across clusters. */
+    public String key() {
+        return cluster + "/" + name;
+    }
+
+    public long chips() {
+        return (long) nodes * chipsPerNode;
+    }
+}

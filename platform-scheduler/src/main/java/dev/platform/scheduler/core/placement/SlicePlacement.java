@@ -1,0 +1,229 @@
+package dev.platform.scheduler.core.placement;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Which workload holds which node pool, and where new or disrupted workloads can go (design §6).
+ * Deterministic: pools are tried by cluster then name. Not thread-safe: owned by the scheduling
+ * loop.
+ */
+public final class SlicePlacement {
+
+    private final Map<String, NodePool> pools = new TreeMap<>();
+    /** pool key -> holder */
+    private final Map<String, Holder> holders = new HashMap<>();
+
+    /** A workload holding pools, as the hotswap victim search orders it. */
+    public record Holder(String workloadUid, int priority, Instant admittedAt) {
+    }
+
+    /** The cluster a workload runs in and its pools per PodSet name, each a pool key {@code cluster/name}. */
+    public record Placement(String cluster, Map<String, List<String>> poolsByPodSet) {
+        public Placement {
+            Map<String, List<String>> copy = new LinkedHashMap<>();
+            poolsByPodSet.forEach((k, v) -> copy.put(k, List.copyOf(v)));
+            poolsByPodSet = java.util.Collections.unmodifiableMap(copy);
+        }
+
+        public List<String> allPools() {
+            return poolsByPodSet.values().stream().flatMap(List::stream).toList();
+        }
+    }
+
+    /**
+     * A hotswap decision: the pools that replace the broken ones and the workloads to evict to free
+     * them (empty when free pools sufficed).
+     */
+    public record Replacement(Placement placement, List<Holder> victims) {
+    }
+
+    // ---- inventory and holdings
+
+    public void replaceInventory(Iterable<NodePool> inventory) {
+        pools.clear();
+        inventory.forEach(p -> pools.put(p.key(), p));
+    }
+
+    public boolean hasInventory() {
+        return !pools.isEmpty();
+    }
+
+    public Optional<NodePool> pool(String key) {
+        return Optional.ofNullable(pools.get(key));
+    }
+
+    public void assign(Holder holder, Placement placement) {
+        placement.allPools().forEach(p -> holders.put(p, holder));
+    }
+
+    public void release(String workloadUid) {
+        holders.values().removeIf(h -> h.workloadUid().equals(workloadUid));
+    }
+
+    public List<String> poolsOf(String workloadUid) {
+        return holders.entrySet().stream().filter(e -> e.getValue().workloadUid().equals(workloadUid))
+                .map(Map.Entry::getKey).sorted().toList();
+    }
+
+    /** Workloads holding any of the given pools. */
+    public Set<String> holdersOf(Set<String> poolKeys) {
+        Set<String> uids = new HashSet<>();
+        poolKeys.forEach(k -> {
+            Holder h = holders.get(k);
+            if (h != null) {
+                uids.add(h.workloadUid());
+            }
+        });
+        return uids;
+    }
+
+    // ---- placement of a new admission
+
+    /**
+     * Free healthy pools for every exclusive slice of the request (a workload without exclusive
+     * slices needs a cluster with a fitting healthy pool, shared), or empty when there are none.
+     */
+    public Optional<Placement> place(SliceRequest request) {
+        if (request.slicesNeeded() == 0) {
+            return assignFrom(request, pools.values().stream()
+                    .filter(p -> p.health() == NodePool.Health.Healthy).map(NodePool::key).toList());
+        }
+        return assignFrom(request, freePools(Set.of()));
+    }
+
+    // ---- hotswap
+
+    /**
+     * Replacement pools for {@code disrupted}, which holds {@code broken} pools: free healthy
+     * compatible pools first; else the fewest strictly-lower-priority holders of compatible
+     * healthy pools, in Kueue's candidate order (lower priority first, then most recently
+     * admitted first, uid last), trimmed back to a minimal set. Empty when even that is not enough.
+     */
+    public Optional<Replacement> replace(SliceRequest disrupted, Set<String> broken) {
+        Set<String> kept = new HashSet<>(poolsOf(disrupted.workloadUid()));
+        kept.removeAll(broken);
+        List<String> free = freePools(Set.of());
+        Optional<Placement> withFree = assignFrom(disrupted, concat(healthyKept(kept), free));
+        if (withFree.isPresent()) {
+            return Optional.of(new Replacement(withFree.get(), List.of()));
+        }
+        List<Holder> candidates = holders.values().stream().distinct()
+                .filter(h -> h.priority() < disrupted.priority())
+                .filter(h -> !h.workloadUid().equals(disrupted.workloadUid()))
+                .sorted(Comparator.comparingInt(Holder::priority)
+                        .thenComparing(Holder::admittedAt, Comparator.reverseOrder())
+                        .thenComparing(Holder::workloadUid))
+                .toList();
+        List<Holder> victims = new ArrayList<>();
+        for (Holder candidate : candidates) {
+            victims.add(candidate);
+            if (assignFrom(disrupted, concat(healthyKept(kept), freePoolsWithout(victims))).isPresent()) {
+                return Optional.of(minimal(disrupted, kept, victims));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Fill-back: drop victims, most protected first, while the disrupted workload still fits. */
+    private Replacement minimal(SliceRequest disrupted, Set<String> kept, List<Holder> victims) {
+        List<Holder> needed = new ArrayList<>(victims);
+        for (int i = needed.size() - 1; i >= 0; i--) {
+            Holder h = needed.remove(i);
+            if (assignFrom(disrupted, concat(healthyKept(kept), freePoolsWithout(needed))).isEmpty()) {
+                needed.add(i, h);
+            }
+        }
+        Placement placement = assignFrom(disrupted, concat(healthyKept(kept), freePoolsWithout(needed))).orElseThrow();
+        return new Replacement(placement, List.copyOf(needed));
+    }
+
+    private List<String> healthyKept(Set<String> kept) {
+        return kept.stream().filter(k -> pools.containsKey(k) && pools.get(k).health() == NodePool.Health.Healthy)
+                .sorted().toList();
+    }
+
+    private List<String> freePoolsWithout(List<Holder> evicted) {
+        Set<String> uids = new HashSet<>();
+        evicted.forEach(h -> uids.add(h.workloadUid()));
+        return freePools(uids);
+    }
+
+    /** Healthy pools nobody holds, counting pools of {@code evicted} workloads as free. */
+    private List<String> freePools(Set<String> evicted) {
+        List<String> free = new ArrayList<>();
+        for (NodePool pool : pools.values()) {
+            Holder holder = holders.get(pool.key());
+            if (pool.health() == NodePool.Health.Healthy && (holder == null || evicted.contains(holder.workloadUid()))) {
+                free.add(pool.key());
+            }
+        }
+        return free;
+    }
+
+    /**
+     * Assigns pools in the given order of preference to the exclusive slices; a workload's slices
+     * stay within one cluster (a JobSet runs in one cluster).
+     */
+    private Optional<Placement> assignFrom(SliceRequest request, List<String> candidates) {
+        Map<String, List<String>> byCluster = new TreeMap<>();
+        for (String key : candidates) {
+            byCluster.computeIfAbsent(pools.get(key).cluster(), c -> new ArrayList<>()).add(key);
+        }
+        List<String> preferred = candidates.isEmpty() ? List.of() : List.of(pools.get(candidates.get(0)).cluster());
+        List<String> clusterOrder = new ArrayList<>(preferred);
+        byCluster.keySet().stream().filter(c -> !preferred.contains(c)).forEach(clusterOrder::add);
+        for (String cluster : clusterOrder) {
+            Optional<Placement> placement = assignWithin(request, byCluster.get(cluster));
+            if (placement.isPresent()) {
+                return placement;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<Placement> assignWithin(SliceRequest request, List<String> candidates) {
+        if (request.slicesNeeded() == 0) {
+            // no dedicated pools: the first cluster where some healthy pool fits every PodSet's labels
+            boolean fits = request.podSets().stream().allMatch(ps -> candidates.stream().anyMatch(k -> ps.fits(pools.get(k))));
+            return fits ? Optional.of(new Placement(pools.get(candidates.get(0)).cluster(), Map.of())) : Optional.empty();
+        }
+        Set<String> taken = new HashSet<>();
+        Map<String, List<String>> result = new LinkedHashMap<>();
+        for (SliceRequest.PodSetSlices podSet : request.podSets()) {
+            if (!podSet.exclusive()) {
+                continue;
+            }
+            List<String> chosen = new ArrayList<>();
+            for (String key : candidates) {
+                if (chosen.size() == podSet.replicas()) {
+                    break;
+                }
+                if (!taken.contains(key) && podSet.fits(pools.get(key))) {
+                    chosen.add(key);
+                    taken.add(key);
+                }
+            }
+            if (chosen.size() < podSet.replicas()) {
+                return Optional.empty();
+            }
+            result.put(podSet.name(), chosen);
+        }
+        return Optional.of(new Placement(pools.get(candidates.get(0)).cluster(), result));
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new ArrayList<>(first);
+        second.stream().filter(k -> !first.contains(k)).forEach(all::add);
+        return all;
+    }
+}

@@ -1,0 +1,174 @@
+package dev.platform.scheduler.core.placement;
+
+import dev.platform.scheduler.core.placement.SlicePlacement.Holder;
+import dev.platform.scheduler.core.placement.SlicePlacement.Placement;
+import dev.platform.scheduler.core.placement.SlicePlacement.Replacement;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Whole-pool placement of TPU slices and the hotswap replacement search, on the seed's shapes. */
+class SlicePlacementTest {
+
+    private static final Map<String, String> V6E_4X4 = Map.of(
+            "cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology", "4x4");
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    private SlicePlacement placement;
+
+    @BeforeEach
+    void fourV6ePools() {
+        placement = new SlicePlacement();
+        placement.replaceInventory(IntStream.range(0, 4).mapToObj(i -> pool("sim", "pool-" + i, NodePool.Health.Healthy))
+                .toList());
+    }
+
+    @Test
+    void twoSliceJobSetsTakeTwoWholePoolsEach() {
+        Placement high = placement.place(jobSet("high", 2000000)).orElseThrow();
+        placement.assign(holder("high", 2000000, 1), high);
+        Placement low = placement.place(jobSet("low", 1000000)).orElseThrow();
+
+        assertThat(high.cluster()).isEqualTo("sim");
+        assertThat(high.poolsByPodSet()).containsEntry("slice", List.of("sim/pool-0", "sim/pool-1"));
+        assertThat(low.allPools()).containsExactly("sim/pool-2", "sim/pool-3");
+    }
+
+    @Test
+    void noFreeHealthyPoolMeansNoPlacement() {
+        placement.assign(holder("a", 1, 1), placement.place(jobSet("a", 1)).orElseThrow());
+        placement.replaceInventory(List.of(pool("sim", "pool-0", NodePool.Health.Healthy),
+                pool("sim", "pool-1", NodePool.Health.Healthy), pool("sim", "pool-2", NodePool.Health.Healthy),
+                pool("sim", "pool-3", NodePool.Health.Unhealthy)));
+
+        assertThat(placement.place(jobSet("b", 1))).isEmpty();
+    }
+
+    @Test
+    void poolsOfAnotherTopologyDoNotFit() {
+        SliceRequest twoByTwo = new SliceRequest("x", 1, List.of(new SliceRequest.PodSetSlices("slice", true, 1, 4, 16,
+                Map.of("cloud.google.com/gke-tpu-topology", "2x2"))));
+
+        assertThat(placement.place(twoByTwo)).isEmpty();
+    }
+
+    @Test
+    void aSliceNeedsEnoughNodesAndChips() {
+        SliceRequest tooBig = new SliceRequest("x", 1, List.of(new SliceRequest.PodSetSlices("slice", true, 1, 8, 32, V6E_4X4)));
+
+        assertThat(placement.place(tooBig)).isEmpty();
+    }
+
+    @Test
+    void hotswapPreemptsTheLowerPriorityJobSetAndKeepsTheHealthyPool() {
+        placement.assign(holder("high", 2000000, 1), placement.place(jobSet("high", 2000000)).orElseThrow());
+        placement.assign(holder("low", 1000000, 2), placement.place(jobSet("low", 1000000)).orElseThrow());
+        markUnhealthy("pool-1");
+
+        Replacement replacement = placement.replace(jobSet("high", 2000000), Set.of("sim/pool-1")).orElseThrow();
+
+        assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("low");
+        assertThat(replacement.placement().allPools()).contains("sim/pool-0").doesNotContain("sim/pool-1").hasSize(2);
+    }
+
+    @Test
+    void aFreePoolIsTakenBeforeAnyoneIsPreempted() {
+        placement.replaceInventory(IntStream.range(0, 5).mapToObj(i -> pool("sim", "pool-" + i, NodePool.Health.Healthy))
+                .toList());
+        placement.assign(holder("high", 10, 1), placement.place(jobSet("high", 10)).orElseThrow());
+        placement.assign(holder("low", 1, 2), placement.place(jobSet("low", 1)).orElseThrow());
+        markUnhealthy5("pool-0");
+
+        Replacement replacement = placement.replace(jobSet("high", 10), Set.of("sim/pool-0")).orElseThrow();
+
+        assertThat(replacement.victims()).isEmpty();
+        assertThat(replacement.placement().allPools()).containsExactlyInAnyOrder("sim/pool-1", "sim/pool-4");
+    }
+
+    @Test
+    void equalPriorityIsNeverPreempted() {
+        placement.assign(holder("a", 5, 1), placement.place(jobSet("a", 5)).orElseThrow());
+        placement.assign(holder("b", 5, 2), placement.place(jobSet("b", 5)).orElseThrow());
+        markUnhealthy("pool-0");
+
+        assertThat(placement.replace(jobSet("a", 5), Set.of("sim/pool-0"))).isEmpty();
+    }
+
+    @Test
+    void victimsAreTheFewestInKueueOrderLowestPriorityThenMostRecentlyAdmitted() {
+        placement.replaceInventory(IntStream.range(0, 5).mapToObj(i -> pool("sim", "pool-" + i, NodePool.Health.Healthy))
+                .toList());
+        placement.assign(holder("high", 100, 1), placement.place(jobSet("high", 100)).orElseThrow());
+        placement.assign(holder("older", 1, 2), placement.place(oneSlice("older", 1)).orElseThrow());
+        placement.assign(holder("newer", 1, 3), placement.place(oneSlice("newer", 1)).orElseThrow());
+        placement.assign(holder("mid", 50, 4), placement.place(oneSlice("mid", 50)).orElseThrow());
+        markUnhealthy5("pool-1");
+
+        Replacement replacement = placement.replace(jobSet("high", 100), Set.of("sim/pool-1")).orElseThrow();
+
+        assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("newer");
+    }
+
+    @Test
+    void twoBrokenPoolsNeedTwoReplacements() {
+        placement.assign(holder("high", 10, 1), placement.place(jobSet("high", 10)).orElseThrow());
+        placement.assign(holder("low", 1, 2), placement.place(jobSet("low", 1)).orElseThrow());
+        markUnhealthy("pool-0", "pool-1");
+
+        Replacement replacement = placement.replace(jobSet("high", 10), Set.of("sim/pool-0", "sim/pool-1")).orElseThrow();
+
+        assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("low");
+        assertThat(replacement.placement().allPools()).containsExactlyInAnyOrder("sim/pool-2", "sim/pool-3");
+    }
+
+    @Test
+    void aWorkloadWithoutExclusiveSlicesGoesToAClusterWithAFittingPool() {
+        SliceRequest shared = new SliceRequest("cpu-job", 1,
+                List.of(new SliceRequest.PodSetSlices("main", false, 1, 1, 0, Map.of())));
+
+        Optional<Placement> placed = placement.place(shared);
+
+        assertThat(placed).map(Placement::cluster).contains("sim");
+        assertThat(placed.orElseThrow().allPools()).isEmpty();
+    }
+
+    private void markUnhealthy(String... names) {
+        Set<String> broken = Set.of(names);
+        placement.replaceInventory(IntStream.range(0, 4).mapToObj(i -> "pool-" + i)
+                .map(n -> pool("sim", n, broken.contains(n) ? NodePool.Health.Unhealthy : NodePool.Health.Healthy))
+                .toList());
+    }
+
+    private void markUnhealthy5(String name) {
+        placement.replaceInventory(IntStream.range(0, 5).mapToObj(i -> "pool-" + i)
+                .map(n -> pool("sim", n, n.equals(name) ? NodePool.Health.Unhealthy : NodePool.Health.Healthy))
+                .toList());
+    }
+
+    private static NodePool pool(String cluster, String name, NodePool.Health health) {
+        Map<String, String> labels = new java.util.HashMap<>(V6E_4X4);
+        labels.put("cloud.google.com/gke-nodepool", name);
+        return new NodePool(cluster, name, labels, 4, 4, health);
+    }
+
+    /** The seed's JobSet: 2 slices of 4 pods x 4 chips on 4x4 v6e pools. */
+    private static SliceRequest jobSet(String uid, int priority) {
+        return new SliceRequest(uid, priority, List.of(new SliceRequest.PodSetSlices("slice", true, 2, 4, 16, V6E_4X4)));
+    }
+
+    private static SliceRequest oneSlice(String uid, int priority) {
+        return new SliceRequest(uid, priority, List.of(new SliceRequest.PodSetSlices("slice", true, 1, 4, 16, V6E_4X4)));
+    }
+
+    private static Holder holder(String uid, int priority, int admittedSecond) {
+        return new Holder(uid, priority, T0.plusSeconds(admittedSecond));
+    }
+}
