@@ -19,5 +19,7 @@ public enum PendingReason {
     /** The ClusterQueue does not exist or references a missing flavor. */
     ClusterQueueInactive,
     /** StrictFIFO: another workload at the head of the ClusterQueue cannot be admitted. */
-    Blocked
+    Blocked,
+    /** Quota fits, but no healthy node pool is free for its slices (placement, design §6). */
+    WaitingForNodePool
 }

@@ -92,10 +92,10 @@ final class CoreMapping {
     }
 
     /** The core's admission as the status resource shows it (quantities as Kubernetes text). */
-    static WorkloadStatus.Admission admission(Admission admission) {
+    static WorkloadStatus.Admission admission(Admission admission, Map<String, List<String>> nodePools) {
         return new WorkloadStatus.Admission(admission.clusterQueue(), admission.podSetAssignments().stream()
                 .map(a -> new WorkloadStatus.PodSetAssignment(a.name(), a.count(), new TreeMap<>(a.flavors()),
-                        usageText(a.resourceUsage()), List.of()))
+                        usageText(a.resourceUsage()), nodePools.getOrDefault(a.name(), List.of())))
                 .toList());
     }
 

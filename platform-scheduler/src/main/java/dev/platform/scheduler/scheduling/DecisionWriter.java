@@ -4,6 +4,7 @@ import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.PodSetAssignment;
 import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.Quantities;
@@ -63,14 +64,15 @@ class DecisionWriter {
     }
 
     @Transactional
-    public Outcome commit(CycleResult result, long epoch, Map<String, Long> versions) {
+    public Outcome commit(CycleResult result, Map<String, SlicePlacement.Placement> placements, long epoch,
+                          Map<String, Long> versions) {
         checkEpoch(epoch);
         workloads.lockChanges();
         Instant now = clock.instant();
         Map<String, Long> newVersions = new HashMap<>();
         List<NewEvent> events = new ArrayList<>();
 
-        List<Decision.Admit> rejected = admit(result.admitted(), versions, now, epoch, newVersions, events);
+        List<Decision.Admit> rejected = admit(result.admitted(), placements, versions, now, epoch, newVersions, events);
         List<String> rejectedEvictions = new ArrayList<>();
         evict(result.preempted().stream().map(p -> new Eviction(p.workload(), "Preempted", p.message(),
                 p.reason().name())).toList(), versions, now, newVersions, events, rejectedEvictions);
@@ -94,34 +96,39 @@ class DecisionWriter {
         }
     }
 
-    private List<Decision.Admit> admit(List<Decision.Admit> admits, Map<String, Long> versions, Instant now,
-                                       long epoch, Map<String, Long> newVersions, List<NewEvent> events) {
+    private List<Decision.Admit> admit(List<Decision.Admit> admits, Map<String, SlicePlacement.Placement> placements,
+                                       Map<String, Long> versions, Instant now, long epoch,
+                                       Map<String, Long> newVersions, List<NewEvent> events) {
         if (admits.isEmpty()) {
             return List.of();
         }
         UUID[] uids = new UUID[admits.size()];
         String[] queues = new String[admits.size()];
         String[] admissions = new String[admits.size()];
+        String[] clusters = new String[admits.size()];
         Long[] expected = new Long[admits.size()];
         for (int i = 0; i < admits.size(); i++) {
             Decision.Admit a = admits.get(i);
             uids[i] = UUID.fromString(a.workload().uid());
             queues[i] = a.admission().clusterQueue();
-            admissions[i] = json.writeValueAsString(CoreMapping.admission(a.admission()));
+            SlicePlacement.Placement placement = placements.get(a.workload().uid());
+            admissions[i] = json.writeValueAsString(CoreMapping.admission(a.admission(),
+                    placement == null ? Map.of() : NodePoolPlacement.poolNames(placement)));
+            clusters[i] = placement == null ? null : placement.cluster();
             expected[i] = versions.getOrDefault(a.workload().uid(), -1L);
         }
         Map<String, Long> landed = new HashMap<>();
         jdbc.sql("""
                 UPDATE workload w
                 SET state = 'Admitted', cluster_queue = d.cq, admission = d.admission::jsonb, admitted_at = :now,
-                    admitted_epoch = :epoch, pending_reason = NULL, pending_message = NULL, version = w.version + 1,
+                    cluster = d.cluster, admitted_epoch = :epoch, pending_reason = NULL, pending_message = NULL, version = w.version + 1,
                     change_seq = nextval('workload_change_seq')
-                FROM unnest(:uids::uuid[], :queues::text[], :admissions::text[], :versions::bigint[])
-                     AS d(uid, cq, admission, version)
+                FROM unnest(:uids::uuid[], :queues::text[], :admissions::text[], :clusters::text[],
+                            :versions::bigint[]) AS d(uid, cq, admission, cluster, version)
                 WHERE w.uid = d.uid AND w.state = 'Pending' AND w.version = d.version
                 RETURNING w.uid, w.version""")
                 .param("now", Timestamp.from(now)).param("epoch", epoch).param("uids", uids).param("queues", queues)
-                .param("admissions", admissions).param("versions", expected)
+                .param("admissions", admissions).param("clusters", clusters).param("versions", expected)
                 .query((rs, i) -> Map.entry(rs.getString(1), rs.getLong(2)))
                 .list().forEach(e -> landed.put(e.getKey(), e.getValue()));
         newVersions.putAll(landed);
@@ -173,7 +180,7 @@ class DecisionWriter {
         // its queue timestamp (Kueue requeues evicted workloads at their original position).
         jdbc.sql("""
                 UPDATE workload w
-                SET state = 'Pending', admission = NULL, admitted_at = NULL, version = w.version + 1,
+                SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL, version = w.version + 1,
                     change_seq = nextval('workload_change_seq')
                 FROM unnest(:uids::uuid[], :versions::bigint[]) AS d(uid, version)
                 WHERE w.uid = d.uid AND w.state IN ('Admitted', 'Running') AND w.version = d.version

@@ -11,7 +11,10 @@ import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.SchedulerSettings;
 import dev.platform.scheduler.core.SchedulerState;
+import dev.platform.scheduler.core.PendingReason;
 import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.core.placement.SlicePlacement;
+import dev.platform.scheduler.core.placement.SliceRequest;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadService.WorkloadsChanged;
 import dev.platform.scheduler.workload.WorkloadState;
@@ -82,11 +85,24 @@ public class SchedulingLoop implements SmartLifecycle {
     private final Map<String, Long> versions = new HashMap<>();
     /** Workloads the state holds as pending (the others in {@link #versions} hold quota). */
     private final Set<String> pending = new HashSet<>();
+    /** The latest row of every active workload: what placement needs beyond the core's view. */
+    private final Map<String, WorkloadRow> rows = new HashMap<>();
+    /**
+     * Workloads whose quota fitted but no node pool did: parked outside the core until the
+     * inventory changes (placement's inadmissible set).
+     */
+    private final Map<String, Workload> waitingForNodePool = new HashMap<>();
+    private final Map<String, Map<String, String>> flavorLabels = new HashMap<>();
+    private NodePoolPlacement placement;
+    private final java.time.Duration staleness;
 
     public SchedulingLoop(SchedulingProperties properties, ConfigStore config, WorkloadStore workloads,
                           DecisionWriter writer, JdbcClient jdbc, DataSource dataSource, Clock clock,
-                          SchedulingMetrics metrics) {
+                          SchedulingMetrics metrics,
+                          @org.springframework.beans.factory.annotation.Value("${platform.agents.staleness:30s}")
+                          java.time.Duration staleness) {
         this.metrics = metrics;
+        this.staleness = staleness;
         this.properties = properties;
         this.config = config;
         this.workloads = workloads;
@@ -238,17 +254,33 @@ public class SchedulingLoop implements SmartLifecycle {
                 ? SchedulerSettings.FAIR_SHARING : SchedulerSettings.CLASSICAL);
         versions.clear();
         pending.clear();
+        rows.clear();
+        waitingForNodePool.clear();
+        placement = new NodePoolPlacement(jdbc, clock, staleness);
+        placement.reloadInventory();
         lastConfigAudit = -1;
         lastChangeSeq = workloads.latestChange();
         reloadConfiguration();
         List<WorkloadRow> active = workloads.active();
         active.forEach(this::reconcile);
+        active.stream().filter(r -> r.state().holdsQuota() || r.state() == WorkloadState.Evicted)
+                .forEach(placement::restore);
         log.info("scheduler state rebuilt: {} active workloads, change feed at {}", active.size(), lastChangeSeq);
     }
 
     /** Applies what changed since the last turn; true when anything did. */
     private boolean readChanges() {
         boolean changed = reloadConfiguration();
+        if (placement.reloadInventory()) {
+            // Kueue requeues inadmissible workloads on events that may admit them: a pool healed or appeared.
+            waitingForNodePool.values().forEach(w -> {
+                state.addPending(w);
+                pending.add(w.uid());
+            });
+            waitingForNodePool.clear();
+            state.requeueInadmissible();
+            changed = true;
+        }
         List<WorkloadRow> rows;
         do {
             rows = workloads.changedSince(lastChangeSeq, FEED_BATCH);
@@ -269,9 +301,11 @@ public class SchedulingLoop implements SmartLifecycle {
         lastConfigAudit = audit;
         SchedulerState s = state;
         Set<String> flavors = new HashSet<>();
+        flavorLabels.clear();
         for (ResourceFlavorManifest f : config.list(Kind.RESOURCE_FLAVOR, ResourceFlavorManifest.class)) {
             s.applyResourceFlavor(CoreMapping.flavor(f));
             flavors.add(f.name());
+            flavorLabels.put(f.name(), f.nodeLabels());
         }
         Set<String> cohorts = new HashSet<>();
         for (CohortManifest c : config.list(Kind.COHORT, CohortManifest.class)) {
@@ -324,10 +358,15 @@ public class SchedulingLoop implements SmartLifecycle {
         if (known != null && known == row.version()) {
             return;
         }
-        boolean wasPending = pending.remove(uid);
+        boolean parked = waitingForNodePool.remove(uid) != null;
+        boolean wasPending = pending.remove(uid) || parked;
         boolean held = known != null && !wasPending;
-        if (wasPending) {
+        if (wasPending && !parked) {
             state.removePending(uid);
+        }
+        rows.put(uid, row);
+        if (!row.state().holdsQuota() && row.state() != WorkloadState.Evicted) {
+            placement.slices().release(uid);
         }
         switch (row.state()) {
             case Pending -> {
@@ -350,12 +389,18 @@ public class SchedulingLoop implements SmartLifecycle {
                     state.workloadFinished(uid);
                 }
                 versions.remove(uid);
+                rows.remove(uid);
             }
         }
     }
 
-    private void commit(CycleResult result) {
-        DecisionWriter.Outcome outcome = writer.commit(result, leadership.epoch(), Map.copyOf(versions));
+    private void commit(CycleResult cycle) {
+        Map<String, SlicePlacement.Placement> placements = new HashMap<>();
+        CycleResult result = place(cycle, placements);
+        if (result.isEmpty()) {
+            return;
+        }
+        DecisionWriter.Outcome outcome = writer.commit(result, placements, leadership.epoch(), Map.copyOf(versions));
         versions.putAll(outcome.newVersions());
         metrics.committed(result.admitted().stream()
                         .filter(a -> outcome.newVersions().containsKey(a.workload().uid())).toList(),
@@ -367,6 +412,7 @@ public class SchedulingLoop implements SmartLifecycle {
         for (Decision.Admit rejected : outcome.rejectedAdmissions()) {
             // Lost a race (cancelled, changed): undo; the change feed brings the row as it is now.
             state.workloadFinished(rejected.workload().uid());
+            placement.slices().release(rejected.workload().uid());
             versions.remove(rejected.workload().uid());
         }
         for (Decision.Admit admitted : result.admitted()) {
@@ -383,12 +429,44 @@ public class SchedulingLoop implements SmartLifecycle {
     }
 
     /**
+     * Placement of the cycle's admissions on node pools (design §6), when a cluster is connected:
+     * an admission whose slices find no free healthy pool is undone and parked with
+     * {@code WaitingForNodePool} until the inventory changes.
+     */
+    private CycleResult place(CycleResult cycle, Map<String, SlicePlacement.Placement> placements) {
+        if (!placement.active() || cycle.admitted().isEmpty()) {
+            return cycle;
+        }
+        List<Decision.Admit> placed = new java.util.ArrayList<>();
+        List<Decision.Pending> pendingDecisions = new java.util.ArrayList<>(cycle.pending());
+        for (Decision.Admit admit : cycle.admitted()) {
+            String uid = admit.workload().uid();
+            WorkloadRow row = rows.get(uid);
+            SliceRequest request = NodePoolPlacement.request(row, admit.admission(), flavorLabels);
+            java.util.Optional<SlicePlacement.Placement> where = placement.place(request);
+            if (where.isPresent()) {
+                placement.slices().assign(new SlicePlacement.Holder(uid, row.priority(), clock.instant()), where.get());
+                placements.put(uid, where.get());
+                placed.add(admit);
+            } else {
+                state.workloadFinished(uid);
+                waitingForNodePool.put(uid, admit.workload());
+                pending.remove(uid);
+                pendingDecisions.add(new Decision.Pending(admit.workload(), PendingReason.WaitingForNodePool,
+                        NodePoolPlacement.waitingMessage(request), true));
+            }
+        }
+        return new CycleResult(placed, cycle.preempted(), pendingDecisions, cycle.evicted());
+    }
+
+    /**
      * Quota-only operation: a victim's quota is free once its eviction is committed, and it waits
      * again at its original queue timestamp.
      */
     private void requeueEvicted(List<Workload> evicted, DecisionWriter.Outcome outcome) {
         for (Workload w : evicted) {
             state.workloadFinished(w.uid());
+            placement.slices().release(w.uid());
             if (outcome.rejectedEvictions().contains(w.uid())) {
                 versions.remove(w.uid());
                 continue;

@@ -26,5 +26,15 @@ public record WorkloadRow(
         Instant admittedAt,
         int restarts,
         long version,
-        long changeSeq) {
+        long changeSeq,
+        String exclusiveTopology,
+        String cluster,
+        Integer maxRestarts) {
+
+    /** JobSet's annotation asking one whole node pool per replicated-job replica. */
+    public static final String EXCLUSIVE_NODE_POOL = "cloud.google.com/gke-nodepool";
+
+    public boolean exclusiveNodePools() {
+        return EXCLUSIVE_NODE_POOL.equals(exclusiveTopology);
+    }
 }

@@ -63,13 +63,17 @@ public class WorkloadStore {
                 instant(rs.getTimestamp("admitted_at")),
                 rs.getInt("restarts"),
                 rs.getLong("version"),
-                rs.getLong("change_seq"));
+                rs.getLong("change_seq"),
+                rs.getString("exclusive_topology"),
+                rs.getString("cluster"),
+                (Integer) rs.getObject("max_restarts"));
     }
 
     static final String COLUMNS = """
             uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name, priority, state,
             pod_sets::text AS pod_sets, admission::text AS admission, pending_reason, pending_message,
-            queue_timestamp, created_at, admitted_at, restarts, version, change_seq""";
+            queue_timestamp, created_at, admitted_at, restarts, version, change_seq, exclusive_topology, cluster,
+            max_restarts""";
 
     /** Serialises workload writers until the end of the current transaction. */
     public void lockChanges() {
@@ -82,13 +86,13 @@ public class WorkloadStore {
         jdbc.sql("""
                 INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
                                       priority, state, manifest, pod_sets, pending_reason, pending_message,
-                                      queue_timestamp, created_at, max_restarts, idempotency_key)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?)""")
+                                      queue_timestamp, created_at, max_restarts, idempotency_key, exclusive_topology)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)""")
                 .params(uid, manifest.namespace(), manifest.name(), manifest.kind().manifestName(),
                         manifest.queueName(), clusterQueue, priorityClassName, priority,
                         json.writeValueAsString(manifest.manifest()), json.writeValueAsString(manifest.podSets()),
                         pendingReason, pendingMessage, Timestamp.from(now), Timestamp.from(now),
-                        manifest.maxRestarts(), idempotencyKey)
+                        manifest.maxRestarts(), idempotencyKey, manifest.exclusiveTopology())
                 .update();
     }
 

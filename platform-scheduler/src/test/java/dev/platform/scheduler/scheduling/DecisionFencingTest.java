@@ -40,13 +40,13 @@ class DecisionFencingTest {
         long current = jdbc.sql("SELECT epoch FROM scheduler_leader").query(Long.class).single();
         CycleResult nothing = new CycleResult(List.of(), List.of(), List.of(), List.of());
 
-        assertThatThrownBy(() -> writer.commit(nothing, current - 1, Map.of()))
+        assertThatThrownBy(() -> writer.commit(nothing, Map.of(), current - 1, Map.of()))
                 .isInstanceOf(DecisionWriter.LeadershipLost.class)
                 .hasMessageContaining("no longer current");
 
         jdbc.sql("UPDATE scheduler_leader SET epoch = epoch + 1, holder = 'someone-else'").update();
         loop.wake();
-        assertThatThrownBy(() -> writer.commit(nothing, current, Map.of()))
+        assertThatThrownBy(() -> writer.commit(nothing, Map.of(), current, Map.of()))
                 .isInstanceOf(DecisionWriter.LeadershipLost.class);
     }
 }

@@ -1,0 +1,152 @@
+package dev.platform.scheduler.scheduling;
+
+import dev.platform.api.manifest.Quantity;
+import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
+import dev.platform.scheduler.core.Admission;
+import dev.platform.scheduler.core.PodSetAssignment;
+import dev.platform.scheduler.core.placement.NodePool;
+import dev.platform.scheduler.core.placement.SlicePlacement;
+import dev.platform.scheduler.core.placement.SliceRequest;
+import dev.platform.scheduler.workload.WorkloadRow;
+import dev.platform.scheduler.workload.WorkloadStatus;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The loop's view of node pools (design §6): inventory as agents report it (a cluster whose agent
+ * is silent past the staleness window has its pools Unknown, never Unhealthy), which workload holds
+ * which pool, and the translation of admissions into slice requests. Placement applies only once
+ * a cluster is connected; without one, admission is quota-only.
+ */
+final class NodePoolPlacement {
+
+    static final String ACCELERATOR_CHIPS = "google.com/tpu";
+    static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
+    static final String ACCELERATOR_LABEL = "cloud.google.com/gke-tpu-accelerator";
+    static final String TOPOLOGY_LABEL = "cloud.google.com/gke-tpu-topology";
+
+    private final JdbcClient jdbc;
+    private final Clock clock;
+    private final Duration staleness;
+    private final SlicePlacement slices = new SlicePlacement();
+    private List<NodePool> inventory = List.of();
+
+    NodePoolPlacement(JdbcClient jdbc, Clock clock, Duration staleness) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+        this.staleness = staleness;
+    }
+
+    /** Re-reads the inventory; true when any pool appeared, vanished or changed health. */
+    boolean reloadInventory() {
+        Instant freshAfter = clock.instant().minus(staleness);
+        List<NodePool> current = jdbc.sql("""
+                        SELECT p.cluster, p.name, p.accelerator, p.topology, p.health, p.node_count, p.chips_per_node,
+                               c.last_report_at
+                        FROM node_pool p JOIN cluster c ON c.name = p.cluster
+                        ORDER BY p.cluster, p.name""")
+                .query((rs, i) -> {
+                    Map<String, String> labels = new HashMap<>();
+                    labels.put(NODE_POOL_LABEL, rs.getString("name"));
+                    if (rs.getString("accelerator") != null) {
+                        labels.put(ACCELERATOR_LABEL, rs.getString("accelerator"));
+                    }
+                    if (rs.getString("topology") != null) {
+                        labels.put(TOPOLOGY_LABEL, rs.getString("topology"));
+                    }
+                    java.sql.Timestamp reported = rs.getTimestamp("last_report_at");
+                    boolean stale = reported == null || reported.toInstant().isBefore(freshAfter);
+                    NodePool.Health health = stale ? NodePool.Health.Unknown
+                            : NodePool.Health.valueOf(rs.getString("health"));
+                    return new NodePool(rs.getString("cluster"), rs.getString("name"), labels, rs.getInt("node_count"),
+                            rs.getInt("chips_per_node"), health);
+                })
+                .list();
+        if (current.equals(inventory)) {
+            return false;
+        }
+        inventory = current;
+        slices.replaceInventory(current);
+        return true;
+    }
+
+    /** Whether any connected, fresh cluster reports pools: only then does placement apply. */
+    boolean active() {
+        return inventory.stream().anyMatch(p -> p.health() != NodePool.Health.Unknown);
+    }
+
+    SlicePlacement slices() {
+        return slices;
+    }
+
+    /** Restores a holding read back from the database at rebuild. */
+    void restore(WorkloadRow row) {
+        if (row.cluster() == null || row.admission() == null) {
+            return;
+        }
+        Map<String, List<String>> pools = new TreeMap<>();
+        for (WorkloadStatus.PodSetAssignment a : row.admission().podSetAssignments()) {
+            pools.put(a.name(), a.nodePools().stream().map(p -> row.cluster() + "/" + p).toList());
+        }
+        slices.assign(holder(row), new SlicePlacement.Placement(row.cluster(), pools));
+    }
+
+    static SlicePlacement.Holder holder(WorkloadRow row) {
+        return new SlicePlacement.Holder(row.uid().toString(), row.priority(),
+                row.admittedAt() == null ? row.queueTimestamp() : row.admittedAt());
+    }
+
+    /** The slices a workload needs under the flavors its admission assigned. */
+    static SliceRequest request(WorkloadRow row, Admission admission, Map<String, Map<String, String>> flavorLabels) {
+        List<SliceRequest.PodSetSlices> podSets = new ArrayList<>();
+        for (PodSetSpec spec : row.podSets()) {
+            Map<String, String> required = new HashMap<>(spec.nodeSelector());
+            admission.podSetAssignments().stream().filter(a -> a.name().equals(spec.name()))
+                    .findFirst().map(PodSetAssignment::flavors).orElse(Map.of()).values().stream().distinct()
+                    .forEach(flavor -> required.putAll(flavorLabels.getOrDefault(flavor, Map.of())));
+            Quantity chips = spec.requests().get(ACCELERATOR_CHIPS);
+            long chipsPerPod = chips == null ? 0 : chips.value().longValue();
+            podSets.add(new SliceRequest.PodSetSlices(spec.name(), row.exclusiveNodePools(), spec.replicas(),
+                    spec.podsPerReplica(), chipsPerPod * spec.podsPerReplica(), required));
+        }
+        return new SliceRequest(row.uid().toString(), row.priority(), podSets);
+    }
+
+    /** Why a workload waits for pools, in words. */
+    static String waitingMessage(SliceRequest request) {
+        return request.podSets().stream()
+                .map(ps -> ps.exclusive()
+                        ? "pod set " + ps.name() + " needs " + ps.replicas() + " free healthy node pool(s) with "
+                        + labels(ps.requiredLabels()) + " (" + ps.podsPerReplica() + " nodes, " + ps.chipsPerReplica()
+                        + " chips each)"
+                        : "pod set " + ps.name() + " needs a healthy node pool with " + labels(ps.requiredLabels()))
+                .collect(Collectors.joining("; ", "couldn't place the workload: ", ""));
+    }
+
+    private static String labels(Map<String, String> labels) {
+        return labels.isEmpty() ? "any labels" : new TreeMap<>(labels).entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
+    }
+
+    /** Pool names (without the cluster) per PodSet, as the status shows them. */
+    static Map<String, List<String>> poolNames(SlicePlacement.Placement placement) {
+        Map<String, List<String>> names = new TreeMap<>();
+        placement.poolsByPodSet().forEach((podSet, keys) ->
+                names.put(podSet, keys.stream().map(k -> k.substring(k.indexOf('/') + 1)).toList()));
+        return names;
+    }
+
+    Optional<SlicePlacement.Placement> place(SliceRequest request) {
+        return slices.place(request);
+    }
+}
