@@ -14,7 +14,11 @@ import java.lang.annotation.Target;
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "platform.agents.token=" + PlatformIntegrationTest.AGENT_TOKEN)
 @ContextConfiguration(initializers = TestDatabase.Initializer.class)
 public @interface PlatformIntegrationTest {
+
+    /** The bearer token agents present to the test application ({@code platform.agents.token}). */
+    String AGENT_TOKEN = "test-agent-token";
 }

@@ -1,0 +1,142 @@
+package dev.platform.scheduler.cluster;
+
+import dev.platform.api.agent.AgentCommand;
+import dev.platform.api.agent.CommandPayload;
+import dev.platform.api.agent.CommandStatus;
+import dev.platform.api.agent.CommandType;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The agent command outbox (design §2, §7): commands are written in the transaction of the
+ * decision that causes them, delivered at least once by long poll, acknowledged by id.
+ */
+@Repository
+public class AgentCommandStore {
+
+    /** The most commands one poll answers; the agent asks again for the rest. */
+    static final int DELIVERY_BATCH = 100;
+
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+    private final CommandSignals signals;
+
+    AgentCommandStore(JdbcClient jdbc, JsonMapper json, CommandSignals signals) {
+        this.jdbc = jdbc;
+        this.json = json;
+        this.signals = signals;
+    }
+
+    /** The cluster has never reported: commands are only for connected clusters. */
+    public static class UnknownClusterException extends IllegalStateException {
+        UnknownClusterException(String cluster) {
+            super("cluster " + cluster + " has no agent connected: no command can be queued for it");
+        }
+    }
+
+    /**
+     * Queues a command for a cluster's agent and returns its id. Runs in the caller's transaction
+     * (it is not transactional itself, so a failure here does not mark the caller's transaction
+     * for rollback behind its back): the command exists if and only if the decision commits, and
+     * the polls held open on this replica are answered right after that commit.
+     *
+     * @param payload   null for STOP and DELETE
+     * @param expiresAt null for a command that does not expire; else after the transaction's start
+     * @throws UnknownClusterException when no agent ever reported for {@code cluster}
+     */
+    public long enqueue(String cluster, CommandType type, UUID workloadUid, String namespace, String name,
+                        CommandPayload payload, Instant expiresAt) {
+        if (jdbc.sql("SELECT count(*) FROM cluster WHERE name = ?").param(cluster).query(Long.class).single() == 0) {
+            throw new UnknownClusterException(cluster);
+        }
+        long id = jdbc.sql("""
+                        INSERT INTO agent_command (cluster, type, workload_uid, namespace, name, payload, expires_at)
+                        VALUES (?, ?, ?, ?, ?, ?::jsonb, ?) RETURNING seq""")
+                .params(cluster, type.name(), workloadUid, namespace, name,
+                        payload == null ? null : json.writeValueAsString(payload),
+                        expiresAt == null ? null : Timestamp.from(expiresAt))
+                .query(Long.class).single();
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    signals.signal(cluster);
+                }
+            });
+        } else {
+            signals.signal(cluster);
+        }
+        return id;
+    }
+
+    /** The id that a poll without {@code after} starts above: the highest with a final result. */
+    long lastAcknowledged(String cluster) {
+        return jdbc.sql("SELECT last_acked_command FROM cluster WHERE name = ?").param(cluster)
+                .query(Long.class).optional().orElse(0L);
+    }
+
+    /** Commands above {@code after}, in id order, counted as delivered (once more). */
+    List<AgentCommand> deliver(String cluster, long after) {
+        List<AgentCommand> commands = jdbc.sql("""
+                        SELECT seq, type, workload_uid, namespace, name, expires_at, payload::text AS payload
+                        FROM agent_command WHERE cluster = ? AND seq > ? ORDER BY seq LIMIT ?""")
+                .params(cluster, after, DELIVERY_BATCH)
+                .query((rs, i) -> new AgentCommand(rs.getLong("seq"), CommandType.valueOf(rs.getString("type")),
+                        rs.getString("workload_uid"), rs.getString("namespace"), rs.getString("name"),
+                        ClusterInventoryStore.instant(rs, "expires_at"),
+                        rs.getString("payload") == null ? null
+                                : json.readValue(rs.getString("payload"), CommandPayload.class)))
+                .list();
+        if (!commands.isEmpty()) {
+            jdbc.sql("""
+                            UPDATE agent_command SET attempts = attempts + 1,
+                                   state = CASE WHEN state = 'Pending' THEN 'Delivered' ELSE state END
+                            WHERE seq = ANY(?)""")
+                    .param(commands.stream().map(AgentCommand::id).toArray(Long[]::new)).update();
+        }
+        return commands;
+    }
+
+    /** A command as far as a result needs it, locked until the end of the transaction. */
+    record StoredCommand(long id, CommandType type, UUID workloadUid, String state) {
+
+        boolean isFinal() {
+            return !state.equals("Pending") && !state.equals("Delivered");
+        }
+    }
+
+    Optional<StoredCommand> lock(String cluster, long id) {
+        return jdbc.sql("SELECT seq, type, workload_uid, state FROM agent_command WHERE cluster = ? AND seq = ? FOR UPDATE")
+                .params(cluster, id)
+                .query((rs, i) -> new StoredCommand(rs.getLong(1), CommandType.valueOf(rs.getString(2)),
+                        rs.getObject(3, UUID.class), rs.getString(4)))
+                .optional();
+    }
+
+    void recordProgress(long id, String message) {
+        jdbc.sql("UPDATE agent_command SET result_message = ? WHERE seq = ?").params(message, id).update();
+    }
+
+    /** A final result: the command's state, and the cluster's last acknowledged id. */
+    void recordFinal(String cluster, long id, CommandStatus status, String message, Instant now) {
+        String state = switch (status) {
+            case SUCCEEDED -> "Succeeded";
+            case FAILED -> "Failed";
+            case REFUSED_EXPIRED -> "Refused";
+            case RETRYING -> throw new IllegalArgumentException("RETRYING is not final");
+        };
+        jdbc.sql("UPDATE agent_command SET state = ?, acked_at = ?, result_message = ? WHERE seq = ?")
+                .params(state, Timestamp.from(now), message, id).update();
+        jdbc.sql("UPDATE cluster SET last_acked_command = greatest(last_acked_command, ?) WHERE name = ?")
+                .params(id, cluster).update();
+    }
+}

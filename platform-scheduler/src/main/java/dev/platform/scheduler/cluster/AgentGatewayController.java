@@ -1,0 +1,64 @@
+package dev.platform.scheduler.cluster;
+
+import dev.platform.api.agent.AgentCommand;
+import dev.platform.api.agent.AgentProtocol;
+import dev.platform.api.agent.AgentReport;
+import dev.platform.api.agent.CommandResult;
+import dev.platform.scheduler.web.ApiException;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.util.List;
+
+/** The scheduler's side of the agent protocol (docs/agent.md); authenticated by {@link AgentAuthentication}. */
+@RestController
+class AgentGatewayController {
+
+    private final AgentReportService reports;
+    private final AgentCommandService commands;
+
+    AgentGatewayController(AgentReportService reports, AgentCommandService commands) {
+        this.reports = reports;
+        this.commands = commands;
+    }
+
+    @PostMapping(path = AgentProtocol.REPORTS_PATH, produces = "application/json")
+    AgentReportService.ReportOutcome report(@PathVariable String cluster, @RequestBody AgentReport report) {
+        ClusterNames.require(cluster);
+        if (report.cluster() != null && !report.cluster().equals(cluster)) {
+            throw badRequest("the report is of cluster " + report.cluster() + " but was posted for cluster " + cluster);
+        }
+        if (report.agentId() == null || report.agentId().isBlank()) {
+            throw badRequest("agentId is required");
+        }
+        if (report.kind() == null) {
+            throw badRequest("kind is required: FULL or DELTA");
+        }
+        return reports.apply(cluster, report);
+    }
+
+    @GetMapping(path = AgentProtocol.COMMANDS_PATH, produces = "application/json")
+    List<AgentCommand> commands(@PathVariable String cluster,
+                                @RequestParam(name = AgentProtocol.AFTER_PARAM, required = false) Long after,
+                                @RequestParam(name = AgentProtocol.WAIT_SECONDS_PARAM, defaultValue = "0") int waitSeconds) {
+        ClusterNames.require(cluster);
+        return commands.poll(cluster, after, waitSeconds);
+    }
+
+    @PostMapping(path = AgentProtocol.COMMAND_RESULT_PATH)
+    ResponseEntity<Void> result(@PathVariable String cluster, @PathVariable long id, @RequestBody CommandResult result) {
+        ClusterNames.require(cluster);
+        commands.recordResult(cluster, id, result);
+        return ResponseEntity.noContent().build();
+    }
+
+    private static ApiException badRequest(String detail) {
+        return new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", detail, List.of());
+    }
+}

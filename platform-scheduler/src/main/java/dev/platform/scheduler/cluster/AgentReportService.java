@@ -1,0 +1,255 @@
+package dev.platform.scheduler.cluster;
+
+import dev.platform.api.agent.AdoptionSubmission;
+import dev.platform.api.agent.AgentReport;
+import dev.platform.api.agent.HealthState;
+import dev.platform.api.agent.NodePoolReport;
+import dev.platform.api.agent.ReportKind;
+import dev.platform.api.agent.WorkloadPhase;
+import dev.platform.api.agent.WorkloadStatusReport;
+import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.ManifestParser;
+import dev.platform.api.manifest.ManifestRejectedException;
+import dev.platform.scheduler.cluster.ClusterInventoryStore.LastReport;
+import dev.platform.scheduler.cluster.ClusterInventoryStore.StoredPool;
+import dev.platform.scheduler.scheduling.SchedulingLoop;
+import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.workload.WorkloadRunStates;
+import dev.platform.scheduler.workload.WorkloadRunStates.Observation;
+import dev.platform.scheduler.workload.WorkloadService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Applies agent reports (docs/agent.md): the cluster's inventory, the run state of its workloads
+ * and Kueue-style submissions made in the cluster. Inventory and run states are one transaction
+ * per report; each submission is its own, after it, so a bad manifest costs only itself.
+ */
+@Service
+public class AgentReportService {
+
+    private static final Logger log = LoggerFactory.getLogger(AgentReportService.class);
+    static final String ADOPTION_KEY_PREFIX = "adopted:";
+
+    private final ClusterInventoryStore inventory;
+    private final WorkloadRunStates runStates;
+    private final WorkloadService workloads;
+    private final ManifestParser parser;
+    private final JsonMapper json;
+    private final TransactionTemplate transactions;
+    private final ApplicationEventPublisher events;
+    private final SchedulingLoop loop;
+    private final Clock clock;
+
+    AgentReportService(ClusterInventoryStore inventory, WorkloadRunStates runStates, WorkloadService workloads,
+                       ManifestParser parser, JsonMapper json, TransactionTemplate transactions,
+                       ApplicationEventPublisher events, SchedulingLoop loop, Clock clock) {
+        this.inventory = inventory;
+        this.runStates = runStates;
+        this.workloads = workloads;
+        this.parser = parser;
+        this.json = json;
+        this.transactions = transactions;
+        this.events = events;
+        this.loop = loop;
+        this.clock = clock;
+    }
+
+    /** The answer to a report: whether it was applied (false: an old or repeated one) and the submissions refused. */
+    public record ReportOutcome(String cluster, long sequence, boolean applied,
+                                List<RejectedSubmission> rejectedSubmissions) {
+    }
+
+    /** A submission that could not become a workload, and why. */
+    public record RejectedSubmission(String namespace, String name, String jobSetUid, String message) {
+    }
+
+    /** What one report's transaction changed, acted upon after its commit. */
+    private record Applied(boolean applied, List<NodePoolHealthChanged> healthChanges, boolean workloadsFinished) {
+        static final Applied IGNORED = new Applied(false, List.of(), false);
+    }
+
+    /**
+     * @throws ApiException 409 for a DELTA the scheduler has no basis for (no FULL report from
+     *                      this agent, or a report missed in between): the agent sends FULL next
+     */
+    public ReportOutcome apply(String cluster, AgentReport report) {
+        Applied applied = transactions.execute(tx -> applyInTransaction(cluster, report));
+        if (!applied.applied()) {
+            return new ReportOutcome(cluster, report.sequence(), false, List.of());
+        }
+        applied.healthChanges().forEach(events::publishEvent);
+        if (!applied.healthChanges().isEmpty() || applied.workloadsFinished()) {
+            loop.wake();
+        }
+        return new ReportOutcome(cluster, report.sequence(), true, adopt(cluster, report.submissions()));
+    }
+
+    private Applied applyInTransaction(String cluster, AgentReport report) {
+        boolean full = report.kind() == ReportKind.FULL;
+        if (full) {
+            inventory.createIfAbsent(cluster);
+        }
+        Optional<LastReport> last = inventory.lock(cluster);
+        if (!accept(cluster, report, last.filter(l -> l.agentId() != null))) {
+            return Applied.IGNORED;
+        }
+        Instant now = clock.instant();
+        inventory.recordReport(cluster, report.agentId(), report.sequence(), report.sentAt(), now);
+        List<NodePoolHealthChanged> changes = applyPools(cluster, report, full, now);
+        boolean finished = applyWorkloads(cluster, report, full, now);
+        return new Applied(true, changes, finished);
+    }
+
+    /**
+     * A FULL report is applied unless it repeats one already applied: same agent, sequence not
+     * above the last, and not stamped later (a restarted agent process keeps its id but counts
+     * from 1 again). A DELTA needs a FULL report of the same agent and the very next sequence.
+     */
+    private static boolean accept(String cluster, AgentReport report, Optional<LastReport> last) {
+        boolean sameAgent = last.isPresent() && last.get().agentId().equals(report.agentId());
+        boolean notNewer = sameAgent && report.sequence() <= last.get().sequence();
+        if (report.kind() == ReportKind.FULL) {
+            boolean laterProcess = sameAgent && report.sentAt() != null && last.get().sentAt() != null
+                    && report.sentAt().isAfter(last.get().sentAt());
+            return !notNewer || laterProcess;
+        }
+        if (!sameAgent) {
+            throw ApiException.conflict("no FULL report of cluster " + cluster + " from agent " + report.agentId()
+                    + (last.isPresent() ? " (the last FULL report came from " + last.get().agentId() + ")" : "")
+                    + "; send a FULL report", List.of());
+        }
+        if (notNewer) {
+            return false;
+        }
+        if (report.sequence() != last.get().sequence() + 1) {
+            throw ApiException.conflict("report " + report.sequence() + " of agent " + report.agentId()
+                    + " follows report " + last.get().sequence() + ": a report is missing; send a FULL report",
+                    List.of());
+        }
+        return true;
+    }
+
+    private List<NodePoolHealthChanged> applyPools(String cluster, AgentReport report, boolean full, Instant now) {
+        Map<String, StoredPool> before = inventory.pools(cluster);
+        List<NodePoolHealthChanged> changes = new ArrayList<>();
+        Set<String> reported = new HashSet<>();
+        for (NodePoolReport pool : report.nodePools()) {
+            reported.add(pool.name());
+            StoredPool old = before.get(pool.name());
+            PoolHealth health = PoolHealth.of(pool.state());
+            Instant unhealthySince = pool.state() != HealthState.UNHEALTHY ? null
+                    : old != null && old.unhealthySince() != null ? old.unhealthySince() : now;
+            inventory.putPool(cluster, pool, unhealthySince, now);
+            if (old == null || old.health() != health) {
+                changes.add(new NodePoolHealthChanged(cluster, pool.name(), old == null ? null : old.health(), health,
+                        pool.reasons().stream().map(Enum::name).toList()));
+            }
+        }
+        List<String> removed = full
+                ? before.keySet().stream().filter(name -> !reported.contains(name)).toList()
+                : report.removedNodePools();
+        for (String gone : inventory.deletePools(cluster, removed)) {
+            changes.add(new NodePoolHealthChanged(cluster, gone, before.get(gone).health(), null, List.of()));
+        }
+        return changes;
+    }
+
+    /** Stores where workloads run and moves their state; true when any finished (quota freed). */
+    private boolean applyWorkloads(String cluster, AgentReport report, boolean full, Instant now) {
+        Map<UUID, WorkloadStatusReport> statuses = new LinkedHashMap<>();
+        for (WorkloadStatusReport status : report.workloads()) {
+            uid(status.workloadUid()).ifPresent(uid -> statuses.put(uid, status));
+        }
+        Set<UUID> known = inventory.knownWorkloads(statuses.keySet());
+        List<Observation> observations = new ArrayList<>();
+        statuses.forEach((uid, status) -> {
+            if (!known.contains(uid)) {
+                log.debug("cluster {} reports workload {} ({}/{}) that the platform does not know", cluster, uid,
+                        status.namespace(), status.jobSetName());
+                return;
+            }
+            if (status.phase() == WorkloadPhase.DELETED) {
+                inventory.deleteWorkload(cluster, uid);
+            } else {
+                inventory.putWorkload(cluster, uid, status, now);
+            }
+            observation(uid, status).ifPresent(observations::add);
+        });
+        if (full) {
+            inventory.retainWorkloads(cluster, known.stream()
+                    .filter(uid -> statuses.get(uid).phase() != WorkloadPhase.DELETED).toList());
+        }
+        return !runStates.apply(observations, now).finished().isEmpty();
+    }
+
+    private static Optional<Observation> observation(UUID uid, WorkloadStatusReport status) {
+        String jobSet = "JobSet " + status.namespace() + "/" + status.jobSetName();
+        return switch (status.phase()) {
+            case RUNNING -> Optional.of(Observation.running(uid,
+                    jobSet + " is running: " + status.podsRunning() + " pod(s) running"));
+            case SUCCEEDED -> Optional.of(Observation.ended(uid, WorkloadRunStates.Outcome.SUCCEEDED,
+                    jobSet + " completed: " + status.podsSucceeded() + " pod(s) succeeded"));
+            case FAILED -> Optional.of(Observation.ended(uid, WorkloadRunStates.Outcome.FAILED,
+                    jobSet + " failed: " + status.podsFailed() + " pod(s) failed"));
+            case PENDING, SUSPENDED, DELETED -> Optional.empty();
+        };
+    }
+
+    private static Optional<UUID> uid(String value) {
+        try {
+            return value == null ? Optional.empty() : Optional.of(UUID.fromString(value));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Kueue-style submissions: each becomes a Pending workload, at most once per JobSet uid (the
+     * idempotency key {@code adopted:<jobSetUid>}).
+     */
+    private List<RejectedSubmission> adopt(String cluster, List<AdoptionSubmission> submissions) {
+        List<RejectedSubmission> rejected = new ArrayList<>();
+        for (AdoptionSubmission submission : submissions) {
+            try {
+                DecodedDocument document = parser.parseWorkload(json.writeValueAsBytes(submission.manifest()),
+                        ManifestParser.Format.JSON, submission.namespace());
+                WorkloadService.Submitted submitted = workloads.submit(document,
+                        ADOPTION_KEY_PREFIX + submission.jobSetUid());
+                if (submitted.created()) {
+                    log.info("cluster {}: JobSet {}/{} (uid {}) adopted as workload {}", cluster,
+                            submission.namespace(), submission.name(), submission.jobSetUid(),
+                            submitted.workload().uid());
+                }
+            } catch (ManifestRejectedException e) {
+                rejected.add(rejection(cluster, submission, e.errors().stream()
+                        .map(error -> error.path().isEmpty() ? error.message() : error.path() + ": " + error.message())
+                        .reduce((a, b) -> a + "; " + b).orElse("invalid manifest")));
+            } catch (ApiException e) {
+                rejected.add(rejection(cluster, submission, e.getMessage()));
+            }
+        }
+        return rejected;
+    }
+
+    private static RejectedSubmission rejection(String cluster, AdoptionSubmission submission, String message) {
+        log.warn("cluster {}: JobSet {}/{} (uid {}) not adopted: {}", cluster, submission.namespace(),
+                submission.name(), submission.jobSetUid(), message);
+        return new RejectedSubmission(submission.namespace(), submission.name(), submission.jobSetUid(), message);
+    }
+}

@@ -1,0 +1,177 @@
+package dev.platform.scheduler.cluster;
+
+import dev.platform.api.agent.NodeHealthReason;
+import dev.platform.api.agent.NodePoolReport;
+import dev.platform.api.agent.NodeReport;
+import dev.platform.api.agent.WorkloadStatusReport;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/** Clusters, their node pools and nodes, and where their workloads run, as agents report them. */
+@Repository
+class ClusterInventoryStore {
+
+    private final JdbcClient jdbc;
+    private final JdbcTemplate jdbcTemplate;
+
+    ClusterInventoryStore(JdbcTemplate jdbcTemplate) {
+        this.jdbcTemplate = jdbcTemplate;
+        this.jdbc = JdbcClient.create(jdbcTemplate);
+    }
+
+    /** The last applied report of a cluster: the agent of its FULL report, its sequence and stamp. */
+    record LastReport(String agentId, long sequence, Instant sentAt) {
+    }
+
+    /** A pool as stored, to tell what a report changes. */
+    record StoredPool(PoolHealth health, Instant unhealthySince) {
+    }
+
+    /**
+     * Locks the cluster row until the end of the transaction, so reports of one cluster apply one
+     * at a time. FOR NO KEY UPDATE, not FOR UPDATE: a decision transaction inserting commands
+     * (foreign key, KEY SHARE) while holding the workload lock must not wait for a report that
+     * waits for that lock.
+     */
+    Optional<LastReport> lock(String cluster) {
+        return jdbc.sql("""
+                        SELECT agent_identity, last_report_seq, last_report_sent_at FROM cluster
+                        WHERE name = ? FOR NO KEY UPDATE""")
+                .param(cluster)
+                .query((rs, i) -> new LastReport(rs.getString(1), rs.getLong(2), instant(rs.getTimestamp(3))))
+                .optional();
+    }
+
+    /** Creates the cluster on its first FULL report. */
+    void createIfAbsent(String cluster) {
+        jdbc.sql("INSERT INTO cluster (name) VALUES (?) ON CONFLICT (name) DO NOTHING").param(cluster).update();
+    }
+
+    void recordReport(String cluster, String agentId, long sequence, Instant sentAt, Instant now) {
+        jdbc.sql("""
+                        UPDATE cluster SET agent_identity = ?, last_report_seq = ?, last_report_sent_at = ?,
+                               last_report_at = ?
+                        WHERE name = ?""")
+                .params(agentId, sequence, sentAt == null ? null : Timestamp.from(sentAt), Timestamp.from(now), cluster)
+                .update();
+    }
+
+    Map<String, StoredPool> pools(String cluster) {
+        Map<String, StoredPool> pools = new HashMap<>();
+        jdbc.sql("SELECT name, health, unhealthy_since FROM node_pool WHERE cluster = ?").param(cluster)
+                .query((rs, i) -> Map.entry(rs.getString(1),
+                        new StoredPool(PoolHealth.valueOf(rs.getString(2)), instant(rs.getTimestamp(3)))))
+                .list().forEach(e -> pools.put(e.getKey(), e.getValue()));
+        return pools;
+    }
+
+    /** Writes a pool entry whole: the pool row and exactly the nodes it lists. */
+    void putPool(String cluster, NodePoolReport pool, Instant unhealthySince, Instant now) {
+        int chipsPerNode = pool.nodes().stream().mapToInt(NodeReport::chipCapacity).max().orElse(0);
+        jdbc.sql("""
+                        INSERT INTO node_pool (cluster, name, accelerator, topology, health, health_reasons, node_count,
+                                               chips_per_node, unhealthy_since, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?)
+                        ON CONFLICT (cluster, name) DO UPDATE SET accelerator = excluded.accelerator,
+                            topology = excluded.topology, health = excluded.health,
+                            health_reasons = excluded.health_reasons, node_count = excluded.node_count,
+                            chips_per_node = excluded.chips_per_node, unhealthy_since = excluded.unhealthy_since,
+                            updated_at = excluded.updated_at""")
+                .params(cluster, pool.name(), pool.accelerator(), pool.topology(), PoolHealth.of(pool.state()).name(),
+                        reasons(pool.reasons()), pool.nodes().size(), chipsPerNode,
+                        unhealthySince == null ? null : Timestamp.from(unhealthySince), Timestamp.from(now))
+                .update();
+        jdbc.sql("DELETE FROM node WHERE cluster = ? AND node_pool = ?").params(cluster, pool.name()).update();
+        jdbcTemplate.batchUpdate("""
+                        INSERT INTO node (cluster, name, node_pool, health, health_reasons, allocatable, capacity,
+                                          updated_at)
+                        VALUES (?, ?, ?, ?, ?::text[], ?::jsonb, ?::jsonb, ?)
+                        ON CONFLICT (cluster, name) DO UPDATE SET node_pool = excluded.node_pool,
+                            health = excluded.health, health_reasons = excluded.health_reasons,
+                            allocatable = excluded.allocatable, capacity = excluded.capacity,
+                            updated_at = excluded.updated_at""",
+                pool.nodes().stream().map(n -> new Object[]{cluster, n.name(), pool.name(),
+                        PoolHealth.of(n.state()).name(), reasons(n.reasons()), chips(n.chipAllocatable()),
+                        chips(n.chipCapacity()), Timestamp.from(now)}).toList());
+    }
+
+    /** Deletes pools (their nodes go with them); returns the names that existed. */
+    List<String> deletePools(String cluster, Collection<String> names) {
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("DELETE FROM node_pool WHERE cluster = ? AND name = ANY(?::text[]) RETURNING name")
+                .params(cluster, names.toArray(String[]::new)).query(String.class).list();
+    }
+
+    /** The workloads among {@code uids} that the platform knows. */
+    Set<UUID> knownWorkloads(Collection<UUID> uids) {
+        if (uids.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(jdbc.sql("SELECT uid FROM workload WHERE uid = ANY(?)")
+                .param(uids.toArray(UUID[]::new)).query(UUID.class).list());
+    }
+
+    void putWorkload(String cluster, UUID uid, WorkloadStatusReport status, Instant now) {
+        jdbc.sql("""
+                        INSERT INTO cluster_workload (cluster, workload_uid, phase, pods_pending, pods_running,
+                                                      pods_succeeded, pods_failed, nodes, node_pools, reported_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?::text[], ?::text[], ?)
+                        ON CONFLICT (cluster, workload_uid) DO UPDATE SET phase = excluded.phase,
+                            pods_pending = excluded.pods_pending, pods_running = excluded.pods_running,
+                            pods_succeeded = excluded.pods_succeeded, pods_failed = excluded.pods_failed,
+                            nodes = excluded.nodes, node_pools = excluded.node_pools,
+                            reported_at = excluded.reported_at""")
+                .params(cluster, uid, status.phase().name(), status.podsPending(), status.podsRunning(),
+                        status.podsSucceeded(), status.podsFailed(), status.nodes().toArray(String[]::new),
+                        status.nodePools().toArray(String[]::new), Timestamp.from(now))
+                .update();
+    }
+
+    void deleteWorkload(String cluster, UUID uid) {
+        jdbc.sql("DELETE FROM cluster_workload WHERE cluster = ? AND workload_uid = ?").params(cluster, uid).update();
+    }
+
+    /** A FULL report lists every workload of the cluster: the others are gone from it. */
+    void retainWorkloads(String cluster, Collection<UUID> present) {
+        jdbc.sql("DELETE FROM cluster_workload WHERE cluster = ? AND NOT (workload_uid = ANY(?))")
+                .params(cluster, present.toArray(UUID[]::new)).update();
+    }
+
+    static String[] reasons(List<NodeHealthReason> reasons) {
+        return reasons.stream().map(Enum::name).toArray(String[]::new);
+    }
+
+    static List<String> strings(Array array) throws SQLException {
+        return array == null ? List.of() : Arrays.asList((String[]) array.getArray());
+    }
+
+    static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+
+    static Instant instant(ResultSet rs, String column) throws SQLException {
+        return instant(rs.getTimestamp(column));
+    }
+
+    private static String chips(int chips) {
+        return chips == 0 ? "{}" : "{\"google.com/tpu\": \"" + chips + "\"}";
+    }
+}

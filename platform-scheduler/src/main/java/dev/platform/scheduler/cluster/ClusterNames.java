@@ -1,0 +1,25 @@
+package dev.platform.scheduler.cluster;
+
+import dev.platform.scheduler.web.ApiException;
+import org.springframework.http.HttpStatus;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** A cluster is named like a Kubernetes object (DNS-1123 subdomain), as the schema requires. */
+final class ClusterNames {
+
+    private static final Pattern NAME =
+            Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
+
+    private ClusterNames() {
+    }
+
+    static void require(String cluster) {
+        if (cluster.length() > 253 || !NAME.matcher(cluster).matches()) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", "\"" + cluster
+                    + "\" is not a valid cluster name: lower-case letters, digits, '-' and '.', at most 253",
+                    List.of());
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package dev.platform.scheduler.cluster;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The inventory as users read it. A stale cluster (no report within {@code platform.agents.staleness})
+ * shows every pool Unknown, whatever it last reported (design §6).
+ */
+@Repository
+class ClusterQueries {
+
+    private final JdbcClient jdbc;
+    private final AgentsProperties properties;
+    private final Clock clock;
+
+    ClusterQueries(JdbcClient jdbc, AgentsProperties properties, Clock clock) {
+        this.jdbc = jdbc;
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    /** Pools of a cluster counted by the health shown. */
+    record PoolCounts(int total, int healthy, int degraded, int unhealthy, int unknown) {
+    }
+
+    /**
+     * {@code connected}: an agent has reported the cluster's inventory; {@code stale}: connected,
+     * but its last report is older than the staleness window.
+     */
+    record ClusterView(String name, boolean connected, String agentId, Instant lastReportAt, boolean stale,
+                       long lastAcknowledgedCommand, PoolCounts nodePools) {
+    }
+
+    record PlacedWorkload(String uid, String namespace, String name, String phase) {
+    }
+
+    /** {@code health} is what the scheduler acts on (Unknown when stale); {@code reportedHealth} the agent's last word. */
+    record NodePoolView(String name, String accelerator, String topology, int nodes, int chipsPerNode, int chips,
+                        PoolHealth health, PoolHealth reportedHealth, List<String> reasons, Instant unhealthySince,
+                        Instant updatedAt, List<PlacedWorkload> workloads) {
+    }
+
+    record NodePoolsView(String cluster, boolean stale, Instant lastReportAt, List<NodePoolView> items) {
+    }
+
+    private record ClusterRow(String name, String agentId, Instant lastReportAt, long lastAcked) {
+    }
+
+    List<ClusterView> clusters() {
+        Map<String, Map<PoolHealth, Integer>> counts = new HashMap<>();
+        jdbc.sql("SELECT cluster, health, count(*) AS n FROM node_pool GROUP BY cluster, health")
+                .query(rs -> {
+                    counts.computeIfAbsent(rs.getString("cluster"), c -> new HashMap<>())
+                            .put(PoolHealth.valueOf(rs.getString("health")), rs.getInt("n"));
+                });
+        return clusterRows(null).stream().map(c -> view(c, counts.getOrDefault(c.name(), Map.of()))).toList();
+    }
+
+    Optional<ClusterView> cluster(String name) {
+        Map<PoolHealth, Integer> counts = new HashMap<>();
+        jdbc.sql("SELECT health, count(*) AS n FROM node_pool WHERE cluster = ? GROUP BY health").param(name)
+                .query(rs -> {
+                    counts.put(PoolHealth.valueOf(rs.getString("health")), rs.getInt("n"));
+                });
+        return clusterRows(name).stream().findFirst().map(c -> view(c, counts));
+    }
+
+    Optional<NodePoolsView> nodePools(String cluster) {
+        Optional<ClusterRow> row = clusterRows(cluster).stream().findFirst();
+        if (row.isEmpty()) {
+            return Optional.empty();
+        }
+        boolean stale = isStale(row.get().lastReportAt());
+        Map<String, List<PlacedWorkload>> placed = new HashMap<>();
+        jdbc.sql("""
+                        SELECT pool, w.uid, w.namespace, w.name, cw.phase
+                        FROM cluster_workload cw JOIN workload w ON w.uid = cw.workload_uid,
+                             unnest(cw.node_pools) AS pool
+                        WHERE cw.cluster = ? ORDER BY w.namespace, w.name""")
+                .param(cluster)
+                .query(rs -> {
+                    placed.computeIfAbsent(rs.getString("pool"), p -> new ArrayList<>())
+                            .add(new PlacedWorkload(rs.getObject("uid", UUID.class).toString(),
+                                    rs.getString("namespace"), rs.getString("name"), rs.getString("phase")));
+                });
+        List<NodePoolView> pools = jdbc.sql("""
+                        SELECT name, accelerator, topology, health, health_reasons, node_count, chips_per_node,
+                               unhealthy_since, updated_at
+                        FROM node_pool WHERE cluster = ? ORDER BY name""")
+                .param(cluster)
+                .query((rs, i) -> {
+                    PoolHealth reported = PoolHealth.valueOf(rs.getString("health"));
+                    int nodes = rs.getInt("node_count");
+                    int chipsPerNode = rs.getInt("chips_per_node");
+                    return new NodePoolView(rs.getString("name"), rs.getString("accelerator"),
+                            rs.getString("topology"), nodes, chipsPerNode, nodes * chipsPerNode,
+                            stale ? PoolHealth.Unknown : reported, reported,
+                            ClusterInventoryStore.strings(rs.getArray("health_reasons")),
+                            ClusterInventoryStore.instant(rs, "unhealthy_since"),
+                            ClusterInventoryStore.instant(rs, "updated_at"),
+                            placed.getOrDefault(rs.getString("name"), List.of()));
+                })
+                .list();
+        return Optional.of(new NodePoolsView(cluster, stale, row.get().lastReportAt(), pools));
+    }
+
+    private List<ClusterRow> clusterRows(String name) {
+        return jdbc.sql("""
+                        SELECT name, agent_identity, last_report_at, last_acked_command FROM cluster
+                        WHERE (CAST(? AS text) IS NULL OR name = ?) ORDER BY name""")
+                .params(name, name)
+                .query((rs, i) -> new ClusterRow(rs.getString(1), rs.getString(2),
+                        ClusterInventoryStore.instant(rs, "last_report_at"), rs.getLong(4)))
+                .list();
+    }
+
+    private ClusterView view(ClusterRow c, Map<PoolHealth, Integer> byHealth) {
+        boolean connected = c.lastReportAt() != null;
+        boolean stale = isStale(c.lastReportAt());
+        int total = byHealth.values().stream().mapToInt(Integer::intValue).sum();
+        PoolCounts counts = stale
+                ? new PoolCounts(total, 0, 0, 0, total)
+                : new PoolCounts(total, byHealth.getOrDefault(PoolHealth.Healthy, 0),
+                byHealth.getOrDefault(PoolHealth.Degraded, 0), byHealth.getOrDefault(PoolHealth.Unhealthy, 0),
+                byHealth.getOrDefault(PoolHealth.Unknown, 0));
+        return new ClusterView(c.name(), connected, c.agentId(), c.lastReportAt(), stale, c.lastAcked(), counts);
+    }
+
+    private boolean isStale(Instant lastReportAt) {
+        return lastReportAt != null && lastReportAt.isBefore(clock.instant().minus(properties.staleness()));
+    }
+}

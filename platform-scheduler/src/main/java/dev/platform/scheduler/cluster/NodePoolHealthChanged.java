@@ -1,0 +1,16 @@
+package dev.platform.scheduler.cluster;
+
+import java.util.List;
+
+/**
+ * Published after the commit of a report that changed a node pool's health, for Hotswap (design
+ * §6). {@code oldHealth} is null for a pool seen for the first time, {@code newHealth} null for a
+ * pool the cluster no longer has; {@code reasons} are the agent's (NodeHealthReason names).
+ */
+public record NodePoolHealthChanged(String cluster, String pool, PoolHealth oldHealth, PoolHealth newHealth,
+                                    List<String> reasons) {
+
+    public NodePoolHealthChanged {
+        reasons = List.copyOf(reasons);
+    }
+}

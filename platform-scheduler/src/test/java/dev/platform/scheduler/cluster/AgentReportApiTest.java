@@ -1,0 +1,256 @@
+package dev.platform.scheduler.cluster;
+
+import dev.platform.api.agent.HealthState;
+import dev.platform.api.agent.NodeHealthReason;
+import dev.platform.scheduler.scheduling.SchedulingLoop;
+import dev.platform.scheduler.testsupport.DatabaseCleaner;
+import dev.platform.scheduler.testsupport.PlatformClient;
+import dev.platform.scheduler.testsupport.PlatformClient.Response;
+import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.event.ApplicationEvents;
+import org.springframework.test.context.event.RecordApplicationEvents;
+import tools.jackson.databind.JsonNode;
+
+import java.util.List;
+
+import static dev.platform.scheduler.cluster.AgentCalls.cpuPool;
+import static dev.platform.scheduler.cluster.AgentCalls.delta;
+import static dev.platform.scheduler.cluster.AgentCalls.full;
+import static dev.platform.scheduler.cluster.AgentCalls.tpuPool;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Reports from agents: FULL and DELTA inventory, sequences, 409, staleness, authentication. */
+@PlatformIntegrationTest
+@RecordApplicationEvents
+class AgentReportApiTest {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    SchedulingLoop loop;
+
+    @Autowired
+    AgentReportService reports;
+
+    @Autowired
+    ApplicationEvents events;
+
+    PlatformClient api;
+    AgentCalls agent;
+
+    @BeforeEach
+    void setUp() {
+        DatabaseCleaner.clean(jdbc, loop);
+        api = new PlatformClient(port);
+        agent = new AgentCalls(port);
+    }
+
+    @Test
+    void fullThenDeltaReplaceAndMergeTheInventory() {
+        Response first = agent.report("prod-1", full("prod-1", "agent-a", 1, List.of(
+                tpuPool("tpu-0", 4, HealthState.HEALTHY), tpuPool("tpu-1", 4, HealthState.HEALTHY),
+                cpuPool("cpu", 2)), List.of()));
+        assertThat(first.status()).as(first.body()).isEqualTo(200);
+        assertThat(first.json().get("applied").asBoolean()).isTrue();
+
+        JsonNode pools = api.get("/api/v1/clusters/prod-1/nodepools").json();
+        assertThat(pools.get("stale").asBoolean()).isFalse();
+        assertThat(pools.get("items")).extracting(p -> p.get("name").asString()).containsExactly("cpu", "tpu-0", "tpu-1");
+        JsonNode tpu0 = pools.at("/items/1");
+        assertThat(tpu0.get("accelerator").asString()).isEqualTo("tpu-v6e-slice");
+        assertThat(tpu0.get("topology").asString()).isEqualTo("4x4");
+        assertThat(tpu0.get("nodes").asInt()).isEqualTo(4);
+        assertThat(tpu0.get("chipsPerNode").asInt()).isEqualTo(4);
+        assertThat(tpu0.get("chips").asInt()).isEqualTo(16);
+        assertThat(tpu0.get("health").asString()).isEqualTo("Healthy");
+        assertThat(tpu0.get("unhealthySince").isNull()).isTrue();
+        assertThat(nodeCount("prod-1")).isEqualTo(10);
+
+        Response second = agent.report("prod-1", delta("prod-1", "agent-a", 2, List.of(
+                tpuPool("tpu-1", 4, HealthState.UNHEALTHY, NodeHealthReason.NOT_READY, NodeHealthReason.UNREACHABLE)),
+                List.of("cpu"), List.of()));
+        assertThat(second.status()).as(second.body()).isEqualTo(200);
+
+        pools = api.get("/api/v1/clusters/prod-1/nodepools").json();
+        assertThat(pools.get("items")).extracting(p -> p.get("name").asString()).containsExactly("tpu-0", "tpu-1");
+        assertThat(pools.at("/items/0/health").asString()).isEqualTo("Healthy");
+        assertThat(pools.at("/items/1/health").asString()).isEqualTo("Unhealthy");
+        assertThat(pools.at("/items/1/reasons")).extracting(JsonNode::asString).containsExactly("NOT_READY", "UNREACHABLE");
+        assertThat(pools.at("/items/1/unhealthySince").isNull()).isFalse();
+        assertThat(nodeCount("prod-1")).isEqualTo(8);
+        assertThat(jdbc.sql("SELECT health FROM node WHERE cluster = 'prod-1' AND name = 'tpu-1-node-0'")
+                .query(String.class).single()).isEqualTo("Unhealthy");
+
+        JsonNode cluster = api.get("/api/v1/clusters").json().at("/items/0");
+        assertThat(cluster.get("name").asString()).isEqualTo("prod-1");
+        assertThat(cluster.get("connected").asBoolean()).isTrue();
+        assertThat(cluster.get("stale").asBoolean()).isFalse();
+        assertThat(cluster.get("agentId").asString()).isEqualTo("agent-a");
+        assertThat(cluster.at("/nodePools/total").asInt()).isEqualTo(2);
+        assertThat(cluster.at("/nodePools/healthy").asInt()).isEqualTo(1);
+        assertThat(cluster.at("/nodePools/unhealthy").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void aFullReportDropsPoolsItDoesNotList() {
+        agent.report("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY),
+                tpuPool("tpu-1", 2, HealthState.HEALTHY)), List.of()));
+
+        agent.report("prod-1", full("prod-1", "agent-a", 2, List.of(tpuPool("tpu-1", 2, HealthState.HEALTHY)),
+                List.of()));
+
+        assertThat(api.get("/api/v1/clusters/prod-1/nodepools").json().get("items"))
+                .extracting(p -> p.get("name").asString()).containsExactly("tpu-1");
+        assertThat(nodeCount("prod-1")).isEqualTo(2);
+    }
+
+    @Test
+    void aDeltaWithoutAFullReportFromItsAgentIs409() {
+        Response noCluster = agent.report("prod-2", delta("prod-2", "agent-a", 1, List.of(), List.of(), List.of()));
+        assertThat(noCluster.status()).isEqualTo(409);
+        assertThat(noCluster.contentType()).startsWith("application/problem+json");
+        assertThat(noCluster.json().get("detail").asString()).contains("FULL");
+        assertThat(api.get("/api/v1/clusters/prod-2").status()).isEqualTo(404);
+
+        agent.report("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY)),
+                List.of()));
+        Response otherAgent = agent.report("prod-1", delta("prod-1", "agent-b", 7,
+                List.of(tpuPool("tpu-0", 2, HealthState.UNHEALTHY, NodeHealthReason.CORDONED)), List.of(), List.of()));
+
+        assertThat(otherAgent.status()).isEqualTo(409);
+        assertThat(otherAgent.json().get("detail").asString()).contains("agent-b").contains("agent-a");
+        assertThat(api.get("/api/v1/clusters/prod-1/nodepools").json().at("/items/0/health").asString())
+                .isEqualTo("Healthy");
+    }
+
+    @Test
+    void aDeltaAfterAMissedReportIs409() {
+        agent.report("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY)),
+                List.of()));
+
+        Response gap = agent.report("prod-1", delta("prod-1", "agent-a", 3, List.of(), List.of("tpu-0"), List.of()));
+
+        assertThat(gap.status()).isEqualTo(409);
+        assertThat(nodeCount("prod-1")).isEqualTo(2);
+    }
+
+    @Test
+    void aReportNotNewerThanTheLastIsIgnored() {
+        agent.report("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY)),
+                List.of()));
+        agent.report("prod-1", delta("prod-1", "agent-a", 2,
+                List.of(tpuPool("tpu-0", 2, HealthState.DEGRADED, NodeHealthReason.MAINTENANCE_SCHEDULED)), List.of(),
+                List.of()));
+
+        Response replay = agent.report("prod-1", delta("prod-1", "agent-a", 2,
+                List.of(tpuPool("tpu-0", 2, HealthState.UNHEALTHY, NodeHealthReason.CORDONED)), List.of(), List.of()));
+
+        assertThat(replay.status()).isEqualTo(200);
+        assertThat(replay.json().get("applied").asBoolean()).isFalse();
+        assertThat(api.get("/api/v1/clusters/prod-1/nodepools").json().at("/items/0/health").asString())
+                .isEqualTo("Degraded");
+        assertThat(jdbc.sql("SELECT last_report_seq FROM cluster WHERE name = 'prod-1'").query(Long.class).single())
+                .isEqualTo(2);
+    }
+
+    @Test
+    void aRestartedAgentProcessIsHeardAlthoughItCountsAgain() {
+        agent.report("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY)),
+                List.of()));
+        agent.report("prod-1", delta("prod-1", "agent-a", 2, List.of(tpuPool("tpu-1", 2, HealthState.HEALTHY)),
+                List.of(), List.of()));
+
+        // same pod name, new process: sequence 1 again, stamped later
+        Response restarted = agent.report("prod-1", full("prod-1", "agent-a", 1,
+                List.of(tpuPool("tpu-1", 2, HealthState.UNHEALTHY, NodeHealthReason.NOT_READY)), List.of()));
+
+        assertThat(restarted.json().get("applied").asBoolean()).isTrue();
+        assertThat(api.get("/api/v1/clusters/prod-1/nodepools").json().get("items"))
+                .extracting(p -> p.get("health").asString()).containsExactly("Unhealthy");
+    }
+
+    @Test
+    void healthChangesArePublishedAndUnhealthySinceIsKeptUntilTheSliceHeals() {
+        reports.apply("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY)),
+                List.of()));
+        reports.apply("prod-1", delta("prod-1", "agent-a", 2,
+                List.of(tpuPool("tpu-0", 2, HealthState.UNHEALTHY, NodeHealthReason.NOT_READY)), List.of(), List.of()));
+        String since = unhealthySince("tpu-0");
+        reports.apply("prod-1", delta("prod-1", "agent-a", 3,
+                List.of(tpuPool("tpu-0", 2, HealthState.UNHEALTHY, NodeHealthReason.NOT_READY,
+                        NodeHealthReason.UNREACHABLE)), List.of(), List.of()));
+        assertThat(unhealthySince("tpu-0")).isEqualTo(since).isNotNull();
+        reports.apply("prod-1", delta("prod-1", "agent-a", 4, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY)),
+                List.of(), List.of()));
+        assertThat(unhealthySince("tpu-0")).isNull();
+
+        assertThat(events.stream(NodePoolHealthChanged.class)).containsExactly(
+                new NodePoolHealthChanged("prod-1", "tpu-0", null, PoolHealth.Healthy, List.of()),
+                new NodePoolHealthChanged("prod-1", "tpu-0", PoolHealth.Healthy, PoolHealth.Unhealthy,
+                        List.of("NOT_READY")),
+                new NodePoolHealthChanged("prod-1", "tpu-0", PoolHealth.Unhealthy, PoolHealth.Healthy, List.of()));
+    }
+
+    @Test
+    void aStaleClusterShowsItsPoolsUnknown() {
+        agent.report("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY),
+                tpuPool("tpu-1", 2, HealthState.UNHEALTHY, NodeHealthReason.NOT_READY)), List.of()));
+
+        jdbc.sql("UPDATE cluster SET last_report_at = now() - interval '1 hour' WHERE name = 'prod-1'").update();
+
+        JsonNode pools = api.get("/api/v1/clusters/prod-1/nodepools").json();
+        assertThat(pools.get("stale").asBoolean()).isTrue();
+        assertThat(pools.get("items")).extracting(p -> p.get("health").asString()).containsExactly("Unknown", "Unknown");
+        assertThat(pools.get("items")).extracting(p -> p.get("reportedHealth").asString())
+                .containsExactly("Healthy", "Unhealthy");
+        JsonNode cluster = api.get("/api/v1/clusters/prod-1").json();
+        assertThat(cluster.get("stale").asBoolean()).isTrue();
+        assertThat(cluster.get("connected").asBoolean()).isTrue();
+        assertThat(cluster.at("/nodePools/unknown").asInt()).isEqualTo(2);
+        assertThat(cluster.at("/nodePools/healthy").asInt()).isZero();
+    }
+
+    @Test
+    void agentCallsWithoutTheTokenAre401() {
+        Response missing = agent.pollWithAuthorization("prod-1", null);
+        Response wrong = agent.pollWithAuthorization("prod-1", "Bearer not-the-token");
+        Response basic = agent.pollWithAuthorization("prod-1", "Basic " + PlatformIntegrationTest.AGENT_TOKEN);
+
+        assertThat(List.of(missing, wrong, basic)).allSatisfy(r -> {
+            assertThat(r.status()).isEqualTo(401);
+            assertThat(r.contentType()).startsWith("application/problem+json");
+        });
+        assertThat(missing.json().get("detail").asString()).contains("Authorization: Bearer");
+        assertThat(agent.pollWithAuthorization("prod-1", "Bearer " + PlatformIntegrationTest.AGENT_TOKEN).status())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void aReportPostedForAnotherClusterOrAnInvalidNameIs400() {
+        Response mismatch = agent.report("prod-1", full("prod-2", "agent-a", 1, List.of(), List.of()));
+        Response invalid = agent.report("Prod_1", full("Prod_1", "agent-a", 1, List.of(), List.of()));
+
+        assertThat(mismatch.status()).isEqualTo(400);
+        assertThat(invalid.status()).isEqualTo(400);
+        assertThat(invalid.contentType()).startsWith("application/problem+json");
+        assertThat(jdbc.sql("SELECT count(*) FROM cluster").query(Long.class).single()).isZero();
+    }
+
+    private long nodeCount(String cluster) {
+        return jdbc.sql("SELECT count(*) FROM node WHERE cluster = ?").param(cluster).query(Long.class).single();
+    }
+
+    private String unhealthySince(String pool) {
+        return jdbc.sql("SELECT unhealthy_since::text FROM node_pool WHERE name = ?").param(pool)
+                .query(String.class).optional().orElse(null);
+    }
+}
