@@ -4,6 +4,9 @@ import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.PodSetAssignment;
 import dev.platform.scheduler.core.Workload;
+import dev.platform.api.agent.CommandPayload;
+import dev.platform.api.agent.CommandType;
+import dev.platform.scheduler.cluster.AgentCommandStore;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionStore;
@@ -40,15 +43,21 @@ class DecisionWriter {
     private final PreemptionStore preemptions;
     private final JsonMapper json;
     private final Clock clock;
+    private final AgentCommandStore commands;
 
     DecisionWriter(JdbcTemplate jdbcTemplate, WorkloadStore workloads, PreemptionStore preemptions, JsonMapper json,
-                   Clock clock) {
+                   Clock clock, AgentCommandStore commands) {
+        this.commands = commands;
         this.jdbcTemplate = jdbcTemplate;
         this.jdbc = JdbcClient.create(jdbcTemplate);
         this.workloads = workloads;
         this.preemptions = preemptions;
         this.json = json;
         this.clock = clock;
+    }
+
+    /** Where an admitted workload goes: its pools and the flavor whose node labels its pods get. */
+    record Placed(SlicePlacement.Placement placement, String flavor, Map<String, String> nodeLabels) {
     }
 
     /** What landed: new versions of the rows written, and the decisions that lost a race. */
@@ -64,7 +73,7 @@ class DecisionWriter {
     }
 
     @Transactional
-    public Outcome commit(CycleResult result, Map<String, SlicePlacement.Placement> placements, long epoch,
+    public Outcome commit(CycleResult result, Map<String, Placed> placements, long epoch,
                           Map<String, Long> versions) {
         checkEpoch(epoch);
         workloads.lockChanges();
@@ -96,7 +105,7 @@ class DecisionWriter {
         }
     }
 
-    private List<Decision.Admit> admit(List<Decision.Admit> admits, Map<String, SlicePlacement.Placement> placements,
+    private List<Decision.Admit> admit(List<Decision.Admit> admits, Map<String, Placed> placements,
                                        Map<String, Long> versions, Instant now, long epoch,
                                        Map<String, Long> newVersions, List<NewEvent> events) {
         if (admits.isEmpty()) {
@@ -111,10 +120,10 @@ class DecisionWriter {
             Decision.Admit a = admits.get(i);
             uids[i] = UUID.fromString(a.workload().uid());
             queues[i] = a.admission().clusterQueue();
-            SlicePlacement.Placement placement = placements.get(a.workload().uid());
+            Placed placed = placements.get(a.workload().uid());
             admissions[i] = json.writeValueAsString(CoreMapping.admission(a.admission(),
-                    placement == null ? Map.of() : NodePoolPlacement.poolNames(placement)));
-            clusters[i] = placement == null ? null : placement.cluster();
+                    placed == null ? Map.of() : NodePoolPlacement.poolNames(placed.placement())));
+            clusters[i] = placed == null ? null : placed.placement().cluster();
             expected[i] = versions.getOrDefault(a.workload().uid(), -1L);
         }
         Map<String, Long> landed = new HashMap<>();
@@ -160,7 +169,33 @@ class DecisionWriter {
         jdbcTemplate.batchUpdate("""
                 INSERT INTO workload_usage (workload_uid, cluster_queue, flavor, resource, amount)
                 VALUES (?, ?, ?, ?, ?)""", usage);
+        startInClusters(landed.keySet(), placements);
         return rejected;
+    }
+
+    /** START commands for admissions placed in a cluster, in the decision's transaction (outbox). */
+    private void startInClusters(java.util.Set<String> landed, Map<String, Placed> placements) {
+        List<UUID> placedUids = landed.stream().filter(placements::containsKey).map(UUID::fromString).toList();
+        if (placedUids.isEmpty()) {
+            return;
+        }
+        jdbc.sql("SELECT uid, namespace, name, priority_class_name, manifest::text FROM workload WHERE uid = ANY(:uids)")
+                .param("uids", placedUids.toArray(UUID[]::new))
+                .query((rs, i) -> new Object[]{rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
+                        rs.getString(4), rs.getString(5)})
+                .list()
+                .forEach(row -> {
+                    UUID uid = (UUID) row[0];
+                    Placed placed = placements.get(uid.toString());
+                    commands.enqueue(placed.placement().cluster(), CommandType.START, uid, (String) row[1],
+                            (String) row[2], new CommandPayload(json.readTree((String) row[4]), (String) row[3],
+                                    placed.placement().allPools().stream().map(DecisionWriter::poolName).toList(),
+                                    placed.nodeLabels(), placed.flavor()), null);
+                });
+    }
+
+    static String poolName(String poolKey) {
+        return poolKey.substring(poolKey.indexOf('/') + 1);
     }
 
     /** A workload losing its quota: preempted (with the core's reason) or drained by a stop policy. */
@@ -178,16 +213,28 @@ class DecisionWriter {
         Map<String, Long> landed = new HashMap<>();
         // Quota-only operation: with no cluster to drain, a victim is requeued at once, keeping
         // its queue timestamp (Kueue requeues evicted workloads at their original position).
+        List<Object[]> stops = new ArrayList<>();
         jdbc.sql("""
                 UPDATE workload w
                 SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL, version = w.version + 1,
                     change_seq = nextval('workload_change_seq')
-                FROM unnest(:uids::uuid[], :versions::bigint[]) AS d(uid, version)
-                WHERE w.uid = d.uid AND w.state IN ('Admitted', 'Running') AND w.version = d.version
-                RETURNING w.uid, w.version""")
+                FROM unnest(:uids::uuid[], :versions::bigint[]) AS d(uid, version),
+                     (SELECT uid AS old_uid, cluster AS old_cluster FROM workload WHERE uid = ANY(:uids)) o
+                WHERE w.uid = d.uid AND o.old_uid = w.uid AND w.state IN ('Admitted', 'Running')
+                  AND w.version = d.version
+                RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""")
                 .param("uids", uids).param("versions", expected)
-                .query((rs, i) -> Map.entry(rs.getString(1), rs.getLong(2)))
-                .list().forEach(e -> landed.put(e.getKey(), e.getValue()));
+                .query((rs, i) -> new Object[]{rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5)})
+                .list().forEach(r -> {
+                    landed.put((String) r[0], (Long) r[1]);
+                    if (r[2] != null) {
+                        stops.add(r);
+                    }
+                });
+        // The victim's pods leave the cluster through the agent (evictions honour disruption budgets).
+        stops.forEach(r -> commands.enqueue((String) r[2], CommandType.STOP, UUID.fromString((String) r[0]),
+                (String) r[3], (String) r[4], null, null));
         newVersions.putAll(landed);
         jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ANY(:uids)")
                 .param("uids", landed.keySet().stream().map(UUID::fromString).toArray(UUID[]::new)).update();

@@ -395,7 +395,7 @@ public class SchedulingLoop implements SmartLifecycle {
     }
 
     private void commit(CycleResult cycle) {
-        Map<String, SlicePlacement.Placement> placements = new HashMap<>();
+        Map<String, DecisionWriter.Placed> placements = new HashMap<>();
         CycleResult result = place(cycle, placements);
         if (result.isEmpty()) {
             return;
@@ -433,7 +433,7 @@ public class SchedulingLoop implements SmartLifecycle {
      * an admission whose slices find no free healthy pool is undone and parked with
      * {@code WaitingForNodePool} until the inventory changes.
      */
-    private CycleResult place(CycleResult cycle, Map<String, SlicePlacement.Placement> placements) {
+    private CycleResult place(CycleResult cycle, Map<String, DecisionWriter.Placed> placements) {
         if (!placement.active() || cycle.admitted().isEmpty()) {
             return cycle;
         }
@@ -446,7 +446,10 @@ public class SchedulingLoop implements SmartLifecycle {
             java.util.Optional<SlicePlacement.Placement> where = placement.place(request);
             if (where.isPresent()) {
                 placement.slices().assign(new SlicePlacement.Holder(uid, row.priority(), clock.instant()), where.get());
-                placements.put(uid, where.get());
+                String flavor = admit.admission().podSetAssignments().stream()
+                        .flatMap(a -> a.flavors().values().stream()).findFirst().orElse(null);
+                placements.put(uid, new DecisionWriter.Placed(where.get(), flavor,
+                        flavor == null ? Map.of() : flavorLabels.getOrDefault(flavor, Map.of())));
                 placed.add(admit);
             } else {
                 state.workloadFinished(uid);
