@@ -44,10 +44,12 @@ class DecisionWriter {
     private final JsonMapper json;
     private final Clock clock;
     private final AgentCommandStore commands;
+    private final EpochFence fence;
 
     DecisionWriter(JdbcTemplate jdbcTemplate, WorkloadStore workloads, PreemptionStore preemptions, JsonMapper json,
-                   Clock clock, AgentCommandStore commands) {
+                   Clock clock, AgentCommandStore commands, EpochFence fence) {
         this.commands = commands;
+        this.fence = fence;
         this.jdbcTemplate = jdbcTemplate;
         this.jdbc = JdbcClient.create(jdbcTemplate);
         this.workloads = workloads;
@@ -75,7 +77,7 @@ class DecisionWriter {
     @Transactional
     public Outcome commit(CycleResult result, Map<String, Placed> placements, long epoch,
                           Map<String, Long> versions) {
-        checkEpoch(epoch);
+        fence.check(epoch);
         workloads.lockChanges();
         Instant now = clock.instant();
         Map<String, Long> newVersions = new HashMap<>();
@@ -95,14 +97,6 @@ class DecisionWriter {
         pending(result.pending(), now, events);
         workloads.appendEvents(events);
         return new Outcome(newVersions, rejected, rejectedEvictions, now);
-    }
-
-    private void checkEpoch(long epoch) {
-        Long current = jdbc.sql("SELECT epoch FROM scheduler_leader WHERE id = 1 FOR SHARE").query(Long.class)
-                .optional().orElse(null);
-        if (current == null || current != epoch) {
-            throw new LeadershipLost(epoch, current);
-        }
     }
 
     private List<Decision.Admit> admit(List<Decision.Admit> admits, Map<String, Placed> placements,

@@ -85,6 +85,13 @@ final class NodePoolPlacement {
         return inventory.stream().anyMatch(p -> p.health() != NodePool.Health.Unknown);
     }
 
+    /** Keys of the pools currently Unhealthy. */
+    java.util.Set<String> unhealthyPools() {
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        inventory.stream().filter(p -> p.health() == NodePool.Health.Unhealthy).forEach(p -> keys.add(p.key()));
+        return keys;
+    }
+
     SlicePlacement slices() {
         return slices;
     }

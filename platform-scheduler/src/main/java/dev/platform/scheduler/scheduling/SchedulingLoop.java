@@ -95,14 +95,23 @@ public class SchedulingLoop implements SmartLifecycle {
     private final Map<String, Map<String, String>> flavorLabels = new HashMap<>();
     private NodePoolPlacement placement;
     private final java.time.Duration staleness;
+    private final java.time.Duration hotswapGrace;
+    private final HotswapWriter hotswapWriter;
+    private final dev.platform.scheduler.hotswap.HotswapStore hotswaps;
 
     public SchedulingLoop(SchedulingProperties properties, ConfigStore config, WorkloadStore workloads,
                           DecisionWriter writer, JdbcClient jdbc, DataSource dataSource, Clock clock,
                           SchedulingMetrics metrics,
                           @org.springframework.beans.factory.annotation.Value("${platform.agents.staleness:30s}")
-                          java.time.Duration staleness) {
+                          java.time.Duration staleness,
+                          @org.springframework.beans.factory.annotation.Value("${platform.hotswap.grace:5s}")
+                          java.time.Duration hotswapGrace,
+                          HotswapWriter hotswapWriter, dev.platform.scheduler.hotswap.HotswapStore hotswaps) {
         this.metrics = metrics;
         this.staleness = staleness;
+        this.hotswapGrace = hotswapGrace;
+        this.hotswapWriter = hotswapWriter;
+        this.hotswaps = hotswaps;
         this.properties = properties;
         this.config = config;
         this.workloads = workloads;
@@ -209,6 +218,7 @@ public class SchedulingLoop implements SmartLifecycle {
                     continue;
                 }
                 boolean changed = readChanges();
+                changed |= hotswapDisrupted();
                 CycleResult result = state.runCycle();
                 boolean progressed = !result.admitted().isEmpty() || !result.preempted().isEmpty()
                         || !result.evicted().isEmpty();
@@ -354,6 +364,10 @@ public class SchedulingLoop implements SmartLifecycle {
     /** Brings the state in line with one row of the change feed. */
     private void reconcile(WorkloadRow row) {
         String uid = row.uid().toString();
+        WorkloadRow previous = rows.put(uid, row);
+        if (row.state() == WorkloadState.Running && previous != null && previous.state() != WorkloadState.Running) {
+            hotswaps.running(row.uid(), clock.instant()).ifPresent(metrics::hotswapRecovered);
+        }
         Long known = versions.get(uid);
         if (known != null && known == row.version()) {
             return;
@@ -364,7 +378,6 @@ public class SchedulingLoop implements SmartLifecycle {
         if (wasPending && !parked) {
             state.removePending(uid);
         }
-        rows.put(uid, row);
         if (!row.state().holdsQuota() && row.state() != WorkloadState.Evicted) {
             placement.slices().release(uid);
         }
@@ -426,6 +439,118 @@ public class SchedulingLoop implements SmartLifecycle {
             log.info("{} admission(s) and {} eviction(s) lost a race and were undone",
                     outcome.rejectedAdmissions().size(), outcome.rejectedEvictions().size());
         }
+    }
+
+    /**
+     * Hotswap (design §6): a pool Unhealthy for longer than the grace period under admitted
+     * workloads disrupts them; each, highest priority first, gets replacement pools (free ones, or
+     * those of the fewest strictly-lower-priority workloads) in one transaction, or is requeued
+     * when none exist. Stale clusters show Unknown, never Unhealthy, so nothing is evicted on stale
+     * data. Returns whether anything was decided.
+     */
+    private boolean hotswapDisrupted() {
+        if (!placement.active()) {
+            return false;
+        }
+        java.time.Instant now = clock.instant();
+        Map<String, Disrupted> broken = brokenPools(now);
+        if (broken.isEmpty()) {
+            return false;
+        }
+        List<WorkloadRow> disrupted = placement.slices().holdersOf(broken.keySet()).stream()
+                .map(rows::get).filter(r -> r != null && r.state().holdsQuota())
+                .sorted(java.util.Comparator.comparingInt(WorkloadRow::priority).reversed()
+                        .thenComparing(r -> r.admittedAt() == null ? r.queueTimestamp() : r.admittedAt())
+                        .thenComparing(r -> r.uid().toString()))
+                .toList();
+        boolean decided = false;
+        for (WorkloadRow row : disrupted) {
+            String uid = row.uid().toString();
+            java.util.Set<String> itsBroken = new java.util.TreeSet<>(placement.slices().poolsOf(uid));
+            itsBroken.retainAll(broken.keySet());
+            if (itsBroken.isEmpty()) {
+                continue;
+            }
+            Disrupted first = broken.get(itsBroken.iterator().next());
+            SliceRequest request = NodePoolPlacement.request(row, CoreMapping.admission(row.admission()), flavorLabels);
+            SlicePlacement.Replacement replacement = placement.slices().replace(request, itsBroken).orElse(null);
+            List<WorkloadRow> victims = replacement == null ? List.of()
+                    : replacement.victims().stream().map(h -> rows.get(h.workloadUid())).toList();
+            HotswapWriter.Result result = hotswapWriter.commit(leadership.epoch(), new HotswapWriter.Disruption(
+                    first.cluster(), first.pool(), first.nodes(), first.reason(), first.since()), row, replacement,
+                    victims, now);
+            mirrorHotswap(row, replacement, victims, result);
+            decided = true;
+        }
+        return decided;
+    }
+
+    /** An Unhealthy pool past the grace period, as the database recorded it. */
+    private record Disrupted(String cluster, String pool, List<String> nodes, String reason, java.time.Instant since) {
+    }
+
+    private Map<String, Disrupted> brokenPools(java.time.Instant now) {
+        java.util.Set<String> heldUnhealthy = new java.util.HashSet<>();
+        placement.slices().holdersOf(placement.unhealthyPools()).forEach(uid -> heldUnhealthy.add(uid));
+        if (heldUnhealthy.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Disrupted> broken = new java.util.TreeMap<>();
+        jdbc.sql("""
+                        SELECT p.cluster, p.name, p.unhealthy_since, array_to_string(p.health_reasons, ', ') AS reasons,
+                               coalesce(array_agg(n.name ORDER BY n.name) FILTER (WHERE n.health = 'Unhealthy'), '{}') AS nodes
+                        FROM node_pool p LEFT JOIN node n ON n.cluster = p.cluster AND n.node_pool = p.name
+                        WHERE p.health = 'Unhealthy' AND p.unhealthy_since <= ?
+                        GROUP BY p.cluster, p.name, p.unhealthy_since, p.health_reasons""")
+                .param(java.sql.Timestamp.from(now.minus(hotswapGrace)))
+                .query((rs, i) -> new Disrupted(rs.getString(1), rs.getString(2),
+                        java.util.Arrays.asList((String[]) rs.getArray(5).getArray()), rs.getString(4),
+                        rs.getTimestamp(3).toInstant()))
+                .list()
+                .forEach(d -> {
+                    if (placement.slices().pool(d.cluster() + "/" + d.pool())
+                            .filter(p -> p.health() == dev.platform.scheduler.core.placement.NodePool.Health.Unhealthy)
+                            .isPresent()) {
+                        broken.put(d.cluster() + "/" + d.pool(), d);
+                    }
+                });
+        return broken;
+    }
+
+    /** The committed hotswap, mirrored in the core's state and the placement. */
+    private void mirrorHotswap(WorkloadRow row, SlicePlacement.Replacement replacement, List<WorkloadRow> victims,
+                               HotswapWriter.Result result) {
+        String uid = row.uid().toString();
+        versions.putAll(result.newVersions());
+        for (WorkloadRow victim : victims) {
+            String victimUid = victim.uid().toString();
+            if (!result.victimsEvicted().contains(victimUid)) {
+                continue;
+            }
+            state.workloadFinished(victimUid);
+            placement.slices().release(victimUid);
+            state.addPending(CoreMapping.workload(victim));
+            pending.add(victimUid);
+        }
+        if (!result.newVersions().containsKey(uid)) {
+            return;
+        }
+        placement.slices().release(uid);
+        switch (result.outcome()) {
+            case Recovering -> placement.slices().assign(NodePoolPlacement.holder(row), replacement.placement());
+            case Requeued -> {
+                state.workloadFinished(uid);
+                state.addPending(CoreMapping.workload(row));
+                pending.add(uid);
+            }
+            case Failed -> {
+                state.workloadFinished(uid);
+                versions.remove(uid);
+            }
+        }
+        metrics.hotswapDecided(result.event());
+        log.info("hotswap of {}/{}: {} (victims: {})", row.namespace(), row.name(), result.outcome(),
+                result.victimsEvicted());
     }
 
     /**

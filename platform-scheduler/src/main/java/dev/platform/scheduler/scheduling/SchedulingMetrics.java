@@ -58,6 +58,23 @@ class SchedulingMetrics {
         }
     }
 
+    /** MTTR phases of a hotswap as they land: decided, evictions done, running (seconds from detection). */
+    void hotswapDecided(dev.platform.scheduler.hotswap.HotswapEvent event) {
+        phase("decided", event.detectedAt(), event.decidedAt());
+        phase("evicted", event.detectedAt(), event.evictionsDoneAt());
+    }
+
+    void hotswapRecovered(dev.platform.scheduler.hotswap.HotswapEvent event) {
+        phase("running", event.detectedAt(), event.runningAt());
+    }
+
+    void phase(String phase, Instant from, Instant to) {
+        if (from != null && to != null) {
+            Timer.builder("platform.hotswap.recovery").tag("phase", phase).publishPercentileHistogram()
+                    .register(registry).record(Duration.between(from, to));
+        }
+    }
+
     @Scheduled(fixedDelayString = "${platform.metrics.refresh:15s}", initialDelayString = "${platform.metrics.refresh:15s}")
     void refreshGauges() {
         pending.register(jdbc.sql("""

@@ -1,0 +1,123 @@
+package dev.platform.scheduler.hotswap;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.sql.Array;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The hotswap history: append an event when decided, then stamp its later phases. */
+@Repository
+public class HotswapStore {
+
+    private static final TypeReference<List<HotswapEvent.Party>> PARTIES = new TypeReference<>() {
+    };
+
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+
+    public HotswapStore(JdbcClient jdbc, JsonMapper json) {
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    /** Records a decided hotswap in the caller's transaction; returns its id. */
+    public long record(HotswapEvent event) {
+        return jdbc.sql("""
+                        INSERT INTO hotswap_event (cluster, node_pool, nodes, reason, disrupted_uid, disrupted_namespace,
+                            disrupted_name, victims, replacement_pools, outcome, detected_at, decided_at,
+                            evictions_done_at, running_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?) RETURNING id""")
+                .params(event.cluster(), event.nodePool(), event.nodes().toArray(String[]::new), event.reason(),
+                        UUID.fromString(event.disrupted().uid()), event.disrupted().namespace(), event.disrupted().name(),
+                        json.writeValueAsString(event.victims()), event.replacementPools().toArray(String[]::new),
+                        event.outcome(), Timestamp.from(event.detectedAt()), ts(event.decidedAt()),
+                        ts(event.evictionsDoneAt()), ts(event.runningAt()))
+                .query(Long.class).single();
+    }
+
+    /**
+     * Stamps "evictions done" on in-progress events whose every victim's STOP command has a final
+     * result; returns the events stamped.
+     */
+    public List<HotswapEvent> evictionsDone(UUID victim, Instant at) {
+        List<Long> ids = jdbc.sql("""
+                        UPDATE hotswap_event h SET evictions_done_at = :at
+                        WHERE h.evictions_done_at IS NULL AND h.outcome = 'InProgress'
+                          AND h.victims @> jsonb_build_array(jsonb_build_object('uid', CAST(:victim AS text)))
+                          AND NOT EXISTS (
+                            SELECT 1 FROM jsonb_array_elements(h.victims) v
+                            JOIN agent_command c ON c.workload_uid = (v ->> 'uid')::uuid AND c.type = 'STOP'
+                            WHERE c.state NOT IN ('Succeeded', 'Failed', 'Refused'))
+                        RETURNING h.id""")
+                .param("at", Timestamp.from(at)).param("victim", victim.toString())
+                .query(Long.class).list();
+        return ids.stream().map(this::find).flatMap(Optional::stream).toList();
+    }
+
+    /** Stamps "running" on the in-progress event of a disrupted workload that runs again. */
+    public Optional<HotswapEvent> running(UUID disrupted, Instant at) {
+        return jdbc.sql("""
+                        UPDATE hotswap_event SET running_at = :at, outcome = 'Recovered',
+                               evictions_done_at = coalesce(evictions_done_at, :at)
+                        WHERE disrupted_uid = :uid AND outcome = 'InProgress' RETURNING id""")
+                .param("at", Timestamp.from(at)).param("uid", disrupted)
+                .query(Long.class).optional().flatMap(this::find);
+    }
+
+    public Optional<HotswapEvent> find(long id) {
+        return jdbc.sql("SELECT * FROM hotswap_event WHERE id = ?").param(id).query(this::event).optional();
+    }
+
+    /** A page, newest first, after the cursor (keyset on detected_at, id); filters optional. */
+    public List<HotswapEvent> page(String cluster, UUID disrupted, Instant beforeAt, Long beforeId, int limit) {
+        StringBuilder sql = new StringBuilder("SELECT * FROM hotswap_event WHERE true");
+        java.util.Map<String, Object> params = new java.util.HashMap<>();
+        if (cluster != null) {
+            sql.append(" AND cluster = :cluster");
+            params.put("cluster", cluster);
+        }
+        if (disrupted != null) {
+            sql.append(" AND disrupted_uid = :disrupted");
+            params.put("disrupted", disrupted);
+        }
+        if (beforeAt != null) {
+            sql.append(" AND (detected_at, id) < (:beforeAt, :beforeId)");
+            params.put("beforeAt", Timestamp.from(beforeAt));
+            params.put("beforeId", beforeId);
+        }
+        sql.append(" ORDER BY detected_at DESC, id DESC LIMIT :limit");
+        params.put("limit", limit);
+        return jdbc.sql(sql.toString()).params(params).query(this::event).list();
+    }
+
+    private HotswapEvent event(java.sql.ResultSet rs, int row) throws SQLException {
+        return new HotswapEvent(rs.getLong("id"), rs.getString("cluster"), rs.getString("node_pool"),
+                strings(rs.getArray("nodes")), rs.getString("reason"),
+                new HotswapEvent.Party(rs.getString("disrupted_namespace"), rs.getString("disrupted_name"),
+                        rs.getString("disrupted_uid"), 0),
+                json.readValue(rs.getString("victims"), PARTIES), strings(rs.getArray("replacement_pools")),
+                rs.getString("outcome"), instant(rs.getTimestamp("detected_at")), instant(rs.getTimestamp("decided_at")),
+                instant(rs.getTimestamp("evictions_done_at")), instant(rs.getTimestamp("running_at")));
+    }
+
+    private static List<String> strings(Array array) throws SQLException {
+        return array == null ? List.of() : Arrays.asList((String[]) array.getArray());
+    }
+
+    private static Timestamp ts(Instant instant) {
+        return instant == null ? null : Timestamp.from(instant);
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+}

@@ -1,0 +1,27 @@
+package dev.platform.scheduler.scheduling;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The check every decision transaction makes first: its leader epoch is still the current one.
+ * {@code FOR SHARE} holds a new leader's epoch bump until this transaction ends, so decisions of
+ * the old leader are either committed before the new leader loads its state or not at all.
+ */
+@Component
+class EpochFence {
+
+    private final JdbcClient jdbc;
+
+    EpochFence(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    void check(long epoch) {
+        Long current = jdbc.sql("SELECT epoch FROM scheduler_leader WHERE id = 1 FOR SHARE").query(Long.class)
+                .optional().orElse(null);
+        if (current == null || current != epoch) {
+            throw new DecisionWriter.LeadershipLost(epoch, current);
+        }
+    }
+}

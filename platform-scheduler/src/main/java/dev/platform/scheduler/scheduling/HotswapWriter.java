@@ -1,0 +1,225 @@
+package dev.platform.scheduler.scheduling;
+
+import dev.platform.api.agent.CommandPayload;
+import dev.platform.api.agent.CommandType;
+import dev.platform.scheduler.cluster.AgentCommandStore;
+import dev.platform.scheduler.core.placement.SlicePlacement;
+import dev.platform.scheduler.hotswap.HotswapEvent;
+import dev.platform.scheduler.hotswap.HotswapStore;
+import dev.platform.scheduler.preemption.PreemptionEvent;
+import dev.platform.scheduler.preemption.PreemptionStore;
+import dev.platform.scheduler.workload.WorkloadRow;
+import dev.platform.scheduler.workload.WorkloadStatus;
+import dev.platform.scheduler.workload.WorkloadStore;
+import dev.platform.scheduler.workload.WorkloadStore.NewEvent;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Commits one hotswap (design §6 step 3) in one transaction: victims evicted and requeued at
+ * their place, the disrupted workload re-placed with its quota kept and a restart counted (or
+ * failed past {@code maxRestarts}, or requeued when no replacement exists), the hotswap event,
+ * the preemption events, and the agent commands.
+ */
+@Component
+class HotswapWriter {
+
+    /** A stale restart is worse than none: the agent refuses it after this long. */
+    static final Duration RESTART_EXPIRY = Duration.ofMinutes(2);
+
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+    private final WorkloadStore workloads;
+    private final PreemptionStore preemptions;
+    private final HotswapStore hotswaps;
+    private final AgentCommandStore commands;
+    private final EpochFence fence;
+
+    HotswapWriter(JdbcClient jdbc, JsonMapper json, WorkloadStore workloads, PreemptionStore preemptions,
+                  HotswapStore hotswaps, AgentCommandStore commands, EpochFence fence) {
+        this.jdbc = jdbc;
+        this.json = json;
+        this.workloads = workloads;
+        this.preemptions = preemptions;
+        this.hotswaps = hotswaps;
+        this.commands = commands;
+        this.fence = fence;
+    }
+
+    /** What the disruption looked like when it was detected. */
+    record Disruption(String cluster, String pool, List<String> nodes, String reason, Instant detectedAt) {
+    }
+
+    /** The disrupted workload's fate. */
+    enum Outcome { Recovering, Failed, Requeued }
+
+    /** What landed, for the loop to mirror in its state; empty versions mean a race was lost. */
+    record Result(Outcome outcome, Map<String, Long> newVersions, List<String> victimsEvicted, HotswapEvent event) {
+    }
+
+    @Transactional
+    public Result commit(long epoch, Disruption disruption, WorkloadRow disrupted, SlicePlacement.Replacement replacement,
+                         List<WorkloadRow> victims, Instant now) {
+        fence.check(epoch);
+        workloads.lockChanges();
+        Map<String, Long> versions = new HashMap<>();
+        List<NewEvent> events = new ArrayList<>();
+        List<String> evicted = new ArrayList<>();
+        String disruptedUid = disrupted.uid().toString();
+        String message = "Preempted to accommodate a workload (UID: " + disruptedUid + ") due to hotswap after node pool "
+                + disruption.cluster() + "/" + disruption.pool() + " failed (" + disruption.reason()
+                + "); preemptor path: /" + disrupted.clusterQueue();
+        for (WorkloadRow victim : victims) {
+            Long version = jdbc.sql("""
+                            UPDATE workload SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL,
+                                   version = version + 1, change_seq = nextval('workload_change_seq')
+                            WHERE uid = ? AND version = ? AND state IN ('Admitted', 'Running') RETURNING version""")
+                    .params(victim.uid(), victim.version()).query(Long.class).optional().orElse(null);
+            if (version == null) {
+                continue;
+            }
+            versions.put(victim.uid().toString(), version);
+            evicted.add(victim.uid().toString());
+            jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ?").param(victim.uid()).update();
+            String victimMessage = message + "; preemptee path: /" + victim.clusterQueue();
+            events.add(new NewEvent(victim.uid(), now, "Evicted", "True", "Preempted", victimMessage));
+            events.add(new NewEvent(victim.uid(), now, "Preempted", "True", "Hotswap", victimMessage));
+            events.add(new NewEvent(victim.uid(), now, "QuotaReserved", "False", "Preempted", "The workload was evicted"));
+            events.add(new NewEvent(victim.uid(), now, "Admitted", "False", "Preempted", "The workload was evicted"));
+            events.add(new NewEvent(victim.uid(), now, "Requeued", "True", "Preempted",
+                    "Requeued at its original position after eviction"));
+            preemptions.append(List.of(new PreemptionEvent(0, now, "Hotswap", victimMessage,
+                    party(disrupted), party(victim))), epoch);
+            if (victim.cluster() != null) {
+                commands.enqueue(victim.cluster(), CommandType.STOP, victim.uid(), victim.namespace(), victim.name(),
+                        null, null);
+            }
+        }
+
+        Outcome outcome;
+        List<String> replacementPools = List.of();
+        if (replacement == null) {
+            outcome = Outcome.Requeued;
+            versions.putAll(requeue(disrupted, now, events, disruption));
+        } else if (disrupted.maxRestarts() != null && disrupted.restarts() + 1 > disrupted.maxRestarts()) {
+            outcome = Outcome.Failed;
+            versions.putAll(fail(disrupted, now, events));
+        } else {
+            outcome = Outcome.Recovering;
+            replacementPools = replacement.placement().allPools().stream().map(DecisionWriter::poolName).toList();
+            versions.putAll(restart(disrupted, replacement.placement(), now, events, disruption));
+        }
+        workloads.appendEvents(events);
+        HotswapEvent event = new HotswapEvent(0, disruption.cluster(), disruption.pool(), disruption.nodes(),
+                disruption.reason(), hotswapParty(disrupted),
+                victims.stream().filter(v -> evicted.contains(v.uid().toString())).map(HotswapWriter::hotswapParty)
+                        .toList(),
+                replacementPools, switch (outcome) {
+                    case Recovering -> "InProgress";
+                    case Failed -> "Failed";
+                    case Requeued -> "Requeued";
+                }, disruption.detectedAt(), now, evicted.isEmpty() ? now : null, null);
+        long id = hotswaps.record(event);
+        return new Result(outcome, versions, evicted, hotswaps.find(id).orElse(event));
+    }
+
+    /** Re-placed on the new pools with its quota kept; Admitted again until the agent reports it running. */
+    private Map<String, Long> restart(WorkloadRow w, SlicePlacement.Placement placement, Instant now,
+                                      List<NewEvent> events, Disruption disruption) {
+        Map<String, List<String>> pools = NodePoolPlacement.poolNames(placement);
+        WorkloadStatus.Admission admission = new WorkloadStatus.Admission(w.admission().clusterQueue(),
+                w.admission().podSetAssignments().stream().map(a -> new WorkloadStatus.PodSetAssignment(a.name(),
+                        a.count(), a.flavors(), a.resourceUsage(), pools.getOrDefault(a.name(), List.of()))).toList());
+        Long version = jdbc.sql("""
+                        UPDATE workload SET state = 'Admitted', admission = ?::jsonb, cluster = ?, restarts = restarts + 1,
+                               version = version + 1, change_seq = nextval('workload_change_seq')
+                        WHERE uid = ? AND version = ? RETURNING version""")
+                .params(json.writeValueAsString(admission), placement.cluster(), w.uid(), w.version())
+                .query(Long.class).optional().orElse(null);
+        if (version == null) {
+            return Map.of();
+        }
+        events.add(new NewEvent(w.uid(), now, "Hotswap", "True", "NodeFailure", "Node pool " + disruption.cluster()
+                + "/" + disruption.pool() + " failed (" + disruption.reason() + "); restarting on "
+                + String.join(", ", placement.allPools()) + " (restart " + (w.restarts() + 1)
+                + (w.maxRestarts() == null ? "" : " of at most " + w.maxRestarts()) + ")"));
+        String manifest = jdbc.sql("SELECT manifest::text FROM workload WHERE uid = ?").param(w.uid())
+                .query(String.class).single();
+        String flavor = admission.podSetAssignments().stream().flatMap(a -> a.flavors().values().stream())
+                .findFirst().orElse(null);
+        Map<String, String> nodeLabels = flavor == null ? Map.of() : jdbc.sql(
+                        "SELECT spec -> 'nodeLabels' FROM resource_flavor WHERE name = ?").param(flavor)
+                .query(String.class).optional().map(s -> json.readValue(s, NODE_LABELS)).orElse(Map.of());
+        commands.enqueue(placement.cluster(), CommandType.RESTART, w.uid(), w.namespace(), w.name(),
+                new CommandPayload(json.readTree(manifest), w.priorityClassName(),
+                        placement.allPools().stream().map(DecisionWriter::poolName).toList(), nodeLabels, flavor),
+                now.plus(RESTART_EXPIRY));
+        return Map.of(w.uid().toString(), version);
+    }
+
+    private static final tools.jackson.core.type.TypeReference<Map<String, String>> NODE_LABELS =
+            new tools.jackson.core.type.TypeReference<>() {
+            };
+
+    /** No replacement: back in its queue at its old place, quota released (Kueue's NodeFailures eviction). */
+    private Map<String, Long> requeue(WorkloadRow w, Instant now, List<NewEvent> events, Disruption disruption) {
+        Long version = jdbc.sql("""
+                        UPDATE workload SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL,
+                               version = version + 1, change_seq = nextval('workload_change_seq')
+                        WHERE uid = ? AND version = ? RETURNING version""")
+                .params(w.uid(), w.version()).query(Long.class).optional().orElse(null);
+        if (version == null) {
+            return Map.of();
+        }
+        jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ?").param(w.uid()).update();
+        String message = "Node pool " + disruption.cluster() + "/" + disruption.pool() + " failed ("
+                + disruption.reason() + ") and no replacement could be found";
+        events.add(new NewEvent(w.uid(), now, "Evicted", "True", "NodeFailures", message));
+        events.add(new NewEvent(w.uid(), now, "QuotaReserved", "False", "NodeFailures", message));
+        events.add(new NewEvent(w.uid(), now, "Requeued", "True", "NodeFailures",
+                "Requeued at its original position after a node failure"));
+        if (w.cluster() != null) {
+            commands.enqueue(w.cluster(), CommandType.STOP, w.uid(), w.namespace(), w.name(), null, null);
+        }
+        return Map.of(w.uid().toString(), version);
+    }
+
+    /** Past {@code failurePolicy.maxRestarts}: Failed, as JobSet would fail it, quota released. */
+    private Map<String, Long> fail(WorkloadRow w, Instant now, List<NewEvent> events) {
+        Long version = jdbc.sql("""
+                        UPDATE workload SET state = 'Failed', finished_at = ?, version = version + 1,
+                               change_seq = nextval('workload_change_seq')
+                        WHERE uid = ? AND version = ? RETURNING version""")
+                .params(java.sql.Timestamp.from(now), w.uid(), w.version()).query(Long.class).optional().orElse(null);
+        if (version == null) {
+            return Map.of();
+        }
+        jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ?").param(w.uid()).update();
+        events.add(new NewEvent(w.uid(), now, "Finished", "True", "MaxRestartsExceeded",
+                "A node failure would need restart " + (w.restarts() + 1) + " but failurePolicy.maxRestarts is "
+                        + w.maxRestarts()));
+        if (w.cluster() != null) {
+            commands.enqueue(w.cluster(), CommandType.STOP, w.uid(), w.namespace(), w.name(), null, null);
+        }
+        return Map.of(w.uid().toString(), version);
+    }
+
+    private static PreemptionEvent.Party party(WorkloadRow row) {
+        return new PreemptionEvent.Party(row.namespace(), row.name(), row.uid().toString(), row.clusterQueue(),
+                row.priority());
+    }
+
+    private static HotswapEvent.Party hotswapParty(WorkloadRow row) {
+        return new HotswapEvent.Party(row.namespace(), row.name(), row.uid().toString(), row.priority());
+    }
+}
