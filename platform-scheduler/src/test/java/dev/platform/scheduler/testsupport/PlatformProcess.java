@@ -30,7 +30,21 @@ public final class PlatformProcess implements AutoCloseable {
 
     /** Starts {@code java -jar target/platform-scheduler.jar} in {@code workDir} on a free port. */
     public static PlatformProcess start(Path workDir, String name, List<String> arguments) throws IOException {
-        Path jar = Path.of("target", "platform-scheduler.jar").toAbsolutePath();
+        return start(Path.of("target", "platform-scheduler.jar"), workDir, name, arguments);
+    }
+
+    /** Starts the simulated agent's boot jar, built by the platform-agent module before this one. */
+    public static PlatformProcess startSimulatedAgent(Path workDir, String schedulerUrl, String cluster, String token)
+            throws IOException {
+        return start(Path.of("..", "platform-agent", "target", "platform-agent.jar"), workDir, "agent-" + cluster,
+                List.of("--platform.agent.mode=simulated", "--platform.agent.scheduler-url=" + schedulerUrl,
+                        "--platform.agent.cluster-name=" + cluster, "--platform.agent.token=" + token,
+                        "--platform.agent.agent-id=sim-agent"));
+    }
+
+    private static PlatformProcess start(Path jarPath, Path workDir, String name, List<String> arguments)
+            throws IOException {
+        Path jar = jarPath.toAbsolutePath().normalize();
         assertThat(jar).exists();
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(
@@ -60,6 +74,10 @@ public final class PlatformProcess implements AutoCloseable {
 
     public PlatformClient client() {
         return new PlatformClient(port);
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port;
     }
 
     public long pid() {
