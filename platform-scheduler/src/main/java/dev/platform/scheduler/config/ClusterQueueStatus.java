@@ -8,7 +8,7 @@ import java.util.List;
  */
 public record ClusterQueueStatus(boolean active, String reason, String message, List<String> missingFlavors) {
 
-    static ClusterQueueStatus of(String stopPolicy, List<String> missingFlavors) {
+    public static ClusterQueueStatus of(String stopPolicy, List<String> missingFlavors) {
         if (!missingFlavors.isEmpty()) {
             return new ClusterQueueStatus(false, "FlavorNotFound",
                     "Can't admit new workloads: references missing ResourceFlavor(s): " + String.join(", ", missingFlavors),

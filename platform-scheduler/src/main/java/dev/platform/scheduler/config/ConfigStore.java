@@ -185,7 +185,7 @@ public class ConfigStore {
         return jdbc.sql(sql).query(String.class).list().stream().map(s -> json.readValue(s, type)).toList();
     }
 
-    <T extends ConfigManifest> Optional<T> find(Kind kind, ObjectKey key, Class<T> type) {
+    public <T extends ConfigManifest> Optional<T> find(Kind kind, ObjectKey key, Class<T> type) {
         JdbcClient.StatementSpec statement = switch (kind) {
             case LOCAL_QUEUE -> jdbc.sql("SELECT spec::text FROM local_queue WHERE namespace = ? AND name = ?")
                     .params(key.namespace(), key.name());
@@ -198,7 +198,7 @@ public class ConfigStore {
     }
 
     /** Flavors named by each cluster queue that do not exist as ResourceFlavor objects. */
-    Map<String, List<String>> missingFlavorsByClusterQueue() {
+    public Map<String, List<String>> missingFlavorsByClusterQueue() {
         Map<String, List<String>> missing = new HashMap<>();
         jdbc.sql("""
                 SELECT DISTINCT q.cluster_queue, q.flavor

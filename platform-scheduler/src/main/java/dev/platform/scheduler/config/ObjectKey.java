@@ -9,7 +9,7 @@ public record ObjectKey(String namespace, String name) {
         return new ObjectKey(manifest.namespace(), manifest.name());
     }
 
-    static ObjectKey cluster(String name) {
+    public static ObjectKey cluster(String name) {
         return new ObjectKey(null, name);
     }
 

@@ -17,7 +17,7 @@ import java.util.Map;
  * number of grouped queries whatever the number of queues or workloads.
  */
 @Component
-class QueueUsage {
+public class QueueUsage {
 
     private final JdbcClient jdbc;
 
@@ -26,13 +26,13 @@ class QueueUsage {
     }
 
     /** One flavor/resource line of a ClusterQueue; quantities as Kubernetes text, null when unlimited. */
-    record ResourceUsage(String flavor, String resource, String nominalQuota, String borrowingLimit,
+    public record ResourceUsage(String flavor, String resource, String nominalQuota, String borrowingLimit,
                          String lendingLimit, String used, String borrowed, String lent) {
     }
 
     /** A ClusterQueue's usage lines and workload counts. */
-    record Usage(List<ResourceUsage> resources, long pendingWorkloads, long admittedWorkloads) {
-        static final Usage NONE = new Usage(List.of(), 0, 0);
+    public record Usage(List<ResourceUsage> resources, long pendingWorkloads, long admittedWorkloads) {
+        public static final Usage NONE = new Usage(List.of(), 0, 0);
     }
 
     private record Line(String clusterQueue, String cohort, String flavor, String resource, BigDecimal nominal,
@@ -53,7 +53,7 @@ class QueueUsage {
      * the other members borrow is attributed to the lenders in proportion to their lendable quota,
      * so the amounts lent add up to the amounts borrowed.
      */
-    Map<String, Usage> of(Collection<String> clusterQueues) {
+    public Map<String, Usage> of(Collection<String> clusterQueues) {
         if (clusterQueues.isEmpty()) {
             return Map.of();
         }

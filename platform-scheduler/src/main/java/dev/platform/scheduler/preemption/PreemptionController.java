@@ -17,7 +17,8 @@ import java.util.Set;
 
 /**
  * The preemption audit (design §8): filters, keyset pagination, and {@code text/csv} export of
- * exactly the filtered rows (streamed page by page, so a large export stays in constant memory).
+ * exactly the filtered rows (streamed page by page, so a large export stays in constant memory), chosen by
+ * {@code Accept: text/csv} or by {@code format=csv}.
  */
 @RestController
 @RequestMapping("/api/v1/preemptions")
@@ -84,6 +85,20 @@ public class PreemptionController {
             }
         } while (page.size() == EXPORT_PAGE);
         out.flush();
+    }
+
+    /**
+     * The same export for a link: a browser cannot set {@code Accept}, so {@code format=csv} selects
+     * CSV too (the console's download link uses it). A parameter condition outranks the Accept match.
+     */
+    @GetMapping(params = "format=csv")
+    public void exportAsLink(@RequestParam(required = false) String clusterQueue,
+                             @RequestParam(required = false) String namespace,
+                             @RequestParam(required = false) String reason,
+                             @RequestParam(required = false) String since,
+                             @RequestParam(required = false) String until,
+                             HttpServletResponse response) throws IOException {
+        export(clusterQueue, namespace, reason, since, until, response);
     }
 
     private static PreemptionFilter filter(String clusterQueue, String namespace, String reason, String since,

@@ -1,6 +1,7 @@
 package dev.platform.scheduler.preemption;
 
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -13,6 +14,15 @@ import java.util.UUID;
 /** The append-only preemption history. */
 @Repository
 public class PreemptionStore {
+
+    private static final RowMapper<PreemptionEvent> EVENT = (rs, i) -> new PreemptionEvent(
+            rs.getLong("id"), rs.getTimestamp("at").toInstant(), rs.getString("reason"), rs.getString("message"),
+            new PreemptionEvent.Party(rs.getString("preemptor_namespace"), rs.getString("preemptor_name"),
+                    rs.getString("preemptor_uid"), rs.getString("preemptor_cluster_queue"),
+                    rs.getInt("preemptor_priority")),
+            new PreemptionEvent.Party(rs.getString("victim_namespace"), rs.getString("victim_name"),
+                    rs.getString("victim_uid"), rs.getString("victim_cluster_queue"),
+                    rs.getInt("victim_priority")));
 
     private final JdbcTemplate jdbcTemplate;
     private final JdbcClient jdbc;
@@ -37,6 +47,17 @@ public class PreemptionStore {
                         e.preemptor().clusterQueue(), e.preemptor().priority(),
                         UUID.fromString(e.victim().uid()), e.victim().namespace(), e.victim().name(),
                         e.victim().clusterQueue(), e.victim().priority(), epoch}).toList());
+    }
+
+    /**
+     * The preemptions a workload took part in, as preemptor or victim, newest first; the two uid
+     * indexes answer it with a bitmap OR.
+     */
+    public List<PreemptionEvent> involving(UUID uid, int limit) {
+        return jdbc.sql("""
+                        SELECT * FROM preemption_event WHERE preemptor_uid = :uid OR victim_uid = :uid
+                        ORDER BY at DESC, id DESC LIMIT :limit""")
+                .param("uid", uid).param("limit", limit).query(EVENT).list();
     }
 
     /** One page, newest first, strictly after {@code cursor}; keyset on (at, id) so deep pages cost the same. */
@@ -74,13 +95,6 @@ public class PreemptionStore {
         }
         sql.append(" ORDER BY at DESC, id DESC LIMIT :limit");
         params.put("limit", limit);
-        return jdbc.sql(sql.toString()).params(params).query((rs, i) -> new PreemptionEvent(
-                rs.getLong("id"), rs.getTimestamp("at").toInstant(), rs.getString("reason"), rs.getString("message"),
-                new PreemptionEvent.Party(rs.getString("preemptor_namespace"), rs.getString("preemptor_name"),
-                        rs.getString("preemptor_uid"), rs.getString("preemptor_cluster_queue"),
-                        rs.getInt("preemptor_priority")),
-                new PreemptionEvent.Party(rs.getString("victim_namespace"), rs.getString("victim_name"),
-                        rs.getString("victim_uid"), rs.getString("victim_cluster_queue"),
-                        rs.getInt("victim_priority")))).list();
+        return jdbc.sql(sql.toString()).params(params).query(EVENT).list();
     }
 }

@@ -216,6 +216,13 @@ public class WorkloadStore {
                 .query(this::pendingWorkload).list();
     }
 
+    /** Workloads holding quota in a ClusterQueue, earliest admitted first (the partial index workload_admitted_idx). */
+    public List<WorkloadRow> admittedInClusterQueue(String clusterQueue, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE cluster_queue = ? AND state IN ('Admitted', 'Running')"
+                        + " ORDER BY admitted_at, uid LIMIT ?")
+                .params(clusterQueue, limit).query(rowMapper).list();
+    }
+
     /** A LocalQueue's pending workloads in queue order; ClusterQueue positions counted for the page only. */
     public List<PendingWorkloadsController.PendingWorkload> pendingInLocalQueue(String namespace, String localQueue,
                                                                                 int offset, int limit) {

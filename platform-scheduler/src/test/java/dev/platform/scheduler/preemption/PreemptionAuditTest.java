@@ -89,6 +89,11 @@ class PreemptionAuditTest {
         assertThat(lines.get(0)).startsWith("id,at,reason,message,");
         assertThat(lines.get(1)).contains(",InClusterQueue,Preempted to accommodate a workload (UID: ").contains(",urgent,")
                 .contains(",victim,");
+
+        Response linked = api.get("/api/v1/preemptions?clusterQueue=cq&format=csv", "text/html");
+        assertThat(linked.contentType()).as("a browser link cannot set Accept; format=csv selects CSV").startsWith("text/csv");
+        assertThat(linked.body()).isEqualTo(csv.body());
+        assertThat(api.get("/api/v1/preemptions?clusterQueue=other&format=csv", "text/html").body().lines()).hasSize(1);
     }
 
     @Test

@@ -4,19 +4,22 @@ import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 
-/** The console's landing page: every ClusterQueue with its quota and status. */
+/** The console's landing page: cohorts and ClusterQueues with their usage, and the latest preemptions. */
 @Controller
 public class OverviewController {
 
-    private final ConsoleQueries queries;
+    static final int LATEST_PREEMPTIONS = 10;
 
-    public OverviewController(ConsoleQueries queries) {
+    private final OverviewQueries queries;
+
+    public OverviewController(OverviewQueries queries) {
         this.queries = queries;
     }
 
     @GetMapping("/")
     public String overview(Model model) {
-        model.addAttribute("clusterQueues", queries.clusterQueues());
+        model.addAttribute("nav", "overview");
+        model.addAttribute("overview", queries.overview(LATEST_PREEMPTIONS));
         return "overview";
     }
 }

@@ -1,17 +1,21 @@
 package dev.platform.web.overview;
 
-import dev.platform.web.overview.ConsoleQueries.ClusterQueueSummary;
-import dev.platform.web.overview.ConsoleQueries.QuotaLine;
+import dev.platform.web.overview.OverviewQueries.CohortUsage;
+import dev.platform.web.overview.OverviewQueries.Overview;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
 import java.util.List;
 
+import static dev.platform.web.console.ConsoleFixtures.borrowingQueue;
+import static dev.platform.web.console.ConsoleFixtures.preemption;
+import static dev.platform.web.console.ConsoleFixtures.trainingQueue;
+import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static org.mockito.BDDMockito.given;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
@@ -24,34 +28,48 @@ class OverviewControllerTest {
     MockMvc mvc;
 
     @MockitoBean
-    ConsoleQueries queries;
+    OverviewQueries queries;
 
     @Test
-    void listsClusterQueuesWithQuotaAndStatus() throws Exception {
-        given(queries.clusterQueues()).willReturn(List.of(
-                new ClusterQueueSummary("tpu-training-cq", null, "BestEffortFIFO", true, "Ready",
-                        List.of(new QuotaLine("tpu-v6e-slice", "google.com/tpu", "32", null, null))),
-                new ClusterQueueSummary("team-b", "research", "StrictFIFO", false, "FlavorNotFound", List.of())));
+    void showsCohortsAndQueuesWithUsageCountsAndLatestPreemptions() throws Exception {
+        given(queries.overview(10)).willReturn(new Overview(
+                List.of(new CohortUsage("research", "org", List.of(borrowingQueue()))),
+                List.of(trainingQueue()),
+                List.of(preemption(2, "low-jax-trillium"))));
 
         mvc.perform(get("/"))
                 .andExpect(status().isOk())
-                .andExpect(content().string(containsString("tpu-training-cq")))
-                .andExpect(content().string(containsString("tpu-v6e-slice / google.com/tpu: 32")))
-                .andExpect(content().string(containsString("FlavorNotFound")))
-                .andExpect(content().string(containsString("research")));
+                .andExpect(content().string(allOf(
+                        containsString("Cohort <span>research</span>"), containsString("in org"),
+                        containsString("href=\"/queues/team-b\""),
+                        containsString("tpu-v6e-slice / google.com/tpu"), containsString("32 of 32"),
+                        containsString("width:100%"),
+                        containsString("20 of 16"), containsString("borrowed 4"), containsString("borrow ≤ 8"),
+                        containsString("lend ≤ 4"), containsString("width:80%"), containsString("width:20%"),
+                        containsString("ClusterQueues without a cohort"),
+                        containsString("high-jax-trillium"), containsString("default/low-jax-trillium"),
+                        containsString("href=\"/namespaces/default/workloads/low-jax-trillium\""),
+                        containsString("InClusterQueue"),
+                        containsString("aria-current=\"page\">Overview"))));
+    }
+
+    @Test
+    void countsPendingAndAdmittedWorkloads() throws Exception {
+        given(queries.overview(10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
+
+        mvc.perform(get("/"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("<td class=\"num\">1</td>"),
+                        containsString("No preemptions yet."))));
     }
 
     @Test
     void explainsHowToStartWhenThereIsNoQueue() throws Exception {
-        given(queries.clusterQueues()).willReturn(List.of());
+        given(queries.overview(10)).willReturn(new Overview(List.of(), List.of(), List.of()));
 
         mvc.perform(get("/"))
                 .andExpect(status().isOk())
-                .andExpect(content().string(containsString("No ClusterQueues yet")));
-    }
-
-    /** The console module has no application class of its own; this one boots the slice. */
-    @SpringBootApplication
-    static class ConsoleSlice {
+                .andExpect(content().string(allOf(containsString("No ClusterQueues yet"),
+                        not(containsString("ClusterQueues without a cohort")))));
     }
 }

@@ -1,0 +1,41 @@
+package dev.platform.scheduler.console;
+
+import dev.platform.scheduler.preemption.PreemptionCursor;
+import dev.platform.scheduler.preemption.PreemptionEvent;
+import dev.platform.scheduler.preemption.PreemptionFilter;
+import dev.platform.scheduler.preemption.PreemptionStore;
+import dev.platform.scheduler.web.ApiException;
+import dev.platform.web.preemption.PreemptionQueries;
+import org.springframework.stereotype.Component;
+
+import java.util.List;
+
+/** The audit's pages over the same store and cursor as {@code GET /api/v1/preemptions}. */
+@Component
+class ConsolePreemptions implements PreemptionQueries {
+
+    private final PreemptionStore store;
+
+    ConsolePreemptions(PreemptionStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public PreemptionPage page(PreemptionSearch search, String cursor, int limit) {
+        PreemptionFilter filter = new PreemptionFilter(search.clusterQueue(), search.namespace(), search.reason(),
+                search.since(), search.until(), null);
+        List<PreemptionEvent> rows = store.page(filter, cursor == null ? null : decode(cursor), limit + 1);
+        boolean more = rows.size() > limit;
+        List<PreemptionEvent> page = more ? rows.subList(0, limit) : rows;
+        String next = more ? new PreemptionCursor(page.get(limit - 1).at(), page.get(limit - 1).id()).encode() : null;
+        return new PreemptionPage(page.stream().map(ConsoleViews::preemption).toList(), next);
+    }
+
+    private static PreemptionCursor decode(String cursor) {
+        try {
+            return PreemptionCursor.decode(cursor);
+        } catch (ApiException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.platform.scheduler.console;
+
+import dev.platform.api.manifest.ClusterQueueManifest;
+import dev.platform.api.manifest.Kind;
+import dev.platform.scheduler.config.ConfigStore;
+import dev.platform.scheduler.config.ObjectKey;
+import dev.platform.scheduler.workload.WorkloadStore;
+import dev.platform.web.queue.QueueQueries;
+import org.springframework.stereotype.Component;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** A ClusterQueue's page in six statements: the queue, its usage, a window of pending, the admitted. */
+@Component
+class ConsoleQueues implements QueueQueries {
+
+    private final ConfigStore config;
+    private final ConsoleViews views;
+    private final WorkloadStore workloads;
+    private final Clock clock;
+
+    ConsoleQueues(ConfigStore config, ConsoleViews views, WorkloadStore workloads, Clock clock) {
+        this.config = config;
+        this.views = views;
+        this.workloads = workloads;
+        this.clock = clock;
+    }
+
+    @Override
+    public List<String> clusterQueueNames() {
+        return config.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class).stream().map(ClusterQueueManifest::name).toList();
+    }
+
+    @Override
+    public Optional<QueuePage> clusterQueue(String name, int offset, int limit) {
+        return config.find(Kind.CLUSTER_QUEUE, ObjectKey.cluster(name), ClusterQueueManifest.class).map(queue -> {
+            List<PendingRow> pending = workloads.pendingInClusterQueue(name, offset, limit).stream()
+                    .map(w -> new PendingRow(w.namespace(), w.name(), w.localQueueName(), w.priority(),
+                            w.positionInClusterQueue(), w.positionInLocalQueue(), w.creationTimestamp(),
+                            Duration.between(w.creationTimestamp(), clock.instant()),
+                            w.pendingReason() == null ? null : w.pendingReason().code(),
+                            w.pendingReason() == null ? null : w.pendingReason().message()))
+                    .toList();
+            List<AdmittedRow> admitted = workloads.admittedInClusterQueue(name, limit).stream()
+                    .map(w -> new AdmittedRow(w.namespace(), w.name(), w.queueName(), w.priority(), w.state().name(),
+                            w.admittedAt(), ConsoleViews.placements(w.admission())))
+                    .toList();
+            return new QueuePage(views.usageOf(List.of(queue)).get(0), pending, admitted);
+        });
+    }
+}

@@ -1,0 +1,68 @@
+package dev.platform.scheduler.console;
+
+import dev.platform.scheduler.preemption.PreemptionStore;
+import dev.platform.scheduler.workload.WorkloadRow;
+import dev.platform.scheduler.workload.WorkloadService;
+import dev.platform.scheduler.workload.WorkloadStatus;
+import dev.platform.scheduler.workload.WorkloadStatuses;
+import dev.platform.scheduler.workload.WorkloadStore;
+import dev.platform.web.workload.WorkloadCommands;
+import dev.platform.web.workload.WorkloadQueries;
+import org.springframework.stereotype.Component;
+
+import java.util.Optional;
+
+/**
+ * One workload's page in six statements (row, conditions, positions, manifest, timeline,
+ * preemptions), and its cancellation through the same service as the REST DELETE.
+ */
+@Component
+class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
+
+    /** A workload takes part in few preemptions; the audit page has the rest. */
+    static final int PREEMPTIONS = 100;
+
+    private final WorkloadStore store;
+    private final WorkloadStatuses statuses;
+    private final WorkloadService service;
+    private final PreemptionStore preemptions;
+
+    ConsoleWorkloads(WorkloadStore store, WorkloadStatuses statuses, WorkloadService service,
+                     PreemptionStore preemptions) {
+        this.store = store;
+        this.statuses = statuses;
+        this.service = service;
+        this.preemptions = preemptions;
+    }
+
+    @Override
+    public Optional<WorkloadDetail> workload(String namespace, String name) {
+        return store.find(namespace, name).map(row -> {
+            WorkloadStatus w = statuses.of(row);
+            return new WorkloadDetail(w.namespace(), w.name(), w.kind(), w.uid(), w.queueName(), w.clusterQueue(),
+                    w.priorityClassName(), w.priority(), w.state().name(), w.positionInClusterQueue(),
+                    w.positionInLocalQueue(), row.pendingReason(), row.pendingMessage(), w.createdAt(), w.admittedAt(),
+                    w.podSets().stream().map(p -> new PodSetView(p.name(), p.count(), p.requests())).toList(),
+                    ConsoleViews.placements(w.admission()),
+                    w.conditions().stream().map(c -> new ConditionView(c.type(), c.status(), c.reason(), c.message(),
+                            c.lastTransitionTime())).toList(),
+                    store.events(row.uid()).stream().map(e -> new EventView(e.at(), e.type(), e.status(), e.reason(),
+                            e.message())).toList(),
+                    preemptions.involving(row.uid(), PREEMPTIONS).stream().map(ConsoleViews::preemption).toList(),
+                    store.manifest(row.uid()).orElse(null));
+        });
+    }
+
+    @Override
+    public Cancellation cancel(String namespace, String name) {
+        Optional<WorkloadRow> workload = store.find(namespace, name);
+        if (workload.isEmpty()) {
+            return Cancellation.NOT_FOUND;
+        }
+        if (workload.get().state().isTerminal()) {
+            return Cancellation.ALREADY_FINISHED;
+        }
+        service.cancel(namespace, name);
+        return Cancellation.CANCELLED;
+    }
+}

@@ -1,0 +1,14 @@
+package dev.platform.web.console;
+
+import java.time.Instant;
+
+/** A workload in a list: where it queues, its state, and for a pending one its place and why it waits. */
+public record WorkloadLine(String namespace, String name, String kind, String state, String queueName,
+                           String clusterQueue, int priority, Integer positionInClusterQueue,
+                           Integer positionInLocalQueue, String pendingReason, String pendingMessage,
+                           Instant createdAt, Instant admittedAt) {
+
+    public String pendingReasonText() {
+        return PendingReasons.describe(pendingReason);
+    }
+}

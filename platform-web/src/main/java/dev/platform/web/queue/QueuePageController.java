@@ -1,0 +1,49 @@
+package dev.platform.web.queue;
+
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+
+/** The queue pages: the list of ClusterQueues, and one queue's pending and admitted workloads. */
+@Controller
+public class QueuePageController {
+
+    static final int PAGE = 100;
+
+    private final QueueQueries queries;
+
+    public QueuePageController(QueueQueries queries) {
+        this.queries = queries;
+    }
+
+    @GetMapping("/queues")
+    public String queues(Model model) {
+        model.addAttribute("nav", "queues");
+        model.addAttribute("names", queries.clusterQueueNames());
+        return "queues";
+    }
+
+    @GetMapping("/queues/{clusterQueue}")
+    public String queue(@PathVariable String clusterQueue, @RequestParam(defaultValue = "0") int offset, Model model,
+                        HttpServletResponse response) {
+        model.addAttribute("nav", "queues");
+        int from = Math.max(0, offset);
+        return queries.clusterQueue(clusterQueue, from, PAGE)
+                .map(page -> {
+                    model.addAttribute("page", page);
+                    model.addAttribute("offset", from);
+                    model.addAttribute("previousOffset", from > 0 ? Math.max(0, from - PAGE) : null);
+                    model.addAttribute("nextOffset", from + page.pending().size() < page.queue().pendingWorkloads()
+                            ? from + page.pending().size() : null);
+                    return "queue";
+                })
+                .orElseGet(() -> {
+                    response.setStatus(HttpServletResponse.SC_NOT_FOUND);
+                    model.addAttribute("what", "ClusterQueue " + clusterQueue);
+                    return "not-found";
+                });
+    }
+}

@@ -1,0 +1,52 @@
+package dev.platform.web.queue;
+
+import dev.platform.web.console.PendingReasons;
+import dev.platform.web.console.PodSetPlacement;
+import dev.platform.web.console.QueueUsageView;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** What the queue pages read: a ClusterQueue's pending workloads in queue order and its admitted ones. */
+public interface QueueQueries {
+
+    List<String> clusterQueueNames();
+
+    /** One page of the pending workloads from {@code offset}, and the admitted workloads (at most {@code limit}). */
+    Optional<QueuePage> clusterQueue(String name, int offset, int limit);
+
+    record QueuePage(QueueUsageView queue, List<PendingRow> pending, List<AdmittedRow> admitted) {
+    }
+
+    /** A pending workload with its 0-based positions, how long it has waited, and why. */
+    record PendingRow(String namespace, String name, String localQueue, int priority, int positionInClusterQueue,
+                      int positionInLocalQueue, Instant queuedAt, Duration waiting, String reason,
+                      String reasonMessage) {
+
+        public String reasonText() {
+            return PendingReasons.describe(reason);
+        }
+
+        /** Waiting time in the largest two units, e.g. {@code 2 h 5 min}. */
+        public String waitingText() {
+            long seconds = Math.max(0, waiting.getSeconds());
+            if (seconds < 60) {
+                return seconds + " s";
+            }
+            if (seconds < 3600) {
+                return seconds / 60 + " min";
+            }
+            if (seconds < 86400) {
+                return seconds / 3600 + " h " + seconds % 3600 / 60 + " min";
+            }
+            return seconds / 86400 + " d " + seconds % 86400 / 3600 + " h";
+        }
+    }
+
+    /** A workload holding quota in the queue, with what admission gave each podset. */
+    record AdmittedRow(String namespace, String name, String localQueue, int priority, String state,
+                       Instant admittedAt, List<PodSetPlacement> podSets) {
+    }
+}

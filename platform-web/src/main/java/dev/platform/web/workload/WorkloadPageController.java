@@ -1,0 +1,60 @@
+package dev.platform.web.workload;
+
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+import org.springframework.web.util.UriUtils;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The workload page and its Cancel button. The cancel form is a plain POST; CSRF protection comes
+ * with the security issue (design §10), which adds Spring Security and its token to this form.
+ */
+@Controller
+public class WorkloadPageController {
+
+    private final WorkloadQueries queries;
+    private final WorkloadCommands commands;
+
+    public WorkloadPageController(WorkloadQueries queries, WorkloadCommands commands) {
+        this.queries = queries;
+        this.commands = commands;
+    }
+
+    @GetMapping("/namespaces/{namespace}/workloads/{name}")
+    public String workload(@PathVariable String namespace, @PathVariable String name, Model model,
+                           HttpServletResponse response) {
+        model.addAttribute("nav", "queues");
+        return queries.workload(namespace, name)
+                .map(w -> {
+                    model.addAttribute("w", w);
+                    model.addAttribute("manifestYaml", ManifestYaml.fromJson(w.manifestJson()));
+                    return "workload";
+                })
+                .orElseGet(() -> {
+                    response.setStatus(HttpServletResponse.SC_NOT_FOUND);
+                    model.addAttribute("what", "Workload " + namespace + "/" + name);
+                    return "not-found";
+                });
+    }
+
+    @PostMapping("/namespaces/{namespace}/workloads/{name}/cancel")
+    public String cancel(@PathVariable String namespace, @PathVariable String name, RedirectAttributes redirect) {
+        String notice = switch (commands.cancel(namespace, name)) {
+            case CANCELLED -> "Cancelled " + namespace + "/" + name + "; its quota is free.";
+            case ALREADY_FINISHED -> namespace + "/" + name + " had already finished; nothing to cancel.";
+            case NOT_FOUND -> "There is no workload " + namespace + "/" + name + ".";
+        };
+        redirect.addFlashAttribute("notice", notice);
+        return "redirect:/namespaces/" + segment(namespace) + "/workloads/" + segment(name);
+    }
+
+    private static String segment(String value) {
+        return UriUtils.encodePathSegment(value, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,48 @@
+package dev.platform.web.workload;
+
+import dev.platform.web.console.PendingReasons;
+import dev.platform.web.console.PodSetPlacement;
+import dev.platform.web.console.PreemptionView;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** What the workload page reads: one workload with its manifest, admission, timeline and preemptions. */
+public interface WorkloadQueries {
+
+    Optional<WorkloadDetail> workload(String namespace, String name);
+
+    /**
+     * A workload in full. {@code manifestJson} is the manifest as submitted, stored as JSON;
+     * {@code preemptions} are those it took part in, as preemptor or victim, newest first.
+     */
+    record WorkloadDetail(String namespace, String name, String kind, String uid, String queueName,
+                          String clusterQueue, String priorityClassName, int priority, String state,
+                          Integer positionInClusterQueue, Integer positionInLocalQueue, String pendingReason,
+                          String pendingMessage, Instant createdAt, Instant admittedAt, List<PodSetView> podSets,
+                          List<PodSetPlacement> admission, List<ConditionView> conditions,
+                          List<EventView> events, List<PreemptionView> preemptions, String manifestJson) {
+
+        public String pendingReasonText() {
+            return PendingReasons.describe(pendingReason);
+        }
+
+        public boolean isFinished() {
+            return "Finished".equals(state) || "Failed".equals(state);
+        }
+    }
+
+    /** requests are per pod. */
+    record PodSetView(String name, int count, Map<String, String> requests) {
+    }
+
+    /** The latest condition of one type. */
+    record ConditionView(String type, String status, String reason, String message, Instant lastTransitionTime) {
+    }
+
+    /** One entry of the timeline. */
+    record EventView(Instant at, String type, String status, String reason, String message) {
+    }
+}

@@ -1,0 +1,100 @@
+package dev.platform.web.queue;
+
+import dev.platform.web.console.PodSetPlacement;
+import dev.platform.web.queue.QueueQueries.AdmittedRow;
+import dev.platform.web.queue.QueueQueries.PendingRow;
+import dev.platform.web.queue.QueueQueries.QueuePage;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static dev.platform.web.console.ConsoleFixtures.T0;
+import static dev.platform.web.console.ConsoleFixtures.trainingQueue;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.not;
+import static org.mockito.BDDMockito.given;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+@WebMvcTest(QueuePageController.class)
+class QueuePageControllerTest {
+
+    @Autowired
+    MockMvc mvc;
+
+    @MockitoBean
+    QueueQueries queries;
+
+    @Test
+    void listsPendingInQueueOrderWithPositionsWaitingAndReasonAndAdmittedWithFlavorsAndPools() throws Exception {
+        given(queries.clusterQueue("tpu-training-cq", 0, 100)).willReturn(Optional.of(new QueuePage(trainingQueue(),
+                List.of(new PendingRow("default", "low-jax-trillium", "default-queue", 1000000, 0, 0, T0,
+                                Duration.ofMinutes(125), "WaitingForQuota",
+                                "insufficient unused quota for google.com/tpu in flavor tpu-v6e-slice, 32 more needed"),
+                        new PendingRow("team-b", "second", "lq-b", 10, 1, 0, T0, Duration.ofSeconds(42), null, null)),
+                List.of(new AdmittedRow("default", "high-jax-trillium", "default-queue", 2000000, "Running", T0,
+                        List.of(new PodSetPlacement("slice", 8, Map.of("google.com/tpu", "tpu-v6e-slice"),
+                                Map.of("google.com/tpu", "32"), List.of("pool-a", "pool-b"))))))));
+
+        mvc.perform(get("/queues/tpu-training-cq"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(
+                        containsString("ClusterQueue <span>tpu-training-cq</span>"), containsString("32 of 32"),
+                        containsString("1 pending, 1 admitted"),
+                        containsString("href=\"/namespaces/default/workloads/low-jax-trillium\""),
+                        containsString("Waiting for quota to free up"), containsString("WaitingForQuota"),
+                        containsString("32 more needed"), containsString("2 h 5 min"), containsString("42 s"),
+                        containsString("Waiting for the scheduler"),
+                        containsString("google.com/tpu in tpu-v6e-slice (32)"), containsString("slice × 8"),
+                        containsString("node pools: pool-a, pool-b"), containsString("Running"))))
+                .andExpect(content().string(matchesPattern(
+                        "(?s).*<td class=\"num\">0</td>\\s*<td class=\"num\">0</td>\\s*<th scope=\"row\"><a[^>]*>default/low-jax-trillium.*"
+                                + "<td class=\"num\">1</td>\\s*<td class=\"num\">0</td>\\s*<th scope=\"row\"><a[^>]*>team-b/second.*")));
+    }
+
+    @Test
+    void linksToTheNextPageOfPendingWhileMoreWait() throws Exception {
+        List<PendingRow> page = java.util.stream.IntStream.range(100, 200)
+                .mapToObj(i -> new PendingRow("ns", "w" + i, "lq", 0, i, i, T0, Duration.ZERO, "Blocked", null))
+                .toList();
+        var queue = new dev.platform.web.console.QueueUsageView("cq", null, "StrictFIFO", true, "Ready", List.of(), 250, 0);
+        given(queries.clusterQueue("cq", 100, 100)).willReturn(Optional.of(new QueuePage(queue, page, List.of())));
+
+        mvc.perform(get("/queues/cq").param("offset", "100"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("href=\"/queues/cq?offset=0\""),
+                        containsString("href=\"/queues/cq?offset=200\""),
+                        containsString("Blocked behind the head of a StrictFIFO queue"),
+                        containsString("Nothing holds quota here."))));
+    }
+
+    @Test
+    void unknownQueueIsNotFound() throws Exception {
+        given(queries.clusterQueue("nope", 0, 100)).willReturn(Optional.empty());
+
+        mvc.perform(get("/queues/nope"))
+                .andExpect(status().isNotFound())
+                .andExpect(content().string(containsString("ClusterQueue nope")));
+    }
+
+    @Test
+    void listsTheQueuesToPickFrom() throws Exception {
+        given(queries.clusterQueueNames()).willReturn(List.of("a-cq", "b-cq"));
+
+        mvc.perform(get("/queues"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("href=\"/queues/a-cq\""),
+                        containsString("href=\"/queues/b-cq\""), containsString("aria-current=\"page\">Queues"),
+                        not(containsString("aria-current=\"page\">Overview")))));
+    }
+}

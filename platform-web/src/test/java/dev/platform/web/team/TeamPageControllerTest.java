@@ -1,0 +1,76 @@
+package dev.platform.web.team;
+
+import dev.platform.web.console.LocalQueueView;
+import dev.platform.web.console.WorkloadLine;
+import dev.platform.web.team.TeamQueries.TeamView;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+
+import java.util.List;
+
+import static dev.platform.web.console.ConsoleFixtures.T0;
+import static dev.platform.web.console.ConsoleFixtures.borrowingQueue;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
+import static org.mockito.BDDMockito.given;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+@WebMvcTest(TeamPageController.class)
+class TeamPageControllerTest {
+
+    @Autowired
+    MockMvc mvc;
+
+    @MockitoBean
+    TeamQueries queries;
+
+    @Test
+    void showsTheChosenNamespacesQueuesQuotaBorrowingAndWorkloads() throws Exception {
+        given(queries.namespaces()).willReturn(List.of("default", "team-b"));
+        given(queries.team("team-b", 50)).willReturn(new TeamView("team-b",
+                List.of(new LocalQueueView("team-b", "lq-b", "team-b", "None")),
+                List.of(borrowingQueue()),
+                List.of(new WorkloadLine("team-b", "train-1", "JobSet", "Pending", "lq-b", "team-b", 5, 3, 1,
+                        "WaitingForQuota", "short", T0, null),
+                        new WorkloadLine("team-b", "train-0", "JobSet", "Running", "lq-b", "team-b", 5, null, null,
+                                null, null, T0, T0)),
+                true));
+
+        mvc.perform(get("/teams").param("namespace", "team-b"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(
+                        containsString("<option value=\"team-b\" selected=\"selected\">team-b</option>"),
+                        containsString("<th scope=\"row\">lq-b</th>"), containsString("href=\"/queues/team-b\""),
+                        containsString("20 of 16"), containsString("borrowed 4"), containsString("borrow ≤ 8"),
+                        containsString("href=\"/namespaces/team-b/workloads/train-1\""), containsString("3 / 1"),
+                        containsString("Waiting for quota to free up"), containsString("Running"),
+                        containsString("/api/v1/namespaces/team-b/workloads"),
+                        containsString("aria-current=\"page\">Team quota"))));
+    }
+
+    @Test
+    void picksTheFirstNamespaceWhenNoneIsChosen() throws Exception {
+        given(queries.namespaces()).willReturn(List.of("default", "team-b"));
+        given(queries.team("default", 50)).willReturn(new TeamView("default", List.of(), List.of(), List.of(), false));
+
+        mvc.perform(get("/teams"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(
+                        containsString("<option value=\"default\" selected=\"selected\">default</option>"),
+                        containsString("This namespace has no LocalQueue."), containsString("No workloads."))));
+    }
+
+    @Test
+    void saysSoWhenNoNamespaceHasAQueue() throws Exception {
+        given(queries.namespaces()).willReturn(List.of());
+
+        mvc.perform(get("/teams"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(containsString("No namespace has a LocalQueue yet.")));
+    }
+}

@@ -1,0 +1,118 @@
+package dev.platform.web.workload;
+
+import dev.platform.web.console.PodSetPlacement;
+import dev.platform.web.workload.WorkloadCommands.Cancellation;
+import dev.platform.web.workload.WorkloadQueries.ConditionView;
+import dev.platform.web.workload.WorkloadQueries.EventView;
+import dev.platform.web.workload.WorkloadQueries.PodSetView;
+import dev.platform.web.workload.WorkloadQueries.WorkloadDetail;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static dev.platform.web.console.ConsoleFixtures.T0;
+import static dev.platform.web.console.ConsoleFixtures.preemption;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.then;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.flash;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+@WebMvcTest(WorkloadPageController.class)
+class WorkloadPageControllerTest {
+
+    static final String MANIFEST = """
+            {"kind": "JobSet", "spec": {"replicatedJobs": [{"name": "slice", "replicas": 2}]},
+             "metadata": {"name": "low-jax-trillium", "annotations": {"kueue.x-k8s.io/queue-name": "default-queue"}},
+             "apiVersion": "jobset.x-k8s.io/v1alpha2"}""";
+
+    @Autowired
+    MockMvc mvc;
+
+    @MockitoBean
+    WorkloadQueries queries;
+
+    @MockitoBean
+    WorkloadCommands commands;
+
+    @Test
+    void showsPositionReasonPodSetsConditionsTimelinePreemptionsAndTheManifestAsYaml() throws Exception {
+        given(queries.workload("default", "low-jax-trillium")).willReturn(Optional.of(pending()));
+
+        mvc.perform(get("/namespaces/default/workloads/low-jax-trillium"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(
+                        containsString("JobSet</span> <span>default/low-jax-trillium"),
+                        containsString("0 in the ClusterQueue, 0 in the LocalQueue"),
+                        containsString("Waiting for quota to free up"), containsString("32 more needed"),
+                        containsString("1000000 (low-priority-job)"),
+                        containsString("google.com/tpu: 4"), containsString("Not admitted."),
+                        containsString("<th scope=\"row\">QuotaReserved</th><td>False</td>"),
+                        containsString("QuotaReserved=False"), containsString("Waiting for the scheduler"),
+                        containsString("default/high-jax-trillium"),
+                        containsString("kind: JobSet"), containsString("  replicatedJobs:\n  - name: slice\n    replicas: 2"),
+                        containsString("    kueue.x-k8s.io/queue-name: default-queue"),
+                        containsString("method=\"post\""),
+                        containsString("action=\"/namespaces/default/workloads/low-jax-trillium/cancel\""),
+                        containsString("Cancel workload"))));
+    }
+
+    @Test
+    void showsTheAdmissionWithFlavorsAndNoCancelButtonOnceFinished() throws Exception {
+        WorkloadDetail w = pending();
+        given(queries.workload("default", "done")).willReturn(Optional.of(new WorkloadDetail(w.namespace(), "done",
+                w.kind(), w.uid(), w.queueName(), w.clusterQueue(), w.priorityClassName(), w.priority(), "Finished",
+                null, null, null, null, T0, T0.plusSeconds(5), w.podSets(),
+                List.of(new PodSetPlacement("slice", 8, Map.of("google.com/tpu", "tpu-v6e-slice"),
+                        Map.of("google.com/tpu", "32"), List.of())),
+                w.conditions(), w.events(), List.of(), MANIFEST)));
+
+        mvc.perform(get("/namespaces/default/workloads/done"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("google.com/tpu in tpu-v6e-slice (32)"),
+                        containsString("None, as preemptor or as victim."), not(containsString("Cancel workload")),
+                        not(containsString("Why it waits")))));
+    }
+
+    @Test
+    void cancelCallsTheServiceAndRedirectsBackWithANotice() throws Exception {
+        given(commands.cancel("default", "low-jax-trillium")).willReturn(Cancellation.CANCELLED);
+
+        mvc.perform(post("/namespaces/default/workloads/low-jax-trillium/cancel"))
+                .andExpect(status().is3xxRedirection())
+                .andExpect(redirectedUrl("/namespaces/default/workloads/low-jax-trillium"))
+                .andExpect(flash().attribute("notice", containsString("Cancelled default/low-jax-trillium")));
+        then(commands).should().cancel("default", "low-jax-trillium");
+    }
+
+    @Test
+    void unknownWorkloadIsNotFound() throws Exception {
+        given(queries.workload("default", "nope")).willReturn(Optional.empty());
+
+        mvc.perform(get("/namespaces/default/workloads/nope"))
+                .andExpect(status().isNotFound())
+                .andExpect(content().string(containsString("Workload default/nope")));
+    }
+
+    private static WorkloadDetail pending() {
+        return new WorkloadDetail("default", "low-jax-trillium", "JobSet", "u-low", "default-queue", "tpu-training-cq",
+                "low-priority-job", 1000000, "Pending", 0, 0, "WaitingForQuota",
+                "insufficient unused quota for google.com/tpu in flavor tpu-v6e-slice, 32 more needed", T0, null,
+                List.of(new PodSetView("slice", 8, Map.of("google.com/tpu", "4"))), List.of(),
+                List.of(new ConditionView("QuotaReserved", "False", "Pending", "Waiting for the scheduler", T0)),
+                List.of(new EventView(T0, "QuotaReserved", "False", "Pending", "Waiting for the scheduler")),
+                List.of(preemption(7, "low-jax-trillium")), MANIFEST);
+    }
+}
