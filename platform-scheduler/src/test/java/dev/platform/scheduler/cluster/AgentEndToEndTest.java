@@ -1,0 +1,159 @@
+package dev.platform.scheduler.cluster;
+
+import dev.platform.agent.Agent;
+import dev.platform.agent.AgentSettings;
+import dev.platform.agent.leadership.SoleReplica;
+import dev.platform.agent.simulation.SimulatedCluster;
+import dev.platform.agent.simulation.SimulatedClusterLayout;
+import dev.platform.api.agent.CommandPayload;
+import dev.platform.api.agent.CommandType;
+import dev.platform.scheduler.scheduling.SchedulingLoop;
+import dev.platform.scheduler.testsupport.DatabaseCleaner;
+import dev.platform.scheduler.testsupport.Manifests;
+import dev.platform.scheduler.testsupport.PlatformClient;
+import dev.platform.scheduler.testsupport.PlatformClient.Response;
+import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.JsonNode;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The real agent (platform-agent) on a simulated TPU cluster, talking HTTP to the running scheduler. */
+@PlatformIntegrationTest
+class AgentEndToEndTest {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    SchedulingLoop loop;
+
+    @Autowired
+    AgentCommandStore commands;
+
+    @Autowired
+    TransactionTemplate transactions;
+
+    PlatformClient api;
+    SimulatedCluster cluster;
+    Agent agent;
+
+    @BeforeEach
+    void startAgent() {
+        DatabaseCleaner.clean(jdbc, loop);
+        api = new PlatformClient(port);
+        cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
+        agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), "sim",
+                PlatformIntegrationTest.AGENT_TOKEN, "sim-agent"), cluster, new SoleReplica(), Clock.systemUTC());
+        agent.start();
+    }
+
+    @AfterEach
+    void stopAgent() {
+        agent.close();
+    }
+
+    @Test
+    void theSimulatedClustersPoolsAppearHealthyAndAFailedSliceTurnsUnhealthy() {
+        JsonNode pools = await().atMost(Duration.ofSeconds(10)).until(
+                () -> api.get("/api/v1/clusters/sim/nodepools"),
+                r -> r.status() == 200 && r.json().get("items").size() == 5).json();
+        assertThat(pools.get("items")).extracting(p -> p.get("name").asString()).containsExactly(
+                "sim-cpu", "sim-v6e-4x4-0", "sim-v6e-4x4-1", "sim-v6e-4x4-2", "sim-v6e-4x4-3");
+        assertThat(pools.get("items")).allSatisfy(p -> assertThat(p.get("health").asString()).isEqualTo("Healthy"));
+        assertThat(pools.get("items")).filteredOn(p -> p.get("name").asString().startsWith("sim-v6e"))
+                .allSatisfy(p -> {
+                    assertThat(p.get("accelerator").asString()).isEqualTo("tpu-v6e-slice");
+                    assertThat(p.get("topology").asString()).isEqualTo("4x4");
+                    assertThat(p.get("nodes").asInt()).isEqualTo(4);
+                    assertThat(p.get("chips").asInt()).isEqualTo(16);
+                });
+
+        cluster.failPool("sim-v6e-4x4-1");
+
+        JsonNode failed = await().atMost(Duration.ofSeconds(5)).until(
+                () -> pool("sim-v6e-4x4-1"), p -> p.get("health").asString().equals("Unhealthy"));
+        assertThat(failed.get("reasons")).extracting(JsonNode::asString).contains("NOT_READY", "UNREACHABLE");
+        assertThat(failed.get("unhealthySince").isNull()).isFalse();
+        assertThat(pool("sim-v6e-4x4-0").get("health").asString()).isEqualTo("Healthy");
+
+        cluster.recoverPool("sim-v6e-4x4-1");
+
+        await().atMost(Duration.ofSeconds(5)).until(
+                () -> pool("sim-v6e-4x4-1"), p -> p.get("health").asString().equals("Healthy"));
+    }
+
+    @Test
+    void aStartCommandRunsTheJobSetToCompletionAndTheWorkloadFinishes() {
+        await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/api/v1/clusters/sim").status() == 200);
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("cq", "4", "Never")).status()).isEqualTo(200);
+        Response submitted = api.postYaml("/api/v1/namespaces/team-a/workloads", """
+                apiVersion: jobset.x-k8s.io/v1alpha2
+                kind: JobSet
+                metadata:
+                  name: short
+                  labels: {kueue.x-k8s.io/queue-name: lq}
+                  annotations: {platform.dev/simulated-runtime: 500ms}
+                spec:
+                  replicatedJobs:
+                  - name: workers
+                    replicas: 1
+                    template:
+                      spec:
+                        parallelism: 2
+                        completions: 2
+                        template:
+                          spec:
+                            restartPolicy: Never
+                            containers:
+                            - name: main
+                              image: busybox
+                              resources: {requests: {cpu: "1"}}
+                """);
+        assertThat(submitted.status()).as(submitted.body()).isEqualTo(201);
+        UUID uid = UUID.fromString(submitted.json().get("uid").asString());
+        await().atMost(Duration.ofSeconds(20)).until(() -> state("short"), "Admitted"::equals);
+
+        JsonNode manifest = AgentCalls.JSON.readTree(jdbc.sql("SELECT manifest::text FROM workload WHERE uid = ?")
+                .param(uid).query(String.class).single());
+        long id = transactions.execute(tx -> commands.enqueue("sim", CommandType.START, uid, "team-a", "short",
+                new CommandPayload(manifest, null, List.of("sim-cpu"), Map.of(), "default"), null));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> state("short"), "Finished"::equals);
+        assertThat(jdbc.sql("SELECT state FROM agent_command WHERE seq = ?").param(id).query(String.class).single())
+                .isEqualTo("Succeeded");
+        assertThat(jdbc.sql("SELECT last_acked_command FROM cluster WHERE name = 'sim'").query(Long.class).single())
+                .isEqualTo(id);
+        assertThat(api.get("/api/v1/clusterqueues/cq").json().at("/usage/0/used").asString()).isEqualTo("0");
+    }
+
+    private JsonNode pool(String name) {
+        for (JsonNode pool : api.get("/api/v1/clusters/sim/nodepools").json().get("items")) {
+            if (pool.get("name").asString().equals(name)) {
+                return pool;
+            }
+        }
+        throw new AssertionError("no pool " + name);
+    }
+
+    private String state(String name) {
+        return api.get("/api/v1/namespaces/team-a/workloads/" + name).json().get("state").asString();
+    }
+}
