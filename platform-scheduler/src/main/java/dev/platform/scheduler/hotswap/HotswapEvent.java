@@ -1,5 +1,7 @@
 package dev.platform.scheduler.hotswap;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -20,6 +22,7 @@ public record HotswapEvent(long id, String cluster, String nodePool, List<String
     }
 
     /** Detected to running again; null until the replacement runs. */
+    @JsonProperty("mttrSeconds")
     public Double mttrSeconds() {
         return runningAt == null ? null : Duration.between(detectedAt, runningAt).toMillis() / 1000.0;
     }
