@@ -51,7 +51,7 @@ class AgentCommandService {
             long generation = signals.generation(cluster);
             List<AgentCommand> commands = transactions.execute(tx -> store.deliver(cluster, from));
             long remaining = deadline - System.nanoTime();
-            if (!commands.isEmpty() || remaining <= 0) {
+            if (!commands.isEmpty() || remaining <= 0 || !signals.isOpen()) {
                 return commands;
             }
             try {

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.cluster;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 import java.util.HashMap;
@@ -10,14 +11,16 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Wakes the command polls held open for a cluster when this replica commits a command for it.
  * A generation per cluster closes the gap between a poll's query and its wait: a poll waits only
- * while the generation is still the one it read before querying.
+ * while the generation is still the one it read before querying. On shutdown every held poll is
+ * released (stopped before the web server's graceful shutdown, which would otherwise wait for them).
  */
 @Component
-class CommandSignals {
+class CommandSignals implements SmartLifecycle {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Map<String, Long> generations = new HashMap<>();
+    private boolean running;
 
     long generation(String cluster) {
         lock.lock();
@@ -43,11 +46,47 @@ class CommandSignals {
         lock.lock();
         try {
             long remaining = nanos;
-            while (remaining > 0 && generations.getOrDefault(cluster, 0L) == seen) {
+            while (remaining > 0 && running && generations.getOrDefault(cluster, 0L) == seen) {
                 remaining = changed.awaitNanos(remaining);
             }
         } finally {
             lock.unlock();
         }
+    }
+
+    /** False once the application stops: held polls answer at once. */
+    boolean isOpen() {
+        lock.lock();
+        try {
+            return running;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void start() {
+        lock.lock();
+        try {
+            running = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void stop() {
+        lock.lock();
+        try {
+            running = false;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return isOpen();
     }
 }
