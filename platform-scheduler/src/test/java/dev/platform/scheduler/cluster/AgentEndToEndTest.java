@@ -5,8 +5,6 @@ import dev.platform.agent.AgentSettings;
 import dev.platform.agent.leadership.SoleReplica;
 import dev.platform.agent.simulation.SimulatedCluster;
 import dev.platform.agent.simulation.SimulatedClusterLayout;
-import dev.platform.api.agent.CommandPayload;
-import dev.platform.api.agent.CommandType;
 import dev.platform.scheduler.scheduling.SchedulingLoop;
 import dev.platform.scheduler.testsupport.DatabaseCleaner;
 import dev.platform.scheduler.testsupport.Manifests;
@@ -19,13 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -44,12 +40,6 @@ class AgentEndToEndTest {
 
     @Autowired
     SchedulingLoop loop;
-
-    @Autowired
-    AgentCommandStore commands;
-
-    @Autowired
-    TransactionTemplate transactions;
 
     PlatformClient api;
     SimulatedCluster cluster;
@@ -101,7 +91,7 @@ class AgentEndToEndTest {
     }
 
     @Test
-    void aStartCommandRunsTheJobSetToCompletionAndTheWorkloadFinishes() {
+    void aJobSetSubmittedOverRestIsStartedInTheClusterRunsAndFinishesAfterItsSimulatedRuntime() {
         await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/api/v1/clusters/sim").status() == 200);
         assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("cq", "4", "Never")).status()).isEqualTo(200);
         Response submitted = api.postYaml("/api/v1/namespaces/team-a/workloads", """
@@ -110,7 +100,7 @@ class AgentEndToEndTest {
                 metadata:
                   name: short
                   labels: {kueue.x-k8s.io/queue-name: lq}
-                  annotations: {platform.dev/simulated-runtime: 500ms}
+                  annotations: {platform.dev/simulated-runtime: 3s}
                 spec:
                   replicatedJobs:
                   - name: workers
@@ -129,19 +119,27 @@ class AgentEndToEndTest {
                 """);
         assertThat(submitted.status()).as(submitted.body()).isEqualTo(201);
         UUID uid = UUID.fromString(submitted.json().get("uid").asString());
-        await().atMost(Duration.ofSeconds(20)).until(() -> state("short"), "Admitted"::equals);
 
-        JsonNode manifest = AgentCalls.JSON.readTree(jdbc.sql("SELECT manifest::text FROM workload WHERE uid = ?")
-                .param(uid).query(String.class).single());
-        long id = transactions.execute(tx -> commands.enqueue("sim", CommandType.START, uid, "team-a", "short",
-                new CommandPayload(manifest, null, List.of("sim-cpu"), Map.of(), "default"), null));
+        JsonNode running = await().atMost(Duration.ofSeconds(20)).until(() -> workload("short"),
+                w -> "Running".equals(w.get("state").asString()));
+        assertThat(running.at("/admission/podSetAssignments/0/flavors/cpu").asString()).isEqualTo("default");
+        assertThat(jdbc.sql("SELECT cluster FROM workload WHERE uid = ?").param(uid).query(String.class).single())
+                .isEqualTo("sim");
+        await().atMost(Duration.ofSeconds(30)).until(() -> workload("short").get("state").asString(), "Finished"::equals);
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> state("short"), "Finished"::equals);
-        assertThat(jdbc.sql("SELECT state FROM agent_command WHERE seq = ?").param(id).query(String.class).single())
-                .isEqualTo("Succeeded");
+        Map<String, Object> start = jdbc.sql("SELECT seq, type, state FROM agent_command WHERE workload_uid = ?")
+                .param(uid).query().singleRow();
+        assertThat(start).containsEntry("type", "START").containsEntry("state", "Succeeded");
         assertThat(jdbc.sql("SELECT last_acked_command FROM cluster WHERE name = 'sim'").query(Long.class).single())
-                .isEqualTo(id);
+                .isEqualTo(((Number) start.get("seq")).longValue());
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads/short/events").json().get("items").valueStream()
+                .map(e -> e.get("type").asString() + "/" + e.get("reason").asString()))
+                .contains("PodsReady/PodsReady", "Finished/Succeeded");
         assertThat(api.get("/api/v1/clusterqueues/cq").json().at("/usage/0/used").asString()).isEqualTo("0");
+    }
+
+    private JsonNode workload(String name) {
+        return api.get("/api/v1/namespaces/team-a/workloads/" + name).json();
     }
 
     private JsonNode pool(String name) {
@@ -153,7 +151,4 @@ class AgentEndToEndTest {
         throw new AssertionError("no pool " + name);
     }
 
-    private String state(String name) {
-        return api.get("/api/v1/namespaces/team-a/workloads/" + name).json().get("state").asString();
-    }
 }
