@@ -2,7 +2,7 @@ package dev.platform.scheduler.demo;
 
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.scheduler.config.ApplyResult;
-import dev.platform.scheduler.config.ConfigurationService;
+import dev.platform.scheduler.config.ManifestApplication;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;
@@ -17,27 +17,28 @@ import java.util.List;
 
 /**
  * The README demo ({@code platform.demo.enabled=true}, never on by default): applies the seed's
- * Kueue configuration verbatim at start, through the same path as {@code POST /api/v1/manifests}.
- * Applying is idempotent, so a restart on the same data reports the objects unchanged.
+ * Kueue + Hotswap example verbatim at start (priority classes, flavor, ClusterQueue, LocalQueue and
+ * the two JobSets), through the same path as {@code POST /api/v1/manifests}. Applying is
+ * idempotent, so a restart on the same data reports the objects unchanged.
  */
 @Component
 @ConditionalOnBooleanProperty("platform.demo.enabled")
 class DemoLoader implements ApplicationRunner {
 
     private static final Logger log = LoggerFactory.getLogger(DemoLoader.class);
-    static final String SEED_CONFIGURATION = "/seed-manifests/seed-kueue.yaml";
+    static final String SEED_CONFIGURATION = "/seed-manifests/seed-kueue-and-hotswap.yaml";
 
     private final ManifestParser parser;
-    private final ConfigurationService configuration;
+    private final ManifestApplication manifests;
 
-    DemoLoader(ManifestParser parser, ConfigurationService configuration) {
+    DemoLoader(ManifestParser parser, ManifestApplication manifests) {
         this.parser = parser;
-        this.configuration = configuration;
+        this.manifests = manifests;
     }
 
     @Override
     public void run(ApplicationArguments args) {
-        List<ApplyResult> results = configuration.apply(
+        List<ApplyResult> results = manifests.apply(
                 parser.parse(read(SEED_CONFIGURATION), ManifestParser.Format.YAML), false, "demo");
         results.forEach(r -> log.info("demo: {} {} {}{}", r.kind(), r.name(), r.action(),
                 r.warnings().isEmpty() ? "" : " (warnings: " + String.join("; ", r.warnings()) + ")"));

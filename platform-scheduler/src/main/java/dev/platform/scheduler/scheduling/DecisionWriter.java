@@ -11,6 +11,8 @@ import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.Quantities;
+import dev.platform.scheduler.workload.WorkloadRow;
+import dev.platform.scheduler.workload.WorkloadStatus;
 import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.scheduler.workload.WorkloadStore.NewEvent;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -186,6 +188,31 @@ class DecisionWriter {
                                     placed.placement().allPools().stream().map(DecisionWriter::poolName).toList(),
                                     placed.nodeLabels(), placed.flavor()), null);
                 });
+    }
+
+    /**
+     * Places a workload admitted while no cluster was connected (quota-only) once one is: its
+     * admission gains node pools and a START command goes to the agent. Returns the new version,
+     * or null when the workload changed meanwhile.
+     */
+    @Transactional
+    public Long placeAdmitted(long epoch, WorkloadRow row, Placed placed) {
+        fence.check(epoch);
+        workloads.lockChanges();
+        Map<String, List<String>> pools = NodePoolPlacement.poolNames(placed.placement());
+        WorkloadStatus.Admission admission = new WorkloadStatus.Admission(row.admission().clusterQueue(),
+                row.admission().podSetAssignments().stream().map(a -> new WorkloadStatus.PodSetAssignment(a.name(),
+                        a.count(), a.flavors(), a.resourceUsage(), pools.getOrDefault(a.name(), List.of()))).toList());
+        Long version = jdbc.sql("""
+                        UPDATE workload SET admission = ?::jsonb, cluster = ?, version = version + 1,
+                               change_seq = nextval('workload_change_seq')
+                        WHERE uid = ? AND version = ? AND state = 'Admitted' AND cluster IS NULL RETURNING version""")
+                .params(json.writeValueAsString(admission), placed.placement().cluster(), row.uid(), row.version())
+                .query(Long.class).optional().orElse(null);
+        if (version != null) {
+            startInClusters(java.util.Set.of(row.uid().toString()), Map.of(row.uid().toString(), placed));
+        }
+        return version;
     }
 
     static String poolName(String poolKey) {

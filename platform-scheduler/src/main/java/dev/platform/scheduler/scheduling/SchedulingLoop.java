@@ -289,6 +289,7 @@ public class SchedulingLoop implements SmartLifecycle {
             });
             waitingForNodePool.clear();
             state.requeueInadmissible();
+            placeQuotaOnlyAdmissions();
             changed = true;
         }
         List<WorkloadRow> rows;
@@ -515,6 +516,37 @@ public class SchedulingLoop implements SmartLifecycle {
                     }
                 });
         return broken;
+    }
+
+    /**
+     * Workloads admitted while no cluster was connected run nowhere yet; once a cluster reports
+     * pools, each is placed (highest priority first) and started, or left as it is when no pool fits.
+     */
+    private void placeQuotaOnlyAdmissions() {
+        if (!placement.active()) {
+            return;
+        }
+        List<WorkloadRow> unplaced = rows.values().stream()
+                .filter(r -> r.state() == WorkloadState.Admitted && r.cluster() == null && r.admission() != null)
+                .sorted(java.util.Comparator.comparingInt(WorkloadRow::priority).reversed()
+                        .thenComparing(r -> r.uid().toString()))
+                .toList();
+        for (WorkloadRow row : unplaced) {
+            dev.platform.scheduler.core.Admission admission = CoreMapping.admission(row.admission());
+            SliceRequest request = NodePoolPlacement.request(row, admission, flavorLabels);
+            java.util.Optional<SlicePlacement.Placement> where = placement.place(request);
+            if (where.isEmpty()) {
+                continue;
+            }
+            String flavor = admission.podSetAssignments().stream().flatMap(a -> a.flavors().values().stream())
+                    .findFirst().orElse(null);
+            Long version = writer.placeAdmitted(leadership.epoch(), row, new DecisionWriter.Placed(where.get(), flavor,
+                    flavor == null ? Map.of() : flavorLabels.getOrDefault(flavor, Map.of())));
+            if (version != null) {
+                versions.put(row.uid().toString(), version);
+                placement.slices().assign(NodePoolPlacement.holder(row), where.get());
+            }
+        }
     }
 
     /** The committed hotswap, mirrored in the core's state and the placement. */
