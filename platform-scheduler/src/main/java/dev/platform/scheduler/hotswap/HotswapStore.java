@@ -21,6 +21,10 @@ public class HotswapStore {
     private static final TypeReference<List<HotswapEvent.Party>> PARTIES = new TypeReference<>() {
     };
 
+    /** Events with the disrupted workload's priority, which the event row does not copy. */
+    private static final String SELECT = "SELECT h.*, coalesce((SELECT w.priority FROM workload w"
+            + " WHERE w.uid = h.disrupted_uid), 0) AS disrupted_priority FROM hotswap_event h";
+
     private final JdbcClient jdbc;
     private final JsonMapper json;
 
@@ -74,27 +78,27 @@ public class HotswapStore {
     }
 
     public Optional<HotswapEvent> find(long id) {
-        return jdbc.sql("SELECT * FROM hotswap_event WHERE id = ?").param(id).query(this::event).optional();
+        return jdbc.sql(SELECT + " WHERE h.id = ?").param(id).query(this::event).optional();
     }
 
     /** A page, newest first, after the cursor (keyset on detected_at, id); filters optional. */
     public List<HotswapEvent> page(String cluster, UUID disrupted, Instant beforeAt, Long beforeId, int limit) {
-        StringBuilder sql = new StringBuilder("SELECT * FROM hotswap_event WHERE true");
+        StringBuilder sql = new StringBuilder(SELECT + " WHERE true");
         java.util.Map<String, Object> params = new java.util.HashMap<>();
         if (cluster != null) {
-            sql.append(" AND cluster = :cluster");
+            sql.append(" AND h.cluster = :cluster");
             params.put("cluster", cluster);
         }
         if (disrupted != null) {
-            sql.append(" AND disrupted_uid = :disrupted");
+            sql.append(" AND h.disrupted_uid = :disrupted");
             params.put("disrupted", disrupted);
         }
         if (beforeAt != null) {
-            sql.append(" AND (detected_at, id) < (:beforeAt, :beforeId)");
+            sql.append(" AND (h.detected_at, h.id) < (:beforeAt, :beforeId)");
             params.put("beforeAt", Timestamp.from(beforeAt));
             params.put("beforeId", beforeId);
         }
-        sql.append(" ORDER BY detected_at DESC, id DESC LIMIT :limit");
+        sql.append(" ORDER BY h.detected_at DESC, h.id DESC LIMIT :limit");
         params.put("limit", limit);
         return jdbc.sql(sql.toString()).params(params).query(this::event).list();
     }
@@ -103,7 +107,7 @@ public class HotswapStore {
         return new HotswapEvent(rs.getLong("id"), rs.getString("cluster"), rs.getString("node_pool"),
                 strings(rs.getArray("nodes")), rs.getString("reason"),
                 new HotswapEvent.Party(rs.getString("disrupted_namespace"), rs.getString("disrupted_name"),
-                        rs.getString("disrupted_uid"), 0),
+                        rs.getString("disrupted_uid"), rs.getInt("disrupted_priority")),
                 json.readValue(rs.getString("victims"), PARTIES), strings(rs.getArray("replacement_pools")),
                 rs.getString("outcome"), instant(rs.getTimestamp("detected_at")), instant(rs.getTimestamp("decided_at")),
                 instant(rs.getTimestamp("evictions_done_at")), instant(rs.getTimestamp("running_at")));
