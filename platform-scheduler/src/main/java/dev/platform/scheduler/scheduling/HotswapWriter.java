@@ -79,7 +79,9 @@ class HotswapWriter {
         String message = "Preempted to accommodate a workload (UID: " + disruptedUid + ") due to hotswap after node pool "
                 + disruption.cluster() + "/" + disruption.pool() + " failed (" + disruption.reason()
                 + "); preemptor path: /" + disrupted.clusterQueue();
-        for (WorkloadRow victim : victims) {
+        // Past maxRestarts the workload fails anyway: nobody is preempted for a restart that won't happen.
+        boolean exhausted = disrupted.maxRestarts() != null && disrupted.restarts() + 1 > disrupted.maxRestarts();
+        for (WorkloadRow victim : exhausted || replacement == null ? List.<WorkloadRow>of() : victims) {
             Long version = jdbc.sql("""
                             UPDATE workload SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL,
                                    version = version + 1, change_seq = nextval('workload_change_seq')
@@ -111,7 +113,7 @@ class HotswapWriter {
         if (replacement == null) {
             outcome = Outcome.Requeued;
             versions.putAll(requeue(disrupted, now, events, disruption));
-        } else if (disrupted.maxRestarts() != null && disrupted.restarts() + 1 > disrupted.maxRestarts()) {
+        } else if (exhausted) {
             outcome = Outcome.Failed;
             versions.putAll(fail(disrupted, now, events));
         } else {
