@@ -171,7 +171,7 @@ final class AdmissionCycle {
             return new Entry(w, cq, full, List.of());
         }
         if (full.mode() == Assignment.Mode.PREEMPT) {
-            List<PreemptionTarget> targets = targetsFor(w, cq, full);
+            List<PreemptionTarget> targets = targetsFor(assigner, w, cq, full);
             if (!targets.isEmpty()) {
                 return new Entry(w, cq, full, targets);
             }
@@ -185,8 +185,8 @@ final class AdmissionCycle {
         return new Entry(w, cq, full, List.of());
     }
 
-    private List<PreemptionTarget> targetsFor(Workload w, ClusterQueueSpec cq, Assignment a) {
-        return state.preemptor().targets(new PreemptionRequest(w, cq.name(), a.usage(), a.needPreemption()), snapshot);
+    private List<PreemptionTarget> targetsFor(FlavorAssigner assigner, Workload w, ClusterQueueSpec cq, Assignment a) {
+        return assigner.targets(new PreemptionRequest(w, cq.name(), a.usage(), a.needPreemption()));
     }
 
     /**
@@ -212,7 +212,7 @@ final class AdmissionCycle {
             if (a.mode() == Assignment.Mode.FIT) {
                 candidate = new Entry(w, cq, a, List.of());
             } else if (a.mode() == Assignment.Mode.PREEMPT) {
-                List<PreemptionTarget> targets = targetsFor(w, cq, a);
+                List<PreemptionTarget> targets = targetsFor(assigner, w, cq, a);
                 if (!targets.isEmpty()) {
                     candidate = new Entry(w, cq, a, targets);
                 }

@@ -11,13 +11,13 @@ import dev.platform.scheduler.core.quota.FlavorResource;
 import dev.platform.scheduler.core.quota.QuotaNode;
 import dev.platform.scheduler.core.quota.Revert;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 
 /**
@@ -79,7 +79,6 @@ final class FairSharingPreemption {
                 }
             }
         }
-        out.sort(CandidateOrdering.forPreemptorIn(request.clusterQueue()));
         return out;
     }
 
@@ -206,18 +205,26 @@ final class FairSharingPreemption {
      */
     private final class TargetQueueOrdering {
 
-        private final Map<String, Deque<AdmittedWorkload>> byQueue = new LinkedHashMap<>();
+        private final Map<String, PriorityQueue<AdmittedWorkload>> byQueue = new LinkedHashMap<>();
         private final Set<QuotaNode> pruned = new HashSet<>();
         private final Set<QuotaNode> preemptorAncestors = new HashSet<>(preemptorQueue.ancestors());
+        private final Comparator<AdmittedWorkload> order = CandidateOrdering.forPreemptorIn(request.clusterQueue());
 
         TargetQueueOrdering(List<AdmittedWorkload> candidates) {
+            Map<String, List<AdmittedWorkload>> grouped = new LinkedHashMap<>();
             for (AdmittedWorkload w : candidates) {
-                byQueue.computeIfAbsent(w.clusterQueue(), k -> new ArrayDeque<>()).add(w);
+                grouped.computeIfAbsent(w.clusterQueue(), k -> new ArrayList<>()).add(w);
             }
+            // Heaps in candidate order: a target queue usually gives up only its first few candidates.
+            grouped.forEach((queue, list) -> {
+                PriorityQueue<AdmittedWorkload> heap = new PriorityQueue<>(list.size(), order);
+                heap.addAll(list);
+                byQueue.put(queue, heap);
+            });
         }
 
         boolean hasWorkload(QuotaNode queue) {
-            Deque<AdmittedWorkload> d = byQueue.get(queue.name());
+            PriorityQueue<AdmittedWorkload> d = byQueue.get(queue.name());
             return d != null && !d.isEmpty();
         }
 
@@ -258,7 +265,7 @@ final class FairSharingPreemption {
                 } else if (cmp == 0 && highestQueue != null) {
                     AdmittedWorkload a = byQueue.get(q.name()).peek();
                     AdmittedWorkload b = byQueue.get(highestQueue.name()).peek();
-                    if (CandidateOrdering.forPreemptorIn(request.clusterQueue()).compare(a, b) < 0) {
+                    if (order.compare(a, b) < 0) {
                         highestQueue = q;
                     }
                 } else if (cmp > 0) {
