@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,8 +52,11 @@ final class AdmissionCycle {
     private final List<Decision.Evict> evicted = new ArrayList<>();
     /** Victims chosen in this cycle, by uid, so that no victim's quota is counted twice. */
     private final Map<String, AdmittedWorkload> victims = new LinkedHashMap<>();
-    /** Cohort trees (by root name) where a preemptor without victims holds quota in this cycle. */
-    private final Set<String> reservedTrees = new HashSet<>();
+    /** Quota held in this cycle by preemptors without victims, per cohort tree (by root name). */
+    private final Map<String, List<Reservation>> reservations = new HashMap<>();
+
+    private record Reservation(String clusterQueue, Map<FlavorResource, Long> usage) {
+    }
 
     AdmissionCycle(SchedulerState state) {
         this.state = state;
@@ -315,7 +317,8 @@ final class AdmissionCycle {
         });
         node.addUsage(reserve);
         if (reserve.values().stream().anyMatch(v -> v > 0)) {
-            reservedTrees.add(node.root().name());
+            reservations.computeIfAbsent(node.root().name(), k -> new ArrayList<>())
+                    .add(new Reservation(e.clusterQueue, reserve));
         }
     }
 
@@ -323,9 +326,8 @@ final class AdmissionCycle {
     private Outcome failed(Entry e, PendingReason reason, String message) {
         boolean strict = e.spec.queueingStrategy() == QueueingStrategy.StrictFIFO
                 && reason != PendingReason.QueueStopped;
-        if (!strict && reason == PendingReason.WaitingForQuota
-                && reservedTrees.contains(snapshot.node(e.clusterQueue).root().name())) {
-            // The quota it lacks may only be held for this cycle; Kueue would see it free next cycle.
+        if (!strict && reason == PendingReason.WaitingForQuota && admissibleWithoutReservations(e)) {
+            // The quota it lacks is only held for this cycle; Kueue would nominate it against free quota next cycle.
             report(e.workload, reason, message, false);
             return Outcome.STAYS_AT_HEAD;
         }
@@ -341,6 +343,21 @@ final class AdmissionCycle {
             }
         }
         return Outcome.STAYS_AT_HEAD;
+    }
+
+    /** Would the entry fit, or find victims, if no quota were held by reservations in its cohort tree. */
+    private boolean admissibleWithoutReservations(Entry e) {
+        List<Reservation> held = reservations.get(snapshot.node(e.clusterQueue).root().name());
+        if (held == null) {
+            return false;
+        }
+        held.forEach(r -> snapshot.node(r.clusterQueue()).removeUsage(r.usage()));
+        try {
+            Entry again = nominate(e.workload, e.clusterQueue);
+            return again.reason == null && (again.assignment.mode() == Assignment.Mode.FIT || !again.targets.isEmpty());
+        } finally {
+            held.forEach(r -> snapshot.node(r.clusterQueue()).addUsage(r.usage()));
+        }
     }
 
     /** Lost to another entry of this cycle; stays at the head and is retried next cycle. */
@@ -416,10 +433,16 @@ final class AdmissionCycle {
      * Kueue's classicalIterator: entries that need no borrowing first (lower borrowing level first), then higher
      * priority, then earlier queue timestamp (FIFO), then uid.
      */
-    static final Comparator<Entry> CLASSICAL = Comparator.comparingInt(Entry::borrowing)
-            .thenComparing(e -> -e.workload.priority())
-            .thenComparing(e -> e.workload.queuedAt())
-            .thenComparing(e -> e.workload.uid());
+    static final Comparator<Entry> CLASSICAL = (a, b) -> {
+        if (a.borrowing() != b.borrowing()) {
+            return Integer.compare(a.borrowing(), b.borrowing());
+        }
+        if (a.workload.priority() != b.workload.priority()) {
+            return Integer.compare(b.workload.priority(), a.workload.priority());
+        }
+        int c = a.workload.queuedAt().compareTo(b.workload.queuedAt());
+        return c != 0 ? c : a.workload.uid().compareTo(b.workload.uid());
+    };
 
     private static final class ClassicalOrder implements EntryOrder {
         private final List<Entry> sorted;

@@ -84,8 +84,8 @@ final class FairSharingPreemption {
 
     private void addAllowed(QuotaNode queue, List<AdmittedWorkload> out) {
         for (AdmittedWorkload w : snapshot.admitted(queue.name())) {
-            if (PreemptionPolicies.usesAny(w, request.needPreemption())
-                    && PreemptionPolicies.allows(spec, request.preemptor(), w)) {
+            if (PreemptionPolicies.allows(spec, request.preemptor(), w)
+                    && PreemptionPolicies.usesAny(w, request.needPreemption())) {
                 out.add(w);
             }
         }

@@ -149,8 +149,8 @@ public final class Preemptor {
     private static void addCandidates(Snapshot snapshot, QuotaNode queue, QuotaNode lca, boolean advantage, PreemptionRequest request,
                                       ClusterQueueSpec spec, List<Candidate> out, int kind) {
         for (AdmittedWorkload w : snapshot.admitted(queue.name())) {
-            if (!PreemptionPolicies.usesAny(w, request.needPreemption())
-                    || !PreemptionPolicies.allows(spec, request.preemptor(), w)) {
+            if (!PreemptionPolicies.allows(spec, request.preemptor(), w)
+                    || !PreemptionPolicies.usesAny(w, request.needPreemption())) {
                 continue;
             }
             out.add(new Candidate(w, lca, variantOf(w, advantage, request, spec), kind));
