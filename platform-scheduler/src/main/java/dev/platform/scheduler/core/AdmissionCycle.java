@@ -52,11 +52,11 @@ final class AdmissionCycle {
     private final List<Decision.Evict> evicted = new ArrayList<>();
     /** Victims chosen in this cycle, by uid, so that no victim's quota is counted twice. */
     private final Map<String, AdmittedWorkload> victims = new LinkedHashMap<>();
-    /** Quota held in this cycle by preemptors without victims, per cohort tree (by root name). */
-    private final Map<String, List<Reservation>> reservations = new HashMap<>();
-
-    private record Reservation(String clusterQueue, Map<FlavorResource, Long> usage) {
-    }
+    /**
+     * Quota held in this cycle by preemptors without victims: per cohort tree (by root name), per ClusterQueue.
+     * One per ClusterQueue, as in Kueue where only a queue's head reserves in a cycle.
+     */
+    private final Map<String, Map<String, Map<FlavorResource, Long>>> reservations = new HashMap<>();
 
     AdmissionCycle(SchedulerState state) {
         this.state = state;
@@ -299,10 +299,12 @@ final class AdmissionCycle {
      * reclaim (reclaimWithinCohort Any), because then it will get the quota back by preemption anyway.
      */
     private void reserveCapacityForUnreclaimablePreempt(Entry e) {
-        if (e.spec.preemption().reclaimWithinCohort() == ReclaimWithinCohortPolicy.Any) {
+        QuotaNode node = snapshot.node(e.clusterQueue);
+        Map<String, Map<FlavorResource, Long>> inTree =
+                reservations.computeIfAbsent(node.root().name(), k -> new HashMap<>());
+        if (e.spec.preemption().reclaimWithinCohort() == ReclaimWithinCohortPolicy.Any || inTree.containsKey(e.clusterQueue)) {
             return;
         }
-        QuotaNode node = snapshot.node(e.clusterQueue);
         Map<FlavorResource, Long> reserve = new LinkedHashMap<>();
         e.assignment.usage().forEach((fr, usage) -> {
             long amount;
@@ -316,10 +318,7 @@ final class AdmissionCycle {
             reserve.put(fr, amount);
         });
         node.addUsage(reserve);
-        if (reserve.values().stream().anyMatch(v -> v > 0)) {
-            reservations.computeIfAbsent(node.root().name(), k -> new ArrayList<>())
-                    .add(new Reservation(e.clusterQueue, reserve));
-        }
+        inTree.put(e.clusterQueue, reserve);
     }
 
     /** The head can't be admitted: BestEffortFIFO moves it aside; StrictFIFO keeps it and blocks the queue. */
@@ -345,18 +344,22 @@ final class AdmissionCycle {
         return Outcome.STAYS_AT_HEAD;
     }
 
-    /** Would the entry fit, or find victims, if no quota were held by reservations in its cohort tree. */
+    /**
+     * Would the entry fit if no quota were held by reservations in its cohort tree. Checked without a victim search,
+     * to keep a failing head cheap: one that could only get in by preemption goes to the inadmissible set.
+     */
     private boolean admissibleWithoutReservations(Entry e) {
-        List<Reservation> held = reservations.get(snapshot.node(e.clusterQueue).root().name());
-        if (held == null) {
+        Map<String, Map<FlavorResource, Long>> held = reservations.get(snapshot.node(e.clusterQueue).root().name());
+        if (held == null || held.values().stream().allMatch(r -> r.values().stream().allMatch(v -> v == 0))) {
             return false;
         }
-        held.forEach(r -> snapshot.node(r.clusterQueue()).removeUsage(r.usage()));
+        held.forEach((cq, usage) -> snapshot.node(cq).removeUsage(usage));
         try {
-            Entry again = nominate(e.workload, e.clusterQueue);
-            return again.reason == null && (again.assignment.mode() == Assignment.Mode.FIT || !again.targets.isEmpty());
+            Assignment again = new FlavorAssigner(e.workload, e.spec, snapshot, state.preemptor(), fairSharing, false)
+                    .assign(e.workload.podSets().stream().mapToInt(PodSet::count).toArray());
+            return again.mode() == Assignment.Mode.FIT;
         } finally {
-            held.forEach(r -> snapshot.node(r.clusterQueue()).addUsage(r.usage()));
+            held.forEach((cq, usage) -> snapshot.node(cq).addUsage(usage));
         }
     }
 

@@ -46,8 +46,16 @@ final class FlavorAssigner {
     private final Preemptor preemptor;
     private final boolean fairSharing;
     private final QuotaNode queue;
+    /** False to only tell fit from no fit, without searching victims (preemption then counts as no candidates). */
+    private final boolean searchVictims;
 
     FlavorAssigner(Workload workload, ClusterQueueSpec spec, Snapshot snapshot, Preemptor preemptor, boolean fairSharing) {
+        this(workload, spec, snapshot, preemptor, fairSharing, true);
+    }
+
+    FlavorAssigner(Workload workload, ClusterQueueSpec spec, Snapshot snapshot, Preemptor preemptor, boolean fairSharing,
+                   boolean searchVictims) {
+        this.searchVictims = searchVictims;
         this.workload = workload;
         this.spec = spec;
         this.snapshot = snapshot;
@@ -270,7 +278,8 @@ final class FlavorAssigner {
         String reason = String.format("insufficient unused quota for %s in flavor %s, %s more needed",
                 fr.resource(), fr.flavor(), Quantities.format(val - available));
         if (queue.nominal(fr) >= val || mayReclaimInHierarchy || canPreemptWhileBorrowing()) {
-            return simulatePreemption(fr, val, reason);
+            return searchVictims ? simulatePreemption(fr, val, reason)
+                    : new ResourceCheck(QuotaMode.NO_CANDIDATES, height[0], reason, null);
         }
         return new ResourceCheck(QuotaMode.NO_FIT, height[0], reason, PendingReason.WaitingForQuota);
     }

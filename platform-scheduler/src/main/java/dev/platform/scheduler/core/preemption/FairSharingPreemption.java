@@ -83,6 +83,9 @@ final class FairSharingPreemption {
     }
 
     private void addAllowed(QuotaNode queue, List<AdmittedWorkload> out) {
+        if (!Preemptor.anyMayBeAllowed(snapshot, queue.name(), spec, request)) {
+            return;
+        }
         for (AdmittedWorkload w : snapshot.admitted(queue.name())) {
             if (PreemptionPolicies.allows(spec, request.preemptor(), w)
                     && PreemptionPolicies.usesAny(w, request.needPreemption())) {

@@ -148,6 +148,9 @@ public final class Preemptor {
 
     private static void addCandidates(Snapshot snapshot, QuotaNode queue, QuotaNode lca, boolean advantage, PreemptionRequest request,
                                       ClusterQueueSpec spec, List<Candidate> out, int kind) {
+        if (!anyMayBeAllowed(snapshot, queue.name(), spec, request)) {
+            return;
+        }
         for (AdmittedWorkload w : snapshot.admitted(queue.name())) {
             if (!PreemptionPolicies.allows(spec, request.preemptor(), w)
                     || !PreemptionPolicies.usesAny(w, request.needPreemption())) {
@@ -155,6 +158,24 @@ public final class Preemptor {
             }
             out.add(new Candidate(w, lca, variantOf(w, advantage, request, spec), kind));
         }
+    }
+
+    /** False when even the queue's lowest-priority workload is protected by the policy that applies to it. */
+    static boolean anyMayBeAllowed(Snapshot snapshot, String queue, ClusterQueueSpec spec, PreemptionRequest request) {
+        int lowest = snapshot.lowestAdmittedPriority(queue);
+        int preemptor = request.preemptor().priority();
+        if (queue.equals(spec.name())) {
+            return switch (spec.preemption().withinClusterQueue()) {
+                case Never -> false;
+                case LowerPriority -> lowest < preemptor;
+                case LowerOrNewerEqualPriority -> lowest <= preemptor;
+            };
+        }
+        return switch (spec.preemption().reclaimWithinCohort()) {
+            case Never -> false;
+            case LowerPriority -> lowest < preemptor;
+            case Any -> lowest != Integer.MAX_VALUE;
+        };
     }
 
     private static Variant variantOf(AdmittedWorkload w, boolean advantage, PreemptionRequest request, ClusterQueueSpec spec) {
