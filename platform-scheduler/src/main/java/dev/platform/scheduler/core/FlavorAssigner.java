@@ -289,24 +289,20 @@ final class FlavorAssigner {
                 || (fairSharing && spec.preemption().reclaimWithinCohort() != ReclaimWithinCohortPolicy.Never);
     }
 
-    /** The last oracle question and answer: for a single-resource workload the final search asks it again. */
-    private PreemptionRequest lastOracleRequest;
-    private List<PreemptionTarget> lastOracleTargets;
+    /** The oracle's answers: for a single-resource workload the final victim search asks one of them again. */
+    private final Map<PreemptionRequest, List<PreemptionTarget>> oracleAnswers = new java.util.HashMap<>();
 
     /** Victims for {@code request}, reusing the oracle's answer when the question is the same. */
     List<PreemptionTarget> targets(PreemptionRequest request) {
-        if (request.equals(lastOracleRequest)) {
-            return lastOracleTargets;
-        }
-        return preemptor.targets(request, snapshot);
+        List<PreemptionTarget> known = oracleAnswers.get(request);
+        return known != null ? known : preemptor.targets(request, snapshot);
     }
 
     /** Kueue's preemption oracle: would preemption for this one flavor-resource find victims, and whose. */
     private ResourceCheck simulatePreemption(FlavorResource fr, long val, String reason) {
         PreemptionRequest request = new PreemptionRequest(workload, spec.name(), Map.of(fr, val), Set.of(fr));
         List<PreemptionTarget> targets = preemptor.targets(request, snapshot);
-        lastOracleRequest = request;
-        lastOracleTargets = targets;
+        oracleAnswers.put(request, targets);
         int[] height = new int[1];
         if (targets.isEmpty()) {
             heightOfLowestSubtreeThatFits(queue, fr, val, height);

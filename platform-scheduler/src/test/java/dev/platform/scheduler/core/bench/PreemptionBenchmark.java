@@ -22,7 +22,6 @@ import org.openjdk.jmh.annotations.TearDown;
 
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -97,10 +96,5 @@ public class PreemptionBenchmark {
                     CoreFixtures.T0.plusSeconds(Long.parseLong(w.uid().substring(1))));
         }
         clock.advance(Duration.ofSeconds(1));
-    }
-
-    /** Sanity check used by the runner: the preemptor does find victims. */
-    static List<Decision.Preempt> victimsOf(CycleResult r) {
-        return r.preempted();
     }
 }

@@ -62,8 +62,8 @@ final class ScaleWorld {
 
     /**
      * 1,000 ClusterQueues in 100 cohorts; each has on-demand 60 and spot 20 cpu, 50 admitted 1-cpu workloads on
-     * on-demand and 100 pending 1-cpu workloads: a cycle admits 30 per queue (10 on-demand, 20 spot) and finds
-     * the other 70 inadmissible (equal or lower priority than what runs, so nothing to preempt).
+     * on-demand and 100 pending 1-cpu workloads: a cycle admits 30,000 (on-demand, spot, and borrowing within
+     * each cohort) and finds the other 70,000 inadmissible (equal or lower priority than what runs, so no victims).
      */
     static SchedulerState admissionCycleWorld(FakeClock clock, boolean fairSharing) {
         SchedulerState state = new SchedulerState(clock, fairSharing ? SchedulerSettings.FAIR_SHARING : SchedulerSettings.CLASSICAL);
