@@ -264,10 +264,11 @@ final class FlavorAssigner {
         long val = previous + request;
         long maxCapacity = queue.potentialAvailable(fr);
         if (val > maxCapacity) {
-            return new ResourceCheck(QuotaMode.NO_FIT, 0, String.format(
-                    "insufficient quota for %s in flavor %s, previously considered podsets requests (%s) + current podset request (%s) > maximum capacity (%s)",
-                    fr.resource(), fr.flavor(), Quantities.format(previous), Quantities.format(request),
-                    Quantities.format(maxCapacity)), PendingReason.ExceedsMaxQuota);
+            // Concatenation, not String.format: this runs for every failing head of a large backlog.
+            return new ResourceCheck(QuotaMode.NO_FIT, 0, "insufficient quota for " + fr.resource() + " in flavor "
+                    + fr.flavor() + ", previously considered podsets requests (" + Quantities.format(previous)
+                    + ") + current podset request (" + Quantities.format(request) + ") > maximum capacity ("
+                    + Quantities.format(maxCapacity) + ")", PendingReason.ExceedsMaxQuota);
         }
         int[] height = new int[1];
         boolean mayReclaimInHierarchy = heightOfLowestSubtreeThatFits(queue, fr, val, height);
@@ -275,8 +276,8 @@ final class FlavorAssigner {
         if (val <= available) {
             return new ResourceCheck(QuotaMode.FIT, height[0], null, null);
         }
-        String reason = String.format("insufficient unused quota for %s in flavor %s, %s more needed",
-                fr.resource(), fr.flavor(), Quantities.format(val - available));
+        String reason = "insufficient unused quota for " + fr.resource() + " in flavor " + fr.flavor() + ", "
+                + Quantities.format(val - available) + " more needed";
         if (queue.nominal(fr) >= val || mayReclaimInHierarchy || canPreemptWhileBorrowing()) {
             return searchVictims ? simulatePreemption(fr, val, reason)
                     : new ResourceCheck(QuotaMode.NO_CANDIDATES, height[0], reason, null);
