@@ -81,7 +81,8 @@ final class AdmissionCycle {
         if (!state.takeDrainRequest()) {
             return;
         }
-        for (Map.Entry<String, Map<String, AdmittedWorkload>> e : state.admittedByQueue().entrySet()) {
+        // In ClusterQueue name order, then uid order, so that the same state drains in the same order.
+        for (Map.Entry<String, Map<String, AdmittedWorkload>> e : new TreeMap<>(state.admittedByQueue()).entrySet()) {
             ClusterQueueSpec cq = state.clusterQueueSpecs().get(e.getKey());
             boolean queueDrains = cq != null && cq.stopPolicy() == StopPolicy.HoldAndDrain;
             for (AdmittedWorkload w : List.copyOf(e.getValue().values())) {
@@ -143,7 +144,7 @@ final class AdmissionCycle {
             return true;
         }
         PendingQueue q = state.queue(cqName);
-        for (Workload w : q.all()) {
+        for (Workload w : q.inOrder()) {
             report(w, reason, message, true);
         }
         q.moveAllToInadmissible();
