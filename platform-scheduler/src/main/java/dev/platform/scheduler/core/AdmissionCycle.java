@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,8 +52,11 @@ final class AdmissionCycle {
     private final List<Decision.Evict> evicted = new ArrayList<>();
     /** Victims chosen in this cycle, by uid, so that no victim's quota is counted twice. */
     private final Map<String, AdmittedWorkload> victims = new LinkedHashMap<>();
-    /** Cohort trees (by root name) where a preemptor without victims holds quota in this cycle. */
-    private final Set<String> reservedTrees = new HashSet<>();
+    /**
+     * Quota held in this cycle by preemptors without victims: per cohort tree (by root name), per ClusterQueue.
+     * One per ClusterQueue, as in Kueue where only a queue's head reserves in a cycle.
+     */
+    private final Map<String, Map<String, Map<FlavorResource, Long>>> reservations = new HashMap<>();
 
     AdmissionCycle(SchedulerState state) {
         this.state = state;
@@ -79,7 +81,8 @@ final class AdmissionCycle {
         if (!state.takeDrainRequest()) {
             return;
         }
-        for (Map.Entry<String, Map<String, AdmittedWorkload>> e : state.admittedByQueue().entrySet()) {
+        // In ClusterQueue name order, then uid order, so that the same state drains in the same order.
+        for (Map.Entry<String, Map<String, AdmittedWorkload>> e : new TreeMap<>(state.admittedByQueue()).entrySet()) {
             ClusterQueueSpec cq = state.clusterQueueSpecs().get(e.getKey());
             boolean queueDrains = cq != null && cq.stopPolicy() == StopPolicy.HoldAndDrain;
             for (AdmittedWorkload w : List.copyOf(e.getValue().values())) {
@@ -141,7 +144,7 @@ final class AdmissionCycle {
             return true;
         }
         PendingQueue q = state.queue(cqName);
-        for (Workload w : q.all()) {
+        for (Workload w : q.inOrder()) {
             report(w, reason, message, true);
         }
         q.moveAllToInadmissible();
@@ -171,7 +174,7 @@ final class AdmissionCycle {
             return new Entry(w, cq, full, List.of());
         }
         if (full.mode() == Assignment.Mode.PREEMPT) {
-            List<PreemptionTarget> targets = targetsFor(w, cq, full);
+            List<PreemptionTarget> targets = targetsFor(assigner, w, cq, full);
             if (!targets.isEmpty()) {
                 return new Entry(w, cq, full, targets);
             }
@@ -185,8 +188,8 @@ final class AdmissionCycle {
         return new Entry(w, cq, full, List.of());
     }
 
-    private List<PreemptionTarget> targetsFor(Workload w, ClusterQueueSpec cq, Assignment a) {
-        return state.preemptor().targets(new PreemptionRequest(w, cq.name(), a.usage(), a.needPreemption()), snapshot);
+    private List<PreemptionTarget> targetsFor(FlavorAssigner assigner, Workload w, ClusterQueueSpec cq, Assignment a) {
+        return assigner.targets(new PreemptionRequest(w, cq.name(), a.usage(), a.needPreemption()));
     }
 
     /**
@@ -212,7 +215,7 @@ final class AdmissionCycle {
             if (a.mode() == Assignment.Mode.FIT) {
                 candidate = new Entry(w, cq, a, List.of());
             } else if (a.mode() == Assignment.Mode.PREEMPT) {
-                List<PreemptionTarget> targets = targetsFor(w, cq, a);
+                List<PreemptionTarget> targets = targetsFor(assigner, w, cq, a);
                 if (!targets.isEmpty()) {
                     candidate = new Entry(w, cq, a, targets);
                 }
@@ -297,10 +300,12 @@ final class AdmissionCycle {
      * reclaim (reclaimWithinCohort Any), because then it will get the quota back by preemption anyway.
      */
     private void reserveCapacityForUnreclaimablePreempt(Entry e) {
-        if (e.spec.preemption().reclaimWithinCohort() == ReclaimWithinCohortPolicy.Any) {
+        QuotaNode node = snapshot.node(e.clusterQueue);
+        Map<String, Map<FlavorResource, Long>> inTree =
+                reservations.computeIfAbsent(node.root().name(), k -> new HashMap<>());
+        if (e.spec.preemption().reclaimWithinCohort() == ReclaimWithinCohortPolicy.Any || inTree.containsKey(e.clusterQueue)) {
             return;
         }
-        QuotaNode node = snapshot.node(e.clusterQueue);
         Map<FlavorResource, Long> reserve = new LinkedHashMap<>();
         e.assignment.usage().forEach((fr, usage) -> {
             long amount;
@@ -314,18 +319,15 @@ final class AdmissionCycle {
             reserve.put(fr, amount);
         });
         node.addUsage(reserve);
-        if (reserve.values().stream().anyMatch(v -> v > 0)) {
-            reservedTrees.add(node.root().name());
-        }
+        inTree.put(e.clusterQueue, reserve);
     }
 
     /** The head can't be admitted: BestEffortFIFO moves it aside; StrictFIFO keeps it and blocks the queue. */
     private Outcome failed(Entry e, PendingReason reason, String message) {
         boolean strict = e.spec.queueingStrategy() == QueueingStrategy.StrictFIFO
                 && reason != PendingReason.QueueStopped;
-        if (!strict && reason == PendingReason.WaitingForQuota
-                && reservedTrees.contains(snapshot.node(e.clusterQueue).root().name())) {
-            // The quota it lacks may only be held for this cycle; Kueue would see it free next cycle.
+        if (!strict && reason == PendingReason.WaitingForQuota && admissibleWithoutReservations(e)) {
+            // The quota it lacks is only held for this cycle; Kueue would nominate it against free quota next cycle.
             report(e.workload, reason, message, false);
             return Outcome.STAYS_AT_HEAD;
         }
@@ -341,6 +343,25 @@ final class AdmissionCycle {
             }
         }
         return Outcome.STAYS_AT_HEAD;
+    }
+
+    /**
+     * Would the entry fit if no quota were held by reservations in its cohort tree. Checked without a victim search,
+     * to keep a failing head cheap: one that could only get in by preemption goes to the inadmissible set.
+     */
+    private boolean admissibleWithoutReservations(Entry e) {
+        Map<String, Map<FlavorResource, Long>> held = reservations.get(snapshot.node(e.clusterQueue).root().name());
+        if (held == null || held.values().stream().allMatch(r -> r.values().stream().allMatch(v -> v == 0))) {
+            return false;
+        }
+        held.forEach((cq, usage) -> snapshot.node(cq).removeUsage(usage));
+        try {
+            Assignment again = new FlavorAssigner(e.workload, e.spec, snapshot, state.preemptor(), fairSharing, false)
+                    .assign(e.workload.podSets().stream().mapToInt(PodSet::count).toArray());
+            return again.mode() == Assignment.Mode.FIT;
+        } finally {
+            held.forEach((cq, usage) -> snapshot.node(cq).addUsage(usage));
+        }
     }
 
     /** Lost to another entry of this cycle; stays at the head and is retried next cycle. */
@@ -416,10 +437,16 @@ final class AdmissionCycle {
      * Kueue's classicalIterator: entries that need no borrowing first (lower borrowing level first), then higher
      * priority, then earlier queue timestamp (FIFO), then uid.
      */
-    static final Comparator<Entry> CLASSICAL = Comparator.comparingInt(Entry::borrowing)
-            .thenComparing(e -> -e.workload.priority())
-            .thenComparing(e -> e.workload.queuedAt())
-            .thenComparing(e -> e.workload.uid());
+    static final Comparator<Entry> CLASSICAL = (a, b) -> {
+        if (a.borrowing() != b.borrowing()) {
+            return Integer.compare(a.borrowing(), b.borrowing());
+        }
+        if (a.workload.priority() != b.workload.priority()) {
+            return Integer.compare(b.workload.priority(), a.workload.priority());
+        }
+        int c = a.workload.queuedAt().compareTo(b.workload.queuedAt());
+        return c != 0 ? c : a.workload.uid().compareTo(b.workload.uid());
+    };
 
     private static final class ClassicalOrder implements EntryOrder {
         private final List<Entry> sorted;

@@ -3,8 +3,8 @@ package dev.platform.scheduler.core;
 import java.util.List;
 
 /**
- * A ClusterQueue as the core needs it. {@code cohort} is null for a standalone queue; {@code namespaceSelector}
- * {@link LabelSelector#EVERYTHING} admits every namespace.
+ * A ClusterQueue as the core needs it. {@code cohort} is null for a standalone queue. As in Kueue, a null
+ * {@code namespaceSelector} selects no namespace and an empty one ({@link LabelSelector#EVERYTHING}) every namespace.
  */
 public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> resourceGroups,
                                QueueingStrategy queueingStrategy, LabelSelector namespaceSelector,
@@ -14,7 +14,7 @@ public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> r
     public ClusterQueueSpec {
         resourceGroups = List.copyOf(resourceGroups);
         queueingStrategy = queueingStrategy == null ? QueueingStrategy.BestEffortFIFO : queueingStrategy;
-        namespaceSelector = namespaceSelector == null ? LabelSelector.EVERYTHING : namespaceSelector;
+        namespaceSelector = namespaceSelector == null ? LabelSelector.NOTHING : namespaceSelector;
         flavorFungibility = flavorFungibility == null ? FlavorFungibility.DEFAULT : flavorFungibility;
         preemption = preemption == null ? PreemptionPolicy.NEVER : preemption;
         stopPolicy = stopPolicy == null ? StopPolicy.None : stopPolicy;

@@ -46,8 +46,16 @@ final class FlavorAssigner {
     private final Preemptor preemptor;
     private final boolean fairSharing;
     private final QuotaNode queue;
+    /** False to only tell fit from no fit, without searching victims (preemption then counts as no candidates). */
+    private final boolean searchVictims;
 
     FlavorAssigner(Workload workload, ClusterQueueSpec spec, Snapshot snapshot, Preemptor preemptor, boolean fairSharing) {
+        this(workload, spec, snapshot, preemptor, fairSharing, true);
+    }
+
+    FlavorAssigner(Workload workload, ClusterQueueSpec spec, Snapshot snapshot, Preemptor preemptor, boolean fairSharing,
+                   boolean searchVictims) {
+        this.searchVictims = searchVictims;
         this.workload = workload;
         this.spec = spec;
         this.snapshot = snapshot;
@@ -256,10 +264,11 @@ final class FlavorAssigner {
         long val = previous + request;
         long maxCapacity = queue.potentialAvailable(fr);
         if (val > maxCapacity) {
-            return new ResourceCheck(QuotaMode.NO_FIT, 0, String.format(
-                    "insufficient quota for %s in flavor %s, previously considered podsets requests (%s) + current podset request (%s) > maximum capacity (%s)",
-                    fr.resource(), fr.flavor(), Quantities.format(previous), Quantities.format(request),
-                    Quantities.format(maxCapacity)), PendingReason.ExceedsMaxQuota);
+            // Concatenation, not String.format: this runs for every failing head of a large backlog.
+            return new ResourceCheck(QuotaMode.NO_FIT, 0, "insufficient quota for " + fr.resource() + " in flavor "
+                    + fr.flavor() + ", previously considered podsets requests (" + Quantities.format(previous)
+                    + ") + current podset request (" + Quantities.format(request) + ") > maximum capacity ("
+                    + Quantities.format(maxCapacity) + ")", PendingReason.ExceedsMaxQuota);
         }
         int[] height = new int[1];
         boolean mayReclaimInHierarchy = heightOfLowestSubtreeThatFits(queue, fr, val, height);
@@ -267,10 +276,11 @@ final class FlavorAssigner {
         if (val <= available) {
             return new ResourceCheck(QuotaMode.FIT, height[0], null, null);
         }
-        String reason = String.format("insufficient unused quota for %s in flavor %s, %s more needed",
-                fr.resource(), fr.flavor(), Quantities.format(val - available));
+        String reason = "insufficient unused quota for " + fr.resource() + " in flavor " + fr.flavor() + ", "
+                + Quantities.format(val - available) + " more needed";
         if (queue.nominal(fr) >= val || mayReclaimInHierarchy || canPreemptWhileBorrowing()) {
-            return simulatePreemption(fr, val, reason);
+            return searchVictims ? simulatePreemption(fr, val, reason)
+                    : new ResourceCheck(QuotaMode.NO_CANDIDATES, height[0], reason, null);
         }
         return new ResourceCheck(QuotaMode.NO_FIT, height[0], reason, PendingReason.WaitingForQuota);
     }
@@ -280,10 +290,20 @@ final class FlavorAssigner {
                 || (fairSharing && spec.preemption().reclaimWithinCohort() != ReclaimWithinCohortPolicy.Never);
     }
 
+    /** The oracle's answers: for a single-resource workload the final victim search asks one of them again. */
+    private final Map<PreemptionRequest, List<PreemptionTarget>> oracleAnswers = new java.util.HashMap<>();
+
+    /** Victims for {@code request}, reusing the oracle's answer when the question is the same. */
+    List<PreemptionTarget> targets(PreemptionRequest request) {
+        List<PreemptionTarget> known = oracleAnswers.get(request);
+        return known != null ? known : preemptor.targets(request, snapshot);
+    }
+
     /** Kueue's preemption oracle: would preemption for this one flavor-resource find victims, and whose. */
     private ResourceCheck simulatePreemption(FlavorResource fr, long val, String reason) {
-        List<PreemptionTarget> targets = preemptor.targets(
-                new PreemptionRequest(workload, spec.name(), Map.of(fr, val), Set.of(fr)), snapshot);
+        PreemptionRequest request = new PreemptionRequest(workload, spec.name(), Map.of(fr, val), Set.of(fr));
+        List<PreemptionTarget> targets = preemptor.targets(request, snapshot);
+        oracleAnswers.put(request, targets);
         int[] height = new int[1];
         if (targets.isEmpty()) {
             heightOfLowestSubtreeThatFits(queue, fr, val, height);

@@ -8,6 +8,10 @@ public record LabelSelector(Map<String, String> matchLabels, List<LabelRequireme
 
     public static final LabelSelector EVERYTHING = new LabelSelector(Map.of(), List.of());
 
+    /** Kueue's absent (null) namespaceSelector: no namespace is eligible. An "In" with no values never matches. */
+    public static final LabelSelector NOTHING =
+            new LabelSelector(Map.of(), List.of(new LabelRequirement("kubernetes.io/metadata.name", "In", List.of())));
+
     public LabelSelector {
         matchLabels = matchLabels == null ? Map.of() : Map.copyOf(matchLabels);
         matchExpressions = matchExpressions == null ? List.of() : List.copyOf(matchExpressions);

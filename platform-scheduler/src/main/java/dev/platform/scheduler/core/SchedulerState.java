@@ -38,7 +38,7 @@ public final class SchedulerState {
     private final Map<String, LocalQueueSpec> localQueues = new HashMap<>();
     private final Map<String, Namespace> namespaces = new HashMap<>();
 
-    private final Map<String, PendingQueue> queues = new TreeMap<>();
+    private final Map<String, PendingQueue> queues = new HashMap<>();
     private final Map<String, Workload> pendingByUid = new HashMap<>();
     /** Pending workloads whose LocalQueue does not exist, by uid, in arrival order. */
     private final Map<String, Workload> orphans = new LinkedHashMap<>();
@@ -155,8 +155,10 @@ public final class SchedulerState {
     public void removePending(String uid) {
         Workload w = pendingByUid.remove(uid);
         if (w != null) {
-            orphans.remove(uid);
-            queues.values().forEach(q -> q.remove(w));
+            // A pending workload is either an orphan or in the queue of its LocalQueue's ClusterQueue.
+            if (orphans.remove(uid) == null) {
+                queue(localQueues.get(w.localQueueKey()).clusterQueue()).remove(w);
+            }
             lastReported.remove(uid);
         }
     }

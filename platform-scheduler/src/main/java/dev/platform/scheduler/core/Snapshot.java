@@ -58,6 +58,17 @@ public final class Snapshot {
         return m == null ? List.of() : m.values();
     }
 
+    /**
+     * The lowest priority among a ClusterQueue's admitted workloads (Integer.MAX_VALUE when none), computed once
+     * per cycle: most preemption searches can stop here, before looking at any candidate.
+     */
+    public int lowestAdmittedPriority(String clusterQueue) {
+        return lowestPriority.computeIfAbsent(clusterQueue,
+                cq -> admitted(cq).stream().mapToInt(AdmittedWorkload::priority).min().orElse(Integer.MAX_VALUE));
+    }
+
+    private final Map<String, Integer> lowestPriority = new java.util.HashMap<>();
+
     public void removeWorkload(AdmittedWorkload w) {
         tree.clusterQueue(w.clusterQueue()).removeUsage(w.usage());
     }

@@ -13,6 +13,8 @@ import java.util.Comparator;
  *   <li>most recently admitted first (least work lost);</li>
  *   <li>uid, so that the order is total and deterministic.</li>
  * </ol>
+ * Written out by hand rather than as a comparator chain: it runs some 10^5 times per preemption over 10^4
+ * candidates, and boxing in a chain of key extractors costs more than the search itself.
  */
 public final class CandidateOrdering {
 
@@ -20,10 +22,26 @@ public final class CandidateOrdering {
     }
 
     public static Comparator<AdmittedWorkload> forPreemptorIn(String preemptorClusterQueue) {
-        return Comparator.comparing((AdmittedWorkload w) -> !w.evicted())
-                .thenComparing(w -> w.clusterQueue().equals(preemptorClusterQueue))
-                .thenComparingInt(AdmittedWorkload::priority)
-                .thenComparing(AdmittedWorkload::admittedAt, Comparator.reverseOrder())
-                .thenComparing(AdmittedWorkload::uid);
+        return (a, b) -> compare(a, b, preemptorClusterQueue);
+    }
+
+    static int compare(AdmittedWorkload a, AdmittedWorkload b, String preemptorClusterQueue) {
+        if (a.evicted() != b.evicted()) {
+            return a.evicted() ? -1 : 1;
+        }
+        boolean aOwn = a.clusterQueue().equals(preemptorClusterQueue);
+        boolean bOwn = b.clusterQueue().equals(preemptorClusterQueue);
+        if (aOwn != bOwn) {
+            return aOwn ? 1 : -1;
+        }
+        int c = Integer.compare(a.priority(), b.priority());
+        if (c != 0) {
+            return c;
+        }
+        c = b.admittedAt().compareTo(a.admittedAt());
+        if (c != 0) {
+            return c;
+        }
+        return a.uid().compareTo(b.uid());
     }
 }

@@ -11,9 +11,9 @@ import dev.platform.scheduler.core.quota.FlavorResource;
 import dev.platform.scheduler.core.quota.QuotaNode;
 import dev.platform.scheduler.core.quota.Revert;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,7 +42,7 @@ final class FairSharingPreemption {
     }
 
     List<PreemptionTarget> targets() {
-        List<AdmittedWorkload> candidates = candidates();
+        Map<String, List<AdmittedWorkload>> candidates = candidates();
         if (candidates.isEmpty()) {
             return List.of();
         }
@@ -66,9 +66,12 @@ final class FairSharingPreemption {
         return minimal;
     }
 
-    /** preemption.go findCandidates: the own queue under withinClusterQueue, borrowing cohort members under reclaim. */
-    private List<AdmittedWorkload> candidates() {
-        List<AdmittedWorkload> out = new ArrayList<>();
+    /**
+     * preemption.go findCandidates: the own queue under withinClusterQueue, borrowing cohort members under reclaim;
+     * grouped by ClusterQueue, the way the target ordering consumes them.
+     */
+    private Map<String, List<AdmittedWorkload>> candidates() {
+        Map<String, List<AdmittedWorkload>> out = new LinkedHashMap<>();
         if (spec.preemption().withinClusterQueue() != WithinClusterQueuePolicy.Never) {
             addAllowed(preemptorQueue, out);
         }
@@ -79,16 +82,22 @@ final class FairSharingPreemption {
                 }
             }
         }
-        out.sort(CandidateOrdering.forPreemptorIn(request.clusterQueue()));
         return out;
     }
 
-    private void addAllowed(QuotaNode queue, List<AdmittedWorkload> out) {
+    private void addAllowed(QuotaNode queue, Map<String, List<AdmittedWorkload>> out) {
+        if (!Preemptor.anyMayBeAllowed(snapshot, queue.name(), spec, request)) {
+            return;
+        }
+        List<AdmittedWorkload> allowed = new ArrayList<>();
         for (AdmittedWorkload w : snapshot.admitted(queue.name())) {
-            if (PreemptionPolicies.usesAny(w, request.needPreemption())
-                    && PreemptionPolicies.allows(spec, request.preemptor(), w)) {
-                out.add(w);
+            if (PreemptionPolicies.allows(spec, request.preemptor(), w)
+                    && PreemptionPolicies.usesAny(w, request.needPreemption())) {
+                allowed.add(w);
             }
+        }
+        if (!allowed.isEmpty()) {
+            out.put(queue.name(), allowed);
         }
     }
 
@@ -123,8 +132,8 @@ final class FairSharingPreemption {
     }
 
     /** Rule S2-a; candidates that fail it are collected into {@code retry} for rule S2-b. */
-    private boolean lessThanOrEqualToFinalShare(List<AdmittedWorkload> candidates, List<PreemptionTarget> targets,
-                                                List<AdmittedWorkload> retry) {
+    private boolean lessThanOrEqualToFinalShare(Map<String, List<AdmittedWorkload>> candidates,
+                                                List<PreemptionTarget> targets, List<AdmittedWorkload> retry) {
         boolean preemptorWithinNominal = withinNominal();
         TargetQueueOrdering ordering = new TargetQueueOrdering(candidates);
         for (QuotaNode target = ordering.next(); target != null; target = ordering.next()) {
@@ -167,7 +176,9 @@ final class FairSharingPreemption {
 
     /** Rule S2-b: one candidate per target queue whose share before removal exceeds the preemptor's. */
     private boolean lessThanInitialShare(List<AdmittedWorkload> retry, List<PreemptionTarget> targets) {
-        TargetQueueOrdering ordering = new TargetQueueOrdering(retry);
+        Map<String, List<AdmittedWorkload>> byQueue = new LinkedHashMap<>();
+        retry.forEach(w -> byQueue.computeIfAbsent(w.clusterQueue(), k -> new ArrayList<>()).add(w));
+        TargetQueueOrdering ordering = new TargetQueueOrdering(byQueue);
         for (QuotaNode target = ordering.next(); target != null; target = ordering.next()) {
             QuotaNode[] almost = almostLeastCommonAncestors(target);
             boolean passed = almost[0].dominantResourceShare().compareTo(almost[1].dominantResourceShare()) < 0;
@@ -206,23 +217,31 @@ final class FairSharingPreemption {
      */
     private final class TargetQueueOrdering {
 
-        private final Map<String, Deque<AdmittedWorkload>> byQueue = new LinkedHashMap<>();
+        /** Each queue's candidates in candidate order, read from a cursor. */
+        private final Map<String, LazilySorted<AdmittedWorkload>> byQueue = new LinkedHashMap<>();
+        private final Map<String, Integer> cursor = new HashMap<>();
         private final Set<QuotaNode> pruned = new HashSet<>();
         private final Set<QuotaNode> preemptorAncestors = new HashSet<>(preemptorQueue.ancestors());
+        private final Comparator<AdmittedWorkload> order = CandidateOrdering.forPreemptorIn(request.clusterQueue());
 
-        TargetQueueOrdering(List<AdmittedWorkload> candidates) {
-            for (AdmittedWorkload w : candidates) {
-                byQueue.computeIfAbsent(w.clusterQueue(), k -> new ArrayDeque<>()).add(w);
-            }
+        TargetQueueOrdering(Map<String, List<AdmittedWorkload>> candidates) {
+            // Sorted lazily: a target queue usually gives up only its first few candidates.
+            candidates.forEach((queue, list) -> byQueue.put(queue, new LazilySorted<>(list, order)));
+        }
+
+        private AdmittedWorkload peek(QuotaNode queue) {
+            LazilySorted<AdmittedWorkload> q = byQueue.get(queue.name());
+            return q == null ? null : q.get(cursor.getOrDefault(queue.name(), 0));
         }
 
         boolean hasWorkload(QuotaNode queue) {
-            Deque<AdmittedWorkload> d = byQueue.get(queue.name());
-            return d != null && !d.isEmpty();
+            return peek(queue) != null;
         }
 
         AdmittedWorkload pop(QuotaNode queue) {
-            return byQueue.get(queue.name()).poll();
+            AdmittedWorkload head = peek(queue);
+            cursor.merge(queue.name(), 1, Integer::sum);
+            return head;
         }
 
         void drop(QuotaNode queue) {
@@ -256,9 +275,9 @@ final class FairSharingPreemption {
                 if ((!share.isBorrowing() && q != preemptorQueue) || !hasWorkload(q)) {
                     pruned.add(q);
                 } else if (cmp == 0 && highestQueue != null) {
-                    AdmittedWorkload a = byQueue.get(q.name()).peek();
-                    AdmittedWorkload b = byQueue.get(highestQueue.name()).peek();
-                    if (CandidateOrdering.forPreemptorIn(request.clusterQueue()).compare(a, b) < 0) {
+                    AdmittedWorkload a = peek(q);
+                    AdmittedWorkload b = peek(highestQueue);
+                    if (order.compare(a, b) < 0) {
                         highestQueue = q;
                     }
                 } else if (cmp > 0) {

@@ -42,8 +42,8 @@ public final class PreemptionPolicies {
 
     /** Only workloads holding one of the contested flavor-resources can help (classical.WorkloadUsesResources). */
     public static boolean usesAny(AdmittedWorkload w, Set<FlavorResource> frs) {
-        for (FlavorResource fr : w.usage().keySet()) {
-            if (frs.contains(fr)) {
+        for (FlavorResource fr : frs) {
+            if (w.usage().containsKey(fr)) {
                 return true;
             }
         }

@@ -11,7 +11,6 @@ import dev.platform.scheduler.core.quota.FlavorResource;
 import dev.platform.scheduler.core.quota.QuotaNode;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,20 +52,22 @@ public final class Preemptor {
     }
 
     /** A candidate; {@code lca} is the subtree root it was found under, where its validity check stops. */
-    private record Candidate(AdmittedWorkload workload, QuotaNode lca, Variant variant) {
+    private record Candidate(AdmittedWorkload workload, QuotaNode lca, Variant variant, int kind) {
     }
+
+    private static final int HIERARCHY = 0;
+    private static final int PRIORITY = 1;
+    private static final int SAME_QUEUE = 2;
 
     private List<PreemptionTarget> classical(PreemptionRequest request, Snapshot snapshot) {
         ClusterQueueSpec spec = snapshot.clusterQueue(request.clusterQueue());
         QuotaNode queue = snapshot.node(request.clusterQueue());
-        Comparator<Candidate> order = Comparator.comparing(Candidate::workload,
-                CandidateOrdering.forPreemptorIn(request.clusterQueue()));
 
         // 1. Candidates of three kinds: over which the preemptor has a hierarchical advantage (it reclaims quota
         //    closer to it), which are decided by priority only, and those of its own ClusterQueue.
         List<Candidate> sameQueue = new ArrayList<>();
         if (spec.preemption().withinClusterQueue() != WithinClusterQueuePolicy.Never) {
-            addCandidates(snapshot, queue, null, false, request, spec, sameQueue);
+            addCandidates(snapshot, queue, null, false, request, spec, sameQueue, SAME_QUEUE);
         }
         List<Candidate> hierarchy = new ArrayList<>();
         List<Candidate> byPriority = new ArrayList<>();
@@ -76,23 +77,28 @@ public final class Preemptor {
             QuotaNode previous = null;
             for (QuotaNode subtreeRoot : queue.ancestors()) {
                 collectInSubtree(snapshot, subtreeRoot, subtreeRoot, previous, advantage, request, spec, queue,
-                        advantage ? hierarchy : byPriority);
+                        advantage ? hierarchy : byPriority, advantage ? HIERARCHY : PRIORITY);
                 fit = QuotaFit.of(subtreeRoot, fit.remaining());
                 advantage = advantage || fit.fits();
                 previous = subtreeRoot;
             }
         }
-        hierarchy.sort(order);
-        byPriority.sort(order);
-        sameQueue.sort(order);
-
-        // 2. Already evicted candidates of every kind first, then the others, each kind in candidate order.
-        List<Candidate> all = new ArrayList<>();
-        for (boolean evicted : new boolean[] {true, false}) {
-            for (List<Candidate> kind : List.of(hierarchy, byPriority, sameQueue)) {
-                kind.stream().filter(c -> c.workload().evicted() == evicted).forEach(all::add);
+        // 2. Already evicted candidates of every kind first, then the others; within that by kind (hierarchy,
+        //    priority, own queue), then in candidate order. Sorted lazily: the search rarely reads far.
+        List<Candidate> collected = new ArrayList<>(hierarchy.size() + byPriority.size() + sameQueue.size());
+        collected.addAll(hierarchy);
+        collected.addAll(byPriority);
+        collected.addAll(sameQueue);
+        String own = request.clusterQueue();
+        LazilySorted<Candidate> all = new LazilySorted<>(collected, (a, b) -> {
+            if (a.workload().evicted() != b.workload().evicted()) {
+                return a.workload().evicted() ? -1 : 1;
             }
-        }
+            if (a.kind() != b.kind()) {
+                return Integer.compare(a.kind(), b.kind());
+            }
+            return CandidateOrdering.compare(a.workload(), b.workload(), own);
+        });
 
         // 3. Try with borrowing allowed and without, in Kueue's order for the situation.
         boolean borrowForbidden = spec.preemption().borrowWithinCohort() == BorrowWithinCohortPolicy.Never;
@@ -106,7 +112,8 @@ public final class Preemptor {
         }
         for (boolean allowBorrowing : attempts) {
             List<PreemptionTarget> targets = new ArrayList<>();
-            for (Candidate c : all) {
+            Candidate c;
+            for (int i = 0; (c = all.get(i)) != null; i++) {
                 if (!isValid(c, allowBorrowing, request, snapshot)) {
                     continue;
                 }
@@ -125,29 +132,50 @@ public final class Preemptor {
 
     private static void collectInSubtree(Snapshot snapshot, QuotaNode current, QuotaNode subtreeRoot, QuotaNode skip, boolean advantage,
                                          PreemptionRequest request, ClusterQueueSpec spec, QuotaNode preemptorQueue,
-                                         List<Candidate> out) {
+                                         List<Candidate> out, int kind) {
         for (QuotaNode child : current.childCohorts()) {
             if (child == skip || child.withinNominal(request.needPreemption())) {
                 continue;
             }
-            collectInSubtree(snapshot, child, subtreeRoot, skip, advantage, request, spec, preemptorQueue, out);
+            collectInSubtree(snapshot, child, subtreeRoot, skip, advantage, request, spec, preemptorQueue, out, kind);
         }
         for (QuotaNode child : current.childQueues()) {
             if (child != preemptorQueue && !child.withinNominal(request.needPreemption())) {
-                addCandidates(snapshot, child, subtreeRoot, advantage, request, spec, out);
+                addCandidates(snapshot, child, subtreeRoot, advantage, request, spec, out, kind);
             }
         }
     }
 
     private static void addCandidates(Snapshot snapshot, QuotaNode queue, QuotaNode lca, boolean advantage, PreemptionRequest request,
-                                      ClusterQueueSpec spec, List<Candidate> out) {
+                                      ClusterQueueSpec spec, List<Candidate> out, int kind) {
+        if (!anyMayBeAllowed(snapshot, queue.name(), spec, request)) {
+            return;
+        }
         for (AdmittedWorkload w : snapshot.admitted(queue.name())) {
-            if (!PreemptionPolicies.usesAny(w, request.needPreemption())
-                    || !PreemptionPolicies.allows(spec, request.preemptor(), w)) {
+            if (!PreemptionPolicies.allows(spec, request.preemptor(), w)
+                    || !PreemptionPolicies.usesAny(w, request.needPreemption())) {
                 continue;
             }
-            out.add(new Candidate(w, lca, variantOf(w, advantage, request, spec)));
+            out.add(new Candidate(w, lca, variantOf(w, advantage, request, spec), kind));
         }
+    }
+
+    /** False when even the queue's lowest-priority workload is protected by the policy that applies to it. */
+    static boolean anyMayBeAllowed(Snapshot snapshot, String queue, ClusterQueueSpec spec, PreemptionRequest request) {
+        int lowest = snapshot.lowestAdmittedPriority(queue);
+        int preemptor = request.preemptor().priority();
+        if (queue.equals(spec.name())) {
+            return switch (spec.preemption().withinClusterQueue()) {
+                case Never -> false;
+                case LowerPriority -> lowest < preemptor;
+                case LowerOrNewerEqualPriority -> lowest <= preemptor;
+            };
+        }
+        return switch (spec.preemption().reclaimWithinCohort()) {
+            case Never -> false;
+            case LowerPriority -> lowest < preemptor;
+            case Any -> lowest != Integer.MAX_VALUE;
+        };
     }
 
     private static Variant variantOf(AdmittedWorkload w, boolean advantage, PreemptionRequest request, ClusterQueueSpec spec) {

@@ -152,7 +152,7 @@ final class Scenario {
         Object selector = cq.get("namespaceSelector");
         return new ClusterQueueSpec(str(cq.get("name")), str(cq.get("cohort")), resourceGroups(cq.get("resourceGroups")),
                 enumOf(QueueingStrategy.class, cq.get("queueingStrategy")),
-                selector == null ? LabelSelector.EVERYTHING : labelSelector(map(selector)),
+                selector == null ? null : labelSelector(map(selector)),
                 fungibility, preemption, weight(cq), enumOf(StopPolicy.class, cq.get("stopPolicy")));
     }
 
