@@ -83,9 +83,9 @@ final class FlavorAssigner {
             PendingReason podSetNoFit = null;
             for (Map.Entry<ResourceGroup, List<String>> group : groupsOf(ps, reasons).entrySet()) {
                 GroupChoice choice = chooseFlavor(ps, count, group.getKey(), group.getValue(), usage, reasons);
-                if (choice == null) {
+                if (choice.flavor() == null) {
                     podSetMode = Assignment.Mode.NO_FIT;
-                    podSetNoFit = worse(podSetNoFit, groupNoFitReason);
+                    podSetNoFit = worse(podSetNoFit, choice.noFitReason());
                     break;
                 }
                 for (String resource : group.getValue()) {
@@ -159,15 +159,19 @@ final class FlavorAssigner {
 
     private static final ResourceGroup MISSING = new ResourceGroup(List.of(), List.of());
 
-    private record GroupChoice(String flavor, Granular mode, Set<String> preemptResources) {
+    /** The flavor chosen for a resource group; no flavor (null) when none fits, with the reason why. */
+    private record GroupChoice(String flavor, Granular mode, Set<String> preemptResources, PendingReason noFitReason) {
+        static GroupChoice none(PendingReason reason) {
+            return new GroupChoice(null, Granular.WORST, Set.of(), reason);
+        }
     }
 
-    private PendingReason groupNoFitReason;
-
-    /** findFlavorForPodSets: the best flavor of the group under the fungibility rules, or null when none fits. */
+    /** findFlavorForPodSets: the best flavor of the group under the fungibility rules. */
     private GroupChoice chooseFlavor(PodSet ps, int count, ResourceGroup group, List<String> resources,
                                      Map<FlavorResource, Long> assumed, List<String> reasons) {
-        groupNoFitReason = group == MISSING ? PendingReason.NoMatchingFlavor : null;
+        if (group == MISSING) {
+            return GroupChoice.none(PendingReason.NoMatchingFlavor);
+        }
         GroupChoice best = null;
         Granular bestMode = Granular.WORST;
         PendingReason noFit = null;
@@ -202,7 +206,7 @@ final class FlavorAssigner {
                     break;
                 }
             }
-            GroupChoice choice = new GroupChoice(flavor, representative, preempt);
+            GroupChoice choice = new GroupChoice(flavor, representative, preempt, null);
             if (!shouldTryNextFlavor(representative)) {
                 best = choice;
                 bestMode = representative;
@@ -214,8 +218,7 @@ final class FlavorAssigner {
             }
         }
         if (best == null || bestMode.mode() == QuotaMode.NO_FIT) {
-            groupNoFitReason = worse(groupNoFitReason, noFit == null ? PendingReason.NoMatchingFlavor : noFit);
-            return null;
+            return GroupChoice.none(noFit == null ? PendingReason.NoMatchingFlavor : noFit);
         }
         return best;
     }
