@@ -85,14 +85,20 @@ public class QueueUsage {
             }
         }
         Map<String, long[]> counts = new HashMap<>();
+        // Two counts, each over its own partial index (pending order, admitted), instead of one
+        // scan of every workload of the queues.
         jdbc.sql("""
-                SELECT cluster_queue, count(*) FILTER (WHERE state = 'Pending'),
-                       count(*) FILTER (WHERE state IN ('Admitted', 'Running'))
-                FROM workload WHERE cluster_queue = ANY(:names) AND state IN ('Pending', 'Admitted', 'Running')
-                GROUP BY cluster_queue""")
+                SELECT cluster_queue, count(*) FROM workload
+                WHERE cluster_queue = ANY(:names) AND state IN ('Pending', 'Evicted') GROUP BY cluster_queue""")
                 .param("names", names)
-                .query((rs, i) -> Map.entry(rs.getString(1), new long[]{rs.getLong(2), rs.getLong(3)}))
-                .list().forEach(e -> counts.put(e.getKey(), e.getValue()));
+                .query((rs, i) -> Map.entry(rs.getString(1), rs.getLong(2)))
+                .list().forEach(e -> counts.computeIfAbsent(e.getKey(), k -> new long[2])[0] = e.getValue());
+        jdbc.sql("""
+                SELECT cluster_queue, count(*) FROM workload
+                WHERE cluster_queue = ANY(:names) AND state IN ('Admitted', 'Running') GROUP BY cluster_queue""")
+                .param("names", names)
+                .query((rs, i) -> Map.entry(rs.getString(1), rs.getLong(2)))
+                .list().forEach(e -> counts.computeIfAbsent(e.getKey(), k -> new long[2])[1] = e.getValue());
         Map<String, List<ResourceUsage>> resources = new HashMap<>();
         for (Line line : lines) {
             if (!clusterQueues.contains(line.clusterQueue())) {

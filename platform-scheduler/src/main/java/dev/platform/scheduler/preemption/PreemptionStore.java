@@ -62,39 +62,51 @@ public class PreemptionStore {
 
     /** One page, newest first, strictly after {@code cursor}; keyset on (at, id) so deep pages cost the same. */
     public List<PreemptionEvent> page(PreemptionFilter filter, PreemptionCursor cursor, int limit) {
-        StringBuilder sql = new StringBuilder("SELECT * FROM preemption_event WHERE true");
+        StringBuilder common = new StringBuilder();
         Map<String, Object> params = new HashMap<>();
-        if (filter.clusterQueue() != null) {
-            sql.append(" AND (victim_cluster_queue = :cq OR preemptor_cluster_queue = :cq)");
-            params.put("cq", filter.clusterQueue());
-        }
-        if (filter.namespace() != null) {
-            sql.append(" AND (victim_namespace = :ns OR preemptor_namespace = :ns)");
-            params.put("ns", filter.namespace());
-        }
         if (filter.namespaces() != null) {
-            sql.append(" AND (victim_namespace = ANY(:allowed) OR preemptor_namespace = ANY(:allowed))");
+            common.append(" AND (victim_namespace = ANY(:allowed) OR preemptor_namespace = ANY(:allowed))");
             params.put("allowed", filter.namespaces().toArray(String[]::new));
         }
         if (filter.reason() != null) {
-            sql.append(" AND reason = :reason");
+            common.append(" AND reason = :reason");
             params.put("reason", filter.reason());
         }
         if (filter.since() != null) {
-            sql.append(" AND at >= :since");
+            common.append(" AND at >= :since");
             params.put("since", Timestamp.from(filter.since()));
         }
         if (filter.until() != null) {
-            sql.append(" AND at < :until");
+            common.append(" AND at < :until");
             params.put("until", Timestamp.from(filter.until()));
         }
         if (cursor != null) {
-            sql.append(" AND (at, id) < (:cursorAt, :cursorId)");
+            common.append(" AND (at, id) < (:cursorAt, :cursorId)");
             params.put("cursorAt", Timestamp.from(cursor.at()));
             params.put("cursorId", cursor.id());
         }
-        sql.append(" ORDER BY at DESC, id DESC LIMIT :limit");
         params.put("limit", limit);
-        return jdbc.sql(sql.toString()).params(params).query(EVENT).list();
+        String order = " ORDER BY at DESC, id DESC LIMIT :limit";
+        // "victim or preemptor" filters are a union of two ordered index scans, each stopping at
+        // the page size, rather than an OR that would collect and sort every match.
+        String side;
+        if (filter.clusterQueue() != null) {
+            params.put("cq", filter.clusterQueue());
+            side = "cluster_queue = :cq";
+            if (filter.namespace() != null) {
+                common.append(" AND (victim_namespace = :ns OR preemptor_namespace = :ns)");
+                params.put("ns", filter.namespace());
+            }
+        } else if (filter.namespace() != null) {
+            params.put("ns", filter.namespace());
+            side = "namespace = :ns";
+        } else {
+            return jdbc.sql("SELECT * FROM preemption_event WHERE true" + common + order).params(params)
+                    .query(EVENT).list();
+        }
+        String sql = "SELECT * FROM ((SELECT * FROM preemption_event WHERE victim_" + side + common + order + ")"
+                + " UNION (SELECT * FROM preemption_event WHERE preemptor_" + side + common + order + ")) both_sides"
+                + order;
+        return jdbc.sql(sql).params(params).query(EVENT).list();
     }
 }
