@@ -7,9 +7,7 @@ import dev.platform.scheduler.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -18,14 +16,15 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import tools.jackson.databind.JsonNode;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -73,8 +72,8 @@ class ConsoleBrowserIT {
                 Console console = new Console(browser, scheduler.url());
 
                 console.open("/");
-                assertThat(browser.findElement(By.id("pool-health")).isDisplayed()).isTrue();
-                assertThat(browser.findElement(By.cssSelector(".pool-summary")).getText()).contains("5 Healthy");
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
+                        browser.findElement(By.cssSelector(".pool-summary")).getText()).contains("5 Healthy"));
                 console.screenshot("overview");
 
                 console.open("/queues");
@@ -89,8 +88,10 @@ class ConsoleBrowserIT {
 
                 console.open("/nodepools");
                 By failingTile = By.cssSelector("li.pool[data-pool='" + failing + "']");
-                assertThat(browser.findElement(failingTile).getAttribute("class")).contains("health-healthy");
-                assertThat(browser.findElement(failingTile).getText()).contains("default/high-jax-trillium");
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> {
+                    assertThat(browser.findElement(failingTile).getAttribute("class")).contains("health-healthy");
+                    assertThat(browser.findElement(failingTile).getText()).contains("default/high-jax-trillium");
+                });
                 assertThat(agent.client().post("/simulation/nodepools/" + failing + "/fail", null, "").status())
                         .isEqualTo(204);
                 // no reload: the SSE event makes htmx swap the grid in place
@@ -105,20 +106,25 @@ class ConsoleBrowserIT {
                 JsonNode event = await().atMost(PATIENCE).until(() -> api.get("/api/v1/hotswaps").json().get("items"),
                         items -> items.size() == 1 && !items.get(0).get("runningAt").isNull()).get(0);
                 console.open("/hotswaps");
-                WebElement row = browser.findElement(By.id("hotswap-" + event.get("id").asLong()));
-                assertThat(row.getText()).contains("sim/" + failing, "default/high-jax-trillium",
-                        "default/low-jax-trillium", "Recovered", "detected", "decided", "evicted", "running");
-                for (String phase : List.of("detectedAt", "decidedAt", "evictionsDoneAt", "runningAt")) {
-                    assertThat(row.findElements(By.cssSelector("time[datetime='" + event.get(phase).asString() + "']")))
-                            .as(phase).isNotEmpty();
-                }
-                assertThat(row.findElements(By.cssSelector(".phase-bar .phase"))).hasSize(3);
-                assertThat(browser.findElements(By.cssSelector("figure.chart svg circle.dot"))).hasSize(1);
-                assertThat(row.findElement(By.cssSelector("a.victim")).getAttribute("href"))
-                        .endsWith("/namespaces/default/workloads/low-jax-trillium");
+                By row = By.id("hotswap-" + event.get("id").asLong());
+                // the section is live: an SSE event may swap it between two reads, so read it again until it holds
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> {
+                    WebElement r = browser.findElement(row);
+                    assertThat(r.getText()).contains("sim/" + failing, "default/high-jax-trillium",
+                            "default/low-jax-trillium", "Recovered", "detected", "decided", "evicted", "running");
+                    for (String phase : List.of("detectedAt", "decidedAt", "evictionsDoneAt", "runningAt")) {
+                        assertThat(r.findElements(By.cssSelector("time[datetime='" + event.get(phase).asString() + "']")))
+                                .as(phase).isNotEmpty();
+                    }
+                    assertThat(r.findElements(By.cssSelector(".phase-bar .phase"))).hasSize(3);
+                    assertThat(browser.findElements(By.cssSelector("figure.chart svg circle.dot"))).hasSize(1);
+                    assertThat(r.findElement(By.cssSelector("a.victim")).getAttribute("href"))
+                            .endsWith("/namespaces/default/workloads/low-jax-trillium");
+                });
                 console.screenshot("hotswaps");
 
-                row.findElement(By.cssSelector("a.victim")).click();
+                await().atMost(PATIENCE).ignoreExceptions()
+                        .untilAsserted(() -> browser.findElement(row).findElement(By.cssSelector("a.victim")).click());
                 assertThat(browser.findElement(By.tagName("h1")).getText()).contains("low-jax-trillium");
                 console.screenshot("workload-detail");
 
@@ -144,8 +150,9 @@ class ConsoleBrowserIT {
                 console.screenshot("configuration");
 
                 console.open("/");
-                assertThat(browser.findElement(By.cssSelector("section[aria-labelledby='latest-hotswaps']")).getText())
-                        .contains("sim/" + failing, "Recovered");
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(browser.findElement(
+                        By.cssSelector("section[aria-labelledby='latest-hotswaps']")).getText())
+                        .contains("sim/" + failing, "Recovered"));
                 console.screenshot("overview");
             } finally {
                 browser.quit();
@@ -192,13 +199,16 @@ class ConsoleBrowserIT {
             browser.get(baseUrl + path);
         }
 
+        /** The whole page, beyond the window's height (DevTools' captureBeyondViewport). */
         void screenshot(String page) throws IOException {
             long height = (Long) ((JavascriptExecutor) browser).executeScript(
                     "return Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)");
-            browser.manage().window().setSize(new Dimension(1400, (int) Math.min(Math.max(height + 40, 600), 4000)));
-            File shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE);
-            Files.copy(shot.toPath(), SCREENSHOTS.resolve(page + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            browser.manage().window().setSize(new Dimension(1400, 1000));
+            long width = (Long) ((JavascriptExecutor) browser).executeScript(
+                    "return document.documentElement.clientWidth");
+            Map<String, Object> shot = ((ChromeDriver) browser).executeCdpCommand("Page.captureScreenshot", Map.of(
+                    "format", "png", "captureBeyondViewport", true,
+                    "clip", Map.of("x", 0, "y", 0, "width", width, "height", height, "scale", 1)));
+            Files.write(SCREENSHOTS.resolve(page + ".png"), Base64.getDecoder().decode((String) shot.get("data")));
         }
     }
 
