@@ -17,7 +17,7 @@ import java.util.UUID;
  * shows every pool Unknown, whatever it last reported (design §6).
  */
 @Repository
-class ClusterQueries {
+public class ClusterQueries {
 
     private final JdbcClient jdbc;
     private final AgentsProperties properties;
@@ -41,16 +41,16 @@ class ClusterQueries {
                        long lastAcknowledgedCommand, PoolCounts nodePools) {
     }
 
-    record PlacedWorkload(String uid, String namespace, String name, String phase) {
+    public record PlacedWorkload(String uid, String namespace, String name, String phase) {
     }
 
     /** {@code health} is what the scheduler acts on (Unknown when stale); {@code reportedHealth} the agent's last word. */
-    record NodePoolView(String name, String accelerator, String topology, int nodes, int chipsPerNode, int chips,
+    public record NodePoolView(String name, String accelerator, String topology, int nodes, int chipsPerNode, int chips,
                         PoolHealth health, PoolHealth reportedHealth, List<String> reasons, Instant unhealthySince,
                         Instant updatedAt, List<PlacedWorkload> workloads) {
     }
 
-    record NodePoolsView(String cluster, boolean stale, Instant lastReportAt, List<NodePoolView> items) {
+    public record NodePoolsView(String cluster, boolean stale, Instant lastReportAt, List<NodePoolView> items) {
     }
 
     private record ClusterRow(String name, String agentId, Instant lastReportAt, long lastAcked) {
@@ -76,42 +76,56 @@ class ClusterQueries {
     }
 
     Optional<NodePoolsView> nodePools(String cluster) {
-        Optional<ClusterRow> row = clusterRows(cluster).stream().findFirst();
-        if (row.isEmpty()) {
-            return Optional.empty();
+        return nodePoolsOf(cluster).stream().findFirst();
+    }
+
+    /** Every cluster with its pools, in three statements whatever their number (the console's grid). */
+    public List<NodePoolsView> allNodePools() {
+        return nodePoolsOf(null);
+    }
+
+    /** The pools of one cluster, or of all when {@code cluster} is null. */
+    private List<NodePoolsView> nodePoolsOf(String cluster) {
+        List<ClusterRow> rows = clusterRows(cluster);
+        if (rows.isEmpty()) {
+            return List.of();
         }
-        boolean stale = isStale(row.get().lastReportAt());
-        Map<String, List<PlacedWorkload>> placed = new HashMap<>();
+        Map<String, Map<String, List<PlacedWorkload>>> placed = new HashMap<>();
         jdbc.sql("""
-                        SELECT pool, w.uid, w.namespace, w.name, cw.phase
+                        SELECT cw.cluster, pool, w.uid, w.namespace, w.name, cw.phase
                         FROM cluster_workload cw JOIN workload w ON w.uid = cw.workload_uid,
                              unnest(cw.node_pools) AS pool
-                        WHERE cw.cluster = ? ORDER BY w.namespace, w.name""")
-                .param(cluster)
+                        WHERE (CAST(? AS text) IS NULL OR cw.cluster = ?) ORDER BY w.namespace, w.name""")
+                .params(cluster, cluster)
                 .query(rs -> {
-                    placed.computeIfAbsent(rs.getString("pool"), p -> new ArrayList<>())
+                    placed.computeIfAbsent(rs.getString("cluster"), c -> new HashMap<>())
+                            .computeIfAbsent(rs.getString("pool"), p -> new ArrayList<>())
                             .add(new PlacedWorkload(rs.getObject("uid", UUID.class).toString(),
                                     rs.getString("namespace"), rs.getString("name"), rs.getString("phase")));
                 });
-        List<NodePoolView> pools = jdbc.sql("""
-                        SELECT name, accelerator, topology, health, health_reasons, node_count, chips_per_node,
+        Map<String, Boolean> stale = new HashMap<>();
+        rows.forEach(r -> stale.put(r.name(), isStale(r.lastReportAt())));
+        Map<String, List<NodePoolView>> pools = new HashMap<>();
+        jdbc.sql("""
+                        SELECT cluster, name, accelerator, topology, health, health_reasons, node_count, chips_per_node,
                                unhealthy_since, updated_at
-                        FROM node_pool WHERE cluster = ? ORDER BY name""")
-                .param(cluster)
-                .query((rs, i) -> {
+                        FROM node_pool WHERE (CAST(? AS text) IS NULL OR cluster = ?) ORDER BY cluster, name""")
+                .params(cluster, cluster)
+                .query(rs -> {
+                    String of = rs.getString("cluster");
                     PoolHealth reported = PoolHealth.valueOf(rs.getString("health"));
                     int nodes = rs.getInt("node_count");
                     int chipsPerNode = rs.getInt("chips_per_node");
-                    return new NodePoolView(rs.getString("name"), rs.getString("accelerator"),
-                            rs.getString("topology"), nodes, chipsPerNode, nodes * chipsPerNode,
-                            stale ? PoolHealth.Unknown : reported, reported,
+                    pools.computeIfAbsent(of, c -> new ArrayList<>()).add(new NodePoolView(rs.getString("name"),
+                            rs.getString("accelerator"), rs.getString("topology"), nodes, chipsPerNode,
+                            nodes * chipsPerNode, stale.getOrDefault(of, false) ? PoolHealth.Unknown : reported, reported,
                             ClusterInventoryStore.strings(rs.getArray("health_reasons")),
                             ClusterInventoryStore.instant(rs, "unhealthy_since"),
                             ClusterInventoryStore.instant(rs, "updated_at"),
-                            placed.getOrDefault(rs.getString("name"), List.of()));
-                })
-                .list();
-        return Optional.of(new NodePoolsView(cluster, stale, row.get().lastReportAt(), pools));
+                            placed.getOrDefault(of, Map.of()).getOrDefault(rs.getString("name"), List.of())));
+                });
+        return rows.stream().map(r -> new NodePoolsView(r.name(), stale.get(r.name()), r.lastReportAt(),
+                List.copyOf(pools.getOrDefault(r.name(), List.of())))).toList();
     }
 
     private List<ClusterRow> clusterRows(String name) {

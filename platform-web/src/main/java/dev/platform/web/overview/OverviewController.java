@@ -1,25 +1,38 @@
 package dev.platform.web.overview;
 
+import dev.platform.web.console.PoolHealthSummary;
+import dev.platform.web.hotswap.HotswapQueries;
+import dev.platform.web.nodepool.NodePoolQueries;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 
-/** The console's landing page: cohorts and ClusterQueues with their usage, and the latest preemptions. */
+/**
+ * The console's landing page: cohorts and ClusterQueues with their usage, node-pool health, and the
+ * latest preemptions and hotswaps.
+ */
 @Controller
 public class OverviewController {
 
     static final int LATEST_PREEMPTIONS = 10;
+    static final int LATEST_HOTSWAPS = 5;
 
     private final OverviewQueries queries;
+    private final HotswapQueries hotswaps;
+    private final NodePoolQueries nodePools;
 
-    public OverviewController(OverviewQueries queries) {
+    public OverviewController(OverviewQueries queries, HotswapQueries hotswaps, NodePoolQueries nodePools) {
         this.queries = queries;
+        this.hotswaps = hotswaps;
+        this.nodePools = nodePools;
     }
 
     @GetMapping("/")
     public String overview(Model model) {
         model.addAttribute("nav", "overview");
         model.addAttribute("overview", queries.overview(LATEST_PREEMPTIONS));
+        model.addAttribute("latestHotswaps", hotswaps.latest(LATEST_HOTSWAPS));
+        model.addAttribute("poolHealth", PoolHealthSummary.of(nodePools.clusters()));
         return "overview";
     }
 }

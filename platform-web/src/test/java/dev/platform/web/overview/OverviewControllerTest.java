@@ -1,5 +1,7 @@
 package dev.platform.web.overview;
 
+import dev.platform.web.hotswap.HotswapQueries;
+import dev.platform.web.nodepool.NodePoolQueries;
 import dev.platform.web.overview.OverviewQueries.CohortUsage;
 import dev.platform.web.overview.OverviewQueries.Overview;
 import org.junit.jupiter.api.Test;
@@ -10,7 +12,11 @@ import org.springframework.test.web.servlet.MockMvc;
 
 import java.util.List;
 
+import static dev.platform.web.console.ConsoleFixtures.T0;
 import static dev.platform.web.console.ConsoleFixtures.borrowingQueue;
+import static dev.platform.web.console.ConsoleFixtures.recoveredHotswap;
+import static dev.platform.web.console.ConsoleFixtures.simCluster;
+import static dev.platform.web.console.ConsoleFixtures.staleCluster;
 import static dev.platform.web.console.ConsoleFixtures.preemption;
 import static dev.platform.web.console.ConsoleFixtures.trainingQueue;
 import static org.hamcrest.Matchers.allOf;
@@ -29,6 +35,12 @@ class OverviewControllerTest {
 
     @MockitoBean
     OverviewQueries queries;
+
+    @MockitoBean
+    HotswapQueries hotswaps;
+
+    @MockitoBean
+    NodePoolQueries nodePools;
 
     @Test
     void showsCohortsAndQueuesWithUsageCountsAndLatestPreemptions() throws Exception {
@@ -71,5 +83,34 @@ class OverviewControllerTest {
                 .andExpect(status().isOk())
                 .andExpect(content().string(allOf(containsString("No ClusterQueues yet"),
                         not(containsString("ClusterQueues without a cohort")))));
+    }
+
+    @Test
+    void showsTheLatestHotswapsAndNodePoolHealthCounts() throws Exception {
+        given(queries.overview(10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
+        given(hotswaps.latest(5)).willReturn(List.of(recoveredHotswap(7, T0)));
+        given(nodePools.clusters()).willReturn(List.of(simCluster(), staleCluster()));
+
+        mvc.perform(get("/"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(
+                        containsString("<span class=\"badge health-healthy\">1 Healthy</span>"),
+                        containsString("<span class=\"badge health-degraded\">1 Degraded</span>"),
+                        containsString("<span class=\"badge health-unhealthy\">1 Unhealthy</span>"),
+                        containsString("<span class=\"badge health-unknown\">1 Unknown</span>"),
+                        containsString("The 5 latest hotswaps"), containsString("sim/pool-2"),
+                        containsString("<a class=\"victim\" href=\"/namespaces/default/workloads/low-jax-trillium\""),
+                        containsString("MTTR 4.0 s"), containsString("href=\"/hotswaps\""),
+                        containsString("sse-connect=\"/console/events\""))));
+    }
+
+    @Test
+    void saysSoWhenThereIsNoHotswapOrPoolYet() throws Exception {
+        given(queries.overview(10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
+
+        mvc.perform(get("/"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("No hotswaps yet."),
+                        containsString("No cluster has reported a node pool yet."))));
     }
 }

@@ -1,0 +1,225 @@
+package dev.platform.scheduler.console;
+
+import dev.platform.scheduler.testsupport.PlatformClient;
+import dev.platform.scheduler.testsupport.PlatformProcess;
+import dev.platform.scheduler.testsupport.SeedManifests;
+import dev.platform.scheduler.testsupport.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
+import tools.jackson.databind.JsonNode;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The console in a real browser (issue 7, "done when" 1): the scheduler and the agent on its
+ * simulated TPU cluster as processes, the seed's queues applied and its JobSets submitted through
+ * REST plus one more that has to wait, then in headless Chromium: the queue position and pending
+ * reason, a pool failed through the agent's fault injection and seen turning Unhealthy on the
+ * node-pools page without a reload (SSE), the hotswap with its phases, the preemption audit
+ * filtered to Hotswap and its CSV, and a screenshot of every page under target/screenshots.
+ *
+ * <p>Needs Debian's {@code chromium} and {@code chromium-driver} ({@code .ci/run} installs them);
+ * Selenium Manager is never asked to download a driver: both paths are given.
+ */
+class ConsoleBrowserIT {
+
+    private static final String TOKEN = "console-browser-it-token";
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    void anOperatorFollowsAHotswapThroughTheConsole() throws Exception {
+        TestDatabase.Connection db = TestDatabase.createDatabase("console_browser");
+        List<String> args = new ArrayList<>(PlatformProcess.database(db));
+        args.addAll(List.of("--platform.agents.token=" + TOKEN, "--platform.hotswap.grace=2s"));
+        try (PlatformProcess scheduler = PlatformProcess.start(workDir, "scheduler", args).awaitUp();
+             PlatformProcess agent = PlatformProcess.startSimulatedAgent(workDir, scheduler.url(), "sim", TOKEN).awaitUp()) {
+            PlatformClient api = scheduler.client();
+            await().atMost(PATIENCE).until(() -> healthyPools(api) == 5);
+            submitSeed(api);
+            JsonNode high = awaitWorkload(api, "high-jax-trillium", w -> "Running".equals(w.get("state").asString()));
+            awaitWorkload(api, "low-jax-trillium", w -> "Running".equals(w.get("state").asString()));
+            awaitWorkload(api, "queued-jax-trillium",
+                    w -> "WaitingForQuota".equals(w.at("/pendingReason/code").asString()));
+            String failing = high.at("/admission/podSetAssignments/0/nodePools/1").asString();
+
+            WebDriver browser = chromium();
+            try {
+                Console console = new Console(browser, scheduler.url());
+
+                console.open("/");
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
+                        browser.findElement(By.cssSelector(".pool-summary")).getText()).contains("5 Healthy"));
+                console.screenshot("overview");
+
+                console.open("/queues");
+                console.screenshot("queues");
+                browser.findElement(By.linkText("tpu-training-cq")).click();
+                WebElement pending = browser.findElement(By.xpath(
+                        "//section[@aria-labelledby='pending']//tr[.//a[text()='default/queued-jax-trillium']]"));
+                List<WebElement> cells = pending.findElements(By.tagName("td"));
+                assertThat(cells.get(0).getText()).isEqualTo("0");
+                assertThat(pending.getText()).contains("Waiting for quota to free up", "WaitingForQuota");
+                console.screenshot("queue-detail");
+
+                console.open("/nodepools");
+                By failingTile = By.cssSelector("li.pool[data-pool='" + failing + "']");
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> {
+                    assertThat(browser.findElement(failingTile).getAttribute("class")).contains("health-healthy");
+                    assertThat(browser.findElement(failingTile).getText()).contains("default/high-jax-trillium");
+                });
+                assertThat(agent.client().post("/simulation/nodepools/" + failing + "/fail", null, "").status())
+                        .isEqualTo(204);
+                // no reload: the SSE event makes htmx swap the grid in place
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
+                        browser.findElement(failingTile).getAttribute("class")).contains("health-unhealthy"));
+                assertThat(browser.getCurrentUrl()).endsWith("/nodepools");
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
+                        browser.findElement(failingTile).findElement(By.cssSelector(".reasons")).getText())
+                        .contains("Unhealthy"));
+                console.screenshot("nodepools");
+
+                JsonNode event = await().atMost(PATIENCE).until(() -> api.get("/api/v1/hotswaps").json().get("items"),
+                        items -> items.size() == 1 && !items.get(0).get("runningAt").isNull()).get(0);
+                console.open("/hotswaps");
+                By row = By.id("hotswap-" + event.get("id").asLong());
+                // the section is live: an SSE event may swap it between two reads, so read it again until it holds
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> {
+                    WebElement r = browser.findElement(row);
+                    assertThat(r.getText()).contains("sim/" + failing, "default/high-jax-trillium",
+                            "default/low-jax-trillium", "Recovered", "detected", "decided", "evicted", "running");
+                    for (String phase : List.of("detectedAt", "decidedAt", "evictionsDoneAt", "runningAt")) {
+                        assertThat(r.findElements(By.cssSelector("time[datetime='" + event.get(phase).asString() + "']")))
+                                .as(phase).isNotEmpty();
+                    }
+                    assertThat(r.findElements(By.cssSelector(".phase-bar .phase"))).hasSize(3);
+                    assertThat(browser.findElements(By.cssSelector("figure.chart svg circle.dot"))).hasSize(1);
+                    assertThat(r.findElement(By.cssSelector("a.victim")).getAttribute("href"))
+                            .endsWith("/namespaces/default/workloads/low-jax-trillium");
+                });
+                console.screenshot("hotswaps");
+
+                await().atMost(PATIENCE).ignoreExceptions()
+                        .untilAsserted(() -> browser.findElement(row).findElement(By.cssSelector("a.victim")).click());
+                assertThat(browser.findElement(By.tagName("h1")).getText()).contains("low-jax-trillium");
+                console.screenshot("workload-detail");
+
+                console.open("/preemptions");
+                new Select(browser.findElement(By.name("reason"))).selectByVisibleText("Hotswap");
+                browser.findElement(By.cssSelector("form.filters button[type=submit]")).click();
+                assertThat(browser.getCurrentUrl()).contains("reason=Hotswap");
+                WebElement audit = browser.findElement(By.cssSelector("table.preemptions tbody"));
+                assertThat(audit.findElements(By.tagName("tr"))).hasSize(1);
+                assertThat(audit.getText()).contains("Hotswap", "default/low-jax-trillium", "default/high-jax-trillium");
+                String csvHref = browser.findElement(By.cssSelector("a.download")).getAttribute("href");
+                assertThat(csvHref).contains("reason=Hotswap").contains("format=csv");
+                console.screenshot("preemptions");
+                PlatformClient.Response csv = api.get(csvHref.substring(scheduler.url().length()), "text/csv");
+                assertThat(csv.status()).isEqualTo(200);
+                List<String> lines = csv.body().lines().toList();
+                assertThat(lines).hasSize(2);
+                assertThat(lines.get(1)).contains("Hotswap", "low-jax-trillium", "high-jax-trillium");
+
+                console.open("/teams");
+                console.screenshot("teams");
+                console.open("/configuration");
+                console.screenshot("configuration");
+
+                console.open("/");
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(browser.findElement(
+                        By.cssSelector("section[aria-labelledby='latest-hotswaps']")).getText())
+                        .contains("sim/" + failing, "Recovered"));
+                console.screenshot("overview");
+            } finally {
+                browser.quit();
+            }
+        }
+    }
+
+    /** The seed's queues through the manifests endpoint; its JobSets, and one more, as submitted workloads. */
+    private static void submitSeed(PlatformClient api) {
+        String seed = SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64");
+        List<String> documents = Arrays.stream(seed.split("(?m)^---\\s*$")).filter(d -> !d.isBlank()).toList();
+        String config = String.join("---\n", documents.stream().filter(d -> !d.contains("kind: JobSet")).toList());
+        assertThat(api.postYaml("/api/v1/manifests", config).status()).isEqualTo(200);
+        List<String> jobSets = documents.stream().filter(d -> d.contains("kind: JobSet")).toList();
+        for (String jobSet : jobSets) {
+            assertThat(api.postYaml("/api/v1/namespaces/default/workloads", jobSet).status()).isEqualTo(201);
+        }
+        awaitWorkload(api, "low-jax-trillium", w -> "Running".equals(w.get("state").asString()));
+        String queued = jobSets.stream().filter(d -> d.contains("name: low-jax-trillium")).findFirst().orElseThrow()
+                .replace("name: low-jax-trillium", "name: queued-jax-trillium");
+        assertThat(api.postYaml("/api/v1/namespaces/default/workloads", queued).status()).isEqualTo(201);
+    }
+
+    private static WebDriver chromium() throws IOException {
+        assertThat(CHROMEDRIVER).as("chromium-driver is installed (.ci/run installs it)").isExecutable();
+        Files.createDirectories(SCREENSHOTS);
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-quic", "--no-first-run", "--disable-component-update",
+                "--disable-sync", "--window-size=1400,1000",
+                "--user-data-dir=" + Files.createTempDirectory("console-browser-it-profile"));
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        WebDriver driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().implicitlyWait(Duration.ofSeconds(5));
+        return driver;
+    }
+
+    /** The browser on the console, and its screenshots, each the page's whole height. */
+    private record Console(WebDriver browser, String baseUrl) {
+
+        void open(String path) {
+            browser.get(baseUrl + path);
+        }
+
+        /** The whole page, beyond the window's height (DevTools' captureBeyondViewport). */
+        void screenshot(String page) throws IOException {
+            long height = (Long) ((JavascriptExecutor) browser).executeScript(
+                    "return Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)");
+            long width = (Long) ((JavascriptExecutor) browser).executeScript(
+                    "return document.documentElement.clientWidth");
+            Map<String, Object> shot = ((ChromeDriver) browser).executeCdpCommand("Page.captureScreenshot", Map.of(
+                    "format", "png", "captureBeyondViewport", true,
+                    "clip", Map.of("x", 0, "y", 0, "width", width, "height", height, "scale", 1)));
+            Files.write(SCREENSHOTS.resolve(page + ".png"), Base64.getDecoder().decode((String) shot.get("data")));
+        }
+    }
+
+    private static long healthyPools(PlatformClient api) {
+        JsonNode pools = api.get("/api/v1/clusters/sim/nodepools").json();
+        JsonNode items = pools.has("items") ? pools.get("items") : pools;
+        return items.valueStream().filter(p -> "Healthy".equals(p.get("health").asString())).count();
+    }
+
+    private static JsonNode awaitWorkload(PlatformClient api, String name, java.util.function.Predicate<JsonNode> until) {
+        return await().atMost(PATIENCE).until(
+                () -> api.get("/api/v1/namespaces/default/workloads/" + name).json(), until);
+    }
+}

@@ -1,0 +1,22 @@
+package dev.platform.web.live;
+
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/** The console's event stream: a {@code change} event each time the scheduler's state changes. */
+@RestController
+public class LiveUpdatesController {
+
+    private final LiveUpdates updates;
+
+    public LiveUpdatesController(LiveUpdates updates) {
+        this.updates = updates;
+    }
+
+    @GetMapping(path = "/console/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    public SseEmitter events() {
+        return updates.subscribe();
+    }
+}
