@@ -28,6 +28,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The console in a real browser (issue 7, "done when" 1): the scheduler and the agent on its
@@ -53,6 +54,9 @@ class ConsoleBrowserIT {
 
     @Test
     void anOperatorFollowsAHotswapThroughTheConsole() throws Exception {
+        // Reported as skipped, not passed, on a machine without the browser; CI installs it (.ci/run).
+        assumeTrue(Files.isExecutable(CHROMEDRIVER) && Files.isExecutable(CHROMIUM),
+                "Debian chromium and chromium-driver are not installed: apt-get install chromium chromium-driver");
         TestDatabase.Connection db = TestDatabase.createDatabase("console_browser");
         List<String> args = new ArrayList<>(PlatformProcess.database(db));
         args.addAll(List.of("--platform.agents.token=" + TOKEN, "--platform.hotswap.grace=2s"));
