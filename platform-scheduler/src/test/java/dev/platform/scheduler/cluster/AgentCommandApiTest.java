@@ -6,15 +6,11 @@ import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
 import dev.platform.api.agent.EvictionProgress;
 import dev.platform.api.agent.HealthState;
-import dev.platform.scheduler.scheduling.SchedulingLoop;
-import dev.platform.scheduler.testsupport.DatabaseCleaner;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.event.ApplicationEvents;
 import org.springframework.test.context.event.RecordApplicationEvents;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -35,20 +31,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** The command outbox: enqueue in a transaction, long poll, results, {@code after} semantics. */
-@PlatformIntegrationTest
 @RecordApplicationEvents
-class AgentCommandApiTest {
+class AgentCommandApiTest extends PlatformApplicationTest {
 
     static final UUID WORKLOAD = UUID.fromString("9c1e0000-0000-4000-8000-000000000001");
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
-    @Autowired
-    SchedulingLoop loop;
 
     @Autowired
     AgentCommandStore commands;
@@ -66,7 +52,6 @@ class AgentCommandApiTest {
 
     @BeforeEach
     void setUp() {
-        DatabaseCleaner.clean(jdbc, loop);
         agent = new AgentCalls(port);
         agent.report("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY)),
                 List.of()));

@@ -1,26 +1,15 @@
 package dev.platform.scheduler.cluster;
 
-import dev.platform.agent.Agent;
-import dev.platform.agent.AgentSettings;
-import dev.platform.agent.leadership.SoleReplica;
 import dev.platform.agent.simulation.SimulatedCluster;
-import dev.platform.agent.simulation.SimulatedClusterLayout;
-import dev.platform.scheduler.scheduling.SchedulingLoop;
-import dev.platform.scheduler.testsupport.DatabaseCleaner;
 import dev.platform.scheduler.testsupport.Manifests;
-import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import dev.platform.scheduler.testsupport.SimulatedAgent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
-import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -29,30 +18,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The real agent (platform-agent) on a simulated TPU cluster, talking HTTP to the running scheduler. */
-@PlatformIntegrationTest
-class AgentEndToEndTest {
+class AgentEndToEndTest extends PlatformApplicationTest {
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
-    @Autowired
-    SchedulingLoop loop;
-
-    PlatformClient api;
+    SimulatedAgent agent;
     SimulatedCluster cluster;
-    Agent agent;
 
     @BeforeEach
     void startAgent() {
-        DatabaseCleaner.clean(jdbc, loop);
-        api = new PlatformClient(port);
-        cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
-        agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), "sim",
-                PlatformIntegrationTest.AGENT_TOKEN, "sim-agent"), cluster, new SoleReplica(), Clock.systemUTC());
-        agent.start();
+        agent = SimulatedAgent.start(port, api);
+        cluster = agent.cluster();
     }
 
     @AfterEach

@@ -2,16 +2,12 @@ package dev.platform.scheduler.cluster;
 
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodeHealthReason;
-import dev.platform.scheduler.scheduling.SchedulingLoop;
-import dev.platform.scheduler.testsupport.DatabaseCleaner;
-import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.event.ApplicationEvents;
 import org.springframework.test.context.event.RecordApplicationEvents;
 import tools.jackson.databind.JsonNode;
@@ -25,18 +21,8 @@ import static dev.platform.scheduler.cluster.AgentCalls.tpuPool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Reports from agents: FULL and DELTA inventory, sequences, 409, staleness, authentication. */
-@PlatformIntegrationTest
 @RecordApplicationEvents
-class AgentReportApiTest {
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
-    @Autowired
-    SchedulingLoop loop;
+class AgentReportApiTest extends PlatformApplicationTest {
 
     @Autowired
     AgentReportService reports;
@@ -44,13 +30,10 @@ class AgentReportApiTest {
     @Autowired
     ApplicationEvents events;
 
-    PlatformClient api;
     AgentCalls agent;
 
     @BeforeEach
     void setUp() {
-        DatabaseCleaner.clean(jdbc, loop);
-        api = new PlatformClient(port);
         agent = new AgentCalls(port);
     }
 

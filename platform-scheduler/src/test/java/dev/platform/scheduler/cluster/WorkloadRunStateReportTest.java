@@ -5,17 +5,11 @@ import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.ReportKind;
 import dev.platform.api.agent.WorkloadPhase;
-import dev.platform.scheduler.scheduling.SchedulingLoop;
-import dev.platform.scheduler.testsupport.DatabaseCleaner;
 import dev.platform.scheduler.testsupport.Manifests;
-import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
@@ -31,25 +25,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Workload states moved by what agents report; Kueue-style submissions adopted from the cluster. */
-@PlatformIntegrationTest
-class WorkloadRunStateReportTest {
+class WorkloadRunStateReportTest extends PlatformApplicationTest {
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
-    @Autowired
-    SchedulingLoop loop;
-
-    PlatformClient api;
     AgentCalls agent;
 
     @BeforeEach
     void setUp() {
-        DatabaseCleaner.clean(jdbc, loop);
-        api = new PlatformClient(port);
         agent = new AgentCalls(port);
         assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("cq", "4", "Never")).status()).isEqualTo(200);
         agent.report("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY)),

@@ -3,17 +3,12 @@ package dev.platform.scheduler.config;
 import dev.platform.api.manifest.decode.InvalidManifestCorpus;
 import dev.platform.api.manifest.decode.InvalidManifestCorpus.Expectation;
 import dev.platform.scheduler.testsupport.DatabaseCleaner;
-import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.SeedManifests;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import dev.platform.scheduler.scheduling.SchedulingLoop;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 import java.util.Map;
@@ -25,24 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every manifest of the invalid corpus, posted over HTTP to a database that already holds the
  * seed's configuration: a 4xx problem+json naming document and path, and not one row changed.
  */
-@PlatformIntegrationTest
-class InvalidManifestsApiTest {
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
-    @Autowired
-    SchedulingLoop loop;
-
-    PlatformClient api;
+class InvalidManifestsApiTest extends PlatformApplicationTest {
 
     @BeforeEach
     void seedConfiguration() {
-        DatabaseCleaner.clean(jdbc, loop);
-        api = new PlatformClient(port);
         assertThat(api.postYaml("/api/v1/manifests", SeedManifests.read("seed-kueue.yaml")).status()).isEqualTo(200);
     }
 

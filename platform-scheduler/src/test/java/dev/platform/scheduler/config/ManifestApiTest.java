@@ -1,16 +1,10 @@
 package dev.platform.scheduler.config;
 
 import dev.platform.scheduler.testsupport.DatabaseCleaner;
-import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.SeedManifests;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import dev.platform.scheduler.scheduling.SchedulingLoop;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 import java.util.List;
@@ -19,8 +13,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code POST /api/v1/manifests} and the configuration reads, against real PostgreSQL. */
-@PlatformIntegrationTest
-class ManifestApiTest {
+class ManifestApiTest extends PlatformApplicationTest {
 
     private static final String FLAVOR = """
             apiVersion: kueue.x-k8s.io/v1beta1
@@ -32,22 +25,6 @@ class ManifestApiTest {
                 cloud.google.com/gke-tpu-accelerator: tpu-v6e-slice
             """;
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
-    @Autowired
-    SchedulingLoop loop;
-
-    PlatformClient api;
-
-    @BeforeEach
-    void setUp() {
-        DatabaseCleaner.clean(jdbc, loop);
-        api = new PlatformClient(port);
-    }
 
     @Test
     void seedKueueManifestIsCreatedWithTheReclaimOutOfCohortWarningThenUnchanged() {

@@ -1,16 +1,9 @@
 package dev.platform.scheduler.console;
 
-import dev.platform.scheduler.scheduling.SchedulingLoop;
-import dev.platform.scheduler.testsupport.DatabaseCleaner;
-import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.SeedManifests;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
@@ -24,25 +17,8 @@ import static org.awaitility.Awaitility.await;
  * The console over real data: the seed's Kueue example applied through REST, then every page read
  * as a browser would (HTML), the audit's CSV link followed, and the Cancel form posted.
  */
-@PlatformIntegrationTest
-class ConsolePagesTest {
+class ConsolePagesTest extends PlatformApplicationTest {
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
-    @Autowired
-    SchedulingLoop loop;
-
-    PlatformClient api;
-
-    @BeforeEach
-    void clean() {
-        DatabaseCleaner.clean(jdbc, loop);
-        api = new PlatformClient(port);
-    }
 
     @Test
     void pagesShowTheSeedScenarioAndTheCancelFormFreesTheQuota() {

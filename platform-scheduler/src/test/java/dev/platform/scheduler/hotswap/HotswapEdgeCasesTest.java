@@ -1,25 +1,14 @@
 package dev.platform.scheduler.hotswap;
 
-import dev.platform.agent.Agent;
-import dev.platform.agent.AgentSettings;
-import dev.platform.agent.leadership.SoleReplica;
 import dev.platform.agent.simulation.SimulatedCluster;
-import dev.platform.agent.simulation.SimulatedClusterLayout;
-import dev.platform.scheduler.scheduling.SchedulingLoop;
-import dev.platform.scheduler.testsupport.DatabaseCleaner;
-import dev.platform.scheduler.testsupport.PlatformClient;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import dev.platform.scheduler.testsupport.SimulatedAgent;
 import dev.platform.scheduler.testsupport.SeedManifests;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
-import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,34 +20,17 @@ import static org.awaitility.Awaitility.await;
  * Hotswap's edge cases (Hotswap issue, "done when" 2) with the real agent on a simulated cluster of
  * four 4x4 v6e pools, in the shared test application (grace period 5 s).
  */
-@PlatformIntegrationTest
-class HotswapEdgeCasesTest {
+class HotswapEdgeCasesTest extends PlatformApplicationTest {
 
     private static final Duration GRACE_AND_MARGIN = Duration.ofSeconds(8);
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
-    @Autowired
-    SchedulingLoop loop;
-
-    PlatformClient api;
+    SimulatedAgent agent;
     SimulatedCluster cluster;
-    Agent agent;
 
     @BeforeEach
     void startAgent() {
-        DatabaseCleaner.clean(jdbc, loop);
-        api = new PlatformClient(port);
-        cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
-        agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), "sim",
-                PlatformIntegrationTest.AGENT_TOKEN, "sim-agent"), cluster, new SoleReplica(), Clock.systemUTC());
-        agent.start();
-        await().atMost(Duration.ofSeconds(20)).until(() -> api.get("/api/v1/clusters/sim/nodepools").status() == 200
-                && api.get("/api/v1/clusters/sim/nodepools").json().get("items").size() == 5);
+        agent = SimulatedAgent.start(port, api);
+        cluster = agent.cluster();
     }
 
     @AfterEach

@@ -1,16 +1,10 @@
 package dev.platform.scheduler.preemption;
 
-import dev.platform.scheduler.scheduling.SchedulingLoop;
-import dev.platform.scheduler.testsupport.DatabaseCleaner;
 import dev.platform.scheduler.testsupport.Manifests;
-import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 import java.net.URI;
@@ -28,24 +22,10 @@ import static org.awaitility.Awaitility.await;
  * A preemption decided by the loop lands in the audit with Kueue's reason and message, the victim
  * is requeued at its place, and the audit filters, pages and exports CSV.
  */
-@PlatformIntegrationTest
-class PreemptionAuditTest {
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
-    @Autowired
-    SchedulingLoop loop;
-
-    PlatformClient api;
+class PreemptionAuditTest extends PlatformApplicationTest {
 
     @BeforeEach
     void setUp() {
-        DatabaseCleaner.clean(jdbc, loop);
-        api = new PlatformClient(port);
         api.postYaml("/api/v1/manifests", Manifests.queue("cq", "4", "LowerPriority"));
         api.postYaml("/api/v1/manifests", Manifests.priorityClass("low", 10) + "---\n" + Manifests.priorityClass("high", 100));
     }

@@ -1,14 +1,10 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.scheduler.testsupport.DatabaseCleaner;
 import dev.platform.scheduler.testsupport.Manifests;
-import dev.platform.scheduler.testsupport.PlatformClient;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
 import java.time.Duration;
 
@@ -16,27 +12,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Kueue's metric names on {@code /actuator/prometheus}, fed by real decisions. */
-@PlatformIntegrationTest
-class SchedulingMetricsTest {
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
-    @Autowired
-    SchedulingLoop loop;
+class SchedulingMetricsTest extends PlatformApplicationTest {
 
     @Autowired
     SchedulingMetrics metrics;
 
-    PlatformClient api;
-
     @BeforeEach
     void setUp() {
-        DatabaseCleaner.clean(jdbc, loop);
-        api = new PlatformClient(port);
         api.postYaml("/api/v1/manifests", Manifests.queue("metrics-cq", "2", "LowerPriority"));
         api.postYaml("/api/v1/manifests", Manifests.priorityClass("low", 10) + "---\n" + Manifests.priorityClass("high", 100));
     }

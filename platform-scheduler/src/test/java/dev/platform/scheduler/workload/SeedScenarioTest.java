@@ -1,16 +1,9 @@
 package dev.platform.scheduler.workload;
 
-import dev.platform.scheduler.scheduling.SchedulingLoop;
-import dev.platform.scheduler.testsupport.DatabaseCleaner;
-import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.SeedManifests;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
@@ -23,25 +16,8 @@ import static org.awaitility.Awaitility.await;
  * tpu-training-cq, the high-priority one is admitted with all 32 chips, the low one waits at the
  * head of the queue for quota, and cancelling the high one admits the low one.
  */
-@PlatformIntegrationTest
-class SeedScenarioTest {
+class SeedScenarioTest extends PlatformApplicationTest {
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
-    @Autowired
-    SchedulingLoop loop;
-
-    PlatformClient api;
-
-    @BeforeEach
-    void clean() {
-        DatabaseCleaner.clean(jdbc, loop);
-        api = new PlatformClient(port);
-    }
 
     @Test
     void highPriorityJobSetIsAdmittedLowOneWaitsForQuotaUntilTheHighOneIsCancelled() {
