@@ -85,20 +85,11 @@ public class QueueUsage {
             }
         }
         Map<String, long[]> counts = new HashMap<>();
-        // Two counts, each over its own partial index (pending order, admitted), instead of one
-        // scan of every workload of the queues.
-        jdbc.sql("""
-                SELECT cluster_queue, count(*) FROM workload
-                WHERE cluster_queue = ANY(:names) AND state IN ('Pending', 'Evicted') GROUP BY cluster_queue""")
+        // Counters kept by triggers (migration V8): two numbers per queue, whatever the backlog.
+        jdbc.sql("SELECT cluster_queue, pending, admitted FROM cluster_queue_workload_count WHERE cluster_queue = ANY(:names)")
                 .param("names", names)
-                .query((rs, i) -> Map.entry(rs.getString(1), rs.getLong(2)))
-                .list().forEach(e -> counts.computeIfAbsent(e.getKey(), k -> new long[2])[0] = e.getValue());
-        jdbc.sql("""
-                SELECT cluster_queue, count(*) FROM workload
-                WHERE cluster_queue = ANY(:names) AND state IN ('Admitted', 'Running') GROUP BY cluster_queue""")
-                .param("names", names)
-                .query((rs, i) -> Map.entry(rs.getString(1), rs.getLong(2)))
-                .list().forEach(e -> counts.computeIfAbsent(e.getKey(), k -> new long[2])[1] = e.getValue());
+                .query((rs, i) -> Map.entry(rs.getString(1), new long[]{rs.getLong(2), rs.getLong(3)}))
+                .list().forEach(e -> counts.put(e.getKey(), e.getValue()));
         Map<String, List<ResourceUsage>> resources = new HashMap<>();
         for (Line line : lines) {
             if (!clusterQueues.contains(line.clusterQueue())) {

@@ -95,6 +95,33 @@ class SchemaConstraintsTest {
                 .isInstanceOf(DataIntegrityViolationException.class);
     }
 
+    @Test
+    void perQueueWorkloadCountersFollowEveryTransition() {
+        jdbc.sql("""
+                INSERT INTO workload (uid, namespace, name, kind, cluster_queue, state, manifest, pod_sets, queue_timestamp)
+                VALUES ('00000000-0000-0000-0000-000000000001', 'ns', 'a', 'Job', 'cq', 'Pending', '{}', '[]', now()),
+                       ('00000000-0000-0000-0000-000000000002', 'ns', 'b', 'Job', 'cq', 'Pending', '{}', '[]', now())""")
+                .update();
+        assertThat(counts("cq")).containsExactly(2L, 0L);
+
+        jdbc.sql("UPDATE workload SET state = 'Admitted', admission = '{}' WHERE name = 'a'").update();
+        assertThat(counts("cq")).containsExactly(1L, 1L);
+
+        jdbc.sql("UPDATE workload SET cluster_queue = 'other' WHERE name = 'b'").update();
+        assertThat(counts("cq")).containsExactly(0L, 1L);
+        assertThat(counts("other")).containsExactly(1L, 0L);
+
+        jdbc.sql("UPDATE workload SET state = 'Finished' WHERE name = 'a'").update();
+        jdbc.sql("DELETE FROM workload WHERE name = 'b'").update();
+        assertThat(counts("cq")).containsExactly(0L, 0L);
+        assertThat(counts("other")).containsExactly(0L, 0L);
+    }
+
+    private List<Long> counts(String clusterQueue) {
+        return jdbc.sql("SELECT pending, admitted FROM cluster_queue_workload_count WHERE cluster_queue = ?")
+                .param(clusterQueue).query((rs, i) -> List.of(rs.getLong(1), rs.getLong(2))).single();
+    }
+
     private void quota(String nominal, String lending) {
         jdbc.sql("""
                 INSERT INTO cluster_queue_quota (cluster_queue, group_index, flavor_index, flavor, resource,
