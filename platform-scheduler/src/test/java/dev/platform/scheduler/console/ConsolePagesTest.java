@@ -1,9 +1,11 @@
 package dev.platform.scheduler.console;
 
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
+import dev.platform.scheduler.config.QueueUsageHistory;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.SeedManifests;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
@@ -18,6 +20,9 @@ import static org.awaitility.Awaitility.await;
  * as a browser would (HTML), the audit's CSV link followed, and the Cancel form posted.
  */
 class ConsolePagesTest extends PlatformApplicationTest {
+
+    @Autowired
+    QueueUsageHistory usageHistory;
 
 
     @Test
@@ -64,6 +69,9 @@ class ConsolePagesTest extends PlatformApplicationTest {
         assertThat(lines.get(0)).startsWith("id,at,reason,message,");
         assertThat(lines.get(1)).contains(",high-jax-trillium,", ",low-jax-trillium,", ",InClusterQueue,");
 
+        usageHistory.sample();
+        assertThat(html("/teams?namespace=default")).contains("Usage over the last day",
+                "tpu-training-cq · tpu-v6e-slice / google.com/tpu", "<span>100% of 32</span> now");
         assertThat(html("/teams?namespace=default")).contains("<th scope=\"row\">default-queue</th>", "32 of 32",
                 "href=\"/namespaces/default/workloads/low-jax-trillium\"",
                 "href=\"/namespaces/default/workloads/high-jax-trillium\"");

@@ -28,6 +28,7 @@ public class TeamPageController {
                 : namespaces.isEmpty() ? null : namespaces.get(0);
         model.addAttribute("selected", selected);
         model.addAttribute("team", selected == null ? null : queries.team(selected, WORKLOADS));
+        model.addAttribute("usageChart", UsageChart.of(selected == null ? List.of() : queries.usageHistory(selected)));
         return "teams";
     }
 }

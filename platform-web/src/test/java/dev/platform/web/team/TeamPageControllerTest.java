@@ -54,6 +54,34 @@ class TeamPageControllerTest {
     }
 
     @Test
+    void drawsUsageOverTheLastDayAsOneLinePerQuota() throws Exception {
+        given(queries.namespaces()).willReturn(List.of("default"));
+        given(queries.team("default", 50)).willReturn(new TeamView("default", List.of(), List.of(), List.of(), false));
+        given(queries.usageHistory("default")).willReturn(List.of(new TeamQueries.UsageSeries("tpu-training-cq",
+                "tpu-v6e-slice", "google.com/tpu", "32", List.of(
+                        new TeamQueries.UsagePoint(T0, 0, 32), new TeamQueries.UsagePoint(T0.plusSeconds(60), 16, 32),
+                        new TeamQueries.UsagePoint(T0.plusSeconds(120), 48, 32)))));
+
+        mvc.perform(get("/teams"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(
+                        containsString("Usage over the last day"),
+                        containsString("points=\"48.0,176.0 340.0,121.3 632.0,12.0\""),
+                        containsString("tpu-training-cq · tpu-v6e-slice / google.com/tpu"),
+                        containsString("150% of 32"), containsString(">150%<"))));
+    }
+
+    @Test
+    void saysWhenNoUsageWasSampledYet() throws Exception {
+        given(queries.namespaces()).willReturn(List.of("default"));
+        given(queries.team("default", 50)).willReturn(new TeamView("default", List.of(), List.of(), List.of(), false));
+
+        mvc.perform(get("/teams"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(containsString("No usage sampled yet")));
+    }
+
+    @Test
     void picksTheFirstNamespaceWhenNoneIsChosen() throws Exception {
         given(queries.namespaces()).willReturn(List.of("default", "team-b"));
         given(queries.team("default", 50)).willReturn(new TeamView("default", List.of(), List.of(), List.of(), false));
