@@ -75,6 +75,7 @@ public class SchedulingLoop implements SmartLifecycle {
     private final ConcurrentLinkedQueue<QuiescedTask> quiescedTasks = new ConcurrentLinkedQueue<>();
 
     private volatile boolean running;
+    private volatile boolean leading;
     private Thread thread;
 
     // State owned by the loop thread.
@@ -143,8 +144,12 @@ public class SchedulingLoop implements SmartLifecycle {
         }
     }
 
+    /**
+     * Whether this replica led the last turn. Read from any thread; only the loop thread touches
+     * the leadership connection (a JDBC connection is not for concurrent use).
+     */
     public boolean isLeader() {
-        return state != null && leadership.holds();
+        return leading;
     }
 
     /**
@@ -200,6 +205,8 @@ public class SchedulingLoop implements SmartLifecycle {
                 Thread.currentThread().interrupt();
             }
         }
+        leading = false;
+        state = null;
         leadership.release();
         runQuiescedTasks();
     }
@@ -233,6 +240,7 @@ public class SchedulingLoop implements SmartLifecycle {
                 stepDown();
             } catch (RuntimeException e) {
                 log.error("scheduling turn failed; the state is rebuilt from the database", e);
+                leading = false;
                 state = null;
                 await(properties.leaderRetry().toMillis());
             }
@@ -241,6 +249,7 @@ public class SchedulingLoop implements SmartLifecycle {
 
     private boolean ensureLeadership() {
         if (state != null && leadership.holds()) {
+            leading = true;
             return true;
         }
         if (state != null) {
@@ -250,10 +259,12 @@ public class SchedulingLoop implements SmartLifecycle {
             return false;
         }
         rebuild();
+        leading = true;
         return true;
     }
 
     private void stepDown() {
+        leading = false;
         state = null;
         leadership.release();
     }
