@@ -215,6 +215,41 @@ class DecisionWriter {
         return version;
     }
 
+    /**
+     * Admits a priority-only workload (no queue, no quota) onto the pools found for it and starts
+     * it; null when the workload changed meanwhile.
+     */
+    @Transactional
+    public Long admitPriorityOnly(long epoch, WorkloadRow row, SlicePlacement.Placement placement) {
+        fence.check(epoch);
+        workloads.lockChanges();
+        Map<String, List<String>> pools = NodePoolPlacement.poolNames(placement);
+        WorkloadStatus.Admission admission = new WorkloadStatus.Admission(null, row.podSets().stream()
+                .map(ps -> {
+                    Map<String, String> usage = new java.util.TreeMap<>();
+                    ps.requests().forEach((resource, q) -> usage.put(resource,
+                            Quantities.format(q.milliValue() * ps.count())));
+                    return new WorkloadStatus.PodSetAssignment(ps.name(), ps.count(), Map.of(), usage,
+                            pools.getOrDefault(ps.name(), List.of()));
+                }).toList());
+        Instant now = clock.instant();
+        Long version = jdbc.sql("""
+                        UPDATE workload SET state = 'Admitted', admission = ?::jsonb, cluster = ?, admitted_at = ?,
+                               admitted_epoch = ?, pending_reason = NULL, pending_message = NULL,
+                               version = version + 1, change_seq = nextval('workload_change_seq')
+                        WHERE uid = ? AND version = ? AND state = 'Pending' RETURNING version""")
+                .params(json.writeValueAsString(admission), placement.cluster(), Timestamp.from(now), epoch,
+                        row.uid(), row.version())
+                .query(Long.class).optional().orElse(null);
+        if (version != null) {
+            workloads.appendEvents(List.of(new NewEvent(row.uid(), now, "Admitted", "True", "PriorityOnly",
+                    "No queue name: placed by priority on " + String.join(", ", placement.allPools()))));
+            startInClusters(java.util.Set.of(row.uid().toString()),
+                    Map.of(row.uid().toString(), new Placed(placement, null, Map.of())));
+        }
+        return version;
+    }
+
     static String poolName(String poolKey) {
         return poolKey.substring(poolKey.indexOf('/') + 1);
     }

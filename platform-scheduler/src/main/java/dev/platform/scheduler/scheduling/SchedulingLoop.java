@@ -93,6 +93,8 @@ public class SchedulingLoop implements SmartLifecycle {
      * inventory changes (placement's inadmissible set).
      */
     private final Map<String, Workload> waitingForNodePool = new HashMap<>();
+    /** Pending workloads without a queue name (priority-only mode): no quota, so not the core's. */
+    private final Map<String, WorkloadRow> priorityOnly = new HashMap<>();
     private final Map<String, Map<String, String>> flavorLabels = new HashMap<>();
     private NodePoolPlacement placement;
     private final java.time.Duration staleness;
@@ -226,6 +228,7 @@ public class SchedulingLoop implements SmartLifecycle {
                 }
                 boolean changed = readChanges();
                 changed |= hotswapDisrupted();
+                changed |= placePriorityOnly();
                 CycleResult result = state.runCycle();
                 boolean progressed = !result.admitted().isEmpty() || !result.preempted().isEmpty()
                         || !result.evicted().isEmpty();
@@ -277,6 +280,7 @@ public class SchedulingLoop implements SmartLifecycle {
         pending.clear();
         rows.clear();
         waitingForNodePool.clear();
+        priorityOnly.clear();
         placement = new NodePoolPlacement(jdbc, clock, staleness);
         placement.reloadInventory();
         lastConfigAudit = -1;
@@ -373,6 +377,65 @@ public class SchedulingLoop implements SmartLifecycle {
         target.addAll(source);
     }
 
+    /** A workload without a queue: tracked for placement by priority only; the core never sees it. */
+    private void reconcilePriorityOnly(String uid, WorkloadRow row) {
+        priorityOnly.remove(uid);
+        if (row.state() == WorkloadState.Pending) {
+            priorityOnly.put(uid, row);
+        }
+        if (!row.state().holdsQuota() && row.state() != WorkloadState.Evicted) {
+            placement.slices().release(uid);
+        }
+        if (row.state().isTerminal()) {
+            versions.remove(uid);
+            rows.remove(uid);
+        } else {
+            versions.put(uid, row.version());
+        }
+    }
+
+    /**
+     * Priority-only mode (design §6, as GKE runs pods without Kueue): waiting workloads without a
+     * queue, highest priority first, take free healthy pools that fit them. Returns whether any did.
+     */
+    private boolean placePriorityOnly() {
+        if (!placement.active() || priorityOnly.isEmpty()) {
+            return false;
+        }
+        boolean placed = false;
+        List<WorkloadRow> waiting = priorityOnly.values().stream()
+                .sorted(java.util.Comparator.comparingInt(WorkloadRow::priority).reversed()
+                        .thenComparing(WorkloadRow::queueTimestamp).thenComparing(r -> r.uid().toString()))
+                .toList();
+        for (WorkloadRow row : waiting) {
+            SliceRequest request = NodePoolPlacement.request(row,
+                    new dev.platform.scheduler.core.Admission(null, List.of()), flavorLabels);
+            java.util.Optional<SlicePlacement.Placement> where = placement.place(request);
+            if (where.isEmpty()) {
+                continue;
+            }
+            Long version = writer.admitPriorityOnly(leadership.epoch(), row, where.get());
+            if (version != null) {
+                String uid = row.uid().toString();
+                versions.put(uid, version);
+                priorityOnly.remove(uid);
+                placement.slices().assign(NodePoolPlacement.holder(row), where.get());
+                placed = true;
+            }
+        }
+        return placed;
+    }
+
+    /** A workload back in waiting after an eviction: into its queue, or to priority-only placement. */
+    private void requeue(WorkloadRow row, Workload workload) {
+        if (row != null && row.queueName() == null) {
+            priorityOnly.put(row.uid().toString(), row);
+            return;
+        }
+        state.addPending(workload);
+        pending.add(workload.uid());
+    }
+
     /** Brings the state in line with one row of the change feed. */
     private void reconcile(WorkloadRow row) {
         String uid = row.uid().toString();
@@ -382,6 +445,10 @@ public class SchedulingLoop implements SmartLifecycle {
         }
         Long known = versions.get(uid);
         if (known != null && known == row.version()) {
+            return;
+        }
+        if (row.queueName() == null) {
+            reconcilePriorityOnly(uid, row);
             return;
         }
         boolean parked = waitingForNodePool.remove(uid) != null;
@@ -572,8 +639,7 @@ public class SchedulingLoop implements SmartLifecycle {
             }
             state.workloadFinished(victimUid);
             placement.slices().release(victimUid);
-            state.addPending(CoreMapping.workload(victim));
-            pending.add(victimUid);
+            requeue(victim, CoreMapping.workload(victim));
         }
         if (!result.newVersions().containsKey(uid)) {
             return;
@@ -583,8 +649,7 @@ public class SchedulingLoop implements SmartLifecycle {
             case Recovering -> placement.slices().assign(NodePoolPlacement.holder(row), replacement.placement());
             case Requeued -> {
                 state.workloadFinished(uid);
-                state.addPending(CoreMapping.workload(row));
-                pending.add(uid);
+                requeue(row, CoreMapping.workload(row));
             }
             case Failed -> {
                 state.workloadFinished(uid);

@@ -68,8 +68,7 @@ public class WorkloadService {
         }
         String queueName = manifest.queueName() != null ? manifest.queueName() : defaultQueueName;
         if (queueName == null) {
-            throw invalid("metadata.labels.kueue.x-k8s.io/queue-name",
-                    "a queue name is required: set label or annotation kueue.x-k8s.io/queue-name to a LocalQueue");
+            return submitPriorityOnly(manifest, idempotencyKey);
         }
         WorkloadManifest queued = withQueue(manifest, queueName);
         Optional<String> clusterQueue = jdbc.sql("SELECT cluster_queue FROM local_queue WHERE namespace = ? AND name = ?")
@@ -112,6 +111,27 @@ public class WorkloadService {
                 + manifest.name() + "\" already exists with a different manifest; a submitted workload cannot be"
                 + " changed: delete it and submit again", List.of());
     }
+
+    /**
+     * A workload without a queue name runs in priority-only mode (Hotswap issue; the seed's
+     * seed-hotswap.yaml), as GKE runs pods without Kueue: no quota, placed on a free healthy node
+     * pool by priority once a cluster is connected.
+     */
+    private Submitted submitPriorityOnly(WorkloadManifest manifest, String idempotencyKey) {
+        PriorityResolver.ResolvedPriority priority = priorities.resolve(manifest);
+        UUID uid = UUID.randomUUID();
+        Instant now = clock.instant();
+        store.insert(uid, manifest, null, priority.className(), priority.value(), PRIORITY_ONLY_REASON,
+                PRIORITY_ONLY_MESSAGE, now, idempotencyKey);
+        store.appendEvents(List.of(new WorkloadStore.NewEvent(uid, now, "QuotaReserved", "False", PRIORITY_ONLY_REASON,
+                PRIORITY_ONLY_MESSAGE)));
+        events.publishEvent(new WorkloadsChanged());
+        return new Submitted(store.find(manifest.namespace(), manifest.name()).orElseThrow(), true);
+    }
+
+    static final String PRIORITY_ONLY_REASON = "WaitingForNodePool";
+    static final String PRIORITY_ONLY_MESSAGE = "priority-only mode (no kueue.x-k8s.io/queue-name): no quota;"
+            + " waits for a free healthy node pool";
 
     /** Cancels a workload: Finished with reason Cancelled, its quota freed at once. */
     @Transactional

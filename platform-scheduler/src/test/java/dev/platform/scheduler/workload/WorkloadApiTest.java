@@ -78,11 +78,15 @@ class WorkloadApiTest extends PlatformApplicationTest {
     }
 
     @Test
-    void aWorkloadWithoutQueueNameIsRejected() {
+    void aWorkloadWithoutQueueNameWaitsInPriorityOnlyModeWithoutQuota() {
         Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("orphan", null, "1", null));
 
-        assertThat(response.status()).isEqualTo(422);
-        assertThat(response.json().at("/errors/0/path").asString()).isEqualTo("metadata.labels.kueue.x-k8s.io/queue-name");
+        assertThat(response.status()).as(response.body()).isEqualTo(201);
+        assertThat(response.json().get("queueName").isNull()).isTrue();
+        assertThat(response.json().get("clusterQueue").isNull()).isTrue();
+        assertThat(response.json().at("/pendingReason/code").asString()).isEqualTo("WaitingForNodePool");
+        assertThat(response.json().at("/pendingReason/message").asString()).contains("priority-only mode");
+        assertThat(api.get("/api/v1/clusterqueues/cq").json().get("pendingWorkloads").asLong()).isZero();
     }
 
     @Test
