@@ -47,9 +47,11 @@ class DecisionWriter {
     private final Clock clock;
     private final AgentCommandStore commands;
     private final EpochFence fence;
+    private final Evictions evictions;
 
     DecisionWriter(JdbcTemplate jdbcTemplate, WorkloadStore workloads, PreemptionStore preemptions, JsonMapper json,
-                   Clock clock, AgentCommandStore commands, EpochFence fence) {
+                   Clock clock, AgentCommandStore commands, EpochFence fence, Evictions evictions) {
+        this.evictions = evictions;
         this.commands = commands;
         this.fence = fence;
         this.jdbcTemplate = jdbcTemplate;
@@ -87,10 +89,12 @@ class DecisionWriter {
 
         List<Decision.Admit> rejected = admit(result.admitted(), placements, versions, now, epoch, newVersions, events);
         List<String> rejectedEvictions = new ArrayList<>();
-        evict(result.preempted().stream().map(p -> new Eviction(p.workload(), "Preempted", p.message(),
-                p.reason().name())).toList(), versions, now, newVersions, events, rejectedEvictions);
-        evict(result.evicted().stream().map(e -> new Eviction(e.workload(), stopReason(e.message()), e.message(),
-                null)).toList(), versions, now, newVersions, events, rejectedEvictions);
+        evict(result.preempted().stream().map(p -> new Evictions.Eviction(p.workload().uid(),
+                versions.getOrDefault(p.workload().uid(), -1L), "Preempted", p.message(), p.reason().name()))
+                .toList(), now, newVersions, events, rejectedEvictions);
+        evict(result.evicted().stream().map(e -> new Evictions.Eviction(e.workload().uid(),
+                versions.getOrDefault(e.workload().uid(), -1L), stopReason(e.message()), e.message(), null))
+                .toList(), now, newVersions, events, rejectedEvictions);
         preemptions.append(result.preempted().stream()
                 .filter(p -> !rejectedEvictions.contains(p.workload().uid()))
                 .map(p -> new PreemptionEvent(0, now, p.reason().name(), p.message(),
@@ -254,62 +258,12 @@ class DecisionWriter {
         return poolKey.substring(poolKey.indexOf('/') + 1);
     }
 
-    /** A workload losing its quota: preempted (with the core's reason) or drained by a stop policy. */
-    private record Eviction(Workload workload, String reason, String message, String preemptionReason) {
-    }
-
-    private void evict(List<Eviction> evictions, Map<String, Long> versions, Instant now,
-                       Map<String, Long> newVersions, List<NewEvent> events, List<String> rejected) {
-        if (evictions.isEmpty()) {
-            return;
-        }
-        UUID[] uids = evictions.stream().map(e -> UUID.fromString(e.workload().uid())).toArray(UUID[]::new);
-        Long[] expected = evictions.stream().map(e -> versions.getOrDefault(e.workload().uid(), -1L))
-                .toArray(Long[]::new);
-        Map<String, Long> landed = new HashMap<>();
-        // Quota-only operation: with no cluster to drain, a victim is requeued at once, keeping
-        // its queue timestamp (Kueue requeues evicted workloads at their original position).
-        List<Object[]> stops = new ArrayList<>();
-        jdbc.sql("""
-                UPDATE workload w
-                SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL, version = w.version + 1,
-                    change_seq = nextval('workload_change_seq')
-                FROM unnest(:uids::uuid[], :versions::bigint[]) AS d(uid, version),
-                     (SELECT uid AS old_uid, cluster AS old_cluster FROM workload WHERE uid = ANY(:uids)) o
-                WHERE w.uid = d.uid AND o.old_uid = w.uid AND w.state IN ('Admitted', 'Running')
-                  AND w.version = d.version
-                RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""")
-                .param("uids", uids).param("versions", expected)
-                .query((rs, i) -> new Object[]{rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5)})
-                .list().forEach(r -> {
-                    landed.put((String) r[0], (Long) r[1]);
-                    if (r[2] != null) {
-                        stops.add(r);
-                    }
-                });
-        // The victim's pods leave the cluster through the agent (evictions honour disruption budgets).
-        stops.forEach(r -> commands.enqueue((String) r[2], CommandType.STOP, UUID.fromString((String) r[0]),
-                (String) r[3], (String) r[4], null, null));
+    /** Evicts in one statement; what lost a race (changed meanwhile) is added to {@code rejected}. */
+    private void evict(List<Evictions.Eviction> evictions, Instant now, Map<String, Long> newVersions,
+                       List<NewEvent> events, List<String> rejected) {
+        Map<String, Long> landed = this.evictions.evict(evictions, now, events);
         newVersions.putAll(landed);
-        jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ANY(:uids)")
-                .param("uids", landed.keySet().stream().map(UUID::fromString).toArray(UUID[]::new)).update();
-        for (Eviction e : evictions) {
-            String uid = e.workload().uid();
-            if (!landed.containsKey(uid)) {
-                rejected.add(uid);
-                continue;
-            }
-            UUID id = UUID.fromString(uid);
-            events.add(new NewEvent(id, now, "Evicted", "True", e.reason(), e.message()));
-            if (e.preemptionReason() != null) {
-                events.add(new NewEvent(id, now, "Preempted", "True", e.preemptionReason(), e.message()));
-            }
-            events.add(new NewEvent(id, now, "QuotaReserved", "False", e.reason(), "The workload was evicted"));
-            events.add(new NewEvent(id, now, "Admitted", "False", e.reason(), "The workload was evicted"));
-            events.add(new NewEvent(id, now, "Requeued", "True", e.reason(),
-                    "Requeued at its original position after eviction"));
-        }
+        evictions.stream().map(Evictions.Eviction::uid).filter(uid -> !landed.containsKey(uid)).forEach(rejected::add);
     }
 
     /** Records why workloads wait; a condition is appended only when the reason or message changed. */

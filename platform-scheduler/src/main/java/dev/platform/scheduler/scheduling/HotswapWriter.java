@@ -44,9 +44,11 @@ class HotswapWriter {
     private final HotswapStore hotswaps;
     private final AgentCommandStore commands;
     private final EpochFence fence;
+    private final Evictions evictions;
 
     HotswapWriter(JdbcClient jdbc, JsonMapper json, WorkloadStore workloads, PreemptionStore preemptions,
-                  HotswapStore hotswaps, AgentCommandStore commands, EpochFence fence) {
+                  HotswapStore hotswaps, AgentCommandStore commands, EpochFence fence, Evictions evictions) {
+        this.evictions = evictions;
         this.jdbc = jdbc;
         this.json = json;
         this.workloads = workloads;
@@ -81,32 +83,15 @@ class HotswapWriter {
                 + "); preemptor path: /" + disrupted.clusterQueue();
         // Past maxRestarts the workload fails anyway: nobody is preempted for a restart that won't happen.
         boolean exhausted = disrupted.maxRestarts() != null && disrupted.restarts() + 1 > disrupted.maxRestarts();
-        for (WorkloadRow victim : exhausted || replacement == null ? List.<WorkloadRow>of() : victims) {
-            Long version = jdbc.sql("""
-                            UPDATE workload SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL,
-                                   version = version + 1, change_seq = nextval('workload_change_seq')
-                            WHERE uid = ? AND version = ? AND state IN ('Admitted', 'Running') RETURNING version""")
-                    .params(victim.uid(), victim.version()).query(Long.class).optional().orElse(null);
-            if (version == null) {
-                continue;
-            }
-            versions.put(victim.uid().toString(), version);
-            evicted.add(victim.uid().toString());
-            jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ?").param(victim.uid()).update();
-            String victimMessage = message + "; preemptee path: /" + victim.clusterQueue();
-            events.add(new NewEvent(victim.uid(), now, "Evicted", "True", "Preempted", victimMessage));
-            events.add(new NewEvent(victim.uid(), now, "Preempted", "True", "Hotswap", victimMessage));
-            events.add(new NewEvent(victim.uid(), now, "QuotaReserved", "False", "Preempted", "The workload was evicted"));
-            events.add(new NewEvent(victim.uid(), now, "Admitted", "False", "Preempted", "The workload was evicted"));
-            events.add(new NewEvent(victim.uid(), now, "Requeued", "True", "Preempted",
-                    "Requeued at its original position after eviction"));
-            preemptions.append(List.of(new PreemptionEvent(0, now, "Hotswap", victimMessage,
-                    party(disrupted), party(victim))), epoch);
-            if (victim.cluster() != null) {
-                commands.enqueue(victim.cluster(), CommandType.STOP, victim.uid(), victim.namespace(), victim.name(),
-                        null, null);
-            }
-        }
+        List<WorkloadRow> toEvict = exhausted || replacement == null ? List.of() : victims;
+        Map<String, Long> landed = evictions.evict(toEvict.stream().map(v -> new Evictions.Eviction(
+                v.uid().toString(), v.version(), "Preempted", message + "; preemptee path: /" + v.clusterQueue(),
+                "Hotswap")).toList(), now, events);
+        versions.putAll(landed);
+        List<WorkloadRow> evictedVictims = toEvict.stream().filter(v -> landed.containsKey(v.uid().toString())).toList();
+        evictedVictims.forEach(v -> evicted.add(v.uid().toString()));
+        preemptions.append(evictedVictims.stream().map(v -> new PreemptionEvent(0, now, "Hotswap",
+                message + "; preemptee path: /" + v.clusterQueue(), party(disrupted), party(v))).toList(), epoch);
 
         Outcome outcome;
         List<String> replacementPools = List.of();

@@ -1,7 +1,5 @@
 package dev.platform.scheduler.workload;
 
-import dev.platform.api.manifest.Quantity;
-
 import java.math.BigDecimal;
 
 /** Conversions between exact quantities and the core's milli-units. */
@@ -16,10 +14,6 @@ public final class Quantities {
             return Long.toString(milli / 1000);
         }
         return milli + "m";
-    }
-
-    public static long milli(Quantity quantity) {
-        return quantity.milliValue();
     }
 
     public static BigDecimal value(long milli) {

@@ -106,14 +106,6 @@ public class WorkloadStore {
                 .params(namespace, key).query(rowMapper).optional();
     }
 
-    public List<WorkloadRow> findAll(Collection<UUID> uids) {
-        if (uids.isEmpty()) {
-            return List.of();
-        }
-        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE uid = ANY(?)")
-                .param(uids.toArray(UUID[]::new)).query(rowMapper).list();
-    }
-
     /** Whether the stored manifest equals {@code manifest} as JSON (jsonb equality ignores key order). */
     public boolean sameManifest(UUID uid, Map<String, Object> manifest) {
         return jdbc.sql("SELECT manifest = ?::jsonb FROM workload WHERE uid = ?")

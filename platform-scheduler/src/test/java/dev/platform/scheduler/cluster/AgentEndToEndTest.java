@@ -1,12 +1,8 @@
 package dev.platform.scheduler.cluster;
 
-import dev.platform.agent.simulation.SimulatedCluster;
 import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
-import dev.platform.scheduler.testsupport.PlatformApplicationTest;
-import dev.platform.scheduler.testsupport.SimulatedAgent;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import dev.platform.scheduler.testsupport.SimulatedClusterTest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -18,21 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The real agent (platform-agent) on a simulated TPU cluster, talking HTTP to the running scheduler. */
-class AgentEndToEndTest extends PlatformApplicationTest {
-
-    SimulatedAgent agent;
-    SimulatedCluster cluster;
-
-    @BeforeEach
-    void startAgent() {
-        agent = SimulatedAgent.start(port, api);
-        cluster = agent.cluster();
-    }
-
-    @AfterEach
-    void stopAgent() {
-        agent.close();
-    }
+class AgentEndToEndTest extends SimulatedClusterTest {
 
     @Test
     void theSimulatedClustersPoolsAppearHealthyAndAFailedSliceTurnsUnhealthy() {

@@ -1,11 +1,7 @@
 package dev.platform.scheduler.hotswap;
 
-import dev.platform.agent.simulation.SimulatedCluster;
-import dev.platform.scheduler.testsupport.PlatformApplicationTest;
-import dev.platform.scheduler.testsupport.SimulatedAgent;
+import dev.platform.scheduler.testsupport.SimulatedClusterTest;
 import dev.platform.scheduler.testsupport.SeedManifests;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -20,23 +16,9 @@ import static org.awaitility.Awaitility.await;
  * Hotswap's edge cases (Hotswap issue, "done when" 2) with the real agent on a simulated cluster of
  * four 4x4 v6e pools, in the shared test application (grace period 5 s).
  */
-class HotswapEdgeCasesTest extends PlatformApplicationTest {
+class HotswapEdgeCasesTest extends SimulatedClusterTest {
 
     private static final Duration GRACE_AND_MARGIN = Duration.ofSeconds(8);
-
-    SimulatedAgent agent;
-    SimulatedCluster cluster;
-
-    @BeforeEach
-    void startAgent() {
-        agent = SimulatedAgent.start(port, api);
-        cluster = agent.cluster();
-    }
-
-    @AfterEach
-    void stopAgent() {
-        agent.close();
-    }
 
     @Test
     void twoPoolsFailingAtOnceAreBothReplaced() {

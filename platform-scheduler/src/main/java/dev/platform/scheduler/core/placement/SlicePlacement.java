@@ -54,10 +54,6 @@ public final class SlicePlacement {
         inventory.forEach(p -> pools.put(p.key(), p));
     }
 
-    public boolean hasInventory() {
-        return !pools.isEmpty();
-    }
-
     public Optional<NodePool> pool(String key) {
         return Optional.ofNullable(pools.get(key));
     }
