@@ -19,6 +19,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.interceptor.TransactionAspectSupport;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.sql.Timestamp;
@@ -28,6 +29,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -219,14 +221,33 @@ class DecisionWriter {
         return version;
     }
 
+    /** A priority-only admission that landed, with the new versions of the victims evicted for it. */
+    record PriorityOnlyAdmission(long version, Map<String, Long> victimVersions) {
+    }
+
     /**
      * Admits a priority-only workload (no queue, no quota) onto the pools found for it and starts
-     * it; null when the workload changed meanwhile.
+     * it, evicting {@code victims} (lower-priority holders of those pools, reason
+     * {@code PriorityPreemption}) in the same transaction. Empty, with nothing written, when the
+     * workload or a victim changed meanwhile.
      */
     @Transactional
-    public Long admitPriorityOnly(long epoch, WorkloadRow row, SlicePlacement.Placement placement) {
+    public Optional<PriorityOnlyAdmission> admitPriorityOnly(long epoch, WorkloadRow row,
+                                                             SlicePlacement.Placement placement,
+                                                             List<WorkloadRow> victims) {
         fence.check(epoch);
         workloads.lockChanges();
+        Instant now = clock.instant();
+        List<NewEvent> events = new ArrayList<>();
+        String message = "Preempted to accommodate a workload (UID: " + row.uid() + ") due to prioritization in "
+                + "priority-only mode (no queue name); preemptor path: " + queuePath(row.clusterQueue());
+        Map<String, Long> evicted = evictions.evict(victims.stream().map(v -> new Evictions.Eviction(v.uid().toString(),
+                v.version(), "Preempted", message + "; preemptee path: " + queuePath(v.clusterQueue()),
+                "PriorityPreemption")).toList(), now, events);
+        if (evicted.size() < victims.size()) {
+            TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
+            return Optional.empty();
+        }
         Map<String, List<String>> pools = NodePoolPlacement.poolNames(placement);
         WorkloadStatus.Admission admission = new WorkloadStatus.Admission(null, row.podSets().stream()
                 .map(ps -> {
@@ -236,7 +257,6 @@ class DecisionWriter {
                     return new WorkloadStatus.PodSetAssignment(ps.name(), ps.count(), Map.of(), usage,
                             pools.getOrDefault(ps.name(), List.of()));
                 }).toList());
-        Instant now = clock.instant();
         Long version = jdbc.sql("""
                         UPDATE workload SET state = 'Admitted', admission = ?::jsonb, cluster = ?, admitted_at = ?,
                                admitted_epoch = ?, pending_reason = NULL, pending_message = NULL,
@@ -245,13 +265,46 @@ class DecisionWriter {
                 .params(json.writeValueAsString(admission), placement.cluster(), Timestamp.from(now), epoch,
                         row.uid(), row.version())
                 .query(Long.class).optional().orElse(null);
-        if (version != null) {
-            workloads.appendEvents(List.of(new NewEvent(row.uid(), now, "Admitted", "True", "PriorityOnly",
-                    "No queue name: placed by priority on " + String.join(", ", placement.allPools()))));
-            startInClusters(java.util.Set.of(row.uid().toString()),
-                    Map.of(row.uid().toString(), new Placed(placement, null, Map.of())));
+        if (version == null) {
+            TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
+            return Optional.empty();
         }
-        return version;
+        preemptions.append(victims.stream().map(v -> new PreemptionEvent(0, now, "PriorityPreemption",
+                message + "; preemptee path: " + queuePath(v.clusterQueue()), party(row), party(v))).toList(), epoch);
+        events.add(new NewEvent(row.uid(), now, "Admitted", "True", "PriorityOnly",
+                "No queue name: placed by priority on " + String.join(", ", placement.allPools())
+                        + (victims.isEmpty() ? "" : " after preempting " + victims.stream()
+                        .map(v -> v.namespace() + "/" + v.name()).collect(java.util.stream.Collectors.joining(", ")))));
+        workloads.appendEvents(events);
+        startInClusters(java.util.Set.of(row.uid().toString()),
+                Map.of(row.uid().toString(), new Placed(placement, null, Map.of())));
+        return Optional.of(new PriorityOnlyAdmission(version, evicted));
+    }
+
+    /**
+     * Records why a priority-only workload waits; a condition is appended only when the message
+     * changed.
+     */
+    @Transactional
+    public void waitingPriorityOnly(WorkloadRow row, String message) {
+        Instant now = clock.instant();
+        jdbc.sql("""
+                        UPDATE workload SET pending_reason = 'WaitingForNodePool', pending_message = ?
+                        WHERE uid = ? AND state = 'Pending'
+                          AND (pending_reason IS DISTINCT FROM 'WaitingForNodePool' OR pending_message IS DISTINCT FROM ?)
+                        RETURNING uid""")
+                .params(message, row.uid(), message).query(UUID.class).optional()
+                .ifPresent(uid -> workloads.appendEvents(List.of(
+                        new NewEvent(uid, now, "Admitted", "False", "WaitingForNodePool", message))));
+    }
+
+    private static String queuePath(String clusterQueue) {
+        return clusterQueue == null ? "(no queue)" : "/" + clusterQueue;
+    }
+
+    private static PreemptionEvent.Party party(WorkloadRow row) {
+        return new PreemptionEvent.Party(row.namespace(), row.name(), row.uid().toString(), row.clusterQueue(),
+                row.priority());
     }
 
     static String poolName(String poolKey) {

@@ -4,9 +4,11 @@ import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.CohortManifest;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LocalQueueManifest;
+import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.scheduler.config.ConfigurationService.ConfigurationChanged;
+import dev.platform.scheduler.core.Admission;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.SchedulerSettings;
@@ -15,12 +17,14 @@ import dev.platform.scheduler.core.PendingReason;
 import dev.platform.scheduler.core.Workload;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.core.placement.SliceRequest;
+import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadService.WorkloadsChanged;
 import dev.platform.scheduler.workload.WorkloadState;
 import dev.platform.scheduler.workload.WorkloadStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -30,10 +34,14 @@ import org.springframework.transaction.event.TransactionalEventListener;
 import javax.sql.DataSource;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -68,6 +76,10 @@ public class SchedulingLoop implements SmartLifecycle {
     private final Clock clock;
     private final SchedulerLeadership leadership;
     private final SchedulingMetrics metrics;
+    private final Duration staleness;
+    private final Duration hotswapGrace;
+    private final HotswapWriter hotswapWriter;
+    private final HotswapStore hotswaps;
 
     private final ReentrantLock wakeLock = new ReentrantLock();
     private final Condition wakeUp = wakeLock.newCondition();
@@ -93,34 +105,31 @@ public class SchedulingLoop implements SmartLifecycle {
      * inventory changes (placement's inadmissible set).
      */
     private final Map<String, Workload> waitingForNodePool = new HashMap<>();
-    /** Pending workloads without a queue name (priority-only mode): no quota, so not the core's. */
-    private final Map<String, WorkloadRow> priorityOnly = new HashMap<>();
     private final Map<String, Map<String, String>> flavorLabels = new HashMap<>();
+    /** PriorityClasses with {@code preemptionPolicy: Never}. */
+    private final Set<String> nonPreemptingClasses = new HashSet<>();
     private NodePoolPlacement placement;
-    private final java.time.Duration staleness;
-    private final java.time.Duration hotswapGrace;
-    private final HotswapWriter hotswapWriter;
-    private final dev.platform.scheduler.hotswap.HotswapStore hotswaps;
+    /** Workloads without a queue name: no quota, so not the core's. */
+    private PriorityOnlyPlacement priorityOnly;
+    private HotswapDetector hotswapDetector;
 
     public SchedulingLoop(SchedulingProperties properties, ConfigStore config, WorkloadStore workloads,
                           DecisionWriter writer, JdbcClient jdbc, DataSource dataSource, Clock clock,
                           SchedulingMetrics metrics,
-                          @org.springframework.beans.factory.annotation.Value("${platform.agents.staleness:30s}")
-                          java.time.Duration staleness,
-                          @org.springframework.beans.factory.annotation.Value("${platform.hotswap.grace:5s}")
-                          java.time.Duration hotswapGrace,
-                          HotswapWriter hotswapWriter, dev.platform.scheduler.hotswap.HotswapStore hotswaps) {
-        this.metrics = metrics;
-        this.staleness = staleness;
-        this.hotswapGrace = hotswapGrace;
-        this.hotswapWriter = hotswapWriter;
-        this.hotswaps = hotswaps;
+                          @Value("${platform.agents.staleness:30s}") Duration staleness,
+                          @Value("${platform.hotswap.grace:5s}") Duration hotswapGrace,
+                          HotswapWriter hotswapWriter, HotswapStore hotswaps) {
         this.properties = properties;
         this.config = config;
         this.workloads = workloads;
         this.writer = writer;
         this.jdbc = jdbc;
         this.clock = clock;
+        this.metrics = metrics;
+        this.staleness = staleness;
+        this.hotswapGrace = hotswapGrace;
+        this.hotswapWriter = hotswapWriter;
+        this.hotswaps = hotswaps;
         this.leadership = new SchedulerLeadership(dataSource, ManagementFactory.getRuntimeMXBean().getName()
                 + "/" + UUID.randomUUID().toString().substring(0, 8));
     }
@@ -227,7 +236,7 @@ public class SchedulingLoop implements SmartLifecycle {
                     continue;
                 }
                 boolean changed = readChanges();
-                changed |= hotswapDisrupted();
+                changed |= hotswapDetector.run(leadership.epoch(), rows::get, this::mirrorHotswap);
                 changed |= placePriorityOnly();
                 CycleResult result = state.runCycle();
                 boolean progressed = !result.admitted().isEmpty() || !result.preempted().isEmpty()
@@ -280,8 +289,9 @@ public class SchedulingLoop implements SmartLifecycle {
         pending.clear();
         rows.clear();
         waitingForNodePool.clear();
-        priorityOnly.clear();
         placement = new NodePoolPlacement(jdbc, clock, staleness);
+        priorityOnly = new PriorityOnlyPlacement(placement, writer, flavorLabels, nonPreemptingClasses);
+        hotswapDetector = new HotswapDetector(jdbc, clock, hotswapGrace, placement, hotswapWriter, flavorLabels);
         placement.reloadInventory();
         lastConfigAudit = -1;
         lastChangeSeq = workloads.latestChange();
@@ -349,6 +359,10 @@ public class SchedulingLoop implements SmartLifecycle {
             localQueues.add(l.namespace() + "/" + l.name());
         }
         removeAbsent(s, flavors, cohorts, queues, localQueues);
+        nonPreemptingClasses.clear();
+        config.list(Kind.PRIORITY_CLASS, PriorityClassManifest.class).stream()
+                .filter(p -> "Never".equals(p.preemptionPolicy())).forEach(p -> nonPreemptingClasses.add(p.name()));
+        priorityOnly.retry();
         return true;
     }
 
@@ -379,10 +393,7 @@ public class SchedulingLoop implements SmartLifecycle {
 
     /** A workload without a queue: tracked for placement by priority only; the core never sees it. */
     private void reconcilePriorityOnly(String uid, WorkloadRow row) {
-        priorityOnly.remove(uid);
-        if (row.state() == WorkloadState.Pending) {
-            priorityOnly.put(uid, row);
-        }
+        priorityOnly.track(row);
         if (!row.state().holdsQuota() && row.state() != WorkloadState.Evicted) {
             placement.slices().release(uid);
         }
@@ -395,41 +406,34 @@ public class SchedulingLoop implements SmartLifecycle {
     }
 
     /**
-     * Priority-only mode (design §6, as GKE runs pods without Kueue): waiting workloads without a
-     * queue, highest priority first, take free healthy pools that fit them. Returns whether any did.
+     * Priority-only mode: places what it can (see {@link PriorityOnlyPlacement}) and mirrors the
+     * victims' evictions in the state. Returns whether anything was admitted.
      */
     private boolean placePriorityOnly() {
-        if (!placement.active() || priorityOnly.isEmpty()) {
-            return false;
+        List<PriorityOnlyPlacement.Admitted> admitted = priorityOnly.place(leadership.epoch(), rows::get);
+        for (PriorityOnlyPlacement.Admitted a : admitted) {
+            versions.put(a.workload().uid().toString(), a.version());
+            versions.putAll(a.victimVersions());
+            a.victims().forEach(this::evicted);
+            log.info("priority-only {}/{} admitted{}", a.workload().namespace(), a.workload().name(),
+                    a.victims().isEmpty() ? "" : " preempting " + a.victims().stream()
+                            .map(v -> v.namespace() + "/" + v.name()).toList());
         }
-        boolean placed = false;
-        List<WorkloadRow> waiting = priorityOnly.values().stream()
-                .sorted(java.util.Comparator.comparingInt(WorkloadRow::priority).reversed()
-                        .thenComparing(WorkloadRow::queueTimestamp).thenComparing(r -> r.uid().toString()))
-                .toList();
-        for (WorkloadRow row : waiting) {
-            SliceRequest request = NodePoolPlacement.request(row,
-                    new dev.platform.scheduler.core.Admission(null, List.of()), flavorLabels);
-            java.util.Optional<SlicePlacement.Placement> where = placement.place(request);
-            if (where.isEmpty()) {
-                continue;
-            }
-            Long version = writer.admitPriorityOnly(leadership.epoch(), row, where.get());
-            if (version != null) {
-                String uid = row.uid().toString();
-                versions.put(uid, version);
-                priorityOnly.remove(uid);
-                placement.slices().assign(NodePoolPlacement.holder(row), where.get());
-                placed = true;
-            }
-        }
-        return placed;
+        return !admitted.isEmpty();
+    }
+
+    /** A workload evicted outside the core's cycle (hotswap or priority-only victim): its quota and pools go. */
+    private void evicted(WorkloadRow victim) {
+        String uid = victim.uid().toString();
+        state.workloadFinished(uid);
+        placement.slices().release(uid);
+        requeue(victim, CoreMapping.workload(victim));
     }
 
     /** A workload back in waiting after an eviction: into its queue, or to priority-only placement. */
     private void requeue(WorkloadRow row, Workload workload) {
         if (row != null && row.queueName() == null) {
-            priorityOnly.put(row.uid().toString(), row);
+            priorityOnly.requeue(row.uid().toString());
             return;
         }
         state.addPending(workload);
@@ -521,82 +525,6 @@ public class SchedulingLoop implements SmartLifecycle {
     }
 
     /**
-     * Hotswap (design §6): a pool Unhealthy for longer than the grace period under admitted
-     * workloads disrupts them; each, highest priority first, gets replacement pools (free ones, or
-     * those of the fewest strictly-lower-priority workloads) in one transaction, or is requeued
-     * when none exist. Stale clusters show Unknown, never Unhealthy, so nothing is evicted on stale
-     * data. Returns whether anything was decided.
-     */
-    private boolean hotswapDisrupted() {
-        if (!placement.active()) {
-            return false;
-        }
-        java.time.Instant now = clock.instant();
-        Map<String, Disrupted> broken = brokenPools(now);
-        if (broken.isEmpty()) {
-            return false;
-        }
-        List<WorkloadRow> disrupted = placement.slices().holdersOf(broken.keySet()).stream()
-                .map(rows::get).filter(r -> r != null && r.state().holdsQuota())
-                .sorted(java.util.Comparator.comparingInt(WorkloadRow::priority).reversed()
-                        .thenComparing(r -> r.admittedAt() == null ? r.queueTimestamp() : r.admittedAt())
-                        .thenComparing(r -> r.uid().toString()))
-                .toList();
-        boolean decided = false;
-        for (WorkloadRow row : disrupted) {
-            String uid = row.uid().toString();
-            java.util.Set<String> itsBroken = new java.util.TreeSet<>(placement.slices().poolsOf(uid));
-            itsBroken.retainAll(broken.keySet());
-            if (itsBroken.isEmpty()) {
-                continue;
-            }
-            Disrupted first = broken.get(itsBroken.iterator().next());
-            SliceRequest request = NodePoolPlacement.request(row, CoreMapping.admission(row.admission()), flavorLabels);
-            SlicePlacement.Replacement replacement = placement.slices().replace(request, itsBroken).orElse(null);
-            List<WorkloadRow> victims = replacement == null ? List.of()
-                    : replacement.victims().stream().map(h -> rows.get(h.workloadUid())).toList();
-            HotswapWriter.Result result = hotswapWriter.commit(leadership.epoch(), new HotswapWriter.Disruption(
-                    first.cluster(), first.pool(), first.nodes(), first.reason(), first.since()), row, replacement,
-                    victims, now);
-            mirrorHotswap(row, replacement, victims, result);
-            decided = true;
-        }
-        return decided;
-    }
-
-    /** An Unhealthy pool past the grace period, as the database recorded it. */
-    private record Disrupted(String cluster, String pool, List<String> nodes, String reason, java.time.Instant since) {
-    }
-
-    private Map<String, Disrupted> brokenPools(java.time.Instant now) {
-        java.util.Set<String> heldUnhealthy = new java.util.HashSet<>();
-        placement.slices().holdersOf(placement.unhealthyPools()).forEach(uid -> heldUnhealthy.add(uid));
-        if (heldUnhealthy.isEmpty()) {
-            return Map.of();
-        }
-        Map<String, Disrupted> broken = new java.util.TreeMap<>();
-        jdbc.sql("""
-                        SELECT p.cluster, p.name, p.unhealthy_since, array_to_string(p.health_reasons, ', ') AS reasons,
-                               coalesce(array_agg(n.name ORDER BY n.name) FILTER (WHERE n.health = 'Unhealthy'), '{}') AS nodes
-                        FROM node_pool p LEFT JOIN node n ON n.cluster = p.cluster AND n.node_pool = p.name
-                        WHERE p.health = 'Unhealthy' AND p.unhealthy_since <= ?
-                        GROUP BY p.cluster, p.name, p.unhealthy_since, p.health_reasons""")
-                .param(java.sql.Timestamp.from(now.minus(hotswapGrace)))
-                .query((rs, i) -> new Disrupted(rs.getString(1), rs.getString(2),
-                        java.util.Arrays.asList((String[]) rs.getArray(5).getArray()), rs.getString(4),
-                        rs.getTimestamp(3).toInstant()))
-                .list()
-                .forEach(d -> {
-                    if (placement.slices().pool(d.cluster() + "/" + d.pool())
-                            .filter(p -> p.health() == dev.platform.scheduler.core.placement.NodePool.Health.Unhealthy)
-                            .isPresent()) {
-                        broken.put(d.cluster() + "/" + d.pool(), d);
-                    }
-                });
-        return broken;
-    }
-
-    /**
      * Workloads admitted while no cluster was connected run nowhere yet; once a cluster reports
      * pools, each is placed (highest priority first) and started, or left as it is when no pool fits.
      */
@@ -606,13 +534,13 @@ public class SchedulingLoop implements SmartLifecycle {
         }
         List<WorkloadRow> unplaced = rows.values().stream()
                 .filter(r -> r.state() == WorkloadState.Admitted && r.cluster() == null && r.admission() != null)
-                .sorted(java.util.Comparator.comparingInt(WorkloadRow::priority).reversed()
+                .sorted(Comparator.comparingInt(WorkloadRow::priority).reversed()
                         .thenComparing(r -> r.uid().toString()))
                 .toList();
         for (WorkloadRow row : unplaced) {
-            dev.platform.scheduler.core.Admission admission = CoreMapping.admission(row.admission());
+            Admission admission = CoreMapping.admission(row.admission());
             SliceRequest request = NodePoolPlacement.request(row, admission, flavorLabels);
-            java.util.Optional<SlicePlacement.Placement> where = placement.place(request);
+            Optional<SlicePlacement.Placement> where = placement.place(request);
             if (where.isEmpty()) {
                 continue;
             }
@@ -628,25 +556,19 @@ public class SchedulingLoop implements SmartLifecycle {
     }
 
     /** The committed hotswap, mirrored in the core's state and the placement. */
-    private void mirrorHotswap(WorkloadRow row, SlicePlacement.Replacement replacement, List<WorkloadRow> victims,
-                               HotswapWriter.Result result) {
+    private void mirrorHotswap(HotswapDetector.Decided decided) {
+        WorkloadRow row = decided.disrupted();
+        HotswapWriter.Result result = decided.result();
         String uid = row.uid().toString();
         versions.putAll(result.newVersions());
-        for (WorkloadRow victim : victims) {
-            String victimUid = victim.uid().toString();
-            if (!result.victimsEvicted().contains(victimUid)) {
-                continue;
-            }
-            state.workloadFinished(victimUid);
-            placement.slices().release(victimUid);
-            requeue(victim, CoreMapping.workload(victim));
-        }
+        decided.victims().stream().filter(v -> result.victimsEvicted().contains(v.uid().toString()))
+                .forEach(this::evicted);
         if (!result.newVersions().containsKey(uid)) {
             return;
         }
         placement.slices().release(uid);
         switch (result.outcome()) {
-            case Recovering -> placement.slices().assign(NodePoolPlacement.holder(row), replacement.placement());
+            case Recovering -> placement.slices().assign(NodePoolPlacement.holder(row), decided.replacement().placement());
             case Requeued -> {
                 state.workloadFinished(uid);
                 requeue(row, CoreMapping.workload(row));
@@ -670,13 +592,13 @@ public class SchedulingLoop implements SmartLifecycle {
         if (!placement.active() || cycle.admitted().isEmpty()) {
             return cycle;
         }
-        List<Decision.Admit> placed = new java.util.ArrayList<>();
-        List<Decision.Pending> pendingDecisions = new java.util.ArrayList<>(cycle.pending());
+        List<Decision.Admit> placed = new ArrayList<>();
+        List<Decision.Pending> pendingDecisions = new ArrayList<>(cycle.pending());
         for (Decision.Admit admit : cycle.admitted()) {
             String uid = admit.workload().uid();
             WorkloadRow row = rows.get(uid);
             SliceRequest request = NodePoolPlacement.request(row, admit.admission(), flavorLabels);
-            java.util.Optional<SlicePlacement.Placement> where = placement.place(request);
+            Optional<SlicePlacement.Placement> where = placement.place(request);
             if (where.isPresent()) {
                 placement.slices().assign(new SlicePlacement.Holder(uid, row.priority(), clock.instant()), where.get());
                 String flavor = admit.admission().podSetAssignments().stream()
@@ -713,7 +635,7 @@ public class SchedulingLoop implements SmartLifecycle {
     }
 
     private void runQuiescedTasks() {
-        List<QuiescedTask> ran = new java.util.ArrayList<>();
+        List<QuiescedTask> ran = new ArrayList<>();
         QuiescedTask task;
         while ((task = quiescedTasks.poll()) != null) {
             if (task.run()) {

@@ -3,6 +3,10 @@ package dev.platform.scheduler.workload;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
+import dev.platform.api.agent.CommandType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import dev.platform.scheduler.cluster.AgentCommandStore;
 import dev.platform.scheduler.web.ApiException;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationEventPublisher;
@@ -26,21 +30,25 @@ public class WorkloadService {
 
     static final String LOCAL_QUEUE_NOT_FOUND = "LocalQueueNotFound";
 
+    private static final Logger log = LoggerFactory.getLogger(WorkloadService.class);
+
     private final WorkloadStore store;
     private final PriorityResolver priorities;
     private final JdbcClient jdbc;
     private final ApplicationEventPublisher events;
     private final Clock clock;
+    private final AgentCommandStore commands;
     private final String defaultQueueName;
 
     public WorkloadService(WorkloadStore store, PriorityResolver priorities, JdbcClient jdbc,
-                           ApplicationEventPublisher events, Clock clock,
+                           ApplicationEventPublisher events, Clock clock, AgentCommandStore commands,
                            @Value("${platform.workloads.default-queue-name:}") String defaultQueueName) {
         this.store = store;
         this.priorities = priorities;
         this.jdbc = jdbc;
         this.events = events;
         this.clock = clock;
+        this.commands = commands;
         this.defaultQueueName = defaultQueueName.isBlank() ? null : defaultQueueName;
     }
 
@@ -133,7 +141,10 @@ public class WorkloadService {
     static final String PRIORITY_ONLY_MESSAGE = "priority-only mode (no kueue.x-k8s.io/queue-name): no quota;"
             + " waits for a free healthy node pool";
 
-    /** Cancels a workload: Finished with reason Cancelled, its quota freed at once. */
+    /**
+     * Cancels a workload: Finished with reason Cancelled, its quota freed at once, and its JobSet
+     * deleted from the cluster it was placed in (a DELETE command in the same transaction).
+     */
     @Transactional
     public WorkloadRow cancel(String namespace, String name) {
         store.lockChanges();
@@ -144,6 +155,14 @@ public class WorkloadService {
         }
         Instant now = clock.instant();
         store.cancel(workload.uid(), now);
+        if (workload.cluster() != null) {
+            try {
+                commands.enqueue(workload.cluster(), CommandType.DELETE, workload.uid(), namespace, name, null, null);
+            } catch (AgentCommandStore.UnknownClusterException e) {
+                log.info("cancelled {}/{}: its cluster {} is no longer registered, nothing to delete there",
+                        namespace, name, workload.cluster());
+            }
+        }
         store.appendEvents(List.of(new WorkloadStore.NewEvent(workload.uid(), now, "Finished", "True", "Cancelled",
                 "Cancelled by the user")));
         events.publishEvent(new WorkloadsChanged());

@@ -115,21 +115,6 @@ class HotswapEdgeCasesTest extends SimulatedClusterTest {
         assertThat(api.get("/api/v1/clusterqueues/tpu-training-cq").json().at("/usage/0/used").asString()).isEqualTo("32");
     }
 
-    @Test
-    void priorityOnlyModeRunsTheSeedHotswapJobSetOnFreePools() {
-        JsonNode applied = api.postYaml("/api/v1/manifests", SeedManifests.read("seed-hotswap.yaml")).json();
-        assertThat(applied.get("results").valueStream().map(r -> r.get("kind").asString() + "/" + r.get("action").asString()))
-                .containsExactly("PriorityClass/created", "PriorityClass/created", "JobSet/created");
-
-        JsonNode running = awaitState("high-jax-trillium", "Running");
-
-        assertThat(running.get("priority").asInt()).isEqualTo(2000000);
-        assertThat(running.get("clusterQueue").isNull()).isTrue();
-        assertThat(pools(running)).hasSize(2).allMatch(p -> p.startsWith("sim-v6e-4x4-"));
-        assertThat(running.get("conditions").valueStream().map(c -> c.get("type").asString() + "/" + c.get("reason").asString()))
-                .contains("Admitted/PriorityOnly");
-    }
-
     /** The seed's two JobSets with 64 chips of quota: both run, two pools each; returns high's pools. */
     private List<String> runBothSeedJobSets() {
         apply(SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64"));

@@ -22,6 +22,8 @@ public final class SlicePlacement {
     private final Map<String, NodePool> pools = new TreeMap<>();
     /** pool key -> holder */
     private final Map<String, Holder> holders = new HashMap<>();
+    /** Bumped whenever pools may have become free: the inventory changed or a holder let go. */
+    private long generation;
 
     /** A workload holding pools, as the hotswap victim search orders it. */
     public record Holder(String workloadUid, int priority, Instant admittedAt) {
@@ -50,6 +52,7 @@ public final class SlicePlacement {
     // ---- inventory and holdings
 
     public void replaceInventory(Iterable<NodePool> inventory) {
+        generation++;
         pools.clear();
         inventory.forEach(p -> pools.put(p.key(), p));
     }
@@ -63,7 +66,17 @@ public final class SlicePlacement {
     }
 
     public void release(String workloadUid) {
-        holders.values().removeIf(h -> h.workloadUid().equals(workloadUid));
+        if (holders.values().removeIf(h -> h.workloadUid().equals(workloadUid))) {
+            generation++;
+        }
+    }
+
+    /**
+     * Changes whenever pools may have become free (inventory replaced, a holder released): a
+     * placement that failed at one generation fails again until it changes.
+     */
+    public long generation() {
+        return generation;
     }
 
     public List<String> poolsOf(String workloadUid) {
@@ -95,6 +108,16 @@ public final class SlicePlacement {
                     .filter(p -> p.health() == NodePool.Health.Healthy).map(NodePool::key).toList());
         }
         return assignFrom(request, freePools(Set.of()));
+    }
+
+    /**
+     * Pools for a waiting workload that may preempt (priority-only mode, as kube-scheduler
+     * preempts): free healthy pools when they suffice, else those of the fewest strictly-lower-
+     * priority holders in the same candidate order as {@link #replace}. Empty when even evicting
+     * every lower-priority holder would not make room.
+     */
+    public Optional<Replacement> placeByPreempting(SliceRequest request) {
+        return replace(request, Set.of());
     }
 
     // ---- hotswap

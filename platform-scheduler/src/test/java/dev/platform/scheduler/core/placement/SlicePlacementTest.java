@@ -140,6 +140,52 @@ class SlicePlacementTest {
         assertThat(placed.orElseThrow().allPools()).isEmpty();
     }
 
+    @Test
+    void aWaitingWorkloadTakesThePoolsOfTheMostRecentLowerPriorityHolder() {
+        placement.assign(holder("low-a", 1000000, 1), placement.place(jobSet("low-a", 1000000)).orElseThrow());
+        placement.assign(holder("low-b", 1000000, 2), placement.place(jobSet("low-b", 1000000)).orElseThrow());
+
+        Replacement replacement = placement.placeByPreempting(jobSet("high", 2000000)).orElseThrow();
+
+        assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("low-b");
+        assertThat(replacement.placement().allPools()).containsExactlyElementsOf(placement.poolsOf("low-b"));
+    }
+
+    @Test
+    void aWaitingWorkloadPreemptsNobodyWhenFreePoolsSuffice() {
+        placement.assign(holder("low", 1000000, 1), placement.place(jobSet("low", 1000000)).orElseThrow());
+
+        Replacement replacement = placement.placeByPreempting(jobSet("high", 2000000)).orElseThrow();
+
+        assertThat(replacement.victims()).isEmpty();
+        assertThat(replacement.placement().allPools()).doesNotContainAnyElementsOf(placement.poolsOf("low"));
+    }
+
+    @Test
+    void aWaitingWorkloadNeverPreemptsItsEqualsOrBetters() {
+        placement.assign(holder("a", 1000000, 1), placement.place(jobSet("a", 1000000)).orElseThrow());
+        placement.assign(holder("b", 2000000, 2), placement.place(jobSet("b", 2000000)).orElseThrow());
+
+        assertThat(placement.placeByPreempting(jobSet("c", 1000000))).isEmpty();
+    }
+
+    @Test
+    void theGenerationMovesWhenPoolsMayHaveBecomeFree() {
+        long initial = placement.generation();
+        placement.assign(holder("a", 1, 1), placement.place(jobSet("a", 1)).orElseThrow());
+        assertThat(placement.generation()).as("taking pools frees none").isEqualTo(initial);
+
+        placement.release("nobody");
+        assertThat(placement.generation()).as("releasing nothing frees none").isEqualTo(initial);
+
+        placement.release("a");
+        long afterRelease = placement.generation();
+        assertThat(afterRelease).isGreaterThan(initial);
+
+        markUnhealthy("pool-3");
+        assertThat(placement.generation()).isGreaterThan(afterRelease);
+    }
+
     private void markUnhealthy(String... names) {
         Set<String> broken = Set.of(names);
         placement.replaceInventory(IntStream.range(0, 4).mapToObj(i -> "pool-" + i)

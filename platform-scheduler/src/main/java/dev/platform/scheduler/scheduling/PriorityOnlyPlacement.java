@@ -1,0 +1,123 @@
+package dev.platform.scheduler.scheduling;
+
+import dev.platform.scheduler.core.Admission;
+import dev.platform.scheduler.core.placement.SlicePlacement;
+import dev.platform.scheduler.core.placement.SliceRequest;
+import dev.platform.scheduler.workload.WorkloadRow;
+import dev.platform.scheduler.workload.WorkloadState;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Priority-only mode (design §6): workloads without a queue name run as GKE runs pods without
+ * Kueue. No quota; highest priority first, each waiting workload takes free healthy pools that fit
+ * it or, when none are free, the pools of the fewest strictly-lower-priority holders, preempted
+ * with reason {@code PriorityPreemption} as kube-scheduler would. A PriorityClass with
+ * {@code preemptionPolicy: Never} waits for free pools instead. Owned by the scheduling loop thread.
+ */
+final class PriorityOnlyPlacement {
+
+    /** One admission that landed, with the victims evicted for it in the same transaction. */
+    record Admitted(WorkloadRow workload, long version, List<WorkloadRow> victims, Map<String, Long> victimVersions) {
+    }
+
+    private final NodePoolPlacement placement;
+    private final DecisionWriter writer;
+    private final Map<String, Map<String, String>> flavorLabels;
+    private final Set<String> nonPreemptingClasses;
+    /** Uids of the waiting workloads; their rows are read at placement time, as the loop last saw them. */
+    private final Set<String> waiting = new HashSet<>();
+    /** The placement generation at the last turn that placed nothing, while nobody new arrived since. */
+    private long fruitlessAt = -1;
+
+    /**
+     * @param nonPreemptingClasses names of the PriorityClasses with {@code preemptionPolicy: Never},
+     *                             kept current by the loop
+     */
+    PriorityOnlyPlacement(NodePoolPlacement placement, DecisionWriter writer,
+                          Map<String, Map<String, String>> flavorLabels, Set<String> nonPreemptingClasses) {
+        this.placement = placement;
+        this.writer = writer;
+        this.flavorLabels = flavorLabels;
+        this.nonPreemptingClasses = nonPreemptingClasses;
+    }
+
+    /** Follows a priority-only workload's row from the change feed: only Pending ones wait. */
+    void track(WorkloadRow row) {
+        String uid = row.uid().toString();
+        if (row.state() == WorkloadState.Pending) {
+            requeue(uid);
+        } else {
+            waiting.remove(uid);
+        }
+    }
+
+    /** Back to waiting, after an eviction or as a new arrival. */
+    void requeue(String uid) {
+        waiting.add(uid);
+        fruitlessAt = -1;
+    }
+
+    /** The PriorityClass may have changed: try everyone again. */
+    void retry() {
+        fruitlessAt = -1;
+    }
+
+    /**
+     * Places every waiting workload that fits, highest priority first (then queue order), evicting
+     * lower-priority holders where needed; records why the others wait. A turn that placed nothing
+     * is not repeated until pools may have become free or somebody new waits.
+     */
+    List<Admitted> place(long epoch, Function<String, WorkloadRow> rows) {
+        if (!placement.active() || waiting.isEmpty() || fruitlessAt == placement.slices().generation()) {
+            return List.of();
+        }
+        // A row still showing its eviction's predecessor waits for the change feed to bring it.
+        List<WorkloadRow> queue = waiting.stream().map(rows)
+                .filter(r -> r != null && r.state() == WorkloadState.Pending)
+                .sorted(Comparator.comparingInt(WorkloadRow::priority).reversed()
+                        .thenComparing(WorkloadRow::queueTimestamp).thenComparing(r -> r.uid().toString()))
+                .toList();
+        List<Admitted> admitted = new ArrayList<>();
+        boolean raced = queue.size() < waiting.size();
+        for (WorkloadRow row : queue) {
+            SliceRequest request = NodePoolPlacement.request(row, new Admission(null, List.of()), flavorLabels);
+            boolean mayPreempt = row.priorityClassName() == null || !nonPreemptingClasses.contains(row.priorityClassName());
+            Optional<SlicePlacement.Replacement> where = mayPreempt
+                    ? placement.slices().placeByPreempting(request)
+                    : placement.place(request).map(p -> new SlicePlacement.Replacement(p, List.of()));
+            if (where.isEmpty()) {
+                writer.waitingPriorityOnly(row, NodePoolPlacement.waitingMessage(request) + (mayPreempt ? ""
+                        : "; PriorityClass " + row.priorityClassName()
+                        + " has preemptionPolicy Never, so it waits for free pools instead of preempting"));
+                continue;
+            }
+            List<WorkloadRow> victims = where.get().victims().stream().map(h -> rows.apply(h.workloadUid())).toList();
+            if (victims.contains(null)) {
+                throw new IllegalStateException("a pool holder of " + row.uid() + "'s victims has no known row");
+            }
+            Optional<DecisionWriter.PriorityOnlyAdmission> landed =
+                    writer.admitPriorityOnly(epoch, row, where.get().placement(), victims);
+            if (landed.isEmpty()) {
+                // It or a victim changed meanwhile: the change feed brings the rows as they are now.
+                raced = true;
+                continue;
+            }
+            waiting.remove(row.uid().toString());
+            victims.forEach(v -> placement.slices().release(v.uid().toString()));
+            placement.slices().assign(NodePoolPlacement.holder(row), where.get().placement());
+            admitted.add(new Admitted(row, landed.get().version(), victims, landed.get().victimVersions()));
+        }
+        if (admitted.isEmpty() && !raced) {
+            fruitlessAt = placement.slices().generation();
+        }
+        return admitted;
+    }
+}

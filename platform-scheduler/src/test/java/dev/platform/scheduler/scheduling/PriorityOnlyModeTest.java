@@ -1,0 +1,155 @@
+package dev.platform.scheduler.scheduling;
+
+import dev.platform.scheduler.testsupport.SeedManifests;
+import dev.platform.scheduler.testsupport.SimulatedClusterTest;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Priority-only mode (design §6): JobSets without a queue name run as GKE runs them without
+ * Kueue, with the real agent on a simulated cluster of four 4x4 v6e pools. No quota; free pools
+ * first; otherwise lower-priority holders are preempted (reason PriorityPreemption), unless the
+ * PriorityClass says {@code preemptionPolicy: Never}.
+ */
+class PriorityOnlyModeTest extends SimulatedClusterTest {
+
+    private static final String PRIORITY_CLASSES = SeedManifests.read("seed-hotswap.yaml").split("(?m)^---$")[0]
+            + "---" + SeedManifests.read("seed-hotswap.yaml").split("(?m)^---$")[1];
+
+    @Test
+    void theSeedHotswapJobSetRunsOnFreePools() {
+        JsonNode applied = api.postYaml("/api/v1/manifests", SeedManifests.read("seed-hotswap.yaml")).json();
+        assertThat(applied.get("results").valueStream().map(r -> r.get("kind").asString() + "/" + r.get("action").asString()))
+                .containsExactly("PriorityClass/created", "PriorityClass/created", "JobSet/created");
+
+        JsonNode running = awaitState("high-jax-trillium", "Running");
+
+        assertThat(running.get("priority").asInt()).isEqualTo(2000000);
+        assertThat(running.get("clusterQueue").isNull()).isTrue();
+        assertThat(pools(running)).hasSize(2).allMatch(p -> p.startsWith("sim-v6e-4x4-"));
+        assertThat(conditions(running)).contains("Admitted/PriorityOnly");
+        assertThat(api.get("/api/v1/preemptions").json().get("items")).isEmpty();
+    }
+
+    @Test
+    void withNoFreePoolTheHighPriorityJobSetPreemptsTheMostRecentLowPriorityOne() {
+        apply(PRIORITY_CLASSES);
+        List<String> firstPools = pools(runLow("low-first"));
+        List<String> secondPools = pools(runLow("low-second"));
+
+        apply(highJobSet());
+
+        JsonNode preemption = await().atMost(Duration.ofSeconds(30))
+                .until(() -> api.get("/api/v1/preemptions").json().get("items"), items -> items.size() == 1).get(0);
+        assertThat(preemption.get("reason").asString()).isEqualTo("PriorityPreemption");
+        assertThat(preemption.at("/victim/name").asString()).isEqualTo("low-second");
+        assertThat(preemption.at("/preemptor/name").asString()).isEqualTo("high-jax-trillium");
+        assertThat(preemption.get("message").asString()).contains("priority-only mode");
+        JsonNode high = awaitState("high-jax-trillium", "Running");
+        assertThat(pools(high)).containsExactlyInAnyOrderElementsOf(secondPools);
+        assertThat(conditions(high)).contains("Admitted/PriorityOnly");
+
+        JsonNode victim = await().atMost(Duration.ofSeconds(30)).until(() -> workload("low-second"),
+                w -> "WaitingForNodePool".equals(w.at("/pendingReason/code").asString()));
+        assertThat(victim.get("state").asString()).isEqualTo("Pending");
+        assertThat(conditions(victim)).contains("Evicted/Preempted", "Preempted/PriorityPreemption");
+        assertThat(jdbc.sql("""
+                        SELECT c.type FROM agent_command c JOIN workload w ON w.uid = c.workload_uid
+                        WHERE w.name = 'low-second' ORDER BY c.seq""").query(String.class).list())
+                .containsExactly("START", "STOP");
+        String victimUid = victim.get("uid").asString();
+        await().atMost(Duration.ofSeconds(30)).until(() -> cluster.podsOf(victimUid).isEmpty()
+                && cluster.jobSet("default", "low-second").map(j -> j.suspended()).orElse(true));
+        assertThat(pools(workload("low-first"))).containsExactlyInAnyOrderElementsOf(firstPools);
+        assertThat(workload("low-first").get("state").asString()).isEqualTo("Running");
+
+        assertThat(api.delete("/api/v1/namespaces/default/workloads/high-jax-trillium").status()).isEqualTo(200);
+        assertThat(pools(awaitState("low-second", "Running"))).containsExactlyInAnyOrderElementsOf(secondPools);
+        await().atMost(Duration.ofSeconds(30)).until(() -> cluster.jobSet("default", "high-jax-trillium").isEmpty());
+    }
+
+    @Test
+    void aPriorityClassThatNeverPreemptsWaitsForAFreePool() {
+        apply(PRIORITY_CLASSES.replace("value: 2000000", "value: 2000000\npreemptionPolicy: Never"));
+        runLow("low-first");
+        runLow("low-second");
+
+        apply(highJobSet());
+
+        JsonNode waiting = await().atMost(Duration.ofSeconds(30)).until(() -> workload("high-jax-trillium"),
+                w -> "WaitingForNodePool".equals(w.at("/pendingReason/code").asString()));
+        assertThat(waiting.get("state").asString()).isEqualTo("Pending");
+        assertThat(waiting.at("/pendingReason/message").asString()).contains("preemptionPolicy Never");
+        assertThat(api.get("/api/v1/preemptions").json().get("items")).isEmpty();
+
+        assertThat(api.delete("/api/v1/namespaces/default/workloads/low-first").status()).isEqualTo(200);
+        awaitState("high-jax-trillium", "Running");
+        assertThat(workload("low-second").get("state").asString()).isEqualTo("Running");
+        assertThat(api.get("/api/v1/preemptions").json().get("items")).isEmpty();
+    }
+
+    @Test
+    void equalPriorityIsNeverPreempted() {
+        apply(PRIORITY_CLASSES);
+        runLow("low-first");
+        runLow("low-second");
+
+        apply(lowJobSet("low-third"));
+
+        JsonNode waiting = await().atMost(Duration.ofSeconds(30)).until(() -> workload("low-third"),
+                w -> "WaitingForNodePool".equals(w.at("/pendingReason/code").asString()));
+        assertThat(waiting.get("state").asString()).isEqualTo("Pending");
+        assertThat(api.get("/api/v1/preemptions").json().get("items")).isEmpty();
+        assertThat(workload("low-first").get("state").asString()).isEqualTo("Running");
+        assertThat(workload("low-second").get("state").asString()).isEqualTo("Running");
+    }
+
+    /** The seed's low-priority JobSet without its queue name, under another name. */
+    private static String lowJobSet(String name) {
+        String low = Arrays.stream(SeedManifests.read("seed-kueue-and-hotswap.yaml").split("(?m)^---$"))
+                .filter(d -> d.contains("name: low-jax-trillium")).findFirst().orElseThrow();
+        return low.replace("    kueue.x-k8s.io/queue-name: default-queue\n", "")
+                .replace("name: low-jax-trillium", "name: " + name);
+    }
+
+    private static String highJobSet() {
+        return SeedManifests.read("seed-hotswap.yaml").split("(?m)^---$")[2];
+    }
+
+    private JsonNode runLow(String name) {
+        apply(lowJobSet(name));
+        return awaitState(name, "Running");
+    }
+
+    private void apply(String yaml) {
+        assertThat(api.postYaml("/api/v1/manifests", yaml).status()).isEqualTo(200);
+    }
+
+    private JsonNode awaitState(String name, String state) {
+        return await().atMost(Duration.ofSeconds(30)).until(() -> workload(name), w -> state.equals(w.get("state").asString()));
+    }
+
+    private JsonNode workload(String name) {
+        return api.get("/api/v1/namespaces/default/workloads/" + name).json();
+    }
+
+    private static List<String> conditions(JsonNode workload) {
+        return workload.get("conditions").valueStream()
+                .map(c -> c.get("type").asString() + "/" + c.get("reason").asString()).toList();
+    }
+
+    private static List<String> pools(JsonNode workload) {
+        List<String> pools = new ArrayList<>();
+        workload.at("/admission/podSetAssignments").valueStream()
+                .forEach(a -> a.get("nodePools").valueStream().forEach(p -> pools.add(p.asString())));
+        return pools;
+    }
+}
