@@ -1,10 +1,10 @@
 package dev.platform.scheduler.console;
 
-import dev.platform.scheduler.preemption.PreemptionCursor;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionFilter;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.web.KeysetCursor;
 import dev.platform.web.preemption.PreemptionQueries;
 import org.springframework.stereotype.Component;
 
@@ -27,13 +27,13 @@ class ConsolePreemptions implements PreemptionQueries {
         List<PreemptionEvent> rows = store.page(filter, cursor == null ? null : decode(cursor), limit + 1);
         boolean more = rows.size() > limit;
         List<PreemptionEvent> page = more ? rows.subList(0, limit) : rows;
-        String next = more ? new PreemptionCursor(page.get(limit - 1).at(), page.get(limit - 1).id()).encode() : null;
+        String next = more ? new KeysetCursor<>(page.get(limit - 1).at(), page.get(limit - 1).id()).encode() : null;
         return new PreemptionPage(page.stream().map(ConsoleViews::preemption).toList(), next);
     }
 
-    private static PreemptionCursor decode(String cursor) {
+    private static KeysetCursor<Long> decode(String cursor) {
         try {
-            return PreemptionCursor.decode(cursor);
+            return KeysetCursor.decode(cursor, Long::valueOf);
         } catch (ApiException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }

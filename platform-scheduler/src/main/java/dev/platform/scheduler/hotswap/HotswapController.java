@@ -1,15 +1,13 @@
 package dev.platform.scheduler.hotswap;
 
 import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.web.KeysetCursor;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 
@@ -32,32 +30,17 @@ public class HotswapController {
         if (limit < 1 || limit > 1000) {
             throw badRequest("limit must be between 1 and 1000");
         }
-        Instant beforeAt = null;
-        Long beforeId = null;
-        if (cursor != null) {
-            try {
-                String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8).split("\\|");
-                beforeAt = Instant.parse(parts[0]);
-                beforeId = Long.parseLong(parts[1]);
-            } catch (RuntimeException e) {
-                throw badRequest("cursor is not one this API issued");
-            }
-        }
+        KeysetCursor<Long> after = cursor == null ? null : KeysetCursor.decode(cursor, Long::valueOf);
         UUID disrupted;
         try {
             disrupted = workloadUid == null ? null : UUID.fromString(workloadUid);
         } catch (IllegalArgumentException e) {
             throw badRequest("workloadUid must be a UUID");
         }
-        List<HotswapEvent> rows = store.page(cluster, disrupted, beforeAt, beforeId, limit + 1);
+        List<HotswapEvent> rows = store.page(cluster, disrupted, after == null ? null : after.at(), after == null ? null : after.key(), limit + 1);
         boolean more = rows.size() > limit;
         List<HotswapEvent> page = more ? rows.subList(0, limit) : rows;
-        String next = null;
-        if (more) {
-            HotswapEvent last = page.get(limit - 1);
-            next = Base64.getUrlEncoder().withoutPadding()
-                    .encodeToString((last.detectedAt() + "|" + last.id()).getBytes(StandardCharsets.UTF_8));
-        }
+        String next = more ? new KeysetCursor<>(page.get(limit - 1).detectedAt(), page.get(limit - 1).id()).encode() : null;
         return new HotswapPage(page, next);
     }
 

@@ -1,6 +1,7 @@
 package dev.platform.scheduler.preemption;
 
 import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.web.KeysetCursor;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -47,10 +48,10 @@ public class PreemptionController {
             throw badRequest("limit must be between 1 and " + MAX_PAGE);
         }
         PreemptionFilter filter = filter(clusterQueue, namespace, reason, since, until);
-        List<PreemptionEvent> rows = store.page(filter, cursor == null ? null : PreemptionCursor.decode(cursor), limit + 1);
+        List<PreemptionEvent> rows = store.page(filter, cursor == null ? null : KeysetCursor.decode(cursor, Long::valueOf), limit + 1);
         boolean more = rows.size() > limit;
         List<PreemptionEvent> page = more ? rows.subList(0, limit) : rows;
-        String next = more ? new PreemptionCursor(page.get(limit - 1).at(), page.get(limit - 1).id()).encode() : null;
+        String next = more ? new KeysetCursor<>(page.get(limit - 1).at(), page.get(limit - 1).id()).encode() : null;
         return new PreemptionPage(page, next);
     }
 
@@ -67,7 +68,7 @@ public class PreemptionController {
         PrintWriter out = response.getWriter();
         out.print("id,at,reason,message,preemptor_namespace,preemptor_name,preemptor_uid,preemptor_cluster_queue,"
                 + "preemptor_priority,victim_namespace,victim_name,victim_uid,victim_cluster_queue,victim_priority\r\n");
-        PreemptionCursor cursor = null;
+        KeysetCursor<Long> cursor = null;
         List<PreemptionEvent> page;
         do {
             page = store.page(filter, cursor, EXPORT_PAGE);
@@ -81,7 +82,7 @@ public class PreemptionController {
             }
             if (!page.isEmpty()) {
                 PreemptionEvent last = page.get(page.size() - 1);
-                cursor = new PreemptionCursor(last.at(), last.id());
+                cursor = new KeysetCursor<>(last.at(), last.id());
             }
         } while (page.size() == EXPORT_PAGE);
         out.flush();

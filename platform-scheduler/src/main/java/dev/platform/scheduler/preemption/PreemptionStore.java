@@ -1,5 +1,6 @@
 package dev.platform.scheduler.preemption;
 
+import dev.platform.scheduler.web.KeysetCursor;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -61,7 +62,7 @@ public class PreemptionStore {
     }
 
     /** One page, newest first, strictly after {@code cursor}; keyset on (at, id) so deep pages cost the same. */
-    public List<PreemptionEvent> page(PreemptionFilter filter, PreemptionCursor cursor, int limit) {
+    public List<PreemptionEvent> page(PreemptionFilter filter, KeysetCursor<Long> cursor, int limit) {
         StringBuilder common = new StringBuilder();
         Map<String, Object> params = new HashMap<>();
         if (filter.namespaces() != null) {
@@ -83,7 +84,7 @@ public class PreemptionStore {
         if (cursor != null) {
             common.append(" AND (at, id) < (:cursorAt, :cursorId)");
             params.put("cursorAt", Timestamp.from(cursor.at()));
-            params.put("cursorId", cursor.id());
+            params.put("cursorId", cursor.key());
         }
         params.put("limit", limit);
         String order = " ORDER BY at DESC, id DESC LIMIT :limit";

@@ -168,16 +168,13 @@ class HotswapWriter {
         if (version == null) {
             return Map.of();
         }
-        jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ?").param(w.uid()).update();
+        releaseAndStop(w);
         String message = "Node pool " + disruption.cluster() + "/" + disruption.pool() + " failed ("
                 + disruption.reason() + ") and no replacement could be found";
         events.add(new NewEvent(w.uid(), now, "Evicted", "True", "NodeFailures", message));
         events.add(new NewEvent(w.uid(), now, "QuotaReserved", "False", "NodeFailures", message));
         events.add(new NewEvent(w.uid(), now, "Requeued", "True", "NodeFailures",
                 "Requeued at its original position after a node failure"));
-        if (w.cluster() != null) {
-            commands.enqueue(w.cluster(), CommandType.STOP, w.uid(), w.namespace(), w.name(), null, null);
-        }
         return Map.of(w.uid().toString(), version);
     }
 
@@ -191,14 +188,19 @@ class HotswapWriter {
         if (version == null) {
             return Map.of();
         }
-        jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ?").param(w.uid()).update();
+        releaseAndStop(w);
         events.add(new NewEvent(w.uid(), now, "Finished", "True", "MaxRestartsExceeded",
                 "A node failure would need restart " + (w.restarts() + 1) + " but failurePolicy.maxRestarts is "
                         + w.maxRestarts()));
+        return Map.of(w.uid().toString(), version);
+    }
+
+    /** The disrupted workload gives its quota back and its pods leave the cluster. */
+    private void releaseAndStop(WorkloadRow w) {
+        jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ?").param(w.uid()).update();
         if (w.cluster() != null) {
             commands.enqueue(w.cluster(), CommandType.STOP, w.uid(), w.namespace(), w.name(), null, null);
         }
-        return Map.of(w.uid().toString(), version);
     }
 
     private static PreemptionEvent.Party party(WorkloadRow row) {

@@ -3,6 +3,7 @@ package dev.platform.scheduler.workload;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.web.KeysetCursor;
 import dev.platform.scheduler.web.RequestBodies;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
@@ -21,6 +22,7 @@ import org.springframework.web.util.UriComponentsBuilder;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
+import java.util.UUID;
 
 /** Submitting, reading and cancelling workloads (design §8). */
 @RestController
@@ -70,10 +72,10 @@ public class WorkloadController {
                     "limit must be between 1 and " + MAX_PAGE, List.of());
         }
         List<WorkloadRow> rows = store.list(namespace, state == null ? null : parseState(state), queue,
-                cursor == null ? null : WorkloadCursor.decode(cursor), limit + 1);
+                cursor == null ? null : KeysetCursor.decode(cursor, UUID::fromString), limit + 1);
         boolean more = rows.size() > limit;
         List<WorkloadRow> page = more ? rows.subList(0, limit) : rows;
-        String next = more ? new WorkloadCursor(page.get(limit - 1).createdAt(), page.get(limit - 1).uid()).encode()
+        String next = more ? new KeysetCursor<>(page.get(limit - 1).createdAt(), page.get(limit - 1).uid()).encode()
                 : null;
         return new WorkloadPage(statuses.of(page), next);
     }

@@ -2,6 +2,7 @@ package dev.platform.scheduler.workload;
 
 import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
+import dev.platform.scheduler.web.KeysetCursor;
 import dev.platform.scheduler.workload.WorkloadStatus.Condition;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
@@ -121,7 +122,7 @@ public class WorkloadStore {
      * One page of a namespace's workloads, newest first, after {@code cursor} (keyset pagination on
      * created_at, uid). A null namespace set means every namespace.
      */
-    public List<WorkloadRow> list(String namespace, WorkloadState state, String queueName, WorkloadCursor cursor,
+    public List<WorkloadRow> list(String namespace, WorkloadState state, String queueName, KeysetCursor<UUID> cursor,
                                   int limit) {
         StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM workload WHERE namespace = :namespace");
         Map<String, Object> params = new HashMap<>();
@@ -136,8 +137,8 @@ public class WorkloadStore {
         }
         if (cursor != null) {
             sql.append(" AND (created_at, uid) < (:cursorAt, :cursorUid)");
-            params.put("cursorAt", Timestamp.from(cursor.createdAt()));
-            params.put("cursorUid", cursor.uid());
+            params.put("cursorAt", Timestamp.from(cursor.at()));
+            params.put("cursorUid", cursor.key());
         }
         sql.append(" ORDER BY created_at DESC, uid DESC LIMIT :limit");
         params.put("limit", limit);

@@ -1,0 +1,31 @@
+package dev.platform.scheduler.web;
+
+import org.springframework.http.HttpStatus;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * An opaque keyset cursor over (time, key), newest first: what every history and list endpoint
+ * hands out as {@code next}, so a deep page costs what the first one does.
+ */
+public record KeysetCursor<K>(Instant at, K key) {
+
+    public String encode() {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString((at + "|" + key).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Reads a cursor this API issued; anything else is a 400. */
+    public static <K> KeysetCursor<K> decode(String cursor, Function<String, K> key) {
+        try {
+            String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8).split("\\|", 2);
+            return new KeysetCursor<>(Instant.parse(parts[0]), key.apply(parts[1]));
+        } catch (RuntimeException e) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", "cursor is not one this API issued",
+                    List.of());
+        }
+    }
+}
