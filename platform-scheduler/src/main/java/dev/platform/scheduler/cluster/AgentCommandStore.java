@@ -44,6 +44,18 @@ public class AgentCommandStore {
     }
 
     /**
+     * The cluster a workload's JobSet was last sent to, unless its last command deleted it: where a
+     * suspended JobSet may remain after an eviction.
+     */
+    public Optional<String> lastCluster(UUID workloadUid) {
+        return jdbc.sql("""
+                        SELECT cluster, type FROM agent_command WHERE workload_uid = ? ORDER BY seq DESC LIMIT 1""")
+                .param(workloadUid)
+                .query((rs, i) -> new String[]{rs.getString("cluster"), rs.getString("type")})
+                .optional().filter(last -> !"DELETE".equals(last[1])).map(last -> last[0]);
+    }
+
+    /**
      * Queues a command for a cluster's agent and returns its id. Runs in the caller's transaction
      * (it is not transactional itself, so a failure here does not mark the caller's transaction
      * for rollback behind its back): the command exists if and only if the decision commits, and

@@ -155,12 +155,15 @@ public class WorkloadService {
         }
         Instant now = clock.instant();
         store.cancel(workload.uid(), now);
-        if (workload.cluster() != null) {
+        // A placed workload runs there; an evicted one may have left a suspended JobSet behind.
+        String cluster = workload.cluster() != null ? workload.cluster()
+                : commands.lastCluster(workload.uid()).orElse(null);
+        if (cluster != null) {
             try {
-                commands.enqueue(workload.cluster(), CommandType.DELETE, workload.uid(), namespace, name, null, null);
+                commands.enqueue(cluster, CommandType.DELETE, workload.uid(), namespace, name, null, null);
             } catch (AgentCommandStore.UnknownClusterException e) {
                 log.info("cancelled {}/{}: its cluster {} is no longer registered, nothing to delete there",
-                        namespace, name, workload.cluster());
+                        namespace, name, cluster);
             }
         }
         store.appendEvents(List.of(new WorkloadStore.NewEvent(workload.uid(), now, "Finished", "True", "Cancelled",

@@ -112,6 +112,26 @@ class PriorityOnlyModeTest extends SimulatedClusterTest {
         assertThat(workload("low-second").get("state").asString()).isEqualTo("Running");
     }
 
+    @Test
+    void cancellingAPreemptedWorkloadDeletesTheJobSetItLeftSuspended() {
+        apply(PRIORITY_CLASSES);
+        runLow("low-first");
+        runLow("low-second");
+        apply(highJobSet());
+        await().atMost(Duration.ofSeconds(30)).until(() -> workload("low-second"),
+                w -> "Pending".equals(w.get("state").asString()));
+        await().atMost(Duration.ofSeconds(30)).until(() -> cluster.jobSet("default", "low-second")
+                .map(j -> j.suspended()).orElse(false));
+
+        assertThat(api.delete("/api/v1/namespaces/default/workloads/low-second").status()).isEqualTo(200);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> cluster.jobSet("default", "low-second").isEmpty());
+        assertThat(jdbc.sql("""
+                        SELECT c.type FROM agent_command c JOIN workload w ON w.uid = c.workload_uid
+                        WHERE w.name = 'low-second' ORDER BY c.seq""").query(String.class).list())
+                .containsExactly("START", "STOP", "DELETE");
+    }
+
     /** The seed's low-priority JobSet without its queue name, under another name. */
     private static String lowJobSet(String name) {
         String low = Arrays.stream(SeedManifests.read("seed-kueue-and-hotswap.yaml").split("(?m)^---$"))
