@@ -13,6 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -77,6 +78,12 @@ public class AgentCommandStore {
                         payload == null ? null : json.writeValueAsString(payload),
                         expiresAt == null ? null : Timestamp.from(expiresAt))
                 .query(Long.class).single();
+        signalAfterCommit(cluster);
+        return id;
+    }
+
+    /** Answers the polls held open on this replica once the command is committed. */
+    private void signalAfterCommit(String cluster) {
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
@@ -87,7 +94,28 @@ public class AgentCommandStore {
         } else {
             signals.signal(cluster);
         }
-        return id;
+    }
+
+    /**
+     * A copy of command {@code id} with a new expiry, if it is still its workload's latest command
+     * and the workload is still admitted in that cluster; empty otherwise.
+     */
+    public Optional<Long> reissueWhileCurrent(long id, Instant expiresAt) {
+        return jdbc.sql("""
+                        INSERT INTO agent_command (cluster, type, workload_uid, namespace, name, payload, expires_at)
+                        SELECT c.cluster, c.type, c.workload_uid, c.namespace, c.name, c.payload, ?
+                        FROM agent_command c JOIN workload w ON w.uid = c.workload_uid
+                        WHERE c.seq = ? AND w.state IN ('Admitted', 'Running') AND w.cluster = c.cluster
+                          AND NOT EXISTS (SELECT 1 FROM agent_command later
+                                          WHERE later.workload_uid = c.workload_uid AND later.seq > c.seq)
+                        RETURNING seq, cluster""")
+                .params(Timestamp.from(expiresAt), id)
+                .query((rs, i) -> Map.entry(rs.getLong(1), rs.getString(2)))
+                .optional()
+                .map(row -> {
+                    signalAfterCommit(row.getValue());
+                    return row.getKey();
+                });
     }
 
     /** The id that a poll without {@code after} starts above: the highest with a final result. */
