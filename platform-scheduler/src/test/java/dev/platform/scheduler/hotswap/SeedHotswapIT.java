@@ -94,7 +94,25 @@ class SeedHotswapIT {
                     .isEqualTo(204);
             JsonNode back = awaitState(api, "low-jax-trillium", "Running");
             assertThat(pools(back)).contains(failing).containsExactlyInAnyOrder(failing, lowPools.get(1));
+
+            // What the agent was told, and did: low started, stopped, started again; high started, restarted.
+            await().atMost(Duration.ofSeconds(60)).until(() -> commands(jdbc, "low-jax-trillium"),
+                    c -> c.equals(List.of("START/Succeeded", "STOP/Succeeded", "START/Succeeded")));
+            assertThat(commands(jdbc, "high-jax-trillium")).containsExactly("START/Succeeded", "RESTART/Succeeded");
+            assertThat(conditions(workload(api, "high-jax-trillium"))).contains("Hotswap/NodeFailure");
+            assertThat(conditions(back)).contains("Evicted/Preempted", "Preempted/Hotswap", "Admitted/Admitted");
         }
+    }
+
+    private static List<String> commands(JdbcClient jdbc, String workload) {
+        return jdbc.sql("""
+                        SELECT c.type || '/' || c.state FROM agent_command c JOIN workload w ON w.uid = c.workload_uid
+                        WHERE w.name = ? ORDER BY c.seq""").param(workload).query(String.class).list();
+    }
+
+    private static List<String> conditions(JsonNode workload) {
+        return workload.get("conditions").valueStream()
+                .map(c -> c.get("type").asString() + "/" + c.get("reason").asString()).toList();
     }
 
     private static long healthyPools(PlatformClient api) {
