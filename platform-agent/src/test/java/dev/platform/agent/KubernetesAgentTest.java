@@ -233,6 +233,28 @@ class KubernetesAgentTest {
     }
 
     @Test
+    void restartEvictsTheOldPodsThenRepinsTheJobSetToTheNewPoolsOnly() throws Exception {
+        createRunningWorkload("wl-4", "low-jax-trillium", 4);
+        startAgent();
+        await().atMost(PATIENCE).until(() -> latestWorkload("wl-4").filter(w -> w.podsRunning() == 4).isPresent());
+
+        scheduler.enqueue(new AgentCommand(4, CommandType.RESTART, "wl-4", "default", "low-jax-trillium", null,
+                start(4, "wl-4", "low-jax-trillium", List.of("slice-b"), null).payload()));
+
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(scheduler.resultsOf(4)).extracting(CommandResult::status).containsExactly(CommandStatus.SUCCEEDED));
+        assertThat(scheduler.resultsOf(4).get(0).eviction().podsEvicted()).isEqualTo(4);
+        assertThat(kube.client().pods().inNamespace("default").list().getItems()).isEmpty();
+        GenericKubernetesResource jobSet = jobSets().withName("low-jax-trillium").get();
+        assertThat((Boolean) jobSet.get("spec", "suspend")).isFalse();
+        List<Map<String, Object>> replicatedJobs = jobSet.get("spec", "replicatedJobs");
+        assertThat(replicatedJobs).hasSize(1);
+        JsonNode poolExpression = json.valueToTree(replicatedJobs.get(0)).at("/template/spec/template/spec/affinity/nodeAffinity"
+                + "/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0/matchExpressions/0");
+        assertThat(poolExpression.path("values").values()).extracting(JsonNode::asString).containsExactly("slice-b");
+    }
+
+    @Test
     void reportsPodsOfAWorkloadWithTheirNodesAndPools() throws Exception {
         createRunningWorkload("wl-5", "five", 2);
         startAgent();

@@ -5,12 +5,12 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /** RFC 7386 JSON merge patch, as the API server applies application/merge-patch+json. */
-final class JsonMergePatch {
+public final class JsonMergePatch {
 
     private JsonMergePatch() {
     }
 
-    static JsonNode apply(JsonNode target, JsonNode patch) {
+    public static JsonNode apply(JsonNode target, JsonNode patch) {
         if (!(patch instanceof ObjectNode patchObject)) {
             return patch.deepCopy();
         }

@@ -2,6 +2,7 @@ package dev.platform.agent.testing;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.platform.agent.simulation.JsonMergePatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -43,7 +44,10 @@ import tools.jackson.databind.node.ObjectNode;
  * <li>watches as HTTP streams: the mock serves watches over WebSocket (fabric8's way), client-java
  * reads a chunked HTTP response; the front opens the WebSocket and streams each event as a line;</li>
  * <li>the pods/eviction subresource: deletes the pod, or answers 429 as a PodDisruptionBudget would
- * for as many attempts as the test asks.</li>
+ * for as many attempts as the test asks;</li>
+ * <li>JSON merge patches as RFC 7386 has them: the mock merges arrays element by element (Jackson's
+ * readerForUpdating) where the API server replaces them, so re-pinning a JobSet would append its
+ * replicatedJobs to the old ones. The front applies the patch itself and PUTs the result.</li>
  * </ul>
  * Everything else is forwarded to the mock as is.
  */
@@ -112,6 +116,8 @@ public final class MockKubernetes implements AutoCloseable {
             Matcher eviction = EVICTION.matcher(path);
             if ("POST".equals(exchange.getRequestMethod()) && eviction.matches()) {
                 evict(exchange, eviction.group(1), eviction.group(2));
+            } else if ("PATCH".equals(exchange.getRequestMethod()) && isMergePatch(exchange)) {
+                mergePatch(exchange, path + (query == null ? "" : "?" + query));
             } else if (query != null && (query.contains("watch=true") || query.contains("watch=1"))) {
                 streamWatch(exchange, path + "?" + query);
             } else {
@@ -182,6 +188,28 @@ public final class MockKubernetes implements AutoCloseable {
         socket.abort();
     }
 
+    private static boolean isMergePatch(HttpExchange exchange) {
+        String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
+        return contentType != null && contentType.startsWith("application/merge-patch+json");
+    }
+
+    private void mergePatch(HttpExchange exchange, String pathAndQuery) throws IOException, InterruptedException {
+        JsonNode patch = json.readTree(exchange.getRequestBody().readAllBytes());
+        HttpResponse<byte[]> current = http.send(HttpRequest.newBuilder(mock(pathAndQuery.split("\\?")[0])).GET().build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        if (current.statusCode() != 200) {
+            relay(exchange, current.statusCode(), current.body());
+            return;
+        }
+        JsonNode patched = JsonMergePatch.apply(json.readTree(current.body()), patch);
+        HttpResponse<byte[]> replaced = http.send(HttpRequest.newBuilder(mock(pathAndQuery))
+                        .header("Content-Type", "application/json")
+                        .PUT(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(patched)))
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        relay(exchange, replaced.statusCode(), replaced.body());
+    }
+
     private void forward(HttpExchange exchange, String pathAndQuery) throws IOException, InterruptedException {
         byte[] requestBody = exchange.getRequestBody().readAllBytes();
         HttpRequest.Builder request = HttpRequest.newBuilder(mock(pathAndQuery))
@@ -193,9 +221,12 @@ public final class MockKubernetes implements AutoCloseable {
             request.header("Content-Type", contentType);
         }
         HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-        byte[] body = asList(pathAndQuery, response.body());
+        relay(exchange, response.statusCode(), asList(pathAndQuery, response.body()));
+    }
+
+    private static void relay(HttpExchange exchange, int status, byte[] body) throws IOException {
         exchange.getResponseHeaders().add("Content-Type", "application/json");
-        exchange.sendResponseHeaders(response.statusCode(), body.length == 0 ? -1 : body.length);
+        exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
         if (body.length > 0) {
             exchange.getResponseBody().write(body);
         }
@@ -237,10 +268,7 @@ public final class MockKubernetes implements AutoCloseable {
     }
 
     private static void respond(HttpExchange exchange, int code, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().add("Content-Type", "application/json");
-        exchange.sendResponseHeaders(code, bytes.length);
-        exchange.getResponseBody().write(bytes);
+        relay(exchange, code, body.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override

@@ -6,9 +6,9 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
+import static dev.platform.scheduler.testsupport.Admissions.nodePools;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -37,7 +37,7 @@ class HotswapEdgeCasesTest extends SimulatedClusterTest {
     @Test
     void withNoEligibleVictimTheDisruptedWorkloadIsRequeuedAndItsQuotaReleased() {
         List<String> highPools = runBothSeedJobSets();
-        List<String> lowPools = pools(workload("low-jax-trillium"));
+        List<String> lowPools = nodePools(workload("low-jax-trillium"));
 
         cluster.failPool(lowPools.get(0));
 
@@ -48,7 +48,7 @@ class HotswapEdgeCasesTest extends SimulatedClusterTest {
                 w -> "Pending".equals(w.get("state").asString()));
         assertThat(low.get("conditions").valueStream().map(c -> c.get("type").asString() + "/" + c.get("reason").asString()))
                 .contains("Evicted/NodeFailures");
-        assertThat(pools(workload("high-jax-trillium"))).containsExactlyElementsOf(highPools);
+        assertThat(nodePools(workload("high-jax-trillium"))).containsExactlyElementsOf(highPools);
         assertThat(api.get("/api/v1/preemptions?reason=Hotswap").json().get("items")).isEmpty();
         assertThat(api.get("/api/v1/clusterqueues/tpu-training-cq").json().at("/usage/0/used").asString()).isEqualTo("32");
     }
@@ -57,7 +57,7 @@ class HotswapEdgeCasesTest extends SimulatedClusterTest {
     void equalPriorityWorkloadsAreNeverPreempted() {
         apply(SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64")
                 .replace("high-priority-job\n            containers", "low-priority-job\n            containers"));
-        List<String> first = pools(awaitState("high-jax-trillium", "Running"));
+        List<String> first = nodePools(awaitState("high-jax-trillium", "Running"));
         awaitState("low-jax-trillium", "Running");
 
         cluster.failPool(first.get(0));
@@ -77,7 +77,7 @@ class HotswapEdgeCasesTest extends SimulatedClusterTest {
         cluster.recoverPool(highPools.get(0));
 
         await().during(GRACE_AND_MARGIN).atMost(GRACE_AND_MARGIN.plusSeconds(5)).until(() -> latestHotswap() == null);
-        assertThat(pools(workload("high-jax-trillium"))).containsExactlyElementsOf(highPools);
+        assertThat(nodePools(workload("high-jax-trillium"))).containsExactlyElementsOf(highPools);
         assertThat(workload("low-jax-trillium").get("state").asString()).isEqualTo("Running");
     }
 
@@ -100,7 +100,7 @@ class HotswapEdgeCasesTest extends SimulatedClusterTest {
     void pastMaxRestartsTheWorkloadFails() {
         apply(SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64")
                 .replace("maxRestarts: 10", "maxRestarts: 0"));
-        List<String> highPools = pools(awaitState("high-jax-trillium", "Running"));
+        List<String> highPools = nodePools(awaitState("high-jax-trillium", "Running"));
         awaitState("low-jax-trillium", "Running");
 
         cluster.failPool(highPools.get(0));
@@ -118,8 +118,8 @@ class HotswapEdgeCasesTest extends SimulatedClusterTest {
     /** The seed's two JobSets with 64 chips of quota: both run, two pools each; returns high's pools. */
     private List<String> runBothSeedJobSets() {
         apply(SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64"));
-        List<String> high = pools(awaitState("high-jax-trillium", "Running"));
-        assertThat(pools(awaitState("low-jax-trillium", "Running"))).doesNotContainAnyElementsOf(high);
+        List<String> high = nodePools(awaitState("high-jax-trillium", "Running"));
+        assertThat(nodePools(awaitState("low-jax-trillium", "Running"))).doesNotContainAnyElementsOf(high);
         return high;
     }
 
@@ -152,12 +152,5 @@ class HotswapEdgeCasesTest extends SimulatedClusterTest {
 
     private JsonNode workload(String name) {
         return api.get("/api/v1/namespaces/default/workloads/" + name).json();
-    }
-
-    private static List<String> pools(JsonNode workload) {
-        List<String> pools = new ArrayList<>();
-        workload.at("/admission/podSetAssignments").valueStream()
-                .forEach(a -> a.get("nodePools").valueStream().forEach(p -> pools.add(p.asString())));
-        return pools;
     }
 }

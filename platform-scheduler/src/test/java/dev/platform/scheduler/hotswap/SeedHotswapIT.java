@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.platform.scheduler.testsupport.Admissions.nodePools;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -47,8 +48,8 @@ class SeedHotswapIT {
             assertThat(api.postYaml("/api/v1/manifests", seed).status()).isEqualTo(200);
             JsonNode high = awaitState(api, "high-jax-trillium", "Running");
             JsonNode low = awaitState(api, "low-jax-trillium", "Running");
-            List<String> highPools = pools(high);
-            List<String> lowPools = pools(low);
+            List<String> highPools = nodePools(high);
+            List<String> lowPools = nodePools(low);
             assertThat(highPools).hasSize(2).doesNotContainAnyElementsOf(lowPools);
             assertThat(lowPools).hasSize(2);
 
@@ -67,8 +68,8 @@ class SeedHotswapIT {
             assertThat(waiting.get("state").asString()).isEqualTo("Pending");
 
             JsonNode restarted = await().atMost(Duration.ofSeconds(60)).until(() -> workload(api, "high-jax-trillium"),
-                    w -> "Running".equals(w.get("state").asString()) && !pools(w).contains(failing));
-            assertThat(pools(restarted)).containsExactlyInAnyOrder(highPools.get(0), lowPools.get(0));
+                    w -> "Running".equals(w.get("state").asString()) && !nodePools(w).contains(failing));
+            assertThat(nodePools(restarted)).containsExactlyInAnyOrder(highPools.get(0), lowPools.get(0));
             assertThat(jdbc.sql("SELECT restarts FROM workload WHERE name = 'high-jax-trillium'").query(Integer.class)
                     .single()).isEqualTo(1);
 
@@ -93,7 +94,7 @@ class SeedHotswapIT {
             assertThat(agent.client().post("/simulation/nodepools/" + failing + "/recover", null, "").status())
                     .isEqualTo(204);
             JsonNode back = awaitState(api, "low-jax-trillium", "Running");
-            assertThat(pools(back)).contains(failing).containsExactlyInAnyOrder(failing, lowPools.get(1));
+            assertThat(nodePools(back)).contains(failing).containsExactlyInAnyOrder(failing, lowPools.get(1));
 
             // What the agent was told, and did: low started, stopped, started again; high started, restarted.
             await().atMost(Duration.ofSeconds(60)).until(() -> commands(jdbc, "low-jax-trillium"),
@@ -128,12 +129,5 @@ class SeedHotswapIT {
 
     private static JsonNode workload(PlatformClient api, String name) {
         return api.get("/api/v1/namespaces/default/workloads/" + name).json();
-    }
-
-    private static List<String> pools(JsonNode workload) {
-        List<String> pools = new ArrayList<>();
-        workload.at("/admission/podSetAssignments").valueStream()
-                .forEach(a -> a.get("nodePools").valueStream().forEach(p -> pools.add(p.asString())));
-        return pools;
     }
 }

@@ -6,10 +6,10 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import static dev.platform.scheduler.testsupport.Admissions.nodePools;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,7 +34,7 @@ class PriorityOnlyModeTest extends SimulatedClusterTest {
 
         assertThat(running.get("priority").asInt()).isEqualTo(2000000);
         assertThat(running.get("clusterQueue").isNull()).isTrue();
-        assertThat(pools(running)).hasSize(2).allMatch(p -> p.startsWith("sim-v6e-4x4-"));
+        assertThat(nodePools(running)).hasSize(2).allMatch(p -> p.startsWith("sim-v6e-4x4-"));
         assertThat(conditions(running)).contains("Admitted/PriorityOnly");
         assertThat(api.get("/api/v1/preemptions").json().get("items")).isEmpty();
     }
@@ -42,8 +42,8 @@ class PriorityOnlyModeTest extends SimulatedClusterTest {
     @Test
     void withNoFreePoolTheHighPriorityJobSetPreemptsTheMostRecentLowPriorityOne() {
         apply(PRIORITY_CLASSES);
-        List<String> firstPools = pools(runLow("low-first"));
-        List<String> secondPools = pools(runLow("low-second"));
+        List<String> firstPools = nodePools(runLow("low-first"));
+        List<String> secondPools = nodePools(runLow("low-second"));
 
         apply(highJobSet());
 
@@ -54,7 +54,7 @@ class PriorityOnlyModeTest extends SimulatedClusterTest {
         assertThat(preemption.at("/preemptor/name").asString()).isEqualTo("high-jax-trillium");
         assertThat(preemption.get("message").asString()).contains("priority-only mode");
         JsonNode high = awaitState("high-jax-trillium", "Running");
-        assertThat(pools(high)).containsExactlyInAnyOrderElementsOf(secondPools);
+        assertThat(nodePools(high)).containsExactlyInAnyOrderElementsOf(secondPools);
         assertThat(conditions(high)).contains("Admitted/PriorityOnly");
 
         JsonNode victim = await().atMost(Duration.ofSeconds(30)).until(() -> workload("low-second"),
@@ -68,11 +68,11 @@ class PriorityOnlyModeTest extends SimulatedClusterTest {
         String victimUid = victim.get("uid").asString();
         await().atMost(Duration.ofSeconds(30)).until(() -> cluster.podsOf(victimUid).isEmpty()
                 && cluster.jobSet("default", "low-second").map(j -> j.suspended()).orElse(true));
-        assertThat(pools(workload("low-first"))).containsExactlyInAnyOrderElementsOf(firstPools);
+        assertThat(nodePools(workload("low-first"))).containsExactlyInAnyOrderElementsOf(firstPools);
         assertThat(workload("low-first").get("state").asString()).isEqualTo("Running");
 
         assertThat(api.delete("/api/v1/namespaces/default/workloads/high-jax-trillium").status()).isEqualTo(200);
-        assertThat(pools(awaitState("low-second", "Running"))).containsExactlyInAnyOrderElementsOf(secondPools);
+        assertThat(nodePools(awaitState("low-second", "Running"))).containsExactlyInAnyOrderElementsOf(secondPools);
         await().atMost(Duration.ofSeconds(30)).until(() -> cluster.jobSet("default", "high-jax-trillium").isEmpty());
     }
 
@@ -164,12 +164,5 @@ class PriorityOnlyModeTest extends SimulatedClusterTest {
     private static List<String> conditions(JsonNode workload) {
         return workload.get("conditions").valueStream()
                 .map(c -> c.get("type").asString() + "/" + c.get("reason").asString()).toList();
-    }
-
-    private static List<String> pools(JsonNode workload) {
-        List<String> pools = new ArrayList<>();
-        workload.at("/admission/podSetAssignments").valueStream()
-                .forEach(a -> a.get("nodePools").valueStream().forEach(p -> pools.add(p.asString())));
-        return pools;
     }
 }

@@ -1,0 +1,169 @@
+package dev.platform.scheduler.testsupport;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What a GKE cluster does with the JobSets the agent writes to fabric8's mock API server, played
+ * through the fabric8 client: the JobSet and Job controllers create a running JobSet's pods, the
+ * kube-scheduler binds them to Ready nodes of the pools their nodeSelector and pool affinity
+ * allow (one whole pool per replica under {@code alpha.jobset.sigs.k8s.io/exclusive-topology},
+ * one pod per host), and the kubelet reports them Running. Deleting a JobSet deletes its pods.
+ *
+ * <p>Suspending a JobSet leaves its pods alone. The real Job controller would delete them too,
+ * racing the agent; here they leave only through the agent's evictions, which are what a test
+ * wants to see.
+ */
+public final class JobSetController implements AutoCloseable {
+
+    public static final String JOBSET_NAME_LABEL = "jobset.sigs.k8s.io/jobset-name";
+    static final String REPLICATED_JOB_LABEL = "jobset.sigs.k8s.io/replicatedjob-name";
+    static final String JOB_INDEX_LABEL = "jobset.sigs.k8s.io/job-index";
+    static final String EXCLUSIVE_TOPOLOGY_ANNOTATION = "alpha.jobset.sigs.k8s.io/exclusive-topology";
+    static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
+
+    private final KubernetesClient client;
+    private final SharedIndexInformer<GenericKubernetesResource> informer;
+    private final AtomicLong podNames = new AtomicLong();
+
+    public JobSetController(KubernetesClient client) {
+        this.client = client;
+        this.informer = jobSets(client).inAnyNamespace().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(GenericKubernetesResource jobSet) {
+                reconcile(jobSet);
+            }
+
+            @Override
+            public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource jobSet) {
+                reconcile(jobSet);
+            }
+
+            @Override
+            public void onDelete(GenericKubernetesResource jobSet, boolean finalStateUnknown) {
+                podsOf(jobSet.getMetadata().getNamespace(), jobSet.getMetadata().getName())
+                        .forEach(pod -> client.pods().resource(pod).delete());
+            }
+        });
+    }
+
+    public static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> jobSets(
+            KubernetesClient client) {
+        return client.genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet");
+    }
+
+    /** The pods of a JobSet, as the API server has them. */
+    public List<Pod> podsOf(String namespace, String jobSet) {
+        return client.pods().inNamespace(namespace).withLabel(JOBSET_NAME_LABEL, jobSet).list().getItems();
+    }
+
+    /** A running JobSet without pods gets them; events are handled one at a time, so it gets them once. */
+    private void reconcile(GenericKubernetesResource jobSet) {
+        String namespace = jobSet.getMetadata().getNamespace();
+        String name = jobSet.getMetadata().getName();
+        if (Boolean.TRUE.equals(jobSet.get("spec", "suspend")) || !podsOf(namespace, name).isEmpty()) {
+            return;
+        }
+        boolean exclusivePools = NODE_POOL_LABEL.equals(jobSet.getMetadata().getAnnotations() == null ? null
+                : jobSet.getMetadata().getAnnotations().get(EXCLUSIVE_TOPOLOGY_ANNOTATION));
+        List<Map<String, Object>> replicatedJobs = jobSet.get("spec", "replicatedJobs");
+        int slice = 0;
+        for (Map<String, Object> replicatedJob : replicatedJobs) {
+            Map<String, Object> jobSpec = child(child(replicatedJob, "template"), "spec");
+            PodTemplateSpec template = client.getKubernetesSerialization().convertValue(jobSpec.get("template"),
+                    PodTemplateSpec.class);
+            int replicas = ((Number) replicatedJob.getOrDefault("replicas", 1)).intValue();
+            int parallelism = ((Number) jobSpec.getOrDefault("parallelism", 1)).intValue();
+            Map<String, List<String>> readyPools = readyPoolsFor(template.getSpec());
+            List<String> pools = new ArrayList<>(readyPools.keySet());
+            for (int replica = 0; replica < replicas; replica++, slice++) {
+                String pool = pools.isEmpty() || (exclusivePools && slice >= pools.size()) ? null
+                        : pools.get(slice % pools.size());
+                List<String> nodes = pool == null ? List.of() : readyPools.get(pool);
+                for (int index = 0; index < parallelism; index++) {
+                    // a TPU pod takes all chips of its host: one pod per Ready host, the rest wait
+                    String node = index < nodes.size() ? nodes.get(index) : null;
+                    client.pods().inNamespace(namespace).resource(pod(name, (String) replicatedJob.get("name"),
+                            replica, index, template, node)).create();
+                }
+            }
+        }
+    }
+
+    private Pod pod(String jobSet, String replicatedJob, int replica, int index, PodTemplateSpec template, String node) {
+        Map<String, String> labels = new LinkedHashMap<>(template.getMetadata() == null || template.getMetadata().getLabels() == null
+                ? Map.of() : template.getMetadata().getLabels());
+        labels.put(JOBSET_NAME_LABEL, jobSet);
+        labels.put(REPLICATED_JOB_LABEL, replicatedJob);
+        labels.put(JOB_INDEX_LABEL, Integer.toString(replica));
+        return new PodBuilder()
+                .withApiVersion("v1").withKind("Pod")
+                .withNewMetadata()
+                .withName(jobSet + "-" + replicatedJob + "-" + replica + "-" + index + "-" + Long.toString(podNames.incrementAndGet(), 36))
+                .withLabels(labels)
+                .endMetadata()
+                .withSpec(new PodSpecBuilder(template.getSpec()).withNodeName(node).build())
+                .withNewStatus().withPhase(node == null ? "Pending" : "Running").endStatus()
+                .build();
+    }
+
+    /**
+     * Pools whose Ready nodes carry the pod's nodeSelector labels and that its required pool
+     * affinity allows, by name, each with its Ready nodes by name.
+     */
+    private Map<String, List<String>> readyPoolsFor(PodSpec pod) {
+        List<String> allowed = pod.getAffinity() == null || pod.getAffinity().getNodeAffinity() == null
+                || pod.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() == null
+                ? List.of()
+                : pod.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+                        .getNodeSelectorTerms().stream()
+                        .map(NodeSelectorTerm::getMatchExpressions)
+                        .flatMap(List::stream)
+                        .filter(e -> NODE_POOL_LABEL.equals(e.getKey()) && "In".equals(e.getOperator()))
+                        .map(NodeSelectorRequirement::getValues)
+                        .flatMap(List::stream)
+                        .toList();
+        Map<String, String> selector = Objects.requireNonNullElse(pod.getNodeSelector(), Map.of());
+        Map<String, List<String>> pools = new TreeMap<>();
+        client.nodes().list().getItems().stream()
+                .filter(n -> n.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+                .filter(n -> n.getMetadata().getLabels().entrySet().containsAll(selector.entrySet()))
+                .filter(n -> n.getMetadata().getLabels().containsKey(NODE_POOL_LABEL))
+                .filter(n -> allowed.isEmpty() || allowed.contains(n.getMetadata().getLabels().get(NODE_POOL_LABEL)))
+                .forEach(n -> pools.computeIfAbsent(n.getMetadata().getLabels().get(NODE_POOL_LABEL), p -> new ArrayList<>())
+                        .add(n.getMetadata().getName()));
+        pools.values().forEach(nodes -> nodes.sort(null));
+        return pools;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> child(Map<String, Object> parent, String field) {
+        return (Map<String, Object>) parent.getOrDefault(field, Map.of());
+    }
+
+    @Override
+    public void close() {
+        informer.close();
+    }
+}

@@ -1,0 +1,157 @@
+package dev.platform.scheduler.testsupport;
+
+import dev.platform.agent.Agent;
+import dev.platform.agent.AgentSettings;
+import dev.platform.agent.cluster.KubernetesCluster;
+import dev.platform.agent.leadership.SoleReplica;
+import dev.platform.agent.testing.MockKubernetes;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubernetes.client.openapi.ApiClient;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The real agent (platform-agent) in kubernetes mode, on client-java, against fabric8's mock API
+ * server holding a GKE-like cluster {@code kube}: four v6e 4x4 TPU slices (node pools of four
+ * hosts with four chips each, as the seed's JobSets ask for per replica) and a CPU pool. A
+ * {@link JobSetController} turns the agent's JobSets into running pods.
+ */
+public final class KubernetesAgent implements AutoCloseable {
+
+    public static final String CLUSTER = "kube";
+    public static final String NAMESPACE = "default";
+    private static final int TPU_POOLS = 4;
+    private static final int HOSTS_PER_SLICE = 4;
+    private static final int CHIPS_PER_HOST = 4;
+    private static final Duration COMMAND_READ_TIMEOUT = Duration.ofSeconds(30);
+
+    private final MockKubernetes kubernetes;
+    private final JobSetController jobSets;
+    private final Agent agent;
+
+    private KubernetesAgent(MockKubernetes kubernetes, JobSetController jobSets, Agent agent) {
+        this.kubernetes = kubernetes;
+        this.jobSets = jobSets;
+        this.agent = agent;
+    }
+
+    /** Starts the cluster and the agent and waits until the scheduler shows the cluster's five pools. */
+    public static KubernetesAgent start(int port, PlatformClient api) {
+        MockKubernetes kubernetes;
+        try {
+            kubernetes = new MockKubernetes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (int pool = 0; pool < TPU_POOLS; pool++) {
+            for (int host = 0; host < HOSTS_PER_SLICE; host++) {
+                kubernetes.client().nodes().resource(node(CLUSTER + "-v6e-4x4-" + pool, host, true)).create();
+            }
+        }
+        for (int host = 0; host < 2; host++) {
+            kubernetes.client().nodes().resource(node(CLUSTER + "-cpu", host, false)).create();
+        }
+        JobSetController jobSets = new JobSetController(kubernetes.client());
+        ApiClient commands = kubernetes.apiClient();
+        commands.setReadTimeout((int) COMMAND_READ_TIMEOUT.toMillis());
+        Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), CLUSTER,
+                PlatformIntegrationTest.AGENT_TOKEN, CLUSTER + "-agent"),
+                new KubernetesCluster(commands, kubernetes.apiClient(), Agent.json()), new SoleReplica(), Clock.systemUTC());
+        KubernetesAgent started = new KubernetesAgent(kubernetes, jobSets, agent);
+        agent.start();
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                PlatformClient.Response pools = api.get("/api/v1/clusters/" + CLUSTER + "/nodepools");
+                return pools.status() == 200 && pools.json().get("items").size() == TPU_POOLS + 1;
+            });
+        } catch (RuntimeException e) {
+            started.close();
+            throw e;
+        }
+        return started;
+    }
+
+    private static Node node(String pool, int host, boolean tpu) {
+        NodeBuilder node = new NodeBuilder()
+                .withNewMetadata().withName(pool + "-node-" + host)
+                .addToLabels(JobSetController.NODE_POOL_LABEL, pool)
+                .addToLabels("kubernetes.io/hostname", pool + "-node-" + host)
+                .endMetadata()
+                .withNewSpec().endSpec()
+                .withNewStatus().addToConditions(ready(true)).endStatus();
+        if (tpu) {
+            node.editMetadata()
+                    .addToLabels("cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice")
+                    .addToLabels("cloud.google.com/gke-tpu-topology", "4x4")
+                    .endMetadata()
+                    .editStatus()
+                    .addToCapacity("google.com/tpu", new Quantity(Integer.toString(CHIPS_PER_HOST)))
+                    .addToAllocatable("google.com/tpu", new Quantity(Integer.toString(CHIPS_PER_HOST)))
+                    .endStatus();
+        }
+        return node.build();
+    }
+
+    private static NodeCondition ready(boolean ready) {
+        return new NodeConditionBuilder().withType("Ready").withStatus(ready ? "True" : "False")
+                .withReason(ready ? "KubeletReady" : "KubeletNotReady")
+                .withLastTransitionTime(Instant.now().toString())
+                .build();
+    }
+
+    /** The node's Ready condition turns True or False, as the node lifecycle controller would set it. */
+    public void setReady(String node, boolean ready) {
+        kubernetes.client().nodes().withName(node).edit(n -> new NodeBuilder(n).editStatus()
+                .withConditions(n.getStatus().getConditions().stream()
+                        .map(c -> "Ready".equals(c.getType()) ? ready(ready) : c)
+                        .toList())
+                .endStatus().build());
+    }
+
+    public List<String> nodesOf(String pool) {
+        return kubernetes.client().nodes().withLabel(JobSetController.NODE_POOL_LABEL, pool).list().getItems().stream()
+                .map(n -> n.getMetadata().getName())
+                .sorted()
+                .toList();
+    }
+
+    public Optional<GenericKubernetesResource> jobSet(String name) {
+        return Optional.ofNullable(JobSetController.jobSets(kubernetes.client()).inNamespace(NAMESPACE).withName(name).get());
+    }
+
+    public List<Pod> podsOf(String jobSet) {
+        return jobSets.podsOf(NAMESPACE, jobSet);
+    }
+
+    /** Pod names, in the order the agent posted their evictions. */
+    public List<String> evictionAttempts() {
+        return kubernetes.evictionAttempts();
+    }
+
+    public KubernetesClient client() {
+        return kubernetes.client();
+    }
+
+    @Override
+    public void close() {
+        agent.close();
+        jobSets.close();
+        kubernetes.close();
+    }
+}
