@@ -189,7 +189,7 @@ public class AgentReportService {
             } else {
                 inventory.putWorkload(cluster, uid, status, now);
             }
-            observation(uid, status).ifPresent(observations::add);
+            observation(cluster, uid, status).ifPresent(observations::add);
         });
         if (full) {
             inventory.retainWorkloads(cluster, known.stream()
@@ -198,10 +198,10 @@ public class AgentReportService {
         return !runStates.apply(observations, now).finished().isEmpty();
     }
 
-    private static Optional<Observation> observation(UUID uid, WorkloadStatusReport status) {
+    private static Optional<Observation> observation(String cluster, UUID uid, WorkloadStatusReport status) {
         String jobSet = "JobSet " + status.namespace() + "/" + status.jobSetName();
         return switch (status.phase()) {
-            case RUNNING -> Optional.of(Observation.running(uid,
+            case RUNNING -> Optional.of(Observation.running(uid, cluster, status.nodePools(),
                     jobSet + " is running: " + status.podsRunning() + " pod(s) running"));
             case SUCCEEDED -> Optional.of(Observation.ended(uid, WorkloadRunStates.Outcome.SUCCEEDED,
                     jobSet + " completed: " + status.podsSucceeded() + " pod(s) succeeded"));

@@ -42,15 +42,18 @@ public class WorkloadRunStates {
         }
     }
 
-    /** One observation: the workload runs ({@code outcome} null) or has ended with {@code outcome}. */
-    public record Observation(UUID uid, Outcome outcome, String message) {
+    /**
+     * One observation: the workload runs ({@code outcome} null) in {@code cluster} on
+     * {@code nodePools}, or has ended with {@code outcome}.
+     */
+    public record Observation(UUID uid, Outcome outcome, String message, String cluster, List<String> nodePools) {
 
-        public static Observation running(UUID uid, String message) {
-            return new Observation(uid, null, message);
+        public static Observation running(UUID uid, String cluster, List<String> nodePools, String message) {
+            return new Observation(uid, null, message, cluster, List.copyOf(nodePools));
         }
 
         public static Observation ended(UUID uid, Outcome outcome, String message) {
-            return new Observation(uid, outcome, message);
+            return new Observation(uid, outcome, message, null, List.of());
         }
     }
 
@@ -76,7 +79,7 @@ public class WorkloadRunStates {
         List<WorkloadStore.NewEvent> events = new ArrayList<>();
         for (Observation o : observations) {
             if (o.outcome() == null) {
-                if (markRunning(o.uid())) {
+                if (markRunning(o)) {
                     running.add(o.uid());
                     events.add(new WorkloadStore.NewEvent(o.uid(), now, "PodsReady", "True", "PodsReady", o.message()));
                 }
@@ -90,12 +93,24 @@ public class WorkloadRunStates {
         return new Transitions(running, finished);
     }
 
-    private boolean markRunning(UUID uid) {
+    /**
+     * Admitted -> Running when the pods run where the admission placed them: in its cluster and,
+     * for a workload given whole node pools, on exactly those pools. Right after a hotswap the
+     * workload is Admitted on its new pools while its old pods may still run on the old ones; that
+     * is not the replacement running.
+     */
+    private boolean markRunning(Observation o) {
         return jdbc.sql("""
-                UPDATE workload SET state = 'Running', version = version + 1,
+                UPDATE workload w SET state = 'Running', version = version + 1,
                        change_seq = nextval('workload_change_seq')
-                WHERE uid = ? AND state = 'Admitted'""")
-                .param(uid).update() == 1;
+                WHERE w.uid = :uid AND w.state = 'Admitted' AND (w.cluster IS NULL OR w.cluster = :cluster)
+                  AND coalesce((SELECT array_agg(DISTINCT p ORDER BY p)
+                                FROM jsonb_array_elements(w.admission -> 'podSetAssignments') a,
+                                     jsonb_array_elements_text(coalesce(a -> 'nodePools', '[]')) p), '{}')
+                      IN ('{}', :pools::text[])""")
+                .param("uid", o.uid()).param("cluster", o.cluster())
+                .param("pools", o.nodePools().stream().distinct().sorted().toArray(String[]::new))
+                .update() == 1;
     }
 
     private boolean finish(UUID uid, Outcome outcome, Instant now) {

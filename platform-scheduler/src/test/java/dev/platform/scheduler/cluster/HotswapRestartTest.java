@@ -5,6 +5,7 @@ import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.agent.WorkloadPhase;
+import dev.platform.scheduler.testsupport.Admissions;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.SeedManifests;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,14 +27,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A hotswap RESTART its agent refused as expired (the agent was away too long) is issued again
- * while the workload still holds that placement, and not once it has moved on. The test plays the
- * agent over the protocol: three 4x4 pools, the seed's high-priority JobSet on two of them.
+ * A hotswap RESTART as its agent sees it, the test playing the agent over the protocol: three 4x4
+ * pools, the seed's high-priority JobSet on two of them, one of which fails. The replacement runs
+ * only when pods run on the new pools; a RESTART refused as expired (the agent was away too long)
+ * is issued again while the workload still holds that placement, and not once it has moved on.
  */
-class ExpiredRestartTest extends PlatformApplicationTest {
+class HotswapRestartTest extends PlatformApplicationTest {
 
     private AgentCalls agent;
     private String uid;
+    private List<String> oldPools;
     private long restart;
 
     @BeforeEach
@@ -48,6 +51,7 @@ class ExpiredRestartTest extends PlatformApplicationTest {
         uid = await().atMost(Duration.ofSeconds(20)).until(() -> workload("high-jax-trillium"),
                 w -> "Admitted".equals(w.get("state").asString()) && !pools().isEmpty()).get("uid").asString();
         List<String> placed = pools();
+        oldPools = placed;
         agent.report("prod-1", delta("prod-1", "agent-a", 2, List.of(), List.of(),
                 List.of(AgentCalls.workload(uid, "high-jax-trillium", WorkloadPhase.RUNNING, placed))));
 
@@ -55,6 +59,28 @@ class ExpiredRestartTest extends PlatformApplicationTest {
                 NodeHealthReason.NOT_READY)), List.of(), List.of()));
         restart = await().atMost(Duration.ofSeconds(30)).until(() -> commands(), c -> c.containsKey("RESTART"))
                 .get("RESTART");
+    }
+
+    @Test
+    void oldPodsStillRunningOnTheOldPoolsAreNotTheReplacementRunning() {
+        List<String> newPools = pools();
+        assertThat(newPools).isNotEqualTo(oldPools);
+
+        agent.report("prod-1", delta("prod-1", "agent-a", 4, List.of(), List.of(),
+                List.of(AgentCalls.workload(uid, "high-jax-trillium", WorkloadPhase.RUNNING, oldPools))));
+        agent.report("prod-1", delta("prod-1", "agent-a", 5, List.of(), List.of(),
+                List.of(AgentCalls.workload(uid, "high-jax-trillium", WorkloadPhase.RUNNING, List.of(newPools.get(0))))));
+
+        assertThat(workload("high-jax-trillium").get("state").asString()).isEqualTo("Admitted");
+        assertThat(api.get("/api/v1/hotswaps").json().at("/items/0/runningAt").isNull()).isTrue();
+
+        agent.report("prod-1", delta("prod-1", "agent-a", 6, List.of(), List.of(),
+                List.of(AgentCalls.workload(uid, "high-jax-trillium", WorkloadPhase.RUNNING, newPools))));
+
+        assertThat(workload("high-jax-trillium").get("state").asString()).isEqualTo("Running");
+        JsonNode event = await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/api/v1/hotswaps").json()
+                .at("/items/0"), e -> !e.get("runningAt").isNull());
+        assertThat(event.get("outcome").asString()).isEqualTo("Recovered");
     }
 
     @Test
@@ -95,8 +121,7 @@ class ExpiredRestartTest extends PlatformApplicationTest {
     }
 
     private List<String> pools() {
-        return workload("high-jax-trillium").at("/admission/podSetAssignments/0/nodePools").valueStream()
-                .map(p -> p.asString()).toList();
+        return Admissions.nodePools(workload("high-jax-trillium"));
     }
 
     private JsonNode workload(String name) {
