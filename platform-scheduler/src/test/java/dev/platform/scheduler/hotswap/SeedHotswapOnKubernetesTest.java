@@ -112,8 +112,8 @@ class SeedHotswapOnKubernetesTest extends PlatformApplicationTest {
                 event.get("decidedAt").asString(), event.get("evictionsDoneAt").asString(),
                 event.get("runningAt").asString());
 
-        List<Tuple> commands = commands();
-        assertThat(commands).hasSize(4);
+        List<Tuple> commands = await().atMost(PATIENCE).until(this::commands, c -> c.size() == 4
+                && c.stream().noneMatch(t -> List.of("Pending", "Delivered").contains(t.toList().get(2))));
         assertThat(commands.subList(0, 2)).containsExactlyInAnyOrder(
                 tuple("START", "high-jax-trillium", "Succeeded", "JobSet created"),
                 tuple("START", "low-jax-trillium", "Succeeded", "JobSet created"));
@@ -131,7 +131,9 @@ class SeedHotswapOnKubernetesTest extends PlatformApplicationTest {
         JsonNode back = awaitState("low-jax-trillium", "Running");
         assertThat(nodePools(back)).containsExactlyInAnyOrder(failing, lowPools.get(1));
         assertRunsOn("low-jax-trillium", back, nodePools(back));
-        assertThat(commands()).hasSize(5).last()
+        // The agent posts a command's result after the pods it started are reported: wait for it.
+        assertThat(await().atMost(PATIENCE).until(this::commands, c -> c.size() == 5
+                && !"Delivered".equals(c.get(4).toList().get(2)) && !"Pending".equals(c.get(4).toList().get(2)))).last()
                 .isEqualTo(tuple("START", "low-jax-trillium", "Succeeded", "existing JobSet pinned and resumed"));
     }
 
