@@ -35,6 +35,14 @@ class ConsoleQueues implements QueueQueries {
     }
 
     @Override
+    public List<PriorityOnlyRow> priorityOnly(int limit) {
+        return workloads.priorityOnly(limit).stream()
+                .map(w -> new PriorityOnlyRow(w.namespace(), w.name(), w.priorityClassName(), w.priority(),
+                        w.state().name(), w.pendingReason(), w.pendingMessage(), ConsoleViews.placements(w.admission())))
+                .toList();
+    }
+
+    @Override
     public Optional<QueuePage> clusterQueue(String name, int offset, int limit) {
         return config.find(Kind.CLUSTER_QUEUE, ObjectKey.cluster(name), ClusterQueueManifest.class).map(queue -> {
             List<PendingRow> pending = workloads.pendingInClusterQueue(name, offset, limit).stream()

@@ -216,6 +216,14 @@ public class WorkloadStore {
                 .params(clusterQueue, limit).query(rowMapper).list();
     }
 
+    /** Active workloads without a queue name (priority-only mode), highest priority first, then oldest. */
+    public List<WorkloadRow> priorityOnly(int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE queue_name IS NULL"
+                        + " AND state IN ('Pending', 'Admitted', 'Running', 'Evicted')"
+                        + " ORDER BY priority DESC, queue_timestamp, uid LIMIT ?")
+                .param(limit).query(rowMapper).list();
+    }
+
     /** A LocalQueue's pending workloads in queue order; ClusterQueue positions counted for the page only. */
     public List<PendingWorkloadsController.PendingWorkload> pendingInLocalQueue(String namespace, String localQueue,
                                                                                 int offset, int limit) {

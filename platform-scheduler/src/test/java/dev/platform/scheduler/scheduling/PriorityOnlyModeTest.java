@@ -71,6 +71,10 @@ class PriorityOnlyModeTest extends SimulatedClusterTest {
         assertThat(nodePools(workload("low-first"))).containsExactlyInAnyOrderElementsOf(firstPools);
         assertThat(workload("low-first").get("state").asString()).isEqualTo("Running");
 
+        assertThat(api.get("/queues", "text/html").body()).contains("Without a queue (priority-only mode)")
+                .contains("default/high-jax-trillium").contains(secondPools.get(0))
+                .contains("default/low-second").contains("needs 2 free healthy node pool(s)");
+
         assertThat(api.delete("/api/v1/namespaces/default/workloads/high-jax-trillium").status()).isEqualTo(200);
         assertThat(nodePools(awaitState("low-second", "Running"))).containsExactlyInAnyOrderElementsOf(secondPools);
         await().atMost(Duration.ofSeconds(30)).until(() -> cluster.jobSet("default", "high-jax-trillium").isEmpty());

@@ -7,7 +7,10 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 
-/** The queue pages: the list of ClusterQueues, and one queue's pending and admitted workloads. */
+/**
+ * The queue pages: the list of ClusterQueues with the workloads that run outside them
+ * (priority-only mode), and one queue's pending and admitted workloads.
+ */
 @Controller
 public class QueuePageController {
 
@@ -23,6 +26,8 @@ public class QueuePageController {
     public String queues(Model model) {
         model.addAttribute("nav", "queues");
         model.addAttribute("names", queries.clusterQueueNames());
+        model.addAttribute("priorityOnly", queries.priorityOnly(PAGE));
+        model.addAttribute("priorityOnlyLimit", PAGE);
         return "queues";
     }
 

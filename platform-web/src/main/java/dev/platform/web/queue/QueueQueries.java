@@ -14,6 +14,9 @@ public interface QueueQueries {
 
     List<String> clusterQueueNames();
 
+    /** Active workloads without a queue name (priority-only mode), highest priority first, at most {@code limit}. */
+    List<PriorityOnlyRow> priorityOnly(int limit);
+
     /** One page of the pending workloads from {@code offset}, and the admitted workloads (at most {@code limit}). */
     Optional<QueuePage> clusterQueue(String name, int offset, int limit);
 
@@ -42,6 +45,18 @@ public interface QueueQueries {
                 return seconds / 3600 + " h " + seconds % 3600 / 60 + " min";
             }
             return seconds / 86400 + " d " + seconds % 86400 / 3600 + " h";
+        }
+    }
+
+    /**
+     * A workload outside Kueue's queues: placed by priority alone, on the node pools in
+     * {@code podSets} once admitted, or waiting for {@code reason}.
+     */
+    record PriorityOnlyRow(String namespace, String name, String priorityClassName, int priority, String state,
+                           String reason, String reasonMessage, List<PodSetPlacement> podSets) {
+
+        public String reasonText() {
+            return PendingReasons.describe(reason);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.platform.web.queue;
 import dev.platform.web.console.PodSetPlacement;
 import dev.platform.web.queue.QueueQueries.AdmittedRow;
 import dev.platform.web.queue.QueueQueries.PendingRow;
+import dev.platform.web.queue.QueueQueries.PriorityOnlyRow;
 import dev.platform.web.queue.QueueQueries.QueuePage;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -85,6 +86,27 @@ class QueuePageControllerTest {
         mvc.perform(get("/queues/nope"))
                 .andExpect(status().isNotFound())
                 .andExpect(content().string(containsString("ClusterQueue nope")));
+    }
+
+    @Test
+    void listsTheWorkloadsWithoutAQueueWithTheirPoolsOrWhyTheyWait() throws Exception {
+        given(queries.clusterQueueNames()).willReturn(List.of());
+        given(queries.priorityOnly(100)).willReturn(List.of(
+                new PriorityOnlyRow("default", "high-jax-trillium", "high-priority-job", 2000000, "Running", null, null,
+                        List.of(new PodSetPlacement("slice", 8, Map.of(), Map.of("google.com/tpu", "32"),
+                                List.of("sim-v6e-4x4-2", "sim-v6e-4x4-3")))),
+                new PriorityOnlyRow("default", "low-second", "low-priority-job", 1000000, "Pending",
+                        "WaitingForNodePool", "couldn't place the workload: pod set slice needs 2 free healthy node pool(s)",
+                        List.of())));
+
+        mvc.perform(get("/queues"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("Without a queue (priority-only mode)"),
+                        containsString("href=\"/namespaces/default/workloads/high-jax-trillium\""),
+                        containsString("sim-v6e-4x4-3"), containsString("high-priority-job"),
+                        containsString("href=\"/namespaces/default/workloads/low-second\""),
+                        containsString("pod set slice needs 2 free healthy node pool(s)"),
+                        not(containsString("The 100 highest priorities are shown.")))));
     }
 
     @Test
