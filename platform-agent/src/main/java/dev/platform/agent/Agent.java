@@ -28,7 +28,8 @@ public class Agent implements AutoCloseable {
         this.leadership = leadership;
         SchedulerClient scheduler = new SchedulerClient(settings.schedulerUrl(), settings.cluster(), settings.token(), json());
         this.reports = new ReportPublisher(new ClusterInventory(), scheduler, settings.cluster(), settings.agentId(),
-                clock, settings.coalescingWindow(), settings.schedulerBackoff(), leadership::isLeader, cluster::hasSynced);
+                clock, settings.coalescingWindow(), settings.heartbeat(), settings.schedulerBackoff(), leadership::isLeader,
+                cluster::hasSynced);
         CommandExecutor executor = new CommandExecutor(cluster, clock, settings.evictionPolicy(), settings.agentId());
         this.commands = new CommandPoller(scheduler, executor, settings.schedulerBackoff(), settings.commandWaitSeconds());
     }

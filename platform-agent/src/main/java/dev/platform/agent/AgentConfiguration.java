@@ -58,7 +58,7 @@ class AgentConfiguration {
     Agent agent(AgentProperties properties, Cluster cluster, Leadership leadership, Clock clock) {
         AgentSettings settings = new AgentSettings(properties.schedulerUrl(), properties.clusterName(), properties.token(),
                 agentId(properties), properties.coalescingWindow(), properties.commandWaitSeconds(),
-                Backoff.SCHEDULER, EvictionPolicy.DEFAULT);
+                Backoff.SCHEDULER, EvictionPolicy.DEFAULT, properties.heartbeat());
         return new Agent(settings, cluster, leadership, clock);
     }
 

@@ -8,7 +8,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * {@code platform.agent.*}. {@code kubeconfig} unset means in-cluster configuration (service
  * account), falling back to ~/.kube/config outside a cluster. Lease settings matter only in
- * kubernetes mode, where several replicas elect a leader.
+ * kubernetes mode, where several replicas elect a leader. {@code heartbeat} must stay well below
+ * the scheduler's {@code platform.agents.staleness}.
  */
 @ConfigurationProperties("platform.agent")
 public record AgentProperties(
@@ -22,7 +23,8 @@ public record AgentProperties(
         @DefaultValue("platform-agent") String leaseName,
         @DefaultValue("15s") Duration leaseDuration,
         @DefaultValue("100ms") Duration coalescingWindow,
-        @DefaultValue("30") int commandWaitSeconds) {
+        @DefaultValue("30") int commandWaitSeconds,
+        @DefaultValue("10s") Duration heartbeat) {
 
     public enum Mode {
         KUBERNETES,

@@ -85,7 +85,8 @@ class KubernetesAgentTest {
     private void startAgent() {
         AgentSettings settings = new AgentSettings(scheduler.url(), "test-cluster", FakeScheduler.TOKEN, "agent-1",
                 Duration.ofMillis(50), 1, new Backoff(Duration.ofMillis(50), Duration.ofMillis(400)),
-                new EvictionPolicy(new Backoff(Duration.ofMillis(20), Duration.ofMillis(100)), Duration.ofSeconds(10)));
+                new EvictionPolicy(new Backoff(Duration.ofMillis(20), Duration.ofMillis(100)), Duration.ofSeconds(10)),
+                AgentSettings.DEFAULT_HEARTBEAT);
         agent = new Agent(settings, new KubernetesCluster(kube.apiClient(), kube.apiClient(), json), new SoleReplica(),
                 Clock.systemUTC());
         agent.start();

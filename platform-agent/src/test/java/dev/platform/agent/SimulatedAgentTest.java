@@ -15,6 +15,7 @@ import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodePoolReport;
+import dev.platform.api.agent.ReportKind;
 import dev.platform.api.agent.WorkloadPhase;
 import java.net.URI;
 import java.time.Clock;
@@ -35,6 +36,29 @@ class SimulatedAgentTest {
     void stop() {
         agent.close();
         scheduler.close();
+    }
+
+    @Test
+    void aQuietClusterStillReportsEveryHeartbeatSoTheSchedulerDoesNotTakeItForStale() throws Exception {
+        scheduler = new FakeScheduler();
+        SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
+        AgentSettings defaults = AgentSettings.of(scheduler.url(), "sim", FakeScheduler.TOKEN, "sim-agent");
+        agent = new Agent(new AgentSettings(defaults.schedulerUrl(), defaults.cluster(), defaults.token(),
+                defaults.agentId(), defaults.coalescingWindow(), defaults.commandWaitSeconds(),
+                defaults.schedulerBackoff(), defaults.evictionPolicy(), Duration.ofMillis(300)),
+                cluster, new SoleReplica(), Clock.systemUTC());
+        agent.start();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.reports().size() >= 4);
+
+        List<AgentReport> reports = scheduler.reports();
+        assertThat(reports.get(0).kind()).isEqualTo(ReportKind.FULL);
+        assertThat(reports.subList(1, reports.size())).allSatisfy(r -> {
+            assertThat(r.kind()).isEqualTo(ReportKind.DELTA);
+            assertThat(r.nodePools()).isEmpty();
+            assertThat(r.workloads()).isEmpty();
+        });
+        assertThat(reports).extracting(AgentReport::sequence).doesNotHaveDuplicates().isSorted();
     }
 
     @Test

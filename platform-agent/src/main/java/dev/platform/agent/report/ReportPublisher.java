@@ -12,6 +12,7 @@ import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.ReportKind;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -25,6 +26,8 @@ import org.slf4j.LoggerFactory;
  * any failed send (the scheduler may have missed a delta), then DELTA reports as changes happen.
  * A change schedules a send after a short coalescing window so a burst (a whole slice going
  * NotReady) travels as one report, well inside the 1 s budget from informer event to scheduler.
+ * A quiet cluster still sends an empty DELTA every {@code heartbeat}: the scheduler takes a
+ * silent agent's inventory for stale and its pools for Unknown.
  */
 public class ReportPublisher implements ClusterEvents, AutoCloseable {
 
@@ -38,6 +41,7 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
     private final String agentId;
     private final Clock clock;
     private final Duration coalescingWindow;
+    private final Duration heartbeat;
     private final Backoff backoff;
     private final BooleanSupplier leading;
     private final BooleanSupplier synced;
@@ -47,15 +51,19 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
     private boolean fullRequired = true;
     private int failures;
     private long sequence;
+    /** When the scheduler last accepted a report from this agent; null before the first. */
+    private Instant lastDelivered;
 
     public ReportPublisher(ClusterInventory inventory, SchedulerClient scheduler, String cluster, String agentId,
-            Clock clock, Duration coalescingWindow, Backoff backoff, BooleanSupplier leading, BooleanSupplier synced) {
+            Clock clock, Duration coalescingWindow, Duration heartbeat, Backoff backoff, BooleanSupplier leading,
+            BooleanSupplier synced) {
         this.inventory = inventory;
         this.scheduler = scheduler;
         this.cluster = cluster;
         this.agentId = agentId;
         this.clock = clock;
         this.coalescingWindow = coalescingWindow;
+        this.heartbeat = heartbeat;
         this.backoff = backoff;
         this.leading = leading;
         this.synced = synced;
@@ -64,6 +72,16 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
+        long period = Math.max(1, heartbeat.toMillis() / 2);
+        sender.scheduleWithFixedDelay(this::heartbeatIfQuiet, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Sends an empty DELTA when nothing has been delivered for a heartbeat and nothing is on its way. */
+    private synchronized void heartbeatIfQuiet() {
+        if (lastDelivered != null && failures == 0
+                && !clock.instant().isBefore(lastDelivered.plus(heartbeat))) {
+            scheduleSend(Duration.ZERO);
+        }
     }
 
     /** On becoming leader: the scheduler gets everything, whatever a previous leader sent. */
@@ -138,7 +156,7 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
             }
         }
         ReportContent content = full ? inventory.full() : inventory.takeDelta();
-        if (!full && content.isEmpty()) {
+        if (!full && content.isEmpty() && !heartbeatDue()) {
             return;
         }
         AgentReport report = report(full, content);
@@ -146,6 +164,7 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
             ReportAcceptance acceptance = scheduler.sendReport(report);
             synchronized (this) {
                 failures = 0;
+                lastDelivered = clock.instant();
                 fullRequired = acceptance == ReportAcceptance.FULL_REPORT_REQUIRED;
                 if (fullRequired) {
                     scheduleSend(Duration.ZERO);
@@ -161,6 +180,10 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
                 scheduleSend(delay);
             }
         }
+    }
+
+    private synchronized boolean heartbeatDue() {
+        return lastDelivered == null || !clock.instant().isBefore(lastDelivered.plus(heartbeat));
     }
 
     private synchronized AgentReport report(boolean full, ReportContent content) {

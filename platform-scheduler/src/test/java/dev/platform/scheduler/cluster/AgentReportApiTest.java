@@ -203,6 +203,21 @@ class AgentReportApiTest extends PlatformApplicationTest {
     }
 
     @Test
+    void anEmptyDeltaIsAHeartbeatThatKeepsTheClusterFresh() {
+        agent.report("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY)),
+                List.of()));
+        jdbc.sql("UPDATE cluster SET last_report_at = now() - interval '1 hour' WHERE name = 'prod-1'").update();
+        assertThat(api.get("/api/v1/clusters/prod-1").json().get("stale").asBoolean()).isTrue();
+
+        Response heartbeat = agent.report("prod-1", delta("prod-1", "agent-a", 2, List.of(), List.of(), List.of()));
+
+        assertThat(heartbeat.status()).as(heartbeat.body()).isEqualTo(200);
+        JsonNode pools = api.get("/api/v1/clusters/prod-1/nodepools").json();
+        assertThat(pools.get("stale").asBoolean()).isFalse();
+        assertThat(pools.get("items")).extracting(p -> p.get("health").asString()).containsExactly("Healthy");
+    }
+
+    @Test
     void agentCallsWithoutTheTokenAre401() {
         Response missing = agent.pollWithAuthorization("prod-1", null);
         Response wrong = agent.pollWithAuthorization("prod-1", "Bearer not-the-token");
