@@ -55,8 +55,9 @@ public interface QueueQueries {
     record PriorityOnlyRow(String namespace, String name, String priorityClassName, int priority, String state,
                            String reason, String reasonMessage, List<PodSetPlacement> podSets) {
 
+        /** There is no quota in this mode: waiting means no pool is free and nobody may be preempted. */
         public String reasonText() {
-            return PendingReasons.describe(reason);
+            return "WaitingForNodePool".equals(reason) ? "Waiting for a free node pool" : PendingReasons.describe(reason);
         }
     }
 

@@ -106,6 +106,7 @@ class QueuePageControllerTest {
                         containsString("sim-v6e-4x4-3"), containsString("high-priority-job"),
                         containsString("href=\"/namespaces/default/workloads/low-second\""),
                         containsString("pod set slice needs 2 free healthy node pool(s)"),
+                        containsString("Waiting for a free node pool"), not(containsString("Quota is free")),
                         not(containsString("The 100 highest priorities are shown.")))));
     }
 
