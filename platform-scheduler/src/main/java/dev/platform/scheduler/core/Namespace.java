@@ -13,8 +13,13 @@ public record Namespace(String name, Map<String, String> labels) {
     public static final String NAME_LABEL = "kubernetes.io/metadata.name";
 
     public Namespace {
-        Map<String, String> withName = new HashMap<>(labels == null ? Map.of() : labels);
-        withName.put(NAME_LABEL, name);
-        labels = Map.copyOf(withName);
+        if (labels == null || labels.isEmpty()) {
+            // The common case, built for every workload of a namespace without an object: one small map.
+            labels = Map.of(NAME_LABEL, name);
+        } else {
+            Map<String, String> withName = new HashMap<>(labels);
+            withName.put(NAME_LABEL, name);
+            labels = Map.copyOf(withName);
+        }
     }
 }
