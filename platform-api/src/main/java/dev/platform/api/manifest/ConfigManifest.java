@@ -1,12 +1,12 @@
 package dev.platform.api.manifest;
 
 /**
- * A decoded configuration object (Kueue quota objects and priority classes), defaults applied,
+ * A decoded configuration object (Kueue quota objects, priority classes and namespaces), defaults applied,
  * in the platform's own shape whatever API version it came in.
  */
 public sealed interface ConfigManifest extends Manifest
         permits ResourceFlavorManifest, CohortManifest, ClusterQueueManifest, LocalQueueManifest,
-        WorkloadPriorityClassManifest, PriorityClassManifest {
+        WorkloadPriorityClassManifest, PriorityClassManifest, NamespaceManifest {
 
     /** Null for cluster-scoped kinds. */
     @Override

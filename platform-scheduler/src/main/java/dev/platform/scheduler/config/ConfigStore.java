@@ -5,6 +5,7 @@ import dev.platform.api.manifest.CohortManifest;
 import dev.platform.api.manifest.ConfigManifest;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LocalQueueManifest;
+import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.ResourceGroup;
@@ -24,6 +25,7 @@ import java.util.Optional;
 /**
  * Configuration objects in PostgreSQL. Each object is a row with its decoded spec (jsonb) plus
  * the columns queries need; quotas are also kept as rows so usage can be computed set-wise.
+ * A Namespace is all labels: its row keeps them in a column and its spec is built from the row.
  */
 @Repository
 public class ConfigStore {
@@ -65,7 +67,8 @@ public class ConfigStore {
                             .param(kind.manifestName()).param(names)
                             .query((rs, i) -> Map.entry(ObjectKey.cluster(rs.getString("name")), rs.getString("spec")))
                             .list().forEach(e -> specs.put(e.getKey(), e.getValue()));
-            default -> jdbc.sql("SELECT name, spec::text AS spec FROM " + table(kind) + " WHERE name = ANY(?)")
+            default -> jdbc.sql("SELECT name, " + spec(kind) + "::text AS spec FROM " + table(kind)
+                            + " WHERE name = ANY(?)")
                     .param(names)
                     .query((rs, i) -> Map.entry(ObjectKey.cluster(rs.getString("name")), rs.getString("spec")))
                     .list().forEach(e -> specs.put(e.getKey(), e.getValue()));
@@ -105,6 +108,9 @@ public class ConfigStore {
                     INSERT INTO priority_class (kind, name, value, spec)
                     VALUES ('WorkloadPriorityClass', ?, ?, ?::jsonb)""")
                     .params(p.name(), p.value(), spec).update();
+        } else if (manifest instanceof NamespaceManifest n) {
+            jdbc.sql("INSERT INTO namespace (name, labels) VALUES (?, ?::jsonb)")
+                    .params(n.name(), json.writeValueAsString(n.labels())).update();
         }
     }
 
@@ -146,6 +152,10 @@ public class ConfigStore {
                     UPDATE priority_class SET value = ?, spec = ?::jsonb, generation = generation + 1, updated_at = now()
                     WHERE kind = 'WorkloadPriorityClass' AND name = ?""")
                     .params(p.value(), spec, p.name()).update();
+        } else if (manifest instanceof NamespaceManifest n) {
+            jdbc.sql("""
+                    UPDATE namespace SET labels = ?::jsonb, generation = generation + 1, updated_at = now()
+                    WHERE name = ?""").params(json.writeValueAsString(n.labels()), n.name()).update();
         }
     }
 
@@ -155,7 +165,7 @@ public class ConfigStore {
             case LOCAL_QUEUE -> "DELETE FROM local_queue WHERE namespace = :namespace AND name = :name RETURNING spec::text";
             case PRIORITY_CLASS, WORKLOAD_PRIORITY_CLASS ->
                     "DELETE FROM priority_class WHERE kind = :kind AND name = :name RETURNING spec::text";
-            default -> "DELETE FROM " + table(kind) + " WHERE name = :name RETURNING spec::text";
+            default -> "DELETE FROM " + table(kind) + " WHERE name = :name RETURNING " + spec(kind) + "::text";
         };
         JdbcClient.StatementSpec statement = jdbc.sql(sql).param("name", key.name());
         if (kind == Kind.LOCAL_QUEUE) {
@@ -180,7 +190,7 @@ public class ConfigStore {
             case LOCAL_QUEUE -> "SELECT spec::text FROM local_queue ORDER BY namespace, name";
             case PRIORITY_CLASS, WORKLOAD_PRIORITY_CLASS ->
                     "SELECT spec::text FROM priority_class WHERE kind = '" + kind.manifestName() + "' ORDER BY name";
-            default -> "SELECT spec::text FROM " + table(kind) + " ORDER BY name";
+            default -> "SELECT " + spec(kind) + "::text FROM " + table(kind) + " ORDER BY name";
         };
         return jdbc.sql(sql).query(String.class).list().stream().map(s -> json.readValue(s, type)).toList();
     }
@@ -192,7 +202,8 @@ public class ConfigStore {
             case PRIORITY_CLASS, WORKLOAD_PRIORITY_CLASS ->
                     jdbc.sql("SELECT spec::text FROM priority_class WHERE kind = ? AND name = ?")
                             .params(kind.manifestName(), key.name());
-            default -> jdbc.sql("SELECT spec::text FROM " + table(kind) + " WHERE name = ?").param(key.name());
+            default -> jdbc.sql("SELECT " + spec(kind) + "::text FROM " + table(kind) + " WHERE name = ?")
+                    .param(key.name());
         };
         return statement.query(String.class).optional().map(s -> json.readValue(s, type));
     }
@@ -245,6 +256,11 @@ public class ConfigStore {
                 + " flavor, resource, nominal_quota, borrowing_limit, lending_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows);
     }
 
+    /** The column (or, for a Namespace, the expression) holding an object's spec as {@link #specJson} writes it. */
+    private static String spec(Kind kind) {
+        return kind == Kind.NAMESPACE ? "jsonb_build_object('name', name, 'labels', labels)" : "spec";
+    }
+
     private static String table(Kind kind) {
         return switch (kind) {
             case RESOURCE_FLAVOR -> "resource_flavor";
@@ -252,6 +268,7 @@ public class ConfigStore {
             case CLUSTER_QUEUE -> "cluster_queue";
             case LOCAL_QUEUE -> "local_queue";
             case PRIORITY_CLASS, WORKLOAD_PRIORITY_CLASS -> "priority_class";
+            case NAMESPACE -> "namespace";
             default -> throw new IllegalArgumentException(kind + " is not a configuration kind");
         };
     }

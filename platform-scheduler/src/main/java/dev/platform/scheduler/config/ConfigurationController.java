@@ -4,6 +4,7 @@ import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.CohortManifest;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LocalQueueManifest;
+import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.WorkloadPriorityClassManifest;
@@ -164,6 +165,27 @@ public class ConfigurationController {
     @ResponseStatus(HttpStatus.NO_CONTENT)
     public void deleteWorkloadPriorityClass(@PathVariable String name) {
         configuration.delete(Kind.WORKLOAD_PRIORITY_CLASS, ObjectKey.cluster(name), Actors.current());
+    }
+
+    @GetMapping("/namespaces")
+    public Items<NamespaceManifest> namespaces() {
+        return new Items<>(store.list(Kind.NAMESPACE, NamespaceManifest.class));
+    }
+
+    @GetMapping("/namespaces/{name}")
+    public NamespaceManifest namespace(@PathVariable String name) {
+        return store.find(Kind.NAMESPACE, ObjectKey.cluster(name), NamespaceManifest.class)
+                .orElseThrow(() -> ApiException.notFound("Namespace", name));
+    }
+
+    /**
+     * Allowed while LocalQueues and workloads live in the namespace: here a Namespace is only a label source
+     * (none is needed to hold them), so deleting it leaves the namespace unlabelled rather than deleting its contents.
+     */
+    @DeleteMapping("/namespaces/{name}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    public void deleteNamespace(@PathVariable String name) {
+        configuration.delete(Kind.NAMESPACE, ObjectKey.cluster(name), Actors.current());
     }
 
     /** A list response; an object at the top level so fields can be added without breaking clients. */

@@ -5,6 +5,7 @@ import dev.platform.api.manifest.CohortManifest;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LabelSelector;
 import dev.platform.api.manifest.LocalQueueManifest;
+import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.ResourceFlavorManifest;
@@ -53,7 +54,10 @@ class ConsoleConfiguration implements ConfigurationQueries {
                 config.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class).stream()
                         .map(l -> new LocalQueueView(l.namespace(), l.name(), l.clusterQueue(), l.stopPolicy().name()))
                         .toList(),
-                priorities);
+                priorities,
+                config.list(Kind.NAMESPACE, NamespaceManifest.class).stream()
+                        .map(n -> new NamespaceView(n.name(), new TreeMap<>(n.labels())))
+                        .toList());
     }
 
     /** Cohort objects and implicit cohorts (named by a ClusterQueue only), each with its members. */

@@ -118,9 +118,34 @@ public final class SchedulerState {
         configurationChanged();
     }
 
+    /** Labels only decide which ClusterQueues admit the namespace's workloads: quotas and queues are untouched. */
     public void applyNamespace(Namespace namespace) {
+        Namespace previous = namespace(namespace.name());
         namespaces.put(namespace.name(), namespace);
-        configurationChanged();
+        namespaceLabelsChanged(previous, namespace);
+    }
+
+    /** The namespace keeps existing for its LocalQueues and workloads, with no labels but its name. */
+    public void removeNamespace(String name) {
+        Namespace removed = namespaces.remove(name);
+        if (removed != null) {
+            namespaceLabelsChanged(removed, namespace(name));
+        }
+    }
+
+    /**
+     * Kueue's cqNamespaceHandler: the inadmissible workloads of the ClusterQueues that select the namespace now but
+     * did not before are tried again (those parked as InadmissibleNamespace among them); nothing admitted is evicted.
+     */
+    private void namespaceLabelsChanged(Namespace before, Namespace after) {
+        if (before.labels().equals(after.labels())) {
+            return;
+        }
+        for (ClusterQueueSpec cq : clusterQueues.values()) {
+            if (cq.namespaceSelector().matches(after.labels()) && !cq.namespaceSelector().matches(before.labels())) {
+                queue(cq.name()).requeueInadmissible();
+            }
+        }
     }
 
     private void movePendingOf(String localQueueKey, String from, String to) {

@@ -16,7 +16,8 @@
  *       {@code evictionCompleted(uid)} (victim's quota freed, victim requeued), {@code workloadFinished(uid)}.</li>
  *   <li>"Something changed" outside the core (node pool healed, capacity reported):
  *       {@code requeueInadmissible()} or {@code requeueInadmissible(clusterQueue)}. Finishing a workload and any
- *       configuration change requeue on their own.</li>
+ *       configuration change requeue on their own (new namespace labels: only the ClusterQueues that newly select
+ *       the namespace).</li>
  *   <li>{@code runCycle()} — one admission cycle, returning a {@link dev.platform.scheduler.core.CycleResult} of
  *       {@link dev.platform.scheduler.core.Decision}s: {@code Admit}, {@code Preempt} (victim, reason, Kueue's
  *       message), {@code Pending} (typed {@link dev.platform.scheduler.core.PendingReason}, message, whether it went

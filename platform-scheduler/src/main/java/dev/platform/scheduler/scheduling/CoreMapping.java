@@ -4,6 +4,7 @@ import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.CohortManifest;
 import dev.platform.api.manifest.LabelSelector;
 import dev.platform.api.manifest.LocalQueueManifest;
+import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.ResourceGroup;
@@ -18,6 +19,7 @@ import dev.platform.scheduler.core.FungibilityPolicy;
 import dev.platform.scheduler.core.FungibilityPreference;
 import dev.platform.scheduler.core.LabelRequirement;
 import dev.platform.scheduler.core.LocalQueueSpec;
+import dev.platform.scheduler.core.Namespace;
 import dev.platform.scheduler.core.PodSet;
 import dev.platform.scheduler.core.PodSetAssignment;
 import dev.platform.scheduler.core.PreemptionPolicy;
@@ -73,6 +75,10 @@ final class CoreMapping {
 
     static LocalQueueSpec localQueue(LocalQueueManifest l) {
         return new LocalQueueSpec(l.namespace(), l.name(), l.clusterQueue(), StopPolicy.valueOf(l.stopPolicy().name()));
+    }
+
+    static Namespace namespace(NamespaceManifest n) {
+        return new Namespace(n.name(), n.labels());
     }
 
     static Workload workload(WorkloadRow row) {

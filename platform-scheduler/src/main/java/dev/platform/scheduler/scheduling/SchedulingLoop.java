@@ -4,6 +4,7 @@ import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.CohortManifest;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LocalQueueManifest;
+import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.scheduler.config.ConfigStore;
@@ -358,7 +359,12 @@ public class SchedulingLoop implements SmartLifecycle {
             s.applyLocalQueue(CoreMapping.localQueue(l));
             localQueues.add(l.namespace() + "/" + l.name());
         }
-        removeAbsent(s, flavors, cohorts, queues, localQueues);
+        Set<String> namespaces = new HashSet<>();
+        for (NamespaceManifest n : config.list(Kind.NAMESPACE, NamespaceManifest.class)) {
+            s.applyNamespace(CoreMapping.namespace(n));
+            namespaces.add(n.name());
+        }
+        removeAbsent(s, flavors, cohorts, queues, localQueues, namespaces);
         nonPreemptingClasses.clear();
         config.list(Kind.PRIORITY_CLASS, PriorityClassManifest.class).stream()
                 .filter(p -> "Never".equals(p.preemptionPolicy())).forEach(p -> nonPreemptingClasses.add(p.name()));
@@ -370,9 +376,11 @@ public class SchedulingLoop implements SmartLifecycle {
     private final Set<String> knownCohorts = new HashSet<>();
     private final Set<String> knownQueues = new HashSet<>();
     private final Set<String> knownLocalQueues = new HashSet<>();
+    private final Set<String> knownNamespaces = new HashSet<>();
 
     private void removeAbsent(SchedulerState s, Set<String> flavors, Set<String> cohorts, Set<String> queues,
-                              Set<String> localQueues) {
+                              Set<String> localQueues, Set<String> namespaces) {
+        knownNamespaces.stream().filter(k -> !namespaces.contains(k)).forEach(s::removeNamespace);
         knownLocalQueues.stream().filter(k -> !localQueues.contains(k)).forEach(k -> {
             String[] parts = k.split("/", 2);
             s.removeLocalQueue(parts[0], parts[1]);
@@ -384,6 +392,7 @@ public class SchedulingLoop implements SmartLifecycle {
         replace(knownCohorts, cohorts);
         replace(knownQueues, queues);
         replace(knownLocalQueues, localQueues);
+        replace(knownNamespaces, namespaces);
     }
 
     private static void replace(Set<String> target, Set<String> source) {

@@ -75,9 +75,14 @@ class ConsolePagesTest extends PlatformApplicationTest {
         assertThat(html("/teams?namespace=default")).contains("<th scope=\"row\">default-queue</th>", "32 of 32",
                 "href=\"/namespaces/default/workloads/low-jax-trillium\"",
                 "href=\"/namespaces/default/workloads/high-jax-trillium\"");
+        assertThat(api.postYaml("/api/v1/manifests", """
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: default, labels: {team: research}}
+                """).status()).isEqualTo(200);
         assertThat(html("/configuration")).contains("tpu-v6e-slice", "cloud.google.com/gke-tpu-accelerator=tpu-v6e-slice",
                 "BestEffortFIFO", "<dt>reclaimWithinCohort</dt><dd>Never</dd>", "default-queue",
-                "low-priority-job", "2000000");
+                "low-priority-job", "2000000", "<li>team=research</li>");
 
         Response cancelled = api.post("/namespaces/default/workloads/high-jax-trillium/cancel",
                 "application/x-www-form-urlencoded", "");

@@ -107,6 +107,7 @@ public final class CoreFixtures {
         private final Map<String, List<ResourceQuota>> flavors = new LinkedHashMap<>();
         private double weight = 1.0;
         private StopPolicy stop = StopPolicy.None;
+        private LabelSelector namespaceSelector = LabelSelector.EVERYTHING;
 
         private ClusterQueueBuilder(String name) {
             this.name = name;
@@ -137,6 +138,11 @@ public final class CoreFixtures {
             return this;
         }
 
+        public ClusterQueueBuilder namespaceSelector(LabelSelector s) {
+            this.namespaceSelector = s;
+            return this;
+        }
+
         public ClusterQueueBuilder stopPolicy(StopPolicy s) {
             this.stop = s;
             return this;
@@ -160,7 +166,7 @@ public final class CoreFixtures {
             List<FlavorQuotas> fq = new ArrayList<>();
             flavors.forEach((f, rs) -> fq.add(new FlavorQuotas(f, rs)));
             return new ClusterQueueSpec(name, cohort, List.of(new ResourceGroup(covered, fq)), strategy,
-                    LabelSelector.EVERYTHING, fungibility, preemption, weight, stop);
+                    namespaceSelector, fungibility, preemption, weight, stop);
         }
     }
 }

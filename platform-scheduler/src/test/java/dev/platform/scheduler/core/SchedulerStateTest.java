@@ -4,6 +4,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 import static dev.platform.scheduler.core.CoreFixtures.clusterQueue;
 import static dev.platform.scheduler.core.CoreFixtures.workload;
@@ -67,5 +69,78 @@ class SchedulerStateTest {
         assertThat(first.pending()).extracting(Decision.Pending::reason).containsExactly(PendingReason.ExceedsMaxQuota);
         assertThat(second.isEmpty()).isTrue();
         assertThat(state.pendingInOrder("cq")).extracting(Workload::name).containsExactly("huge");
+    }
+
+    // ---- namespace labels (Kueue's cqNamespaceHandler)
+
+    @Test
+    void aWorkloadParkedForItsNamespaceIsAdmittedOnceItsLabelsMatchWithoutResubmission() {
+        selectingQueue(new LabelSelector(Map.of("team", "ml"), List.of()));
+        state.addPending(workload("train").namespace("research").request("cpu", "1").build());
+
+        CycleResult unselected = state.runCycle();
+        CycleResult parked = state.runCycle();
+        state.applyNamespace(new Namespace("research", Map.of("team", "ml")));
+        CycleResult relabelled = state.runCycle();
+
+        assertThat(unselected.pending()).singleElement().satisfies(p -> {
+            assertThat(p.reason()).isEqualTo(PendingReason.InadmissibleNamespace);
+            assertThat(p.inadmissible()).isTrue();
+        });
+        assertThat(parked.isEmpty()).isTrue();
+        assertThat(relabelled.admitted()).extracting(a -> a.workload().name()).containsExactly("train");
+    }
+
+    @Test
+    void removingANamespaceLeavesItsLabelsBehindAndRetriesTheQueuesThatSelectItNow() {
+        selectingQueue(new LabelSelector(Map.of(), List.of(new LabelRequirement("team", "DoesNotExist", List.of()))));
+        state.applyNamespace(new Namespace("web", Map.of("team", "web")));
+        state.addPending(workload("serve").namespace("web").request("cpu", "1").build());
+
+        CycleResult labelled = state.runCycle();
+        state.removeNamespace("web");
+        CycleResult removed = state.runCycle();
+
+        assertThat(labelled.pending()).extracting(Decision.Pending::reason)
+                .containsExactly(PendingReason.InadmissibleNamespace);
+        assertThat(removed.admitted()).extracting(a -> a.workload().name()).containsExactly("serve");
+    }
+
+    @Test
+    void labelsThatChangeNoSelectionRetryNothing() {
+        selectingQueue(new LabelSelector(Map.of("team", "ml"), List.of()));
+        state.applyNamespace(new Namespace("research", Map.of("team", "ml")));
+        state.addPending(workload("huge").namespace("research").request("cpu", "8").build());
+        state.runCycle();
+
+        state.applyNamespace(new Namespace("research", Map.of("team", "ml")));
+        state.applyNamespace(new Namespace("research", Map.of("team", "ml", "cost-center", "42")));
+        state.removeNamespace("unknown");
+
+        assertThat(state.queue("cq").head()).as("nothing moved back from the inadmissible set").isNull();
+        assertThat(state.pendingInOrder("cq")).extracting(Workload::name).containsExactly("huge");
+    }
+
+    @Test
+    void everyNamespaceCarriesItsNameAsTheKubernetesMetadataNameLabel() {
+        selectingQueue(new LabelSelector(Map.of(Namespace.NAME_LABEL, "research"), List.of()));
+        state.addPending(workload("mine").namespace("research").request("cpu", "1").build());
+        state.addPending(workload("theirs").namespace("web").request("cpu", "1").build());
+
+        CycleResult cycle = state.runCycle();
+
+        assertThat(new Namespace("web", Map.of(Namespace.NAME_LABEL, "other")).labels())
+                .containsExactly(Map.entry(Namespace.NAME_LABEL, "web"));
+        assertThat(cycle.admitted()).extracting(a -> a.workload().name()).containsExactly("mine");
+        assertThat(cycle.pending()).extracting(p -> p.workload().name(), Decision.Pending::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("theirs", PendingReason.InadmissibleNamespace));
+    }
+
+    /** The four-cpu queue with a namespaceSelector, and LocalQueue lq in the namespaces the tests use. */
+    private void selectingQueue(LabelSelector selector) {
+        state.applyClusterQueue(clusterQueue("cq").quota("default", "cpu", "4").namespaceSelector(selector).build());
+        for (String namespace : List.of("research", "web")) {
+            state.applyLocalQueue(new LocalQueueSpec(namespace, "lq", "cq", StopPolicy.None));
+        }
     }
 }

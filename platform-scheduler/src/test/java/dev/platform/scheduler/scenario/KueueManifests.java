@@ -15,9 +15,10 @@ import static dev.platform.scheduler.scenario.ScenarioFile.namespace;
 import static dev.platform.scheduler.testsupport.YamlTree.str;
 
 /**
- * A scenario written as the Kueue manifests a user would apply: ResourceFlavor, Cohort,
- * ClusterQueue, LocalQueue, one WorkloadPriorityClass per priority value the scenario uses
- * ({@code p-5}, {@code p-minus-1}), and one kueue.x-k8s.io/v1beta1 Workload per workload.
+ * A scenario written as the manifests a Kueue user would apply: a v1 Namespace per labelled
+ * namespace, ResourceFlavor, Cohort, ClusterQueue, LocalQueue, one WorkloadPriorityClass per
+ * priority value the scenario uses ({@code p-5}, {@code p-minus-1}), and one
+ * kueue.x-k8s.io/v1beta1 Workload per workload.
  */
 final class KueueManifests {
 
@@ -34,6 +35,9 @@ final class KueueManifests {
      */
     static String configuration(ScenarioFile scenario, boolean stopped) {
         List<Map<String, Object>> docs = new ArrayList<>();
+        for (Map<String, Object> ns : scenario.section("namespaces")) {
+            docs.add(namespaceObject(ns));
+        }
         for (Map<String, Object> f : scenario.section("flavors")) {
             Map<String, Object> spec = new LinkedHashMap<>();
             copy(f, spec, "nodeLabels", "nodeTaints");
@@ -106,6 +110,18 @@ final class KueueManifests {
         if (priority != null) {
             map(doc.get("metadata")).put("labels", Map.of("kueue.x-k8s.io/priority-class", priorityClass(priority)));
         }
+        return doc;
+    }
+
+    /** A namespace of the file as core Kubernetes writes it: cluster-scoped, labels in its metadata. */
+    private static Map<String, Object> namespaceObject(Map<String, Object> ns) {
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("name", str(ns.get("name")));
+        copy(ns, metadata, "labels");
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("apiVersion", "v1");
+        doc.put("kind", "Namespace");
+        doc.put("metadata", metadata);
         return doc;
     }
 

@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  * {@code rest: false} say in a comment why they cannot be replayed.
  *
  * <p>For each file: the tables are emptied; the configuration is posted to {@code /manifests} as
- * Kueue manifests (one WorkloadPriorityClass {@code p-<value>} per priority); the {@code admitted}
+ * Kueue manifests (one WorkloadPriorityClass {@code p-<value>} per priority) and the file's
+ * {@code namespaces} as v1 Namespaces with their labels; the {@code admitted}
  * workloads are submitted one at a time as kueue Workloads and each must be Admitted on the
  * file's flavors before the next (this reproduces the admission order; stop policies are applied
  * only afterwards, so that a held queue can start with admitted workloads); the {@code pending}

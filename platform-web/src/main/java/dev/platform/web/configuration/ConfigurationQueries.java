@@ -11,7 +11,8 @@ public interface ConfigurationQueries {
     ConfigurationView configuration();
 
     record ConfigurationView(List<FlavorView> flavors, List<CohortView> cohorts, List<ClusterQueuePolicies> clusterQueues,
-                             List<LocalQueueView> localQueues, List<PriorityClassView> priorityClasses) {
+                             List<LocalQueueView> localQueues, List<PriorityClassView> priorityClasses,
+                             List<NamespaceView> namespaces) {
     }
 
     /** taints and tolerations in kubectl's {@code key=value:Effect} form. */
@@ -36,6 +37,10 @@ public interface ConfigurationQueries {
 
     /** Quota of one resource in one flavor, as the user wrote the quantities; limits null when unlimited. */
     record QuotaLine(String flavor, String resource, String nominalQuota, String borrowingLimit, String lendingLimit) {
+    }
+
+    /** A Namespace object: the labels ClusterQueue namespaceSelectors match, sorted by key. */
+    record NamespaceView(String name, Map<String, String> labels) {
     }
 
     /** kind: PriorityClass (scheduling.k8s.io) or WorkloadPriorityClass (kueue). */

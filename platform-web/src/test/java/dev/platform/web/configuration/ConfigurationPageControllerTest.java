@@ -4,6 +4,7 @@ import dev.platform.web.configuration.ConfigurationQueries.ClusterQueuePolicies;
 import dev.platform.web.configuration.ConfigurationQueries.CohortView;
 import dev.platform.web.configuration.ConfigurationQueries.ConfigurationView;
 import dev.platform.web.configuration.ConfigurationQueries.FlavorView;
+import dev.platform.web.configuration.ConfigurationQueries.NamespaceView;
 import dev.platform.web.configuration.ConfigurationQueries.PriorityClassView;
 import dev.platform.web.configuration.ConfigurationQueries.QuotaLine;
 import dev.platform.web.console.LocalQueueView;
@@ -15,6 +16,7 @@ import org.springframework.test.web.servlet.MockMvc;
 
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
@@ -46,7 +48,9 @@ class ConfigurationPageControllerTest {
                 List.of(new LocalQueueView("team-a", "lq-a", "team-a", "None")),
                 List.of(new PriorityClassView("PriorityClass", "high-priority-job", 2000000, false, "PreemptLowerPriority",
                                 "critical pods"),
-                        new PriorityClassView("WorkloadPriorityClass", "batch", 100, false, null, null))));
+                        new PriorityClassView("WorkloadPriorityClass", "batch", 100, false, null, null)),
+                List.of(new NamespaceView("research", new TreeMap<>(
+                        Map.of("team", "ml", "kubernetes.io/metadata.name", "research"))))));
 
         mvc.perform(get("/configuration"))
                 .andExpect(status().isOk())
@@ -65,13 +69,15 @@ class ConfigurationPageControllerTest {
                         containsString("href=\"/teams?namespace=team-a\""), containsString("<th scope=\"row\">lq-a</th>"),
                         containsString("high-priority-job"), containsString("2000000"),
                         containsString("WorkloadPriorityClass"), containsString("batch"),
+                        containsString("<a href=\"/teams?namespace=research\">research</a>"),
+                        containsString("<li>kubernetes.io/metadata.name=research</li><li>team=ml</li>"),
                         containsString("aria-current=\"page\">Configuration"))));
     }
 
     @Test
     void saysNoneForEmptyKinds() throws Exception {
         given(queries.configuration()).willReturn(new ConfigurationView(List.of(), List.of(), List.of(), List.of(),
-                List.of()));
+                List.of(), List.of()));
 
         mvc.perform(get("/configuration"))
                 .andExpect(status().isOk())

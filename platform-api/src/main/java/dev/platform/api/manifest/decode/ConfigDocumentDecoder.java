@@ -16,6 +16,7 @@ import dev.platform.api.manifest.ConfigManifest;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LabelSelector;
 import dev.platform.api.manifest.LocalQueueManifest;
+import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.ObjectMeta;
 import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
@@ -59,6 +60,7 @@ final class ConfigDocumentDecoder {
             case LOCAL_QUEUE -> localQueue(metadata.namespace(), name, root.objectOrEmpty("spec"));
             case WORKLOAD_PRIORITY_CLASS -> workloadPriorityClass(name, root);
             case PRIORITY_CLASS -> priorityClass(name, root);
+            case NAMESPACE -> namespace(metadata, root);
             case JOB_SET, JOB, WORKLOAD -> throw new IllegalArgumentException("not a configuration kind: " + kind);
         };
     }
@@ -226,6 +228,21 @@ final class ConfigDocumentDecoder {
         }
         return new PriorityClassManifest(name, value == null ? 0 : value, Boolean.TRUE.equals(globalDefault),
                 root.string("description"), root.oneOf("preemptionPolicy", PREEMPTION_POLICIES));
+    }
+
+    /**
+     * Only the labels matter here. As the API server does, the name label is set to the name, whatever the
+     * document says.
+     */
+    private static NamespaceManifest namespace(ObjectMeta metadata, Node root) {
+        root.ignoreWithWarning("spec", "a Namespace's spec holds only finalizers, which a cluster runs when it"
+                + " deletes the namespace", "ignored");
+        String nameLabel = metadata.labels().get(NamespaceManifest.NAME_LABEL);
+        if (nameLabel != null && metadata.name() != null && !nameLabel.equals(metadata.name())) {
+            root.findings().warn("metadata.labels." + NamespaceManifest.NAME_LABEL, "'" + nameLabel + "' differs from"
+                    + " the name; Kubernetes sets this label to the namespace's name", "set to '" + metadata.name() + "'");
+        }
+        return new NamespaceManifest(metadata.name(), metadata.labels());
     }
 
     private static List<Node> atMost(Node node, String field, int max) {

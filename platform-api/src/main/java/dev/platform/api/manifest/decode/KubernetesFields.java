@@ -62,7 +62,9 @@ final class KubernetesFields {
      */
     static ObjectMeta objectMeta(Node root, Kind kind, String defaultNamespace) {
         Node metadata = root.objectOrEmpty("metadata");
-        String name = metadata.requiredName("name", KubernetesNames::subdomainProblem);
+        // A namespace's name is a DNS label (it becomes part of DNS names); other kinds' are subdomains.
+        String name = metadata.requiredName("name", kind == Kind.NAMESPACE ? KubernetesNames::labelProblem
+                : KubernetesNames::subdomainProblem);
         String namespace = null;
         if (kind.namespaced()) {
             namespace = metadata.name("namespace", KubernetesNames::labelProblem);

@@ -13,6 +13,7 @@ import dev.platform.api.manifest.ManifestLimits;
 import dev.platform.api.manifest.ManifestParser.Format;
 import dev.platform.api.manifest.ManifestRejectedException;
 import dev.platform.api.manifest.ManifestRejectedException.Cause;
+import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.ResourceFlavorManifest;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -385,6 +387,98 @@ class KubernetesManifestParserTest {
         assertThat(document.manifest().namespace()).isNull();
         assertThat(document.warnings())
                 .containsExactly("metadata.namespace: ResourceFlavor is cluster-scoped; namespace ignored");
+    }
+
+    @Test
+    void aNamespaceIsReadForItsLabelsAndKeepsItsNameLabelAsKubernetesSetsIt() {
+        DecodedDocument document = single("""
+                apiVersion: v1
+                kind: Namespace
+                metadata:
+                  name: team-a
+                  uid: 0c6c1f8e-0000-4000-8000-000000000000
+                  labels: {team: ml, example.com/cost-center: "", kubernetes.io/metadata.name: team-a}
+                spec:
+                  finalizers: [kubernetes]
+                status:
+                  phase: Active
+                """);
+
+        assertThat(document.manifest()).isEqualTo(new NamespaceManifest("team-a",
+                Map.of("team", "ml", "example.com/cost-center", "", "kubernetes.io/metadata.name", "team-a")));
+        assertThat(document.manifest().namespace()).isNull();
+        assertThat(document.warnings()).singleElement().asString().startsWith("spec: a Namespace's spec holds only");
+    }
+
+    @Test
+    void aNamespaceWithoutLabelsStillHasItsNameLabelAndAWrongOneIsReplacedWithAWarning() {
+        List<DecodedDocument> documents = parse("""
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: plain}
+                ---
+                apiVersion: v1
+                kind: Namespace
+                metadata:
+                  name: team-b
+                  labels: {kubernetes.io/metadata.name: team-a}
+                """);
+
+        assertThat(documents.get(0).manifest())
+                .isEqualTo(new NamespaceManifest("plain", Map.of("kubernetes.io/metadata.name", "plain")));
+        assertThat(documents.get(0).warnings()).isEmpty();
+        assertThat(documents.get(1).manifest())
+                .isEqualTo(new NamespaceManifest("team-b", Map.of("kubernetes.io/metadata.name", "team-b")));
+        assertThat(documents.get(1).warnings()).containsExactly("metadata.labels.kubernetes.io/metadata.name: 'team-a'"
+                + " differs from the name; Kubernetes sets this label to the namespace's name; set to 'team-b'");
+    }
+
+    @Test
+    void aNamespaceNameIsADnsLabelAndItsLabelsFollowKubernetesRules() {
+        String longPrefix = "a".repeat(254);
+        List<ManifestError> errors = rejected("""
+                apiVersion: v1
+                kind: Namespace
+                metadata:
+                  name: team.a
+                  labels:
+                    %s/team: a
+                    example.com/%s: a
+                    team: %s
+                    tier: "-edge"
+                    Team_Ok.v2: ok
+                    "": a
+                    size: 3
+                ---
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: %s}
+                """.formatted(longPrefix, "k".repeat(64), "v".repeat(64), "n".repeat(64)), Cause.INVALID);
+
+        assertThat(errors).extracting(ManifestError::document, ManifestError::path).containsExactlyInAnyOrder(
+                tuple(0, "metadata.name"),
+                tuple(0, "metadata.labels." + longPrefix + "/team"),
+                tuple(0, "metadata.labels.example.com/" + "k".repeat(64)),
+                tuple(0, "metadata.labels.team"),
+                tuple(0, "metadata.labels.tier"),
+                tuple(0, "metadata.labels."),
+                tuple(0, "metadata.labels.size"),
+                tuple(1, "metadata.name"));
+        assertThat(errors.get(0).message()).contains("'team.a' is not a lowercase RFC 1123 label");
+    }
+
+    @Test
+    void aNamespaceIsServedAsV1Only() {
+        List<ManifestError> errors = rejected("""
+                apiVersion: core/v1
+                kind: Namespace
+                metadata: {name: team-a}
+                """, Cause.INVALID);
+
+        assertThat(errors).singleElement().satisfies(e -> {
+            assertThat(e.path()).isEqualTo("apiVersion");
+            assertThat(e.message()).contains("supported apiVersions for Namespace: v1");
+        });
     }
 
     @Test
