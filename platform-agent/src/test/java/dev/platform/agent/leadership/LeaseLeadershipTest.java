@@ -97,6 +97,49 @@ class LeaseLeadershipTest {
     }
 
     @Test
+    void aClosedLeaderHasStoppedLeadingWhenCloseReturnsAndTheFollowerTakesOver() {
+        Election election = oneOfTwoLeads();
+        Replica leader = election.leader();
+        Replica follower = election.follower();
+        int transitionsBefore = lease().get().getSpec().getLeaseTransitions();
+
+        leader.close();
+
+        assertThat(leader.leadership.isLeader()).isFalse();
+        assertThat(transitions).startsWith(started(leader), stopped(leader));
+        await().atMost(PATIENCE).until(() -> follower.leadership.isLeader());
+        Lease lease = lease().get();
+        assertThat(lease.getSpec().getHolderIdentity()).isEqualTo(follower.identity);
+        assertThat(lease.getSpec().getLeaseTransitions()).isEqualTo(transitionsBefore + 1);
+        assertThat(transitions).containsExactly(started(leader), stopped(leader), started(follower));
+    }
+
+    @Test
+    void aClosedLeaderGivesUpTheLease() {
+        Replica only = replica("agent-a");
+        await().atMost(PATIENCE).until(() -> only.leadership.isLeader());
+
+        only.close();
+
+        Lease released = lease().get();
+        assertThat(released.getSpec().getHolderIdentity()).isNull();
+        assertThat(released.getSpec().getLeaseTransitions()).isZero();
+        assertThat(transitions).containsExactly(started(only), stopped(only));
+    }
+
+    @Test
+    void aClosedFollowerGetsNoLeadershipCallbacks() {
+        Election election = oneOfTwoLeads();
+        Replica leader = election.leader();
+        Replica follower = election.follower();
+
+        follower.close();
+        leader.close();
+
+        assertThat(transitions).containsExactly(started(leader), stopped(leader));
+    }
+
+    @Test
     void aLeaderCutOffFromTheApiServerStepsDownAndTheFollowerTakesOverAfterTheLeaseDuration() {
         Election election = oneOfTwoLeads();
         Replica leader = election.leader();
