@@ -6,12 +6,14 @@ import static org.awaitility.Awaitility.await;
 import dev.platform.agent.testing.MockKubernetes;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
+import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
@@ -169,8 +171,7 @@ class LeaseLeadershipTest {
         await().atMost(PATIENCE).until(() -> only.leadership.isLeader());
         int transitionsBefore = lease().get().getSpec().getLeaseTransitions();
 
-        lease().edit(l -> new LeaseBuilder(l).editSpec()
-                .withHolderIdentity("intruder").withRenewTime(ZonedDateTime.now()).endSpec().build());
+        takeLeaseAs("intruder");
 
         await().atMost(PATIENCE).until(() -> !only.leadership.isLeader());
         assertThat(transitions).containsExactly(started(only), stopped(only));
@@ -203,6 +204,14 @@ class LeaseLeadershipTest {
                 && lease().get() != null
                 && (a.leadership.isLeader() ? a : b).identity.equals(lease().get().getSpec().getHolderIdentity()));
         return a.leadership.isLeader() ? new Election(a, b) : new Election(b, a);
+    }
+
+    /** Another holder writes the Lease; a write that loses to a renewal (409) reads again and retries. */
+    private void takeLeaseAs(String holder) {
+        await().atMost(PATIENCE)
+                .ignoreExceptionsMatching(e -> e instanceof KubernetesClientException k && k.getCode() == HttpURLConnection.HTTP_CONFLICT)
+                .until(() -> lease().edit(l -> new LeaseBuilder(l).editSpec()
+                        .withHolderIdentity(holder).withRenewTime(ZonedDateTime.now()).endSpec().build()) != null);
     }
 
     private Resource<Lease> lease() {
