@@ -1,10 +1,12 @@
 package dev.platform.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import dev.platform.agent.cluster.KubernetesCluster;
 import dev.platform.agent.command.EvictionPolicy;
+import dev.platform.agent.leadership.LeaseLeadership;
 import dev.platform.agent.leadership.SoleReplica;
 import dev.platform.agent.scheduler.Backoff;
 import dev.platform.agent.testing.FakeScheduler;
@@ -62,6 +64,7 @@ class KubernetesAgentTest {
     private MockKubernetes kube;
     private FakeScheduler scheduler;
     private Agent agent;
+    private final List<Agent> replicas = new ArrayList<>();
 
     @BeforeEach
     void startCluster() throws Exception {
@@ -78,18 +81,32 @@ class KubernetesAgentTest {
         if (agent != null) {
             agent.close();
         }
+        replicas.forEach(Agent::close);
         scheduler.close();
         kube.close();
     }
 
     private void startAgent() {
-        AgentSettings settings = new AgentSettings(scheduler.url(), "test-cluster", FakeScheduler.TOKEN, "agent-1",
+        agent = new Agent(settings("agent-1"), new KubernetesCluster(kube.apiClient(), kube.apiClient(), json),
+                new SoleReplica(), Clock.systemUTC());
+        agent.start();
+    }
+
+    /** One of several replicas electing a leader on the Lease; a short lease so failover is quick. */
+    private Agent startReplica(String agentId) {
+        Agent replica = new Agent(settings(agentId), new KubernetesCluster(kube.apiClient(), kube.apiClient(), json),
+                new LeaseLeadership(kube.apiClient(), "default", "platform-agent", agentId, Duration.ofSeconds(2)),
+                Clock.systemUTC());
+        replicas.add(replica);
+        replica.start();
+        return replica;
+    }
+
+    private AgentSettings settings(String agentId) {
+        return new AgentSettings(scheduler.url(), "test-cluster", FakeScheduler.TOKEN, agentId,
                 Duration.ofMillis(50), 1, new Backoff(Duration.ofMillis(50), Duration.ofMillis(400)),
                 new EvictionPolicy(new Backoff(Duration.ofMillis(20), Duration.ofMillis(100)), Duration.ofSeconds(10)),
                 AgentSettings.DEFAULT_HEARTBEAT);
-        agent = new Agent(settings, new KubernetesCluster(kube.apiClient(), kube.apiClient(), json), new SoleReplica(),
-                Clock.systemUTC());
-        agent.start();
     }
 
     @Test
@@ -322,6 +339,47 @@ class KubernetesAgentTest {
         assertThat(scheduler.reports().get(0).kind()).isEqualTo(ReportKind.FULL);
         assertThat(jobSets().withName("stale-job").get()).isNull();
         assertThat(jobSets().withName("fresh-job").get()).isNotNull();
+    }
+
+    @Test
+    void ofTwoReplicasOnlyTheLeaseHolderReportsAndExecutesAndTheOtherTakesOverWhenItCloses() throws Exception {
+        Agent a = startReplica("agent-a");
+        Agent b = startReplica("agent-b");
+        await().atMost(PATIENCE).until(() -> a.isLeader() != b.isLeader());
+        Agent leading = a.isLeader() ? a : b;
+        Agent following = a.isLeader() ? b : a;
+        String leader = leading == a ? "agent-a" : "agent-b";
+        String follower = leading == a ? "agent-b" : "agent-a";
+
+        scheduler.enqueue(start(1, "wl-1", "first-job", List.of("slice-a"), null));
+        await().atMost(PATIENCE).until(() -> scheduler.resultsOf(1).stream().anyMatch(r -> r.status().isFinal()));
+        // both replicas watch the cordon; only the leader tells the scheduler
+        kube.client().nodes().withName("slice-b-0").edit(n -> new NodeBuilder(n).editSpec().withUnschedulable(true).endSpec().build());
+        await().atMost(PATIENCE).until(() -> latestPool("slice-b").filter(p -> p.reasons().contains(NodeHealthReason.CORDONED)).isPresent());
+        assertThat(scheduler.reports()).allSatisfy(r -> assertThat(r.agentId()).isEqualTo(leader));
+        assertThat(scheduler.reports().get(0).kind()).isEqualTo(ReportKind.FULL);
+        assertThat(scheduler.resultsOf(1)).extracting(CommandResult::agentId, CommandResult::status)
+                .containsExactly(tuple(leader, CommandStatus.SUCCEEDED));
+
+        leading.close();
+        replicas.remove(leading);
+        int firstTermReports = scheduler.reports().size();
+
+        await().atMost(PATIENCE).until(following::isLeader);
+        await().atMost(PATIENCE).until(() -> scheduler.reports().size() > firstTermReports);
+        List<AgentReport> secondTerm = scheduler.reports().subList(firstTermReports, scheduler.reports().size());
+        assertThat(secondTerm).allSatisfy(r -> assertThat(r.agentId()).isEqualTo(follower));
+        // the follower's caches were warm: its first report as leader is FULL and knows the cordon
+        assertThat(secondTerm.get(0).kind()).isEqualTo(ReportKind.FULL);
+        assertThat(secondTerm.get(0).nodePools()).filteredOn(p -> p.name().equals("slice-b")).singleElement()
+                .satisfies(p -> assertThat(p.reasons()).contains(NodeHealthReason.CORDONED));
+        scheduler.enqueue(start(2, "wl-2", "second-job", List.of("slice-a"), null));
+        await().atMost(PATIENCE).until(() -> scheduler.resultsOf(2).stream().anyMatch(r -> r.status().isFinal()));
+        assertThat(scheduler.resultsOf(2)).extracting(CommandResult::agentId, CommandResult::status)
+                .containsExactly(tuple(follower, CommandStatus.SUCCEEDED));
+        // the new leader resumed after the acknowledged command instead of running it again
+        assertThat(scheduler.resultsOf(1)).hasSize(1);
+        assertThat(jobSets().withName("second-job").get()).isNotNull();
     }
 
     private Optional<NodePoolReport> latestPool(String pool) {

@@ -1,9 +1,12 @@
 package dev.platform.agent.leadership;
 
 import io.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
+import io.kubernetes.client.extended.leaderelection.LeaderElectionRecord;
 import io.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import java.net.HttpURLConnection;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +20,9 @@ public class LeaseLeadership implements Leadership {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseLeadership.class);
 
+    /** Give-up attempts on close: a renewal cut short by close can still land and move the resourceVersion. */
+    private static final int GIVE_UP_ATTEMPTS = 3;
+
     private final ApiClient client;
     private final String namespace;
     private final String leaseName;
@@ -24,7 +30,6 @@ public class LeaseLeadership implements Leadership {
     private final Duration leaseDuration;
     private volatile boolean leader;
     private volatile boolean closed;
-    private volatile LeaderElector elector;
     private Thread thread;
 
     public LeaseLeadership(ApiClient client, String namespace, String leaseName, String identity, Duration leaseDuration) {
@@ -43,17 +48,9 @@ public class LeaseLeadership implements Leadership {
                 LeaderElectionConfig config = new LeaderElectionConfig(
                         new LeaseLock(namespace, leaseName, identity, client),
                         leaseDuration, leaseDuration.multipliedBy(2).dividedBy(3), leaseDuration.dividedBy(7));
-                try (LeaderElector current = new LeaderElector(config)) {
-                    elector = current;
-                    current.run(() -> {
-                        leader = true;
-                        log.info("{} leads through lease {}/{}", identity, namespace, leaseName);
-                        onStartedLeading.run();
-                    }, () -> {
-                        leader = false;
-                        log.info("{} lost the lease {}/{}", identity, namespace, leaseName);
-                        onStoppedLeading.run();
-                    });
+                try (LeaderElector elector = new LeaderElector(config)) {
+                    Term term = new Term(onStartedLeading, onStoppedLeading);
+                    elector.run(term::begin, term::end);
                 } catch (RuntimeException e) {
                     log.warn("leader election failed", e);
                 }
@@ -68,15 +65,89 @@ public class LeaseLeadership implements Leadership {
         return leader;
     }
 
+    /**
+     * Stops leading before the lease goes: the election thread runs the stop callback, then the
+     * lease is given up so a follower takes over without waiting for it to expire.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
         closed = true;
-        LeaderElector current = elector;
-        if (current != null) {
-            current.close();
+        if (thread == null) {
+            return;
         }
-        if (thread != null) {
-            thread.interrupt();
+        thread.interrupt();
+        try {
+            thread.join(leaseDuration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        giveUpLease();
+    }
+
+    /**
+     * The elector gives the lease up when closed too, but with the last renewal's resourceVersion:
+     * a renewal interrupted in flight may have landed meanwhile, and the give-up is refused (409).
+     * Reads the Lease afresh and clears it while it still names this replica.
+     */
+    private void giveUpLease() {
+        LeaseLock lock = new LeaseLock(namespace, leaseName, identity, client);
+        for (int attempt = 0; attempt < GIVE_UP_ATTEMPTS; attempt++) {
+            LeaderElectionRecord held;
+            try {
+                held = lock.get();
+            } catch (ApiException e) {
+                if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+                    log.warn("{} could not read lease {}/{} to give it up: {}", identity, namespace, leaseName, e.getMessage());
+                }
+                return;
+            }
+            if (!identity.equals(held.getHolderIdentity())) {
+                return;
+            }
+            LeaderElectionRecord released = new LeaderElectionRecord();
+            released.setLeaderTransitions(held.getLeaderTransitions());
+            released.setLeaseDurationSeconds(held.getLeaseDurationSeconds());
+            if (lock.update(released)) {
+                return;
+            }
+        }
+        log.warn("{} could not give up lease {}/{}; it expires after {}", identity, namespace, leaseName, leaseDuration);
+    }
+
+    /**
+     * One run of the elector. It calls the stop hook whenever it returns, also when it never led
+     * (closed while standing), and runs the start hook on another thread, so a start can come
+     * after the end: only a term that began reports its end, and a late start is dropped.
+     */
+    private final class Term {
+
+        private final Runnable onStartedLeading;
+        private final Runnable onStoppedLeading;
+        private boolean began;
+        private boolean ended;
+
+        Term(Runnable onStartedLeading, Runnable onStoppedLeading) {
+            this.onStartedLeading = onStartedLeading;
+            this.onStoppedLeading = onStoppedLeading;
+        }
+
+        synchronized void begin() {
+            if (ended) {
+                return;
+            }
+            began = true;
+            leader = true;
+            log.info("{} leads through lease {}/{}", identity, namespace, leaseName);
+            onStartedLeading.run();
+        }
+
+        synchronized void end() {
+            ended = true;
+            if (began) {
+                leader = false;
+                log.info("{} lost the lease {}/{}", identity, namespace, leaseName);
+                onStoppedLeading.run();
+            }
         }
     }
 }

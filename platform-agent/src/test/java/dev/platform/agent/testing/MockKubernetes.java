@@ -47,7 +47,9 @@ import tools.jackson.databind.node.ObjectNode;
  * for as many attempts as the test asks;</li>
  * <li>JSON merge patches as RFC 7386 has them: the mock merges arrays element by element (Jackson's
  * readerForUpdating) where the API server replaces them, so re-pinning a JobSet would append its
- * replicatedJobs to the old ones. The front applies the patch itself and PUTs the result.</li>
+ * replicatedJobs to the old ones. The front applies the patch itself and PUTs the result;</li>
+ * <li>untyped Leases: client-java's LeaseLock sends a Lease without apiVersion and kind, which the
+ * API server takes from the URL and the mock refuses (422). The front adds them.</li>
  * </ul>
  * Everything else is forwarded to the mock as is.
  */
@@ -55,6 +57,7 @@ public final class MockKubernetes implements AutoCloseable {
 
     private static final Pattern COLLECTION = Pattern.compile("/apis/[^/]+/[^/]+/(namespaces/[^/]+/)?[^/]+");
     private static final Pattern EVICTION = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction");
+    private static final Pattern LEASE = Pattern.compile("/apis/coordination\\.k8s\\.io/v1/namespaces/[^/]+/leases(/[^/]+)?");
 
     private final KubernetesMockServer server;
     private final KubernetesClient fabric8;
@@ -211,7 +214,7 @@ public final class MockKubernetes implements AutoCloseable {
     }
 
     private void forward(HttpExchange exchange, String pathAndQuery) throws IOException, InterruptedException {
-        byte[] requestBody = exchange.getRequestBody().readAllBytes();
+        byte[] requestBody = typedLease(pathAndQuery, exchange.getRequestBody().readAllBytes());
         HttpRequest.Builder request = HttpRequest.newBuilder(mock(pathAndQuery))
                 .method(exchange.getRequestMethod(), requestBody.length == 0
                         ? HttpRequest.BodyPublishers.noBody()
@@ -230,6 +233,16 @@ public final class MockKubernetes implements AutoCloseable {
         if (body.length > 0) {
             exchange.getResponseBody().write(body);
         }
+    }
+
+    private byte[] typedLease(String pathAndQuery, byte[] body) {
+        if (body.length == 0 || !LEASE.matcher(pathAndQuery.split("\\?")[0]).matches()
+                || !(json.readTree(body) instanceof ObjectNode lease) || lease.has("kind")) {
+            return body;
+        }
+        lease.put("apiVersion", "coordination.k8s.io/v1");
+        lease.put("kind", "Lease");
+        return json.writeValueAsBytes(lease);
     }
 
     /**
