@@ -282,20 +282,29 @@ class DecisionWriter {
     }
 
     /**
-     * Records why a priority-only workload waits; a condition is appended only when the message
-     * changed.
+     * Records why priority-only workloads wait, in one statement; a condition is appended only for
+     * those whose message changed.
      */
     @Transactional
-    public void waitingPriorityOnly(WorkloadRow row, String message) {
+    public void waitingPriorityOnly(Map<UUID, String> messages) {
+        if (messages.isEmpty()) {
+            return;
+        }
         Instant now = clock.instant();
-        jdbc.sql("""
-                        UPDATE workload SET pending_reason = 'WaitingForNodePool', pending_message = ?
-                        WHERE uid = ? AND state = 'Pending'
-                          AND (pending_reason IS DISTINCT FROM 'WaitingForNodePool' OR pending_message IS DISTINCT FROM ?)
-                        RETURNING uid""")
-                .params(message, row.uid(), message).query(UUID.class).optional()
-                .ifPresent(uid -> workloads.appendEvents(List.of(
-                        new NewEvent(uid, now, "Admitted", "False", "WaitingForNodePool", message))));
+        UUID[] uids = messages.keySet().toArray(UUID[]::new);
+        String[] texts = java.util.Arrays.stream(uids).map(messages::get).toArray(String[]::new);
+        List<NewEvent> events = jdbc.sql("""
+                        UPDATE workload w SET pending_reason = 'WaitingForNodePool', pending_message = d.message
+                        FROM unnest(:uids::uuid[], :messages::text[]) AS d(uid, message)
+                        WHERE w.uid = d.uid AND w.state = 'Pending'
+                          AND (w.pending_reason IS DISTINCT FROM 'WaitingForNodePool'
+                               OR w.pending_message IS DISTINCT FROM d.message)
+                        RETURNING w.uid, d.message""")
+                .param("uids", uids).param("messages", texts)
+                .query((rs, i) -> new NewEvent(rs.getObject(1, UUID.class), now, "Admitted", "False",
+                        "WaitingForNodePool", rs.getString(2)))
+                .list();
+        workloads.appendEvents(events);
     }
 
     private static String queuePath(String clusterQueue) {

@@ -8,11 +8,13 @@ import dev.platform.scheduler.workload.WorkloadState;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Function;
 
 /**
@@ -86,6 +88,7 @@ final class PriorityOnlyPlacement {
                         .thenComparing(WorkloadRow::queueTimestamp).thenComparing(r -> r.uid().toString()))
                 .toList();
         List<Admitted> admitted = new ArrayList<>();
+        Map<UUID, String> waitingWhy = new HashMap<>();
         boolean raced = queue.size() < waiting.size();
         for (WorkloadRow row : queue) {
             SliceRequest request = NodePoolPlacement.request(row, new Admission(null, List.of()), flavorLabels);
@@ -94,7 +97,7 @@ final class PriorityOnlyPlacement {
                     ? placement.slices().placeByPreempting(request)
                     : placement.place(request).map(p -> new SlicePlacement.Replacement(p, List.of()));
             if (where.isEmpty()) {
-                writer.waitingPriorityOnly(row, NodePoolPlacement.waitingMessage(request) + (mayPreempt ? ""
+                waitingWhy.put(row.uid(), NodePoolPlacement.waitingMessage(request) + (mayPreempt ? ""
                         : "; PriorityClass " + row.priorityClassName()
                         + " has preemptionPolicy Never, so it waits for free pools instead of preempting"));
                 continue;
@@ -115,6 +118,7 @@ final class PriorityOnlyPlacement {
             placement.slices().assign(NodePoolPlacement.holder(row), where.get().placement());
             admitted.add(new Admitted(row, landed.get().version(), victims, landed.get().victimVersions()));
         }
+        writer.waitingPriorityOnly(waitingWhy);
         if (admitted.isEmpty() && !raced) {
             fruitlessAt = placement.slices().generation();
         }

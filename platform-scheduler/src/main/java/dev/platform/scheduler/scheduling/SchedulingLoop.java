@@ -1,12 +1,5 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.api.manifest.ClusterQueueManifest;
-import dev.platform.api.manifest.CohortManifest;
-import dev.platform.api.manifest.Kind;
-import dev.platform.api.manifest.LocalQueueManifest;
-import dev.platform.api.manifest.NamespaceManifest;
-import dev.platform.api.manifest.PriorityClassManifest;
-import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.scheduler.config.ConfigurationService.ConfigurationChanged;
 import dev.platform.scheduler.core.Admission;
@@ -94,7 +87,6 @@ public class SchedulingLoop implements SmartLifecycle {
     // State owned by the loop thread.
     private SchedulerState state;
     private long lastChangeSeq;
-    private long lastConfigAudit = -1;
     /** Version of every workload as the state knows it; a feed row with the same version is already reflected. */
     private final Map<String, Long> versions = new HashMap<>();
     /** Workloads the state holds as pending (the others in {@link #versions} hold quota). */
@@ -106,9 +98,7 @@ public class SchedulingLoop implements SmartLifecycle {
      * inventory changes (placement's inadmissible set).
      */
     private final Map<String, Workload> waitingForNodePool = new HashMap<>();
-    private final Map<String, Map<String, String>> flavorLabels = new HashMap<>();
-    /** PriorityClasses with {@code preemptionPolicy: Never}. */
-    private final Set<String> nonPreemptingClasses = new HashSet<>();
+    private final ConfigurationMirror configuration;
     private NodePoolPlacement placement;
     /** Workloads without a queue name: no quota, so not the core's. */
     private PriorityOnlyPlacement priorityOnly;
@@ -131,6 +121,7 @@ public class SchedulingLoop implements SmartLifecycle {
         this.hotswapGrace = hotswapGrace;
         this.hotswapWriter = hotswapWriter;
         this.hotswaps = hotswaps;
+        this.configuration = new ConfigurationMirror(config, jdbc);
         this.leadership = new SchedulerLeadership(dataSource, ManagementFactory.getRuntimeMXBean().getName()
                 + "/" + UUID.randomUUID().toString().substring(0, 8));
     }
@@ -291,10 +282,12 @@ public class SchedulingLoop implements SmartLifecycle {
         rows.clear();
         waitingForNodePool.clear();
         placement = new NodePoolPlacement(jdbc, clock, staleness);
-        priorityOnly = new PriorityOnlyPlacement(placement, writer, flavorLabels, nonPreemptingClasses);
-        hotswapDetector = new HotswapDetector(jdbc, clock, hotswapGrace, placement, hotswapWriter, flavorLabels);
+        priorityOnly = new PriorityOnlyPlacement(placement, writer, configuration.flavorLabels(),
+                configuration.nonPreemptingClasses());
+        hotswapDetector = new HotswapDetector(jdbc, clock, hotswapGrace, placement, hotswapWriter,
+                configuration.flavorLabels());
         placement.reloadInventory();
-        lastConfigAudit = -1;
+        configuration.reset();
         lastChangeSeq = workloads.latestChange();
         reloadConfiguration();
         List<WorkloadRow> active = workloads.active();
@@ -331,73 +324,11 @@ public class SchedulingLoop implements SmartLifecycle {
     }
 
     private boolean reloadConfiguration() {
-        long audit = jdbc.sql("SELECT coalesce(max(id), 0) FROM config_audit").query(Long.class).single();
-        if (audit == lastConfigAudit) {
+        if (!configuration.refresh(state)) {
             return false;
         }
-        lastConfigAudit = audit;
-        SchedulerState s = state;
-        Set<String> flavors = new HashSet<>();
-        flavorLabels.clear();
-        for (ResourceFlavorManifest f : config.list(Kind.RESOURCE_FLAVOR, ResourceFlavorManifest.class)) {
-            s.applyResourceFlavor(CoreMapping.flavor(f));
-            flavors.add(f.name());
-            flavorLabels.put(f.name(), f.nodeLabels());
-        }
-        Set<String> cohorts = new HashSet<>();
-        for (CohortManifest c : config.list(Kind.COHORT, CohortManifest.class)) {
-            s.applyCohort(CoreMapping.cohort(c));
-            cohorts.add(c.name());
-        }
-        Set<String> queues = new HashSet<>();
-        for (ClusterQueueManifest q : config.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class)) {
-            s.applyClusterQueue(CoreMapping.clusterQueue(q));
-            queues.add(q.name());
-        }
-        Set<String> localQueues = new HashSet<>();
-        for (LocalQueueManifest l : config.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class)) {
-            s.applyLocalQueue(CoreMapping.localQueue(l));
-            localQueues.add(l.namespace() + "/" + l.name());
-        }
-        Set<String> namespaces = new HashSet<>();
-        for (NamespaceManifest n : config.list(Kind.NAMESPACE, NamespaceManifest.class)) {
-            s.applyNamespace(CoreMapping.namespace(n));
-            namespaces.add(n.name());
-        }
-        removeAbsent(s, flavors, cohorts, queues, localQueues, namespaces);
-        nonPreemptingClasses.clear();
-        config.list(Kind.PRIORITY_CLASS, PriorityClassManifest.class).stream()
-                .filter(p -> "Never".equals(p.preemptionPolicy())).forEach(p -> nonPreemptingClasses.add(p.name()));
         priorityOnly.retry();
         return true;
-    }
-
-    private final Set<String> knownFlavors = new HashSet<>();
-    private final Set<String> knownCohorts = new HashSet<>();
-    private final Set<String> knownQueues = new HashSet<>();
-    private final Set<String> knownLocalQueues = new HashSet<>();
-    private final Set<String> knownNamespaces = new HashSet<>();
-
-    private void removeAbsent(SchedulerState s, Set<String> flavors, Set<String> cohorts, Set<String> queues,
-                              Set<String> localQueues, Set<String> namespaces) {
-        knownNamespaces.stream().filter(k -> !namespaces.contains(k)).forEach(s::removeNamespace);
-        knownLocalQueues.stream().filter(k -> !localQueues.contains(k)).forEach(k -> {
-            String[] parts = k.split("/", 2);
-            s.removeLocalQueue(parts[0], parts[1]);
-        });
-        knownQueues.stream().filter(k -> !queues.contains(k)).forEach(s::removeClusterQueue);
-        knownCohorts.stream().filter(k -> !cohorts.contains(k)).forEach(s::removeCohort);
-        knownFlavors.stream().filter(k -> !flavors.contains(k)).forEach(s::removeResourceFlavor);
-        replace(knownFlavors, flavors);
-        replace(knownCohorts, cohorts);
-        replace(knownQueues, queues);
-        replace(knownLocalQueues, localQueues);
-        replace(knownNamespaces, namespaces);
-    }
-
-    private static void replace(Set<String> target, Set<String> source) {
-        target.clear();
-        target.addAll(source);
     }
 
     /** A workload without a queue: tracked for placement by priority only; the core never sees it. */
@@ -548,7 +479,7 @@ public class SchedulingLoop implements SmartLifecycle {
                 .toList();
         for (WorkloadRow row : unplaced) {
             Admission admission = CoreMapping.admission(row.admission());
-            SliceRequest request = NodePoolPlacement.request(row, admission, flavorLabels);
+            SliceRequest request = NodePoolPlacement.request(row, admission, configuration.flavorLabels());
             Optional<SlicePlacement.Placement> where = placement.place(request);
             if (where.isEmpty()) {
                 continue;
@@ -556,7 +487,7 @@ public class SchedulingLoop implements SmartLifecycle {
             String flavor = admission.podSetAssignments().stream().flatMap(a -> a.flavors().values().stream())
                     .findFirst().orElse(null);
             Long version = writer.placeAdmitted(leadership.epoch(), row, new DecisionWriter.Placed(where.get(), flavor,
-                    flavor == null ? Map.of() : flavorLabels.getOrDefault(flavor, Map.of())));
+                    flavor == null ? Map.of() : configuration.flavorLabels().getOrDefault(flavor, Map.of())));
             if (version != null) {
                 versions.put(row.uid().toString(), version);
                 placement.slices().assign(NodePoolPlacement.holder(row), where.get());
@@ -606,14 +537,14 @@ public class SchedulingLoop implements SmartLifecycle {
         for (Decision.Admit admit : cycle.admitted()) {
             String uid = admit.workload().uid();
             WorkloadRow row = rows.get(uid);
-            SliceRequest request = NodePoolPlacement.request(row, admit.admission(), flavorLabels);
+            SliceRequest request = NodePoolPlacement.request(row, admit.admission(), configuration.flavorLabels());
             Optional<SlicePlacement.Placement> where = placement.place(request);
             if (where.isPresent()) {
                 placement.slices().assign(new SlicePlacement.Holder(uid, row.priority(), clock.instant()), where.get());
                 String flavor = admit.admission().podSetAssignments().stream()
                         .flatMap(a -> a.flavors().values().stream()).findFirst().orElse(null);
                 placements.put(uid, new DecisionWriter.Placed(where.get(), flavor,
-                        flavor == null ? Map.of() : flavorLabels.getOrDefault(flavor, Map.of())));
+                        flavor == null ? Map.of() : configuration.flavorLabels().getOrDefault(flavor, Map.of())));
                 placed.add(admit);
             } else {
                 state.workloadFinished(uid);
