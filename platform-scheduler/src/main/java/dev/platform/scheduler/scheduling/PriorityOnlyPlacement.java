@@ -90,13 +90,26 @@ final class PriorityOnlyPlacement {
         List<Admitted> admitted = new ArrayList<>();
         Map<UUID, String> waitingWhy = new HashMap<>();
         boolean raced = queue.size() < waiting.size();
+        // Pools only get taken as the turn goes on (unless a victim frees more than its preemptor takes):
+        // a shape that found no room at some priority finds none at a lower one. Thousands of waiting
+        // workloads of a few shapes cost a few searches, not thousands.
+        Map<List<SliceRequest.PodSetSlices>, Integer> noRoomEvenPreemptingFor = new HashMap<>();
+        Set<List<SliceRequest.PodSetSlices>> noFreeRoom = new HashSet<>();
         for (WorkloadRow row : queue) {
             SliceRequest request = NodePoolPlacement.request(row, new Admission(null, List.of()), flavorLabels);
+            List<SliceRequest.PodSetSlices> shape = request.podSets();
             boolean mayPreempt = row.priorityClassName() == null || !nonPreemptingClasses.contains(row.priorityClassName());
-            Optional<SlicePlacement.Replacement> where = mayPreempt
+            boolean hopeless = mayPreempt
+                    ? noRoomEvenPreemptingFor.getOrDefault(shape, Integer.MIN_VALUE) >= row.priority()
+                    : noFreeRoom.contains(shape);
+            Optional<SlicePlacement.Replacement> where = hopeless ? Optional.empty() : mayPreempt
                     ? placement.slices().placeByPreempting(request)
                     : placement.place(request).map(p -> new SlicePlacement.Replacement(p, List.of()));
             if (where.isEmpty()) {
+                noFreeRoom.add(shape);
+                if (mayPreempt) {
+                    noRoomEvenPreemptingFor.merge(shape, row.priority(), Math::max);
+                }
                 waitingWhy.put(row.uid(), NodePoolPlacement.waitingMessage(request) + (mayPreempt ? ""
                         : "; PriorityClass " + row.priorityClassName()
                         + " has preemptionPolicy Never, so it waits for free pools instead of preempting"));
@@ -114,6 +127,11 @@ final class PriorityOnlyPlacement {
                 continue;
             }
             waiting.remove(row.uid().toString());
+            if (!victims.isEmpty()) {
+                // a victim may have held more pools than its preemptor takes: room may have grown
+                noRoomEvenPreemptingFor.clear();
+                noFreeRoom.clear();
+            }
             victims.forEach(v -> placement.slices().release(v.uid().toString()));
             placement.slices().assign(NodePoolPlacement.holder(row), where.get().placement());
             admitted.add(new Admitted(row, landed.get().version(), victims, landed.get().victimVersions()));

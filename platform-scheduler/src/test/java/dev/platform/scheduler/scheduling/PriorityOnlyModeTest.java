@@ -101,6 +101,30 @@ class PriorityOnlyModeTest extends SimulatedClusterTest {
     }
 
     @Test
+    void aWaitingJobSetThatNeverPreemptsDoesNotHoldBackALowerOneThatMay() {
+        apply(PRIORITY_CLASSES.replace("value: 2000000", "value: 2000000\npreemptionPolicy: Never") + """
+                ---
+                apiVersion: scheduling.k8s.io/v1
+                kind: PriorityClass
+                metadata:
+                  name: mid-priority-job
+                value: 1500000
+                """);
+        runLow("low-first");
+        List<String> secondPools = nodePools(runLow("low-second"));
+
+        apply(highJobSet() + "---" + lowJobSet("mid").replace("low-priority-job", "mid-priority-job"));
+
+        JsonNode mid = awaitState("mid", "Running");
+        assertThat(nodePools(mid)).containsExactlyInAnyOrderElementsOf(secondPools);
+        JsonNode high = workload("high-jax-trillium");
+        assertThat(high.get("state").asString()).isEqualTo("Pending");
+        assertThat(high.at("/pendingReason/message").asString()).contains("preemptionPolicy Never");
+        assertThat(api.get("/api/v1/preemptions").json().get("items")).singleElement()
+                .satisfies(p -> assertThat(p.at("/preemptor/name").asString()).isEqualTo("mid"));
+    }
+
+    @Test
     void equalPriorityIsNeverPreempted() {
         apply(PRIORITY_CLASSES);
         runLow("low-first");
