@@ -32,7 +32,15 @@ public class LeaseLeadership implements Leadership {
     private volatile boolean closed;
     private Thread thread;
 
+    /**
+     * @param leaseDuration whole seconds, at least 1: the Lease stores {@code leaseDurationSeconds},
+     *                      so a fraction would be cut off (a sub-second lease would be stored as 0)
+     */
     public LeaseLeadership(ApiClient client, String namespace, String leaseName, String identity, Duration leaseDuration) {
+        if (leaseDuration.compareTo(Duration.ofSeconds(1)) < 0 || leaseDuration.toMillisPart() != 0) {
+            throw new IllegalArgumentException("platform.agent.lease-duration must be a whole number of seconds, at least"
+                    + " 1s (the Lease stores leaseDurationSeconds); got " + leaseDuration);
+        }
         this.client = client;
         this.namespace = namespace;
         this.leaseName = leaseName;

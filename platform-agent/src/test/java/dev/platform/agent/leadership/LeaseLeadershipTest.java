@@ -1,6 +1,7 @@
 package dev.platform.agent.leadership;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.platform.agent.testing.MockKubernetes;
@@ -284,6 +285,16 @@ class LeaseLeadershipTest {
             if (closed.compareAndSet(false, true)) {
                 leadership.close();
             }
+        }
+    }
+
+    @Test
+    void aLeaseDurationTheLeaseCannotStoreIsRefusedAtOnce() {
+        ApiClient client = kube.apiClient();
+        for (Duration bad : List.of(Duration.ofMillis(500), Duration.ofMillis(1500), Duration.ZERO)) {
+            assertThatThrownBy(() -> new LeaseLeadership(client, "default", "platform-agent", "a", bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("whole number of seconds").hasMessageContaining(bad.toString());
         }
     }
 }
