@@ -84,6 +84,24 @@ class HotswapRestartTest extends PlatformApplicationTest {
     }
 
     @Test
+    void aFailedRestartRequeuesTheWorkloadAndItIsAdmittedAgain() {
+        agent.result("prod-1", new CommandResult(restart, CommandStatus.FAILED,
+                "old pods protected by a PodDisruptionBudget; not restarted", null, "agent-a", Instant.now()));
+
+        JsonNode event = await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/api/v1/hotswaps").json()
+                .at("/items/0"), e -> "Requeued".equals(e.get("outcome").asString()));
+        assertThat(event.get("runningAt").isNull()).isTrue();
+        JsonNode readmitted = await().atMost(Duration.ofSeconds(20)).until(() -> workload("high-jax-trillium"),
+                w -> "Admitted".equals(w.get("state").asString()) && commands().get("START") > restart);
+        assertThat(readmitted.get("conditions").valueStream()
+                .map(c -> c.get("type").asString() + "/" + c.get("reason").asString()))
+                .contains("Evicted/NodeFailures", "Requeued/NodeFailures");
+        assertThat(jdbc.sql("SELECT message FROM workload_event WHERE workload_uid = ?::uuid AND reason = 'NodeFailures'"
+                        + " AND type = 'Evicted'").param(uid).query(String.class).single())
+                .contains("PodDisruptionBudget");
+    }
+
+    @Test
     void anExpiredRestartIsIssuedAgainWithAFreshExpiry() {
         Instant refusedAt = Instant.now();
         agent.result("prod-1", new CommandResult(restart, CommandStatus.REFUSED_EXPIRED, "expired", null, "agent-a",
