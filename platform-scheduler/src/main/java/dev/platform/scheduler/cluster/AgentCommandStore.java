@@ -45,6 +45,29 @@ public class AgentCommandStore {
     }
 
     /**
+     * Before a workload's JobSet is started in {@code cluster}: a DELETE to the cluster its last
+     * command went to, when that is another one (a workload's JobSet lives in one cluster; an
+     * evicted one leaves a suspended JobSet behind, a hotswap may move it). For many workloads at
+     * once, in one read. The DELETE and the START run on different agents, so they are not ordered.
+     */
+    public void deleteElsewhere(Map<UUID, String> clusterByWorkload) {
+        if (clusterByWorkload.isEmpty()) {
+            return;
+        }
+        jdbc.sql("""
+                        SELECT DISTINCT ON (workload_uid) workload_uid, cluster, type, namespace, name
+                        FROM agent_command WHERE workload_uid = ANY(?) ORDER BY workload_uid, seq DESC""")
+                .param(clusterByWorkload.keySet().toArray(UUID[]::new))
+                .query((rs, i) -> new String[]{rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5)})
+                .list().stream()
+                .filter(last -> !"DELETE".equals(last[2])
+                        && !last[1].equals(clusterByWorkload.get(UUID.fromString(last[0]))))
+                .forEach(last -> enqueue(last[1], CommandType.DELETE, UUID.fromString(last[0]), last[3], last[4],
+                        null, null));
+    }
+
+    /**
      * The cluster a workload's JobSet was last sent to, unless its last command deleted it: where a
      * suspended JobSet may remain after an eviction.
      */

@@ -181,6 +181,9 @@ class DecisionWriter {
         if (placedUids.isEmpty()) {
             return;
         }
+        Map<UUID, String> clusters = new HashMap<>();
+        placedUids.forEach(uid -> clusters.put(uid, placements.get(uid.toString()).placement().cluster()));
+        commands.deleteElsewhere(clusters);
         jdbc.sql("SELECT uid, namespace, name, priority_class_name, manifest::text FROM workload WHERE uid = ANY(:uids)")
                 .param("uids", placedUids.toArray(UUID[]::new))
                 .query((rs, i) -> new Object[]{rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),

@@ -147,6 +147,8 @@ class HotswapWriter {
         Map<String, String> nodeLabels = flavor == null ? Map.of() : jdbc.sql(
                         "SELECT spec -> 'nodeLabels' FROM resource_flavor WHERE name = ?").param(flavor)
                 .query(String.class).optional().map(s -> json.readValue(s, NODE_LABELS)).orElse(Map.of());
+        // Moved to another cluster (no room left in its own): its JobSet there goes.
+        commands.deleteElsewhere(Map.of(w.uid(), placement.cluster()));
         commands.enqueue(placement.cluster(), CommandType.RESTART, w.uid(), w.namespace(), w.name(),
                 new CommandPayload(json.readTree(manifest), w.priorityClassName(),
                         placement.allPools().stream().map(DecisionWriter::poolName).toList(), nodeLabels, flavor),

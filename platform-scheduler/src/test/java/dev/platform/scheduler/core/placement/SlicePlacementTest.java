@@ -186,6 +186,35 @@ class SlicePlacementTest {
         assertThat(placement.generation()).isGreaterThan(afterRelease);
     }
 
+    @Test
+    void placementSpansClustersButAJobSetsSlicesStayInOne() {
+        placement.replaceInventory(List.of(pool("east", "pool-0", NodePool.Health.Healthy),
+                pool("east", "pool-1", NodePool.Health.Healthy), pool("west", "pool-0", NodePool.Health.Healthy),
+                pool("west", "pool-1", NodePool.Health.Healthy)));
+        Placement first = placement.place(jobSet("first", 1)).orElseThrow();
+        placement.assign(holder("first", 1, 1), first);
+        Placement second = placement.place(jobSet("second", 1)).orElseThrow();
+
+        assertThat(first.cluster()).isEqualTo("east");
+        assertThat(first.allPools()).containsExactly("east/pool-0", "east/pool-1");
+        assertThat(second.cluster()).isEqualTo("west");
+        assertThat(second.allPools()).containsExactly("west/pool-0", "west/pool-1");
+    }
+
+    @Test
+    void oneFreePoolInEachOfTwoClustersIsNoRoomForTwoSlices() {
+        placement.replaceInventory(List.of(pool("east", "pool-0", NodePool.Health.Healthy),
+                pool("east", "pool-1", NodePool.Health.Healthy), pool("west", "pool-0", NodePool.Health.Healthy),
+                pool("west", "pool-1", NodePool.Health.Healthy)));
+        placement.assign(holder("a", 1, 1), placement.place(oneSlice("a", 1)).orElseThrow());
+        placement.replaceInventory(List.of(pool("east", "pool-0", NodePool.Health.Healthy),
+                pool("east", "pool-1", NodePool.Health.Healthy), pool("west", "pool-0", NodePool.Health.Unhealthy),
+                pool("west", "pool-1", NodePool.Health.Healthy)));
+
+        assertThat(placement.place(jobSet("b", 1))).isEmpty();
+        assertThat(placement.place(oneSlice("c", 1)).orElseThrow().allPools()).containsExactly("east/pool-1");
+    }
+
     private void markUnhealthy(String... names) {
         Set<String> broken = Set.of(names);
         placement.replaceInventory(IntStream.range(0, 4).mapToObj(i -> "pool-" + i)
