@@ -38,18 +38,17 @@ class AgentCommandService {
     }
 
     /**
-     * The commands above {@code after} (absent: above the last acknowledged one), waiting up to
+     * The commands above {@code after} (absent: every one without a final result), waiting up to
      * {@code waitSeconds} (capped) for one to be queued. A command queued on this replica answers
      * at once; one queued on another replica within the poll interval.
      */
     List<AgentCommand> poll(String cluster, Long after, int waitSeconds) {
-        long from = after != null ? after : store.lastAcknowledged(cluster);
         long wait = TimeUnit.SECONDS.toNanos(Math.max(0, Math.min(waitSeconds, properties.maxWaitSeconds())));
         long deadline = System.nanoTime() + wait;
         long interval = properties.pollInterval().toNanos();
         while (true) {
             long generation = signals.generation(cluster);
-            List<AgentCommand> commands = transactions.execute(tx -> store.deliver(cluster, from));
+            List<AgentCommand> commands = transactions.execute(tx -> store.deliver(cluster, after));
             long remaining = deadline - System.nanoTime();
             if (!commands.isEmpty() || remaining <= 0 || !signals.isOpen()) {
                 return commands;

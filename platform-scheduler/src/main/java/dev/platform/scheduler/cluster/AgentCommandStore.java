@@ -141,18 +141,24 @@ public class AgentCommandStore {
                 });
     }
 
-    /** The id that a poll without {@code after} starts above: the highest with a final result. */
-    long lastAcknowledged(String cluster) {
-        return jdbc.sql("SELECT last_acked_command FROM cluster WHERE name = ?").param(cluster)
-                .query(Long.class).optional().orElse(0L);
-    }
-
-    /** Commands above {@code after}, in id order, counted as delivered (once more). */
-    List<AgentCommand> deliver(String cluster, long after) {
-        List<AgentCommand> commands = jdbc.sql("""
+    /**
+     * Commands above {@code after} in id order or, without {@code after}, every command of the
+     * cluster with no final result yet (the agent finishes commands of different workloads out of
+     * order, so a final higher id says nothing of a lower one); counted as delivered (once more).
+     */
+    List<AgentCommand> deliver(String cluster, Long after) {
+        JdbcClient.StatementSpec query = after != null
+                ? jdbc.sql("""
                         SELECT seq, type, workload_uid, namespace, name, expires_at, payload::text AS payload
                         FROM agent_command WHERE cluster = ? AND seq > ? ORDER BY seq LIMIT ?""")
-                .params(cluster, after, DELIVERY_BATCH)
+                        .params(cluster, after, DELIVERY_BATCH)
+                // agent_command_unacknowledged_idx (V5) holds exactly these rows
+                : jdbc.sql("""
+                        SELECT seq, type, workload_uid, namespace, name, expires_at, payload::text AS payload
+                        FROM agent_command WHERE cluster = ? AND state IN ('Pending', 'Delivered')
+                        ORDER BY seq LIMIT ?""")
+                        .params(cluster, DELIVERY_BATCH);
+        List<AgentCommand> commands = query
                 .query((rs, i) -> new AgentCommand(rs.getLong("seq"), CommandType.valueOf(rs.getString("type")),
                         rs.getString("workload_uid"), rs.getString("namespace"), rs.getString("name"),
                         ClusterInventoryStore.instant(rs, "expires_at"),
@@ -189,7 +195,10 @@ public class AgentCommandStore {
         jdbc.sql("UPDATE agent_command SET result_message = ? WHERE seq = ?").params(message, id).update();
     }
 
-    /** A final result: the command's state, and the cluster's last acknowledged id. */
+    /**
+     * A final result: the command's state, and the cluster's last acknowledged id (the highest
+     * final one, displayed as {@code lastAcknowledgedCommand}; delivery does not use it).
+     */
     void recordFinal(String cluster, long id, CommandStatus status, String message, Instant now) {
         String state = switch (status) {
             case SUCCEEDED -> "Succeeded";

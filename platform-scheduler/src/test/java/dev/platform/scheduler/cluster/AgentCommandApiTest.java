@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** The command outbox: enqueue in a transaction, long poll, results, {@code after} semantics. */
+/** The command outbox: enqueue in a transaction, long poll, results, {@code after} semantics (and its absence). */
 @RecordApplicationEvents
 class AgentCommandApiTest extends PlatformApplicationTest {
 
@@ -115,7 +115,7 @@ class AgentCommandApiTest extends PlatformApplicationTest {
     }
 
     @Test
-    void resultsAcknowledgeAndAPollWithoutAfterStartsAboveTheLastAcknowledged() {
+    void resultsAcknowledgeAndAPollWithoutAfterDeliversWhatHasNoFinalResult() {
         long first = enqueue(CommandType.STOP, null, null);
         long second = enqueue(CommandType.DELETE, null, null);
         agent.poll("prod-1", "waitSeconds=0");
@@ -145,6 +145,23 @@ class AgentCommandApiTest extends PlatformApplicationTest {
                 Instant.now()));
         assertThat(stateOf(second)).isEqualTo("Refused");
         assertThat(ids(agent.poll("prod-1", "waitSeconds=0"))).isEmpty();
+    }
+
+    @Test
+    void aPollWithoutAfterStillDeliversALowerCommandWhenAHigherOneIsFinal() {
+        long stuck = enqueue(CommandType.STOP, null, null);
+        long done = enqueue(CommandType.DELETE, null, null);
+        long queued = enqueue(CommandType.STOP, null, null);
+        agent.poll("prod-1", "waitSeconds=0");
+
+        // the agent runs workloads' commands concurrently: a later one may finish first
+        agent.result("prod-1", new CommandResult(done, CommandStatus.SUCCEEDED, "JobSet deleted", null, "agent-a",
+                Instant.now()));
+
+        assertThat(jdbc.sql("SELECT last_acked_command FROM cluster WHERE name = 'prod-1'").query(Long.class).single())
+                .isEqualTo(done);
+        assertThat(ids(agent.poll("prod-1", "waitSeconds=0"))).containsExactly(stuck, queued);
+        assertThat(ids(agent.poll("prod-1", "after=" + done + "&waitSeconds=0"))).containsExactly(queued);
     }
 
     @Test
