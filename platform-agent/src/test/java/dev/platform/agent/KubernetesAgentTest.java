@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.platform.agent.cluster.KubernetesCluster;
 import dev.platform.agent.command.EvictionPolicy;
+import dev.platform.agent.leadership.Leadership;
 import dev.platform.agent.leadership.LeaseLeadership;
 import dev.platform.agent.leadership.SoleReplica;
 import dev.platform.agent.scheduler.Backoff;
@@ -248,6 +249,102 @@ class KubernetesAgentTest {
             assertThat(status.phase()).isEqualTo(WorkloadPhase.SUSPENDED);
             assertThat(status.podsRunning()).isZero();
         });
+    }
+
+    @Test
+    void aStopHeldBackByADisruptionBudgetHoldsUpOnlyTheCommandsOfItsOwnWorkload() throws Exception {
+        createRunningWorkload("wl-9", "training", 3);
+        kube.refuseEvictions("training-1", Integer.MAX_VALUE);
+        startAgent();
+        await().atMost(PATIENCE).until(() -> latestWorkload("wl-9").filter(w -> w.podsRunning() == 3).isPresent());
+        scheduler.enqueue(new AgentCommand(9, CommandType.STOP, "wl-9", "default", "training", null, null));
+        await().atMost(PATIENCE).until(() -> !scheduler.resultsOf(9).isEmpty());
+
+        scheduler.enqueue(start(10, "wl-9", "training", List.of("slice-b"), null));
+        scheduler.enqueue(start(11, "wl-11", "other-job", List.of("slice-a"), null));
+
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(scheduler.resultsOf(11)).extracting(CommandResult::status).containsExactly(CommandStatus.SUCCEEDED));
+        assertThat(scheduler.resultsOf(9)).extracting(CommandResult::status).containsExactly(CommandStatus.RETRYING);
+        assertThat(scheduler.resultsOf(10)).isEmpty();
+        assertThat(jobSets().withName("other-job").get()).isNotNull();
+
+        kube.refuseEvictions("training-1", 0);
+
+        await().atMost(PATIENCE).until(() -> !scheduler.resultsOf(10).isEmpty());
+        assertThat(scheduler.results()).filteredOn(r -> r.commandId() == 9 || r.commandId() == 10)
+                .extracting(CommandResult::commandId, CommandResult::status)
+                .containsExactly(tuple(9L, CommandStatus.RETRYING), tuple(9L, CommandStatus.SUCCEEDED),
+                        tuple(10L, CommandStatus.SUCCEEDED));
+        // the START came after the STOP's suspension, not before it
+        assertThat((Boolean) jobSets().withName("training").get().get("spec", "suspend")).isFalse();
+    }
+
+    @Test
+    void aReplicaThatStopsLeadingStopsItsCommandsInProgressAndTheNextTermRunsThemAgain() throws Exception {
+        createRunningWorkload("wl-9", "training", 3);
+        kube.refuseEvictions("training-1", Integer.MAX_VALUE);
+        HandOverLeadership leadership = new HandOverLeadership();
+        agent = new Agent(settings("agent-1"), new KubernetesCluster(kube.apiClient(), kube.apiClient(), json),
+                leadership, Clock.systemUTC());
+        agent.start();
+        await().atMost(PATIENCE).until(() -> latestWorkload("wl-9").filter(w -> w.podsRunning() == 3).isPresent());
+        scheduler.enqueue(new AgentCommand(9, CommandType.STOP, "wl-9", "default", "training", null, null));
+        await().atMost(PATIENCE).until(() -> !scheduler.resultsOf(9).isEmpty());
+
+        leadership.lose();
+
+        int attempts = kube.evictionAttempts().size();
+        await().during(Duration.ofMillis(500)).atMost(PATIENCE).until(() -> kube.evictionAttempts().size() == attempts);
+        assertThat(scheduler.resultsOf(9)).extracting(CommandResult::status).containsExactly(CommandStatus.RETRYING);
+
+        kube.refuseEvictions("training-1", 0);
+        leadership.gain();
+
+        // not answered from memory with the result the interruption left: run again, to the end
+        await().atMost(PATIENCE).until(() -> scheduler.resultsOf(9).stream().anyMatch(r -> r.status().isFinal()));
+        assertThat(scheduler.resultsOf(9)).last().satisfies(r -> {
+            assertThat(r.status()).isEqualTo(CommandStatus.SUCCEEDED);
+            assertThat(r.eviction().podsEvicted()).as("the pod the first term could not evict").isEqualTo(1);
+        });
+        assertThat(kube.client().pods().inNamespace("default").list().getItems()).isEmpty();
+    }
+
+    /** Leadership handed over by the test: gained at start, then lost and gained on demand. */
+    private static final class HandOverLeadership implements Leadership {
+
+        private volatile boolean leader;
+        private Runnable onStarted = () -> { };
+        private Runnable onStopped = () -> { };
+
+        @Override
+        public void start(Runnable onStartedLeading, Runnable onStoppedLeading) {
+            onStarted = onStartedLeading;
+            onStopped = onStoppedLeading;
+            gain();
+        }
+
+        void gain() {
+            leader = true;
+            onStarted.run();
+        }
+
+        void lose() {
+            leader = false;
+            onStopped.run();
+        }
+
+        @Override
+        public boolean isLeader() {
+            return leader;
+        }
+
+        @Override
+        public void close() {
+            if (leader) {
+                lose();
+            }
+        }
     }
 
     @Test

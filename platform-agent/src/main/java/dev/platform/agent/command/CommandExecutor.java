@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * Executes scheduler commands with exactly-once effect under at-least-once delivery: a command
  * id already executed by this process answers its first result again; across restarts the
  * JobSet's platform.dev/last-command-id annotation and the cluster state make each step a no-op
- * the second time (create when absent, suspend when running, evict what still runs).
+ * the second time (create when absent, suspend when running, evict what still runs). Safe for
+ * concurrent use on commands of different workloads; one workload's commands come one at a time.
  */
 public class CommandExecutor {
 
@@ -69,6 +70,10 @@ public class CommandExecutor {
         CommandResult result = isExpired(command)
                 ? result(command, CommandStatus.REFUSED_EXPIRED, "expired at " + command.expiresAt() + ", not executed", null)
                 : run(command, progress);
+        if (Thread.currentThread().isInterrupted()) {
+            // cut short by the loss of leadership: not an answer to give if the command comes back
+            return result;
+        }
         synchronized (executed) {
             executed.put(command.id(), result);
         }

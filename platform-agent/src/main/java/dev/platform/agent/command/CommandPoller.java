@@ -5,6 +5,7 @@ import dev.platform.agent.scheduler.SchedulerClient;
 import dev.platform.agent.scheduler.SchedulerUnavailableException;
 import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.CommandResult;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -12,21 +13,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Long-polls the scheduler for commands and executes them in id order, one at a time, while
- * this replica leads. The first poll carries no {@code after}: the scheduler knows the last
- * acknowledged id, so a restarted or newly elected agent resumes where the acknowledgements
- * stopped. When the scheduler is unreachable the agent backs off and holds no command: what it
- * gets on return is checked against its expiry at execution time.
+ * Long-polls the scheduler for commands while this replica leads and executes them in
+ * {@link WorkloadLanes}: concurrently across workloads, in id order within each. The first poll
+ * carries no {@code after}: the scheduler answers every command without a final result, so a
+ * restarted or newly elected agent resumes whatever was left unfinished; later polls pass the
+ * highest id received (the lanes hold what is received and not yet finished). When the
+ * scheduler is unreachable the agent backs off: what it gets on return is checked against its
+ * expiry at execution time.
  */
 public class CommandPoller implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(CommandPoller.class);
+    /** Workloads whose commands run at once; the others' wait for a free worker. */
+    static final int LANE_WORKERS = 4;
+    /** How long a replica that stops leading waits for its commands in progress to give up. */
+    private static final Duration STOP_PATIENCE = Duration.ofSeconds(10);
 
     private final SchedulerClient scheduler;
     private final CommandExecutor executor;
     private final Backoff backoff;
     private final int waitSeconds;
     private Thread thread;
+    private WorkloadLanes lanes;
 
     public CommandPoller(SchedulerClient scheduler, CommandExecutor executor, Backoff backoff, int waitSeconds) {
         this.scheduler = scheduler;
@@ -37,7 +45,9 @@ public class CommandPoller implements AutoCloseable {
 
     public synchronized void start() {
         if (thread == null) {
-            thread = new Thread(this::pollUntilStopped, "agent-commands");
+            WorkloadLanes term = new WorkloadLanes(LANE_WORKERS, STOP_PATIENCE, this::runToTheEnd);
+            lanes = term;
+            thread = new Thread(() -> pollUntilStopped(term), "agent-commands");
             thread.setDaemon(true);
             thread.start();
         }
@@ -46,11 +56,18 @@ public class CommandPoller implements AutoCloseable {
     public synchronized void stop() {
         if (thread != null) {
             thread.interrupt();
+            lanes.close();
+            try {
+                thread.join(STOP_PATIENCE.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             thread = null;
+            lanes = null;
         }
     }
 
-    private void pollUntilStopped() {
+    private void pollUntilStopped(WorkloadLanes lanes) {
         Long after = null;
         int failures = 0;
         while (!Thread.currentThread().isInterrupted()) {
@@ -70,16 +87,19 @@ public class CommandPoller implements AutoCloseable {
                 continue;
             }
             for (AgentCommand command : commands.stream().sorted(Comparator.comparingLong(AgentCommand::id)).toList()) {
-                if (Thread.currentThread().isInterrupted()) {
-                    return;
-                }
-                CommandResult result = executor.execute(command, this::reportProgress);
-                if (!acknowledge(result)) {
-                    return;
-                }
+                lanes.submit(command);
                 after = after == null ? command.id() : Math.max(after, command.id());
             }
         }
+    }
+
+    /**
+     * Executes a command and posts its result; false when interrupted (leadership lost): a result
+     * cut short is not posted, the command stays unfinished for the next leader.
+     */
+    private boolean runToTheEnd(AgentCommand command) {
+        CommandResult result = executor.execute(command, this::reportProgress);
+        return !Thread.currentThread().isInterrupted() && acknowledge(result);
     }
 
     /** Retries until delivered: the scheduler redelivers an unacknowledged command, and this process remembers its result. */

@@ -13,18 +13,21 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The scheduler's side of the agent protocol, in memory: records reports and results, serves
- * queued commands by long poll, keeps the last acknowledged id per cluster as the real one will,
- * and can play unavailable (503 to everything).
+ * queued commands by long poll (without {@code after}: those with no final result, as the real
+ * one does), and can play unavailable (503 to everything).
  */
 public final class FakeScheduler implements AutoCloseable {
 
@@ -39,7 +42,7 @@ public final class FakeScheduler implements AutoCloseable {
     private final List<AgentCommand> commands = new ArrayList<>();
     private volatile boolean available = true;
     private boolean redeliverAcknowledged;
-    private long lastAcknowledged;
+    private final Set<Long> finished = new HashSet<>();
 
     public FakeScheduler() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -120,7 +123,7 @@ public final class FakeScheduler implements AutoCloseable {
                 results.add(result);
                 synchronized (this) {
                     if (result.status().isFinal()) {
-                        lastAcknowledged = Math.max(lastAcknowledged, result.commandId());
+                        finished.add(result.commandId());
                     }
                 }
                 respond(exchange, 204, "");
@@ -141,13 +144,13 @@ public final class FakeScheduler implements AutoCloseable {
         long waitMillis = TimeUnit.SECONDS.toMillis(Long.parseLong(params.getOrDefault("waitSeconds", "0")));
         long deadline = System.currentTimeMillis() + waitMillis;
         while (true) {
-            long after = redeliverAcknowledged ? 0 : params.containsKey("after")
-                    ? Long.parseLong(params.get("after")) : lastAcknowledged;
-            List<AgentCommand> due = commands.stream().filter(c -> c.id() > after).toList();
+            Predicate<AgentCommand> due = redeliverAcknowledged ? c -> true : params.containsKey("after")
+                    ? c -> c.id() > Long.parseLong(params.get("after")) : c -> !finished.contains(c.id());
+            List<AgentCommand> answer = commands.stream().filter(due).toList();
             redeliverAcknowledged = false;
             long left = deadline - System.currentTimeMillis();
-            if (!due.isEmpty() || left <= 0) {
-                return due;
+            if (!answer.isEmpty() || left <= 0) {
+                return answer;
             }
             wait(left);
         }
