@@ -123,7 +123,7 @@ public class SchedulingLoop implements SmartLifecycle {
         this.hotswaps = hotswaps;
         this.configuration = new ConfigurationMirror(config, jdbc);
         this.leadership = new SchedulerLeadership(dataSource, ManagementFactory.getRuntimeMXBean().getName()
-                + "/" + UUID.randomUUID().toString().substring(0, 8));
+                + "/" + UUID.randomUUID().toString().substring(0, 8), properties.leaderLease());
     }
 
     @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT, fallbackExecution = true)

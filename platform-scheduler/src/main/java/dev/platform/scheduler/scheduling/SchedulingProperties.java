@@ -13,12 +13,16 @@ import java.time.Duration;
  * @param pollInterval     how long an idle leader waits before looking for changes made by other
  *                         replicas (changes made by this one wake it at once)
  * @param leaderRetry      how often a follower tries for leadership
+ * @param leaderLease      how long a leader may go without renewing before a follower ends its
+ *                         session (and with it the advisory lock) and takes over: a paused or hung
+ *                         leader would otherwise keep the lock; it renews every fifth of this
  */
 @ConfigurationProperties("platform.scheduler")
 public record SchedulingProperties(@DefaultValue("true") boolean enabled,
                                    @DefaultValue FairSharing fairSharing,
                                    @DefaultValue("200ms") Duration pollInterval,
-                                   @DefaultValue("1s") Duration leaderRetry) {
+                                   @DefaultValue("1s") Duration leaderRetry,
+                                   @DefaultValue("10s") Duration leaderLease) {
 
     public record FairSharing(@DefaultValue("false") boolean enabled) {
     }

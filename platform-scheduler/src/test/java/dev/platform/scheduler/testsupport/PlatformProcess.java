@@ -89,6 +89,23 @@ public final class PlatformProcess implements AutoCloseable {
     }
 
     /** SIGKILL: no shutdown hook, no graceful stop, as a crash or an OOM kill. */
+    /** SIGSTOP: the process stays alive, sockets open, and does nothing until {@link #resume()}. */
+    public void pause() throws IOException, InterruptedException {
+        signal("-STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() throws IOException, InterruptedException {
+        signal("-CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        int exit = new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start().waitFor();
+        if (exit != 0) {
+            throw new IllegalStateException("kill " + signal + " " + process.pid() + " exited with " + exit);
+        }
+    }
+
     public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
