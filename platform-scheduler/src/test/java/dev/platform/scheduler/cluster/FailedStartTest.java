@@ -10,7 +10,6 @@ import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 
 import static dev.platform.scheduler.cluster.AgentCalls.full;
@@ -30,8 +29,7 @@ class FailedStartTest extends PlatformApplicationTest {
         AgentCalls agent = new AgentCalls(port);
         agent.report("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 4, HealthState.HEALTHY),
                 tpuPool("tpu-1", 4, HealthState.HEALTHY)), List.of()));
-        String highOnly = Arrays.stream(SeedManifests.read("seed-kueue-and-hotswap.yaml").split("(?m)^---$"))
-                .filter(d -> !d.contains("name: low-jax-trillium")).reduce((a, b) -> a + "---" + b).orElseThrow();
+        String highOnly = SeedManifests.without("seed-kueue-and-hotswap.yaml", "low-jax-trillium");
         assertThat(api.postYaml("/api/v1/manifests", highOnly).status()).isEqualTo(200);
         String uid = await().atMost(Duration.ofSeconds(20)).until(() -> workload("high-jax-trillium"),
                 w -> "Admitted".equals(w.get("state").asString())).get("uid").asString();

@@ -15,7 +15,6 @@ import tools.jackson.databind.JsonNode;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,9 +43,7 @@ class HotswapRestartTest extends PlatformApplicationTest {
         agent = new AgentCalls(port);
         agent.report("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 4, HealthState.HEALTHY),
                 tpuPool("tpu-1", 4, HealthState.HEALTHY), tpuPool("tpu-2", 4, HealthState.HEALTHY)), List.of()));
-        String seed = SeedManifests.read("seed-kueue-and-hotswap.yaml");
-        String withoutLow = Arrays.stream(seed.split("(?m)^---$")).filter(d -> !d.contains("name: low-jax-trillium"))
-                .reduce((a, b) -> a + "---" + b).orElseThrow();
+        String withoutLow = SeedManifests.without("seed-kueue-and-hotswap.yaml", "low-jax-trillium");
         assertThat(api.postYaml("/api/v1/manifests", withoutLow).status()).isEqualTo(200);
         uid = await().atMost(Duration.ofSeconds(20)).until(() -> workload("high-jax-trillium"),
                 w -> "Admitted".equals(w.get("state").asString()) && !pools().isEmpty()).get("uid").asString();

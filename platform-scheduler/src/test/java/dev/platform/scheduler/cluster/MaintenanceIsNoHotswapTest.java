@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 
 import static dev.platform.scheduler.cluster.AgentCalls.delta;
@@ -34,8 +33,7 @@ class MaintenanceIsNoHotswapTest extends PlatformApplicationTest {
         agent.report("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 4, HealthState.HEALTHY),
                 tpuPool("tpu-1", 4, HealthState.HEALTHY), tpuPool("tpu-2", 4, HealthState.HEALTHY),
                 tpuPool("tpu-3", 4, HealthState.HEALTHY)), List.of()));
-        String seed = Arrays.stream(SeedManifests.read("seed-kueue-and-hotswap.yaml").split("(?m)^---$"))
-                .filter(d -> !d.contains("name: low-jax-trillium")).reduce((a, b) -> a + "---" + b).orElseThrow()
+        String seed = SeedManifests.without("seed-kueue-and-hotswap.yaml", "low-jax-trillium")
                 .replace("nominalQuota: 32", "nominalQuota: 64");
         assertThat(api.postYaml("/api/v1/manifests", seed).status()).isEqualTo(200);
         JsonNode high = await().atMost(Duration.ofSeconds(20)).until(() -> workload("high-jax-trillium"),
@@ -55,8 +53,7 @@ class MaintenanceIsNoHotswapTest extends PlatformApplicationTest {
         assertThat(api.get("/api/v1/preemptions").json().get("items")).isEmpty();
 
         // A second JobSet of the same shape fits the two Healthy free pools only: not the Degraded one.
-        String second = Arrays.stream(SeedManifests.read("seed-kueue-and-hotswap.yaml").split("(?m)^---$"))
-                .filter(d -> d.contains("name: low-jax-trillium")).findFirst().orElseThrow();
+        String second = SeedManifests.document("seed-kueue-and-hotswap.yaml", "low-jax-trillium");
         assertThat(api.postYaml("/api/v1/manifests", second).status()).isEqualTo(200);
         JsonNode low = await().atMost(Duration.ofSeconds(20)).until(() -> workload("low-jax-trillium"),
                 w -> "Admitted".equals(w.get("state").asString()));

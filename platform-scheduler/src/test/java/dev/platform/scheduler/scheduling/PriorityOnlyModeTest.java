@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 
 import static dev.platform.scheduler.testsupport.Admissions.nodePools;
@@ -21,8 +20,7 @@ import static org.awaitility.Awaitility.await;
  */
 class PriorityOnlyModeTest extends SimulatedClusterTest {
 
-    private static final String PRIORITY_CLASSES = SeedManifests.read("seed-hotswap.yaml").split("(?m)^---$")[0]
-            + "---" + SeedManifests.read("seed-hotswap.yaml").split("(?m)^---$")[1];
+    private static final String PRIORITY_CLASSES = SeedManifests.without("seed-hotswap.yaml", "high-jax-trillium");
 
     @Test
     void theSeedHotswapJobSetRunsOnFreePools() {
@@ -162,14 +160,12 @@ class PriorityOnlyModeTest extends SimulatedClusterTest {
 
     /** The seed's low-priority JobSet without its queue name, under another name. */
     private static String lowJobSet(String name) {
-        String low = Arrays.stream(SeedManifests.read("seed-kueue-and-hotswap.yaml").split("(?m)^---$"))
-                .filter(d -> d.contains("name: low-jax-trillium")).findFirst().orElseThrow();
-        return low.replace("    kueue.x-k8s.io/queue-name: default-queue\n", "")
+        return SeedManifests.document("seed-kueue-and-hotswap.yaml", "low-jax-trillium").replace("    kueue.x-k8s.io/queue-name: default-queue\n", "")
                 .replace("name: low-jax-trillium", "name: " + name);
     }
 
     private static String highJobSet() {
-        return SeedManifests.read("seed-hotswap.yaml").split("(?m)^---$")[2];
+        return SeedManifests.document("seed-hotswap.yaml", "high-jax-trillium");
     }
 
     private JsonNode runLow(String name) {
