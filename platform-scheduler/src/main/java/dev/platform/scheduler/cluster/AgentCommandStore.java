@@ -12,6 +12,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,6 +45,29 @@ public class AgentCommandStore {
         }
     }
 
+    /** Where a workload's JobSet was last sent, as its latest command says. */
+    private record LastCommand(UUID workloadUid, String cluster, String namespace, String name) {
+    }
+
+    /**
+     * The latest command of each workload, unless that command deleted its JobSet: where a JobSet
+     * (maybe suspended by an eviction) may remain. One read for many workloads.
+     */
+    private List<LastCommand> placedJobSets(Collection<UUID> workloadUids) {
+        if (workloadUids.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("""
+                        SELECT workload_uid, cluster, namespace, name FROM (
+                          SELECT DISTINCT ON (workload_uid) workload_uid, cluster, type, namespace, name
+                          FROM agent_command WHERE workload_uid = ANY(?) ORDER BY workload_uid, seq DESC) latest
+                        WHERE type <> 'DELETE'""")
+                .param(workloadUids.toArray(UUID[]::new))
+                .query((rs, i) -> new LastCommand(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
+                        rs.getString(4)))
+                .list();
+    }
+
     /**
      * Before a workload's JobSet is started in {@code cluster}: a DELETE to the cluster its last
      * command went to, when that is another one (a workload's JobSet lives in one cluster; an
@@ -51,20 +75,10 @@ public class AgentCommandStore {
      * once, in one read. The DELETE and the START run on different agents, so they are not ordered.
      */
     public void deleteElsewhere(Map<UUID, String> clusterByWorkload) {
-        if (clusterByWorkload.isEmpty()) {
-            return;
-        }
-        jdbc.sql("""
-                        SELECT DISTINCT ON (workload_uid) workload_uid, cluster, type, namespace, name
-                        FROM agent_command WHERE workload_uid = ANY(?) ORDER BY workload_uid, seq DESC""")
-                .param(clusterByWorkload.keySet().toArray(UUID[]::new))
-                .query((rs, i) -> new String[]{rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5)})
-                .list().stream()
-                .filter(last -> !"DELETE".equals(last[2])
-                        && !last[1].equals(clusterByWorkload.get(UUID.fromString(last[0]))))
-                .forEach(last -> enqueue(last[1], CommandType.DELETE, UUID.fromString(last[0]), last[3], last[4],
-                        null, null));
+        placedJobSets(clusterByWorkload.keySet()).stream()
+                .filter(last -> !last.cluster().equals(clusterByWorkload.get(last.workloadUid())))
+                .forEach(last -> enqueue(last.cluster(), CommandType.DELETE, last.workloadUid(), last.namespace(),
+                        last.name(), null, null));
     }
 
     /**
@@ -72,11 +86,7 @@ public class AgentCommandStore {
      * suspended JobSet may remain after an eviction.
      */
     public Optional<String> lastCluster(UUID workloadUid) {
-        return jdbc.sql("""
-                        SELECT cluster, type FROM agent_command WHERE workload_uid = ? ORDER BY seq DESC LIMIT 1""")
-                .param(workloadUid)
-                .query((rs, i) -> new String[]{rs.getString("cluster"), rs.getString("type")})
-                .optional().filter(last -> !"DELETE".equals(last[1])).map(last -> last[0]);
+        return placedJobSets(List.of(workloadUid)).stream().map(LastCommand::cluster).findFirst();
     }
 
     /**

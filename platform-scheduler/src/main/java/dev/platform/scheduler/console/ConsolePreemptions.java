@@ -25,10 +25,8 @@ class ConsolePreemptions implements PreemptionQueries {
         PreemptionFilter filter = new PreemptionFilter(search.clusterQueue(), search.namespace(), search.reason(),
                 search.since(), search.until(), null);
         List<PreemptionEvent> rows = store.page(filter, cursor == null ? null : decode(cursor), limit + 1);
-        boolean more = rows.size() > limit;
-        List<PreemptionEvent> page = more ? rows.subList(0, limit) : rows;
-        String next = more ? new KeysetCursor<>(page.get(limit - 1).at(), page.get(limit - 1).id()).encode() : null;
-        return new PreemptionPage(page.stream().map(ConsoleViews::preemption).toList(), next);
+        KeysetCursor.Page<PreemptionEvent> page = KeysetCursor.page(rows, limit, e -> new KeysetCursor<>(e.at(), e.id()));
+        return new PreemptionPage(page.items().stream().map(ConsoleViews::preemption).toList(), page.next());
     }
 
     private static KeysetCursor<Long> decode(String cursor) {

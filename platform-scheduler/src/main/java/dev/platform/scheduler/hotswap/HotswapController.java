@@ -38,10 +38,9 @@ public class HotswapController {
             throw badRequest("workloadUid must be a UUID");
         }
         List<HotswapEvent> rows = store.page(cluster, disrupted, after == null ? null : after.at(), after == null ? null : after.key(), limit + 1);
-        boolean more = rows.size() > limit;
-        List<HotswapEvent> page = more ? rows.subList(0, limit) : rows;
-        String next = more ? new KeysetCursor<>(page.get(limit - 1).detectedAt(), page.get(limit - 1).id()).encode() : null;
-        return new HotswapPage(page, next);
+        KeysetCursor.Page<HotswapEvent> page = KeysetCursor.page(rows, limit,
+                e -> new KeysetCursor<>(e.detectedAt(), e.id()));
+        return new HotswapPage(page.items(), page.next());
     }
 
     private static ApiException badRequest(String detail) {

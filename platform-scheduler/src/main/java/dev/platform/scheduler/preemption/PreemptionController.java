@@ -49,10 +49,8 @@ public class PreemptionController {
         }
         PreemptionFilter filter = filter(clusterQueue, namespace, reason, since, until);
         List<PreemptionEvent> rows = store.page(filter, cursor == null ? null : KeysetCursor.decode(cursor, Long::valueOf), limit + 1);
-        boolean more = rows.size() > limit;
-        List<PreemptionEvent> page = more ? rows.subList(0, limit) : rows;
-        String next = more ? new KeysetCursor<>(page.get(limit - 1).at(), page.get(limit - 1).id()).encode() : null;
-        return new PreemptionPage(page, next);
+        KeysetCursor.Page<PreemptionEvent> page = KeysetCursor.page(rows, limit, e -> new KeysetCursor<>(e.at(), e.id()));
+        return new PreemptionPage(page.items(), page.next());
     }
 
     @GetMapping(produces = "text/csv")

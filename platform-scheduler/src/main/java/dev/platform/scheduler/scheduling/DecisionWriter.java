@@ -2,6 +2,7 @@ package dev.platform.scheduler.scheduling;
 
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.core.PendingReason;
 import dev.platform.scheduler.core.PodSetAssignment;
 import dev.platform.scheduler.core.Workload;
 import dev.platform.api.agent.CommandPayload;
@@ -290,24 +291,11 @@ class DecisionWriter {
      */
     @Transactional
     public void waitingPriorityOnly(Map<UUID, String> messages) {
-        if (messages.isEmpty()) {
-            return;
-        }
-        Instant now = clock.instant();
         UUID[] uids = messages.keySet().toArray(UUID[]::new);
+        String[] reasons = new String[uids.length];
+        java.util.Arrays.fill(reasons, PendingReason.WaitingForNodePool.name());
         String[] texts = java.util.Arrays.stream(uids).map(messages::get).toArray(String[]::new);
-        List<NewEvent> events = jdbc.sql("""
-                        UPDATE workload w SET pending_reason = 'WaitingForNodePool', pending_message = d.message
-                        FROM unnest(:uids::uuid[], :messages::text[]) AS d(uid, message)
-                        WHERE w.uid = d.uid AND w.state = 'Pending'
-                          AND (w.pending_reason IS DISTINCT FROM 'WaitingForNodePool'
-                               OR w.pending_message IS DISTINCT FROM d.message)
-                        RETURNING w.uid, d.message""")
-                .param("uids", uids).param("messages", texts)
-                .query((rs, i) -> new NewEvent(rs.getObject(1, UUID.class), now, "Admitted", "False",
-                        "WaitingForNodePool", rs.getString(2)))
-                .list();
-        workloads.appendEvents(events);
+        workloads.appendEvents(recordPending(uids, reasons, texts, "Admitted", clock.instant()));
     }
 
     private static String queuePath(String clusterQueue) {
@@ -333,27 +321,31 @@ class DecisionWriter {
 
     /** Records why workloads wait; a condition is appended only when the reason or message changed. */
     private void pending(List<Decision.Pending> pending, Instant now, List<NewEvent> events) {
-        if (pending.isEmpty()) {
-            return;
+        UUID[] uids = pending.stream().map(p -> UUID.fromString(p.workload().uid())).toArray(UUID[]::new);
+        String[] reasons = pending.stream().map(p -> p.reason().name()).toArray(String[]::new);
+        String[] messages = pending.stream().map(Decision.Pending::message).toArray(String[]::new);
+        events.addAll(recordPending(uids, reasons, messages, "QuotaReserved", now));
+    }
+
+    /**
+     * Sets why Pending workloads wait, in one statement; returns a {@code condition}=False event for
+     * each whose reason or message changed (an unchanged one is not repeated in its timeline).
+     */
+    private List<NewEvent> recordPending(UUID[] uids, String[] reasons, String[] messages, String condition,
+                                         Instant now) {
+        if (uids.length == 0) {
+            return List.of();
         }
-        UUID[] uids = new UUID[pending.size()];
-        String[] reasons = new String[pending.size()];
-        String[] messages = new String[pending.size()];
-        for (int i = 0; i < pending.size(); i++) {
-            uids[i] = UUID.fromString(pending.get(i).workload().uid());
-            reasons[i] = pending.get(i).reason().name();
-            messages[i] = pending.get(i).message();
-        }
-        jdbc.sql("""
-                UPDATE workload w SET pending_reason = d.reason, pending_message = d.message
-                FROM unnest(:uids::uuid[], :reasons::text[], :messages::text[]) AS d(uid, reason, message)
-                WHERE w.uid = d.uid AND w.state = 'Pending'
-                  AND (w.pending_reason IS DISTINCT FROM d.reason OR w.pending_message IS DISTINCT FROM d.message)
-                RETURNING w.uid, d.reason, d.message""")
+        return jdbc.sql("""
+                        UPDATE workload w SET pending_reason = d.reason, pending_message = d.message
+                        FROM unnest(:uids::uuid[], :reasons::text[], :messages::text[]) AS d(uid, reason, message)
+                        WHERE w.uid = d.uid AND w.state = 'Pending'
+                          AND (w.pending_reason IS DISTINCT FROM d.reason OR w.pending_message IS DISTINCT FROM d.message)
+                        RETURNING w.uid, d.reason, d.message""")
                 .param("uids", uids).param("reasons", reasons).param("messages", messages)
-                .query((rs, i) -> new NewEvent(rs.getObject(1, UUID.class), now, "QuotaReserved", "False",
+                .query((rs, i) -> new NewEvent(rs.getObject(1, UUID.class), now, condition, "False",
                         rs.getString(2), rs.getString(3)))
-                .list().forEach(events::add);
+                .list();
     }
 
     private static PreemptionEvent.Party party(Workload workload, String clusterQueue) {

@@ -18,6 +18,22 @@ public record KeysetCursor<K>(Instant at, K key) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString((at + "|" + key).getBytes(StandardCharsets.UTF_8));
     }
 
+    /** One page of items and the cursor of the next page, null on the last. */
+    public record Page<T>(List<T> items, String next) {
+    }
+
+    /**
+     * The page in {@code rows}, read with one row more than {@code limit} to tell whether another
+     * page follows; its cursor is the last item's.
+     */
+    public static <T> Page<T> page(List<T> rows, int limit, Function<T, KeysetCursor<?>> cursorOf) {
+        if (rows.size() <= limit) {
+            return new Page<>(rows, null);
+        }
+        List<T> items = rows.subList(0, limit);
+        return new Page<>(items, cursorOf.apply(items.get(limit - 1)).encode());
+    }
+
     /** Reads a cursor this API issued; anything else is a 400. */
     public static <K> KeysetCursor<K> decode(String cursor, Function<String, K> key) {
         try {

@@ -73,11 +73,9 @@ public class WorkloadController {
         }
         List<WorkloadRow> rows = store.list(namespace, state == null ? null : parseState(state), queue,
                 cursor == null ? null : KeysetCursor.decode(cursor, UUID::fromString), limit + 1);
-        boolean more = rows.size() > limit;
-        List<WorkloadRow> page = more ? rows.subList(0, limit) : rows;
-        String next = more ? new KeysetCursor<>(page.get(limit - 1).createdAt(), page.get(limit - 1).uid()).encode()
-                : null;
-        return new WorkloadPage(statuses.of(page), next);
+        KeysetCursor.Page<WorkloadRow> page = KeysetCursor.page(rows, limit,
+                w -> new KeysetCursor<>(w.createdAt(), w.uid()));
+        return new WorkloadPage(statuses.of(page.items()), page.next());
     }
 
     @GetMapping("/{name}")
