@@ -3,6 +3,8 @@ package dev.platform.api.agent;
 /** Paths, header and object labels that the scheduler and the agent share. */
 public final class AgentProtocol {
 
+    /** Every agent endpoint lives under this path. */
+    public static final String BASE_PATH = "/api/v1/agent";
     public static final String REPORTS_PATH = "/api/v1/agent/clusters/{cluster}/reports";
     public static final String COMMANDS_PATH = "/api/v1/agent/clusters/{cluster}/commands";
     public static final String COMMAND_RESULT_PATH = "/api/v1/agent/clusters/{cluster}/commands/{id}/result";

@@ -14,6 +14,8 @@ public enum Kind {
     PRIORITY_CLASS("PriorityClass", false, List.of("scheduling.k8s.io/v1")),
     /** Core Kubernetes: a label source for ClusterQueue namespaceSelectors. */
     NAMESPACE("Namespace", false, List.of("v1")),
+    /** The platform's own: a team, its namespaces and its members with their roles. */
+    TEAM("Team", false, List.of("platform.dev/v1")),
     JOB_SET("JobSet", true, List.of("jobset.x-k8s.io/v1alpha2")),
     JOB("Job", true, List.of("batch/v1")),
     WORKLOAD("Workload", true, KueueVersions.ALL);
@@ -41,7 +43,7 @@ public enum Kind {
         return apiVersions;
     }
 
-    /** Configuration kinds (quota, priority and namespace objects) as opposed to workload kinds. */
+    /** Configuration kinds (quota, priority, namespace and team objects) as opposed to workload kinds. */
     public boolean isConfiguration() {
         return this != JOB_SET && this != JOB && this != WORKLOAD;
     }

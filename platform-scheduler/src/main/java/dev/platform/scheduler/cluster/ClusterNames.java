@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /** A cluster is named like a Kubernetes object (DNS-1123 subdomain), as the schema requires. */
-final class ClusterNames {
+public final class ClusterNames {
 
     private static final Pattern NAME =
             Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
@@ -15,7 +15,7 @@ final class ClusterNames {
     private ClusterNames() {
     }
 
-    static void require(String cluster) {
+    public static void require(String cluster) {
         if (cluster.length() > 253 || !NAME.matcher(cluster).matches()) {
             throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", "\"" + cluster
                     + "\" is not a valid cluster name: lower-case letters, digits, '-' and '.', at most 253",

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.config;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.CohortManifest;
 import dev.platform.api.manifest.ConfigManifest;
@@ -9,7 +10,9 @@ import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.ResourceGroup;
+import dev.platform.api.manifest.TeamManifest;
 import dev.platform.api.manifest.WorkloadPriorityClassManifest;
+import dev.platform.scheduler.identity.TeamStore;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -21,11 +24,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Configuration objects in PostgreSQL. Each object is a row with its decoded spec (jsonb) plus
  * the columns queries need; quotas are also kept as rows so usage can be computed set-wise.
  * A Namespace is all labels: its row keeps them in a column and its spec is built from the row.
+ * Teams are entities of the identity model ({@link TeamStore}); this store hands them over.
  */
 @Repository
 public class ConfigStore {
@@ -33,11 +38,13 @@ public class ConfigStore {
     private final JdbcTemplate jdbcTemplate;
     private final JdbcClient jdbc;
     private final JsonMapper json;
+    private final TeamStore teams;
 
-    public ConfigStore(JdbcTemplate jdbcTemplate, JsonMapper json) {
+    public ConfigStore(JdbcTemplate jdbcTemplate, JsonMapper json, TeamStore teams) {
         this.jdbcTemplate = jdbcTemplate;
         this.jdbc = JdbcClient.create(jdbcTemplate);
         this.json = json;
+        this.teams = teams;
     }
 
     /** Serialises scheduling-relevant state the same way for storage and comparison. */
@@ -57,6 +64,7 @@ public class ConfigStore {
         }
         String[] names = keys.stream().map(ObjectKey::name).distinct().toArray(String[]::new);
         switch (kind) {
+            case TEAM -> teams.find(List.of(names)).forEach((name, team) -> specs.put(ObjectKey.cluster(name), specJson(team)));
             case LOCAL_QUEUE -> jdbc.sql("SELECT namespace, name, spec::text AS spec FROM local_queue WHERE name = ANY(?)")
                     .param(names)
                     .query((rs, i) -> Map.entry(new ObjectKey(rs.getString("namespace"), rs.getString("name")),
@@ -111,6 +119,8 @@ public class ConfigStore {
         } else if (manifest instanceof NamespaceManifest n) {
             jdbc.sql("INSERT INTO namespace (name, labels) VALUES (?, ?::jsonb)")
                     .params(n.name(), json.writeValueAsString(n.labels())).update();
+        } else if (manifest instanceof TeamManifest t) {
+            teams.insert(t);
         }
     }
 
@@ -156,11 +166,16 @@ public class ConfigStore {
             jdbc.sql("""
                     UPDATE namespace SET labels = ?::jsonb, generation = generation + 1, updated_at = now()
                     WHERE name = ?""").params(json.writeValueAsString(n.labels()), n.name()).update();
+        } else if (manifest instanceof TeamManifest t) {
+            teams.update(t);
         }
     }
 
     /** Deletes an object; returns its spec as it was, or empty when there was none. */
     Optional<String> delete(Kind kind, ObjectKey key) {
+        if (kind == Kind.TEAM) {
+            return teams.delete(key.name()).map(this::specJson);
+        }
         String sql = switch (kind) {
             case LOCAL_QUEUE -> "DELETE FROM local_queue WHERE namespace = :namespace AND name = :name RETURNING spec::text";
             case PRIORITY_CLASS, WORKLOAD_PRIORITY_CLASS ->
@@ -186,6 +201,9 @@ public class ConfigStore {
     }
 
     public <T extends ConfigManifest> List<T> list(Kind kind, Class<T> type) {
+        if (kind == Kind.TEAM) {
+            return teams.list().stream().map(type::cast).toList();
+        }
         String sql = switch (kind) {
             case LOCAL_QUEUE -> "SELECT spec::text FROM local_queue ORDER BY namespace, name";
             case PRIORITY_CLASS, WORKLOAD_PRIORITY_CLASS ->
@@ -196,6 +214,9 @@ public class ConfigStore {
     }
 
     public <T extends ConfigManifest> Optional<T> find(Kind kind, ObjectKey key, Class<T> type) {
+        if (kind == Kind.TEAM) {
+            return teams.find(key.name()).map(type::cast);
+        }
         JdbcClient.StatementSpec statement = switch (kind) {
             case LOCAL_QUEUE -> jdbc.sql("SELECT spec::text FROM local_queue WHERE namespace = ? AND name = ?")
                     .params(key.namespace(), key.name());
@@ -206,6 +227,23 @@ public class ConfigStore {
                     .param(key.name());
         };
         return statement.query(String.class).optional().map(s -> json.readValue(s, type));
+    }
+
+    /**
+     * The names of the ClusterQueues {@code caller} sees: those their teams' LocalQueues point to; empty
+     * for Ops and Admin, who see every queue.
+     */
+    public Optional<Set<String>> clusterQueuesVisibleTo(Caller caller) {
+        return caller.visibleNamespaces().map(this::clusterQueuesReachableFrom);
+    }
+
+    /** The ClusterQueues that LocalQueues in the given namespaces point to. */
+    private Set<String> clusterQueuesReachableFrom(Collection<String> namespaces) {
+        if (namespaces.isEmpty()) {
+            return Set.of();
+        }
+        return Set.copyOf(jdbc.sql("SELECT DISTINCT cluster_queue FROM local_queue WHERE namespace = ANY(?)")
+                .param(namespaces.toArray(String[]::new)).query(String.class).list());
     }
 
     /** Flavors named by each cluster queue that do not exist as ResourceFlavor objects. */

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.config;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.CohortManifest;
 import dev.platform.api.manifest.Kind;
@@ -7,6 +8,7 @@ import dev.platform.api.manifest.LocalQueueManifest;
 import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
+import dev.platform.api.manifest.TeamManifest;
 import dev.platform.api.manifest.WorkloadPriorityClassManifest;
 import dev.platform.scheduler.web.ApiException;
 import org.springframework.http.HttpStatus;
@@ -20,9 +22,16 @@ import org.springframework.web.bind.annotation.RestController;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
-/** Reading and deleting configuration objects (design §8). */
+/**
+ * Reading and deleting configuration objects. Every signed-in caller reads flavors and priority
+ * classes; team members see the queues, namespaces and teams of their own teams (Ops and Admin see
+ * all); only Admins delete (the request rules say so).
+ */
 @RestController
 @RequestMapping(path = "/api/v1", produces = "application/json")
 public class ConfigurationController {
@@ -50,23 +59,32 @@ public class ConfigurationController {
 
     @DeleteMapping("/resourceflavors/{name}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    public void deleteResourceFlavor(@PathVariable String name) {
-        configuration.delete(Kind.RESOURCE_FLAVOR, ObjectKey.cluster(name), Actors.current());
+    public void deleteResourceFlavor(@PathVariable String name, Caller caller) {
+        configuration.delete(Kind.RESOURCE_FLAVOR, ObjectKey.cluster(name), caller.name());
     }
 
     /**
      * Cohort objects and implicit cohorts (named by a ClusterQueue without an object), each with
      * its member queues.
      */
+    /** A team member sees the cohorts holding their queues, with only those queues as members. */
     @GetMapping("/cohorts")
-    public Items<CohortView> cohorts() {
+    public Items<CohortView> cohorts(Caller caller) {
+        Optional<Set<String>> visible = store.clusterQueuesVisibleTo(caller);
         Map<String, CohortView> cohorts = new TreeMap<>();
-        for (CohortManifest cohort : store.list(Kind.COHORT, CohortManifest.class)) {
-            cohorts.put(cohort.name(), new CohortView(cohort.name(), false, cohort, new ArrayList<>()));
+        if (visible.isEmpty()) {
+            for (CohortManifest cohort : store.list(Kind.COHORT, CohortManifest.class)) {
+                cohorts.put(cohort.name(), new CohortView(cohort.name(), false, cohort, new ArrayList<>()));
+            }
         }
+        Map<String, CohortManifest> objects = visible.isEmpty() ? Map.of()
+                : store.list(Kind.COHORT, CohortManifest.class).stream()
+                        .collect(Collectors.toMap(CohortManifest::name, c -> c));
         for (ClusterQueueManifest queue : store.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class)) {
-            if (queue.cohort() != null) {
-                cohorts.computeIfAbsent(queue.cohort(), n -> new CohortView(n, true, null, new ArrayList<>()))
+            if (queue.cohort() != null && visible.map(names -> names.contains(queue.name())).orElse(true)) {
+                CohortManifest object = objects.get(queue.cohort());
+                cohorts.computeIfAbsent(queue.cohort(),
+                                n -> new CohortView(n, object == null, object, new ArrayList<>()))
                         .clusterQueues().add(queue.name());
             }
         }
@@ -74,21 +92,24 @@ public class ConfigurationController {
     }
 
     @GetMapping("/cohorts/{name}")
-    public CohortView cohort(@PathVariable String name) {
-        return cohorts().items().stream().filter(c -> c.name().equals(name)).findFirst()
-                .orElseThrow(() -> ApiException.notFound("Cohort", name));
+    public CohortView cohort(@PathVariable String name, Caller caller) {
+        return cohorts(caller).items().stream().filter(c -> c.name().equals(name)).findFirst()
+                .orElseThrow(() -> caller.readsEverything() ? ApiException.notFound("Cohort", name)
+                        : ApiException.forbidden("Cohort \"" + name + "\" holds none of your teams' ClusterQueues"));
     }
 
     @DeleteMapping("/cohorts/{name}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    public void deleteCohort(@PathVariable String name) {
-        configuration.delete(Kind.COHORT, ObjectKey.cluster(name), Actors.current());
+    public void deleteCohort(@PathVariable String name, Caller caller) {
+        configuration.delete(Kind.COHORT, ObjectKey.cluster(name), caller.name());
     }
 
     @GetMapping("/clusterqueues")
-    public Items<ClusterQueueView> clusterQueues() {
+    public Items<ClusterQueueView> clusterQueues(Caller caller) {
         Map<String, List<String>> missing = store.missingFlavorsByClusterQueue();
-        List<ClusterQueueManifest> queues = store.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class);
+        Optional<Set<String>> visible = store.clusterQueuesVisibleTo(caller);
+        List<ClusterQueueManifest> queues = store.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class).stream()
+                .filter(q -> visible.map(names -> names.contains(q.name())).orElse(true)).toList();
         Map<String, QueueUsage.Usage> usages = usage.of(queues.stream().map(ClusterQueueManifest::name).toList());
         return new Items<>(queues.stream()
                 .map(q -> ClusterQueueView.of(q, missing.getOrDefault(q.name(), List.of()),
@@ -106,13 +127,14 @@ public class ConfigurationController {
 
     @DeleteMapping("/clusterqueues/{name}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    public void deleteClusterQueue(@PathVariable String name) {
-        configuration.delete(Kind.CLUSTER_QUEUE, ObjectKey.cluster(name), Actors.current());
+    public void deleteClusterQueue(@PathVariable String name, Caller caller) {
+        configuration.delete(Kind.CLUSTER_QUEUE, ObjectKey.cluster(name), caller.name());
     }
 
     @GetMapping("/localqueues")
-    public Items<LocalQueueManifest> localQueues() {
-        return new Items<>(store.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class));
+    public Items<LocalQueueManifest> localQueues(Caller caller) {
+        return new Items<>(store.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class).stream()
+                .filter(q -> caller.mayRead(q.namespace())).toList());
     }
 
     @GetMapping("/namespaces/{namespace}/localqueues")
@@ -129,8 +151,8 @@ public class ConfigurationController {
 
     @DeleteMapping("/namespaces/{namespace}/localqueues/{name}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    public void deleteLocalQueue(@PathVariable String namespace, @PathVariable String name) {
-        configuration.delete(Kind.LOCAL_QUEUE, new ObjectKey(namespace, name), Actors.current());
+    public void deleteLocalQueue(@PathVariable String namespace, @PathVariable String name, Caller caller) {
+        configuration.delete(Kind.LOCAL_QUEUE, new ObjectKey(namespace, name), caller.name());
     }
 
     @GetMapping("/priorityclasses")
@@ -146,8 +168,8 @@ public class ConfigurationController {
 
     @DeleteMapping("/priorityclasses/{name}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    public void deletePriorityClass(@PathVariable String name) {
-        configuration.delete(Kind.PRIORITY_CLASS, ObjectKey.cluster(name), Actors.current());
+    public void deletePriorityClass(@PathVariable String name, Caller caller) {
+        configuration.delete(Kind.PRIORITY_CLASS, ObjectKey.cluster(name), caller.name());
     }
 
     @GetMapping("/workloadpriorityclasses")
@@ -163,13 +185,14 @@ public class ConfigurationController {
 
     @DeleteMapping("/workloadpriorityclasses/{name}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    public void deleteWorkloadPriorityClass(@PathVariable String name) {
-        configuration.delete(Kind.WORKLOAD_PRIORITY_CLASS, ObjectKey.cluster(name), Actors.current());
+    public void deleteWorkloadPriorityClass(@PathVariable String name, Caller caller) {
+        configuration.delete(Kind.WORKLOAD_PRIORITY_CLASS, ObjectKey.cluster(name), caller.name());
     }
 
     @GetMapping("/namespaces")
-    public Items<NamespaceManifest> namespaces() {
-        return new Items<>(store.list(Kind.NAMESPACE, NamespaceManifest.class));
+    public Items<NamespaceManifest> namespaces(Caller caller) {
+        return new Items<>(store.list(Kind.NAMESPACE, NamespaceManifest.class).stream()
+                .filter(n -> caller.mayRead(n.name())).toList());
     }
 
     @GetMapping("/namespaces/{name}")
@@ -184,8 +207,27 @@ public class ConfigurationController {
      */
     @DeleteMapping("/namespaces/{name}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    public void deleteNamespace(@PathVariable String name) {
-        configuration.delete(Kind.NAMESPACE, ObjectKey.cluster(name), Actors.current());
+    public void deleteNamespace(@PathVariable String name, Caller caller) {
+        configuration.delete(Kind.NAMESPACE, ObjectKey.cluster(name), caller.name());
+    }
+
+    /** The caller's teams (every team for Ops and Admin). */
+    @GetMapping("/teams")
+    public Items<TeamManifest> teams(Caller caller) {
+        return new Items<>(store.list(Kind.TEAM, TeamManifest.class).stream()
+                .filter(t -> caller.readsEverything() || caller.isMemberOf(t.name())).toList());
+    }
+
+    @GetMapping("/teams/{name}")
+    public TeamManifest team(@PathVariable String name) {
+        return store.find(Kind.TEAM, ObjectKey.cluster(name), TeamManifest.class)
+                .orElseThrow(() -> ApiException.notFound("Team", name));
+    }
+
+    @DeleteMapping("/teams/{name}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    public void deleteTeam(@PathVariable String name, Caller caller) {
+        configuration.delete(Kind.TEAM, ObjectKey.cluster(name), caller.name());
     }
 
     /** A list response; an object at the top level so fields can be added without breaking clients. */

@@ -3,6 +3,8 @@ package dev.platform.scheduler.config;
 import dev.platform.api.manifest.ConfigManifest;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.Kind;
+import dev.platform.api.manifest.TeamManifest;
+import dev.platform.scheduler.identity.TeamStore;
 import dev.platform.scheduler.web.ApiException;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -28,11 +30,13 @@ public class ConfigurationService {
     private final ConfigStore store;
     private final JdbcClient jdbc;
     private final ApplicationEventPublisher events;
+    private final TeamStore teams;
 
-    public ConfigurationService(ConfigStore store, JdbcClient jdbc, ApplicationEventPublisher events) {
+    public ConfigurationService(ConfigStore store, JdbcClient jdbc, ApplicationEventPublisher events, TeamStore teams) {
         this.store = store;
         this.jdbc = jdbc;
         this.events = events;
+        this.teams = teams;
     }
 
     /**
@@ -42,6 +46,13 @@ public class ConfigurationService {
     @Transactional
     public List<ApplyResult> apply(List<DecodedDocument> documents, boolean dryRun, String actor) {
         jdbc.sql("SELECT pg_advisory_xact_lock(?)").param(CONFIG_LOCK_KEY).query().singleValue();
+        List<String> ownership = teams.ownershipConflicts(documents.stream()
+                .map(DecodedDocument::manifest).filter(TeamManifest.class::isInstance).map(TeamManifest.class::cast)
+                .toList());
+        if (!ownership.isEmpty()) {
+            throw ApiException.conflict(String.join("; ", ownership),
+                    ownership.stream().map(c -> Map.of("message", c)).toList());
+        }
         Map<Kind, Map<ObjectKey, String>> current = currentSpecs(documents);
         List<ApplyResult> results = new ArrayList<>(documents.size());
         boolean changed = false;

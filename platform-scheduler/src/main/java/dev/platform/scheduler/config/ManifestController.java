@@ -1,10 +1,15 @@
 package dev.platform.scheduler.config;
 
 import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.identity.Caller;
+import dev.platform.api.manifest.Manifest;
 import dev.platform.api.manifest.ManifestParser;
+import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.workload.SubmissionRateLimiter;
 import dev.platform.scheduler.web.RequestBodies;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -12,9 +17,15 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
-/** {@code POST /api/v1/manifests}: a Kueue user posts the YAML they already have. */
+/**
+ * {@code POST /api/v1/manifests}: a Kueue user posts the YAML they already have. Each document is
+ * authorized on its own (configuration kinds are for Admins, workloads for the team owning their
+ * namespace); one refused document refuses the request, which stays all-or-nothing.
+ */
 @RestController
 @RequestMapping("/api/v1")
 public class ManifestController {
@@ -22,21 +33,47 @@ public class ManifestController {
     private final ManifestParser parser;
     private final RequestBodies bodies;
     private final ManifestApplication application;
+    private final SubmissionRateLimiter rate;
 
-    public ManifestController(ManifestParser parser, RequestBodies bodies, ManifestApplication application) {
+    public ManifestController(ManifestParser parser, RequestBodies bodies, ManifestApplication application,
+                              SubmissionRateLimiter rate) {
         this.parser = parser;
         this.bodies = bodies;
         this.application = application;
+        this.rate = rate;
     }
 
     @PostMapping(path = "/manifests", produces = "application/json")
     public ApplyResponse apply(HttpServletRequest request,
                                @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
-                               @RequestParam(defaultValue = "false") boolean dryRun) throws IOException {
+                               @RequestParam(defaultValue = "false") boolean dryRun, Caller caller) throws IOException {
         ManifestParser.Format format = bodies.formatOf(contentType);
         byte[] body = bodies.read(request.getInputStream());
         List<DecodedDocument> documents = parser.parse(body, format);
-        return new ApplyResponse(application.apply(documents, dryRun, Actors.current()), dryRun);
+        authorize(documents, caller);
+        if (!dryRun) {
+            rate.acquire(caller.name(), (int) documents.stream().filter(d -> !d.manifest().kind().isConfiguration()).count());
+        }
+        return new ApplyResponse(application.apply(documents, dryRun, caller.name()), dryRun);
+    }
+
+    private static void authorize(List<DecodedDocument> documents, Caller caller) {
+        List<Map<String, Object>> refused = new ArrayList<>();
+        for (int i = 0; i < documents.size(); i++) {
+            Manifest manifest = documents.get(i).manifest();
+            if (manifest.kind().isConfiguration() && !caller.isAdmin()) {
+                refused.add(Map.of("document", i, "path", "kind", "message", manifest.kind().manifestName()
+                        + " is configuration, which only an Admin applies"));
+            } else if (!manifest.kind().isConfiguration() && !caller.maySubmit(manifest.namespace())) {
+                refused.add(Map.of("document", i, "path", "metadata.namespace", "message", "you may not submit"
+                        + " workloads in namespace " + manifest.namespace() + ": it belongs to none of your teams"));
+            }
+        }
+        if (!refused.isEmpty()) {
+            throw new ApiException(HttpStatus.FORBIDDEN, "Forbidden", refused.size() == 1
+                    ? (String) refused.get(0).get("message")
+                    : refused.size() + " documents are not yours to apply; nothing was applied", refused);
+        }
     }
 
     public record ApplyResponse(List<ApplyResult> results, boolean dryRun) {

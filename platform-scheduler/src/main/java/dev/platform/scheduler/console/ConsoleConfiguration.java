@@ -6,6 +6,7 @@ import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LabelSelector;
 import dev.platform.api.manifest.LocalQueueManifest;
 import dev.platform.api.manifest.NamespaceManifest;
+import dev.platform.api.manifest.TeamManifest;
 import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.ResourceFlavorManifest;
@@ -13,6 +14,7 @@ import dev.platform.api.manifest.ResourceGroup;
 import dev.platform.api.manifest.WorkloadPriorityClassManifest;
 import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.web.configuration.ConfigurationQueries;
+import dev.platform.web.configuration.ConfigurationQueries.TeamView;
 import dev.platform.web.console.LocalQueueView;
 import org.springframework.stereotype.Component;
 
@@ -57,6 +59,10 @@ class ConsoleConfiguration implements ConfigurationQueries {
                 priorities,
                 config.list(Kind.NAMESPACE, NamespaceManifest.class).stream()
                         .map(n -> new NamespaceView(n.name(), new TreeMap<>(n.labels())))
+                        .toList(),
+                config.list(Kind.TEAM, TeamManifest.class).stream()
+                        .map(t -> new TeamView(t.name(), t.namespaces(), t.members().stream()
+                                .map(m -> m.user() + " (" + m.role() + ")").toList()))
                         .toList());
     }
 

@@ -1,5 +1,7 @@
 package dev.platform.scheduler.console;
 
+import dev.platform.api.identity.Caller;
+import dev.platform.web.console.PreemptionView;
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.CohortManifest;
 import dev.platform.api.manifest.Kind;
@@ -15,11 +17,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The overview in six statements: queues, cohorts, flavor check, usage, counts, latest preemptions. */
+/**
+ * The overview in six statements: queues, cohorts, flavor check, usage, counts, latest preemptions. A
+ * team member sees the queues their teams' LocalQueues point to and the cohorts holding them.
+ */
 @Component
 class ConsoleOverview implements OverviewQueries {
-
-    private static final PreemptionFilter EVERYTHING = new PreemptionFilter(null, null, null, null, null, null);
 
     private final ConfigStore config;
     private final ConsoleViews views;
@@ -32,12 +35,14 @@ class ConsoleOverview implements OverviewQueries {
     }
 
     @Override
-    public Overview overview(int latestPreemptions) {
-        List<QueueUsageView> queues = views.usageOf(config.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class));
+    public Overview overview(Caller caller, int latestPreemptions) {
+        List<QueueUsageView> queues = views.usageOf(views.visibleClusterQueues(caller));
         Map<String, String> parents = new TreeMap<>();
         config.list(Kind.COHORT, CohortManifest.class).forEach(c -> parents.put(c.name(), c.parentName()));
         Map<String, List<QueueUsageView>> members = new TreeMap<>();
-        parents.keySet().forEach(name -> members.put(name, new ArrayList<>()));
+        if (caller.readsEverything()) {
+            parents.keySet().forEach(name -> members.put(name, new ArrayList<>()));
+        }
         List<QueueUsageView> standalone = new ArrayList<>();
         for (QueueUsageView queue : queues) {
             if (queue.cohort() == null) {
@@ -49,7 +54,9 @@ class ConsoleOverview implements OverviewQueries {
         List<CohortUsage> cohorts = members.entrySet().stream()
                 .map(e -> new CohortUsage(e.getKey(), parents.get(e.getKey()), List.copyOf(e.getValue())))
                 .toList();
-        return new Overview(cohorts, standalone, preemptions.page(EVERYTHING, null, latestPreemptions).stream()
-                .map(ConsoleViews::preemption).toList());
+        List<PreemptionView> latest = !caller.leadsAnyTeam() ? List.of()
+                : preemptions.page(PreemptionFilter.of(caller, null, null, null, null, null), null, latestPreemptions)
+                        .stream().map(e -> ConsoleViews.preemption(e.seenBy(caller))).toList();
+        return new Overview(cohorts, standalone, latest);
     }
 }

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.console;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionFilter;
 import dev.platform.scheduler.preemption.PreemptionStore;
@@ -21,12 +22,13 @@ class ConsolePreemptions implements PreemptionQueries {
     }
 
     @Override
-    public PreemptionPage page(PreemptionSearch search, String cursor, int limit) {
-        PreemptionFilter filter = new PreemptionFilter(search.clusterQueue(), search.namespace(), search.reason(),
-                search.since(), search.until(), null);
+    public PreemptionPage page(Caller caller, PreemptionSearch search, String cursor, int limit) {
+        PreemptionFilter filter = PreemptionFilter.of(caller, search.clusterQueue(), search.namespace(), search.reason(),
+                search.since(), search.until());
         List<PreemptionEvent> rows = store.page(filter, cursor == null ? null : decode(cursor), limit + 1);
         KeysetCursor.Page<PreemptionEvent> page = KeysetCursor.page(rows, limit, e -> new KeysetCursor<>(e.at(), e.id()));
-        return new PreemptionPage(page.items().stream().map(ConsoleViews::preemption).toList(), page.next());
+        return new PreemptionPage(page.items().stream().map(e -> ConsoleViews.preemption(e.seenBy(caller))).toList(),
+                page.next());
     }
 
     private static KeysetCursor<Long> decode(String cursor) {

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.console;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.Kind;
 import dev.platform.scheduler.config.ConfigStore;
@@ -30,30 +31,33 @@ class ConsoleQueues implements QueueQueries {
     }
 
     @Override
-    public List<String> clusterQueueNames() {
-        return config.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class).stream().map(ClusterQueueManifest::name).toList();
+    public List<String> clusterQueueNames(Caller caller) {
+        return views.visibleClusterQueues(caller).stream().map(ClusterQueueManifest::name).toList();
     }
 
     @Override
-    public List<PriorityOnlyRow> priorityOnly(int limit) {
+    public List<PriorityOnlyRow> priorityOnly(Caller caller, int limit) {
         return workloads.priorityOnly(limit).stream()
-                .map(w -> new PriorityOnlyRow(w.namespace(), w.name(), w.priorityClassName(), w.priority(),
+                .map(w -> !caller.mayRead(w.namespace()) ? PriorityOnlyRow.hidden()
+                        : new PriorityOnlyRow(w.namespace(), w.name(), w.priorityClassName(), w.priority(),
                         w.state().name(), w.pendingReason(), w.pendingMessage(), ConsoleViews.placements(w.admission())))
                 .toList();
     }
 
+    /** Other teams' workloads keep their positions, so the caller sees how many are ahead, not who. */
     @Override
-    public Optional<QueuePage> clusterQueue(String name, int offset, int limit) {
+    public Optional<QueuePage> clusterQueue(Caller caller, String name, int offset, int limit) {
         return config.find(Kind.CLUSTER_QUEUE, ObjectKey.cluster(name), ClusterQueueManifest.class).map(queue -> {
             List<PendingRow> pending = workloads.pendingInClusterQueue(name, offset, limit).stream()
-                    .map(w -> new PendingRow(w.namespace(), w.name(), w.localQueueName(), w.priority(),
+                    .map(w -> !caller.mayRead(w.namespace()) ? PendingRow.hidden(w.positionInClusterQueue())
+                            : new PendingRow(w.namespace(), w.name(), w.localQueueName(), w.priority(),
                             w.positionInClusterQueue(), w.positionInLocalQueue(), w.creationTimestamp(),
                             Duration.between(w.creationTimestamp(), clock.instant()),
                             w.pendingReason() == null ? null : w.pendingReason().code(),
                             w.pendingReason() == null ? null : w.pendingReason().message()))
                     .toList();
             List<AdmittedRow> admitted = workloads.admittedInClusterQueue(name, limit).stream()
-                    .map(w -> new AdmittedRow(w.namespace(), w.name(), w.queueName(), w.priority(), w.state().name(),
+                    .map(w -> !caller.mayRead(w.namespace()) ? AdmittedRow.hidden() : new AdmittedRow(w.namespace(), w.name(), w.queueName(), w.priority(), w.state().name(),
                             w.admittedAt(), ConsoleViews.placements(w.admission())))
                     .toList();
             return new QueuePage(views.usageOf(List.of(queue)).get(0), pending, admitted);

@@ -1,9 +1,12 @@
 package dev.platform.scheduler.console;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LocalQueueManifest;
+import dev.platform.api.manifest.TeamManifest;
 import dev.platform.scheduler.config.ConfigStore;
+import dev.platform.scheduler.config.ObjectKey;
 import dev.platform.scheduler.config.QueueUsageHistory;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStatuses;
@@ -18,12 +21,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * A namespace's quota view in eight statements (LocalQueues, ClusterQueues, usage, a page of
- * workloads), and its usage history in two.
+ * A team's quota view (its namespaces' LocalQueues, their ClusterQueues and usage, a page of its
+ * workloads) in a fixed number of statements, and its usage history in two.
  */
 @Component
 class ConsoleTeams implements TeamQueries {
@@ -46,16 +50,18 @@ class ConsoleTeams implements TeamQueries {
     }
 
     @Override
-    public List<String> namespaces() {
-        return config.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class).stream()
-                .map(LocalQueueManifest::namespace).distinct().sorted().toList();
+    public List<String> teams(Caller caller) {
+        if (caller.readsEverything()) {
+            return config.list(Kind.TEAM, TeamManifest.class).stream().map(TeamManifest::name).toList();
+        }
+        return caller.teams().stream().filter(m -> caller.leadsTeam(m.team())).map(Caller.Membership::team)
+                .sorted().toList();
     }
 
     @Override
-    public List<UsageSeries> usageHistory(String namespace) {
-        Set<String> queues = config.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class).stream()
-                .filter(l -> l.namespace().equals(namespace)).map(LocalQueueManifest::clusterQueue)
-                .collect(Collectors.toSet());
+    public List<UsageSeries> usageHistory(String team) {
+        Set<String> queues = localQueuesOf(find(team).map(TeamManifest::namespaces).orElse(List.of())).stream()
+                .map(LocalQueueView::clusterQueue).collect(Collectors.toSet());
         Map<String, List<QueueUsageHistory.Sample>> bySeries = new LinkedHashMap<>();
         for (QueueUsageHistory.Sample s : history.since(queues, clock.instant().minus(Duration.ofDays(1)))) {
             bySeries.computeIfAbsent(s.clusterQueue() + "\u0000" + s.flavor() + "\u0000" + s.resource(),
@@ -71,19 +77,31 @@ class ConsoleTeams implements TeamQueries {
     }
 
     @Override
-    public TeamView team(String namespace, int workloadLimit) {
-        List<LocalQueueView> localQueues = config.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class).stream()
-                .filter(l -> l.namespace().equals(namespace))
+    public Optional<TeamView> team(String name, int workloadLimit) {
+        return find(name).map(team -> {
+            List<LocalQueueView> localQueues = localQueuesOf(team.namespaces());
+            Set<String> used = localQueues.stream().map(LocalQueueView::clusterQueue).collect(Collectors.toSet());
+            List<ClusterQueueManifest> queues = used.isEmpty() ? List.of()
+                    : config.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class).stream()
+                            .filter(q -> used.contains(q.name())).toList();
+            List<WorkloadRow> rows = team.namespaces().isEmpty() ? List.of()
+                    : workloads.list(team.namespaces(), null, null, null, workloadLimit + 1);
+            boolean more = rows.size() > workloadLimit;
+            List<WorkloadRow> page = more ? rows.subList(0, workloadLimit) : rows;
+            return new TeamView(team.name(), team.namespaces(), localQueues, views.usageOf(queues),
+                    statuses.of(page).stream().map(ConsoleViews::line).toList(), more);
+        });
+    }
+
+    private Optional<TeamManifest> find(String team) {
+        return config.find(Kind.TEAM, ObjectKey.cluster(team), TeamManifest.class);
+    }
+
+    private List<LocalQueueView> localQueuesOf(List<String> namespaces) {
+        Set<String> owned = Set.copyOf(namespaces);
+        return config.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class).stream()
+                .filter(l -> owned.contains(l.namespace()))
                 .map(l -> new LocalQueueView(l.namespace(), l.name(), l.clusterQueue(), l.stopPolicy().name()))
                 .toList();
-        Set<String> used = localQueues.stream().map(LocalQueueView::clusterQueue).collect(Collectors.toSet());
-        List<ClusterQueueManifest> queues = used.isEmpty() ? List.of()
-                : config.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class).stream()
-                        .filter(q -> used.contains(q.name())).toList();
-        List<WorkloadRow> rows = workloads.list(namespace, null, null, null, workloadLimit + 1);
-        boolean more = rows.size() > workloadLimit;
-        List<WorkloadRow> page = more ? rows.subList(0, workloadLimit) : rows;
-        return new TeamView(namespace, localQueues, views.usageOf(queues),
-                statuses.of(page).stream().map(ConsoleViews::line).toList(), more);
     }
 }

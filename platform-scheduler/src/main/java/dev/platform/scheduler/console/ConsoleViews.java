@@ -1,5 +1,7 @@
 package dev.platform.scheduler.console;
 
+import dev.platform.api.identity.Caller;
+import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.scheduler.config.ClusterQueueStatus;
 import dev.platform.scheduler.config.ConfigStore;
@@ -26,6 +28,14 @@ class ConsoleViews {
     ConsoleViews(ConfigStore config, QueueUsage usage) {
         this.config = config;
         this.usage = usage;
+    }
+
+    /** The ClusterQueues {@code caller} sees, by name. */
+    List<ClusterQueueManifest> visibleClusterQueues(Caller caller) {
+        List<ClusterQueueManifest> queues = config.list(Kind.CLUSTER_QUEUE, ClusterQueueManifest.class);
+        return config.clusterQueuesVisibleTo(caller)
+                .map(visible -> queues.stream().filter(q -> visible.contains(q.name())).toList())
+                .orElse(queues);
     }
 
     /** Status and live usage of the given queues, in their order: three statements whatever their number. */

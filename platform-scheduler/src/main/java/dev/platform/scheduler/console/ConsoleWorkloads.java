@@ -1,5 +1,6 @@
 package dev.platform.scheduler.console;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadService;
@@ -36,7 +37,7 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
     }
 
     @Override
-    public Optional<WorkloadDetail> workload(String namespace, String name) {
+    public Optional<WorkloadDetail> workload(Caller caller, String namespace, String name) {
         return store.find(namespace, name).map(row -> {
             WorkloadStatus w = statuses.of(row);
             return new WorkloadDetail(w.namespace(), w.name(), w.kind(), w.uid(), w.queueName(), w.clusterQueue(),
@@ -48,13 +49,14 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
                             c.lastTransitionTime())).toList(),
                     store.events(row.uid()).stream().map(e -> new EventView(e.at(), e.type(), e.status(), e.reason(),
                             e.message())).toList(),
-                    preemptions.involving(row.uid(), PREEMPTIONS).stream().map(ConsoleViews::preemption).toList(),
+                    preemptions.involving(row.uid(), PREEMPTIONS).stream()
+                            .map(e -> ConsoleViews.preemption(e.seenBy(caller))).toList(),
                     store.manifest(row.uid()).orElse(null));
         });
     }
 
     @Override
-    public Cancellation cancel(String namespace, String name) {
+    public Cancellation cancel(Caller caller, String namespace, String name) {
         Optional<WorkloadRow> workload = store.find(namespace, name);
         if (workload.isEmpty()) {
             return Cancellation.NOT_FOUND;
@@ -62,7 +64,7 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
         if (workload.get().state().isTerminal()) {
             return Cancellation.ALREADY_FINISHED;
         }
-        service.cancel(namespace, name);
+        service.cancel(namespace, name, caller.name());
         return Cancellation.CANCELLED;
     }
 }

@@ -3,6 +3,9 @@ package dev.platform.scheduler.demo;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.scheduler.config.ApplyResult;
 import dev.platform.scheduler.config.ManifestApplication;
+import dev.platform.scheduler.identity.ApiTokens;
+import dev.platform.scheduler.identity.UserAccountRepository;
+import dev.platform.scheduler.identity.Users;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;
@@ -19,7 +22,8 @@ import java.util.List;
  * The README demo ({@code platform.demo.enabled=true}, never on by default): applies the seed's
  * Kueue + Hotswap example verbatim at start (priority classes, flavor, ClusterQueue, LocalQueue and
  * the two JobSets), through the same path as {@code POST /api/v1/manifests}. Applying is
- * idempotent, so a restart on the same data reports the objects unchanged.
+ * idempotent, so a restart on the same data reports the objects unchanged. Then the demo's people
+ * ({@link DemoIdentities}), whose logins it prints.
  */
 @Component
 @ConditionalOnBooleanProperty("platform.demo.enabled")
@@ -30,10 +34,13 @@ class DemoLoader implements ApplicationRunner {
 
     private final ManifestParser parser;
     private final ManifestApplication manifests;
+    private final DemoIdentities identities;
 
-    DemoLoader(ManifestParser parser, ManifestApplication manifests) {
+    DemoLoader(ManifestParser parser, ManifestApplication manifests, Users users, UserAccountRepository accounts,
+               ApiTokens tokens) {
         this.parser = parser;
         this.manifests = manifests;
+        this.identities = new DemoIdentities(parser, manifests, users, accounts, tokens);
     }
 
     @Override
@@ -42,6 +49,7 @@ class DemoLoader implements ApplicationRunner {
                 parser.parse(read(SEED_CONFIGURATION), ManifestParser.Format.YAML), false, "demo");
         results.forEach(r -> log.info("demo: {} {} {}{}", r.kind(), r.name(), r.action(),
                 r.warnings().isEmpty() ? "" : " (warnings: " + String.join("; ", r.warnings()) + ")"));
+        log.warn(identities.createOrRefresh());
     }
 
     private static byte[] read(String resource) {

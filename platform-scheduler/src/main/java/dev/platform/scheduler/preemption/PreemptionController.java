@@ -1,5 +1,6 @@
 package dev.platform.scheduler.preemption;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.web.ApiException;
 import dev.platform.scheduler.web.KeysetCursor;
 import jakarta.servlet.http.HttpServletResponse;
@@ -17,7 +18,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The preemption audit (design §8): filters, keyset pagination, and {@code text/csv} export of
+ * The preemption audit: filters, keyset pagination, and {@code text/csv} export of
  * exactly the filtered rows (streamed page by page, so a large export stays in constant memory), chosen by
  * {@code Accept: text/csv} or by {@code format=csv}.
  */
@@ -43,14 +44,14 @@ public class PreemptionController {
                                @RequestParam(required = false) String since,
                                @RequestParam(required = false) String until,
                                @RequestParam(required = false) String cursor,
-                               @RequestParam(defaultValue = "100") int limit) {
+                               @RequestParam(defaultValue = "100") int limit, Caller caller) {
         if (limit < 1 || limit > MAX_PAGE) {
             throw badRequest("limit must be between 1 and " + MAX_PAGE);
         }
-        PreemptionFilter filter = filter(clusterQueue, namespace, reason, since, until);
+        PreemptionFilter filter = filter(caller, clusterQueue, namespace, reason, since, until);
         List<PreemptionEvent> rows = store.page(filter, cursor == null ? null : KeysetCursor.decode(cursor, Long::valueOf), limit + 1);
         KeysetCursor.Page<PreemptionEvent> page = KeysetCursor.page(rows, limit, e -> new KeysetCursor<>(e.at(), e.id()));
-        return new PreemptionPage(page.items(), page.next());
+        return new PreemptionPage(page.items().stream().map(e -> e.seenBy(caller)).toList(), page.next());
     }
 
     @GetMapping(produces = "text/csv")
@@ -59,8 +60,8 @@ public class PreemptionController {
                        @RequestParam(required = false) String reason,
                        @RequestParam(required = false) String since,
                        @RequestParam(required = false) String until,
-                       HttpServletResponse response) throws IOException {
-        PreemptionFilter filter = filter(clusterQueue, namespace, reason, since, until);
+                       Caller caller, HttpServletResponse response) throws IOException {
+        PreemptionFilter filter = filter(caller, clusterQueue, namespace, reason, since, until);
         response.setContentType("text/csv;charset=UTF-8");
         response.setHeader("Content-Disposition", "attachment; filename=\"preemptions.csv\"");
         PrintWriter out = response.getWriter();
@@ -70,7 +71,8 @@ public class PreemptionController {
         List<PreemptionEvent> page;
         do {
             page = store.page(filter, cursor, EXPORT_PAGE);
-            for (PreemptionEvent e : page) {
+            for (PreemptionEvent event : page) {
+                PreemptionEvent e = event.seenBy(caller);
                 out.print(String.join(",", List.of(Long.toString(e.id()), e.at().toString(), csv(e.reason()),
                         csv(e.message()), csv(e.preemptor().namespace()), csv(e.preemptor().name()), e.preemptor().uid(),
                         csv(e.preemptor().clusterQueue()), Integer.toString(e.preemptor().priority()),
@@ -96,16 +98,16 @@ public class PreemptionController {
                              @RequestParam(required = false) String reason,
                              @RequestParam(required = false) String since,
                              @RequestParam(required = false) String until,
-                             HttpServletResponse response) throws IOException {
-        export(clusterQueue, namespace, reason, since, until, response);
+                             Caller caller, HttpServletResponse response) throws IOException {
+        export(clusterQueue, namespace, reason, since, until, caller, response);
     }
 
-    private static PreemptionFilter filter(String clusterQueue, String namespace, String reason, String since,
-                                           String until) {
+    private static PreemptionFilter filter(Caller caller, String clusterQueue, String namespace, String reason,
+                                           String since, String until) {
         if (reason != null && !REASONS.contains(reason)) {
             throw badRequest("reason must be one of " + REASONS.stream().sorted().toList());
         }
-        return new PreemptionFilter(clusterQueue, namespace, reason, time("since", since), time("until", until), null);
+        return PreemptionFilter.of(caller, clusterQueue, namespace, reason, time("since", since), time("until", until));
     }
 
     private static Instant time(String name, String value) {

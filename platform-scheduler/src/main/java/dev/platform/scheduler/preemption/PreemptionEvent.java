@@ -1,11 +1,32 @@
 package dev.platform.scheduler.preemption;
 
+import dev.platform.api.identity.Caller;
 import java.time.Instant;
 
-/** One preemption as the audit API shows it (design §8). */
+/** One preemption as the audit API shows it. */
 public record PreemptionEvent(long id, Instant at, String reason, String message, Party preemptor, Party victim) {
+
+    /** Said in place of the message when one side is another team's workload: the message names its queue. */
+    static final String OTHER_TEAM_MESSAGE = "The other workload belongs to another team; its name and queue are"
+            + " not shown.";
 
     /** A workload on either side of a preemption, as it was at that moment. */
     public record Party(String namespace, String name, String uid, String clusterQueue, int priority) {
+
+        /** Another team's workload: its uid and priority stay (they name nothing), the rest goes. */
+        Party unnamed() {
+            return new Party(null, null, uid, null, priority);
+        }
+    }
+
+    /** The event as {@code caller} may see it: a party in a namespace they do not read is unnamed. */
+    public PreemptionEvent seenBy(Caller caller) {
+        boolean preemptorVisible = caller.mayRead(preemptor.namespace());
+        boolean victimVisible = caller.mayRead(victim.namespace());
+        if (preemptorVisible && victimVisible) {
+            return this;
+        }
+        return new PreemptionEvent(id, at, reason, OTHER_TEAM_MESSAGE,
+                preemptorVisible ? preemptor : preemptor.unnamed(), victimVisible ? victim : victim.unnamed());
     }
 }

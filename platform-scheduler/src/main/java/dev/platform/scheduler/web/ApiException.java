@@ -25,8 +25,18 @@ public class ApiException extends RuntimeException {
         return new ApiException(HttpStatus.NOT_FOUND, "Not Found", kind + " \"" + name + "\" not found", List.of());
     }
 
+    /** The caller's roles do not allow this; said the same whether or not the object exists. */
+    public static ApiException forbidden(String detail) {
+        return new ApiException(HttpStatus.FORBIDDEN, "Forbidden", detail, List.of());
+    }
+
     public static ApiException conflict(String detail, List<?> references) {
         return new ApiException(HttpStatus.CONFLICT, "Conflict", detail, references);
+    }
+
+    /** How long the caller should wait before trying again, for a {@code Retry-After} header; null when not said. */
+    public java.time.Duration retryAfter() {
+        return null;
     }
 
     public HttpStatus status() {

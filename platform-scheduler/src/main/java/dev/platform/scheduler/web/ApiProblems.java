@@ -41,7 +41,12 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ProblemDetail> apiException(ApiException e) {
-        return problem(e.status(), e.title(), e.getMessage(), e.errors());
+        ResponseEntity<ProblemDetail> response = problem(e.status(), e.title(), e.getMessage(), e.errors());
+        if (e.retryAfter() != null) {
+            return ResponseEntity.status(response.getStatusCode()).headers(response.getHeaders())
+                    .header(HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfter().toSeconds())).body(response.getBody());
+        }
+        return response;
     }
 
     @ExceptionHandler(Exception.class)

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.web.ApiException;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -12,7 +13,9 @@ import java.util.List;
 
 /**
  * Kueue's visibility API: pending workloads of a ClusterQueue or LocalQueue in queue order, with
- * their 0-based positions, pageable by {@code offset} and {@code limit} as Kueue's is.
+ * their 0-based positions, pageable by {@code offset} and {@code limit} as Kueue's is. A ClusterQueue
+ * is shared by teams: a team member's page lists their own workloads, whose positions still count
+ * everyone ahead of them.
  */
 @RestController
 @RequestMapping(path = "/api/v1", produces = "application/json")
@@ -29,9 +32,10 @@ public class PendingWorkloadsController {
     @GetMapping("/clusterqueues/{name}/pendingworkloads")
     public PendingWorkloads clusterQueue(@PathVariable String name,
                                          @RequestParam(defaultValue = "0") int offset,
-                                         @RequestParam(defaultValue = "100") int limit) {
+                                         @RequestParam(defaultValue = "100") int limit, Caller caller) {
         check(offset, limit);
-        return new PendingWorkloads(store.pendingInClusterQueue(name, offset, limit));
+        return new PendingWorkloads(store.pendingInClusterQueue(name, offset, limit).stream()
+                .filter(w -> caller.mayRead(w.namespace())).toList());
     }
 
     @GetMapping("/namespaces/{namespace}/localqueues/{name}/pendingworkloads")

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.scheduler.web.ApiException;
@@ -24,7 +25,10 @@ import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 
-/** Submitting, reading and cancelling workloads (design §8). */
+/**
+ * Submitting, reading and cancelling workloads. The request rules let only the team owning the
+ * namespace (and Ops to read and cancel, Admin for all) in; submissions count against the caller's rate.
+ */
 @RestController
 @RequestMapping(path = "/api/v1/namespaces/{namespace}/workloads", produces = "application/json")
 public class WorkloadController {
@@ -36,14 +40,16 @@ public class WorkloadController {
     private final WorkloadService workloads;
     private final WorkloadStore store;
     private final WorkloadStatuses statuses;
+    private final SubmissionRateLimiter rate;
 
     public WorkloadController(ManifestParser parser, RequestBodies bodies, WorkloadService workloads,
-                              WorkloadStore store, WorkloadStatuses statuses) {
+                              WorkloadStore store, WorkloadStatuses statuses, SubmissionRateLimiter rate) {
         this.parser = parser;
         this.bodies = bodies;
         this.workloads = workloads;
         this.store = store;
         this.statuses = statuses;
+        this.rate = rate;
     }
 
     @PostMapping
@@ -52,7 +58,8 @@ public class WorkloadController {
                                                  String contentType,
                                                  @RequestHeader(value = "Idempotency-Key", required = false)
                                                  String idempotencyKey,
-                                                 UriComponentsBuilder uri) throws IOException {
+                                                 UriComponentsBuilder uri, Caller caller) throws IOException {
+        rate.acquire(caller.name(), 1);
         ManifestParser.Format format = bodies.formatOf(contentType);
         DecodedDocument document = parser.parseWorkload(bodies.read(request.getInputStream()), format, namespace);
         WorkloadService.Submitted submitted = workloads.submit(document, blankToNull(idempotencyKey));
@@ -89,8 +96,8 @@ public class WorkloadController {
     }
 
     @DeleteMapping("/{name}")
-    public WorkloadStatus cancel(@PathVariable String namespace, @PathVariable String name) {
-        return statuses.of(workloads.cancel(namespace, name));
+    public WorkloadStatus cancel(@PathVariable String namespace, @PathVariable String name, Caller caller) {
+        return statuses.of(workloads.cancel(namespace, name, caller.name()));
     }
 
     private WorkloadRow find(String namespace, String name) {

@@ -7,6 +7,8 @@ import dev.platform.api.agent.CommandType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import dev.platform.scheduler.cluster.AgentCommandStore;
+import dev.platform.scheduler.identity.AccessAudit;
+import dev.platform.scheduler.identity.AccessAuditEntry;
 import dev.platform.scheduler.web.ApiException;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationEventPublisher;
@@ -39,10 +41,13 @@ public class WorkloadService {
     private final Clock clock;
     private final AgentCommandStore commands;
     private final String defaultQueueName;
+    private final AccessAudit audit;
 
     public WorkloadService(WorkloadStore store, PriorityResolver priorities, JdbcClient jdbc,
                            ApplicationEventPublisher events, Clock clock, AgentCommandStore commands,
-                           @Value("${platform.workloads.default-queue-name:}") String defaultQueueName) {
+                           @Value("${platform.workloads.default-queue-name:}") String defaultQueueName,
+                           AccessAudit audit) {
+        this.audit = audit;
         this.store = store;
         this.priorities = priorities;
         this.jdbc = jdbc;
@@ -143,10 +148,11 @@ public class WorkloadService {
 
     /**
      * Cancels a workload: Finished with reason Cancelled, its quota freed at once, and its JobSet
-     * deleted from the cluster it was placed in (a DELETE command in the same transaction).
+     * deleted from the cluster it was placed in (a DELETE command in the same transaction). The
+     * timeline and the access audit name {@code actor}.
      */
     @Transactional
-    public WorkloadRow cancel(String namespace, String name) {
+    public WorkloadRow cancel(String namespace, String name, String actor) {
         store.lockChanges();
         WorkloadRow workload = store.find(namespace, name)
                 .orElseThrow(() -> ApiException.notFound("Workload", namespace + "/" + name));
@@ -167,7 +173,9 @@ public class WorkloadService {
             }
         }
         store.appendEvents(List.of(new WorkloadStore.NewEvent(workload.uid(), now, "Finished", "True", "Cancelled",
-                "Cancelled by the user")));
+                "Cancelled by " + actor)));
+        audit.record(actor, AccessAuditEntry.Action.WorkloadCancelled, namespace + "/" + name,
+                "uid=" + workload.uid());
         events.publishEvent(new WorkloadsChanged());
         return store.find(namespace, name).orElseThrow();
     }

@@ -124,9 +124,15 @@ public class WorkloadStore {
      */
     public List<WorkloadRow> list(String namespace, WorkloadState state, String queueName, KeysetCursor<UUID> cursor,
                                   int limit) {
-        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM workload WHERE namespace = :namespace");
+        return list(List.of(namespace), state, queueName, cursor, limit);
+    }
+
+    /** The same, over several namespaces (a team's), newest first. */
+    public List<WorkloadRow> list(Collection<String> namespaces, WorkloadState state, String queueName,
+                                  KeysetCursor<UUID> cursor, int limit) {
+        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM workload WHERE namespace = ANY(:namespaces)");
         Map<String, Object> params = new HashMap<>();
-        params.put("namespace", namespace);
+        params.put("namespaces", namespaces.toArray(String[]::new));
         if (state != null) {
             sql.append(" AND state = :state");
             params.put("state", state.name());

@@ -11,7 +11,7 @@ import dev.platform.api.agent.ReportKind;
 import dev.platform.api.agent.WorkloadPhase;
 import dev.platform.api.agent.WorkloadStatusReport;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.TestIdentity;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
@@ -26,7 +26,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
-/** An agent's HTTP calls as the tests make them, with the test token unless told otherwise; report builders. */
+/** An agent's HTTP calls as the tests make them, with the cluster's test token unless told otherwise; report builders. */
 final class AgentCalls {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
@@ -39,24 +39,32 @@ final class AgentCalls {
     }
 
     Response report(String cluster, AgentReport report) {
+        return reportWithToken(cluster, TestIdentity.agentToken(cluster), report);
+    }
+
+    /** A report for {@code cluster} made with {@code token}, which may be another cluster's. */
+    Response reportWithToken(String cluster, String token, AgentReport report) {
         return send(post(path(AgentProtocol.REPORTS_PATH, cluster), JSON.writeValueAsString(report))
-                .header("Authorization", "Bearer " + PlatformIntegrationTest.AGENT_TOKEN));
+                .header("Authorization", "Bearer " + token));
     }
 
     Response poll(String cluster, String query) {
-        return send(get(cluster, query).header("Authorization", "Bearer " + PlatformIntegrationTest.AGENT_TOKEN));
+        return send(get(cluster, query).header("Authorization", "Bearer " + TestIdentity.agentToken(cluster)));
     }
 
     CompletableFuture<Response> pollAsync(String cluster, String query) {
         HttpRequest request = get(cluster, query)
-                .header("Authorization", "Bearer " + PlatformIntegrationTest.AGENT_TOKEN).build();
+                .header("Authorization", "Bearer " + TestIdentity.agentToken(cluster)).build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(AgentCalls::response);
     }
 
     Response result(String cluster, CommandResult result) {
+        return resultWithToken(cluster, TestIdentity.agentToken(cluster), result);
+    }
+
+    Response resultWithToken(String cluster, String token, CommandResult result) {
         String path = path(AgentProtocol.COMMAND_RESULT_PATH, cluster).replace("{id}", Long.toString(result.commandId()));
-        return send(post(path, JSON.writeValueAsString(result))
-                .header("Authorization", "Bearer " + PlatformIntegrationTest.AGENT_TOKEN));
+        return send(post(path, JSON.writeValueAsString(result)).header("Authorization", "Bearer " + token));
     }
 
     /** A call with the given Authorization header value, or none when null. */

@@ -5,6 +5,7 @@ import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.TestIdentity;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -221,24 +222,25 @@ class AgentReportApiTest extends PlatformApplicationTest {
     void agentCallsWithoutTheTokenAre401() {
         Response missing = agent.pollWithAuthorization("prod-1", null);
         Response wrong = agent.pollWithAuthorization("prod-1", "Bearer not-the-token");
-        Response basic = agent.pollWithAuthorization("prod-1", "Basic " + PlatformIntegrationTest.AGENT_TOKEN);
+        Response basic = agent.pollWithAuthorization("prod-1", "Basic " + TestIdentity.agentToken("prod-1"));
 
         assertThat(List.of(missing, wrong, basic)).allSatisfy(r -> {
             assertThat(r.status()).isEqualTo(401);
             assertThat(r.contentType()).startsWith("application/problem+json");
         });
         assertThat(missing.json().get("detail").asString()).contains("Authorization: Bearer");
-        assertThat(agent.pollWithAuthorization("prod-1", "Bearer " + PlatformIntegrationTest.AGENT_TOKEN).status())
+        assertThat(agent.pollWithAuthorization("prod-1", "Bearer " + TestIdentity.agentToken("prod-1")).status())
                 .isEqualTo(200);
     }
 
     @Test
-    void aReportPostedForAnotherClusterOrAnInvalidNameIs400() {
+    void aReportWhoseBodyNamesAnotherClusterIs400AndAPathNoTokenCanBeBoundToIs403() {
         Response mismatch = agent.report("prod-1", full("prod-2", "agent-a", 1, List.of(), List.of()));
-        Response invalid = agent.report("Prod_1", full("Prod_1", "agent-a", 1, List.of(), List.of()));
+        Response invalid = agent.reportWithToken("Prod_1", TestIdentity.agentToken("prod-1"),
+                full("Prod_1", "agent-a", 1, List.of(), List.of()));
 
         assertThat(mismatch.status()).isEqualTo(400);
-        assertThat(invalid.status()).isEqualTo(400);
+        assertThat(invalid.status()).isEqualTo(403);
         assertThat(invalid.contentType()).startsWith("application/problem+json");
         assertThat(jdbc.sql("SELECT count(*) FROM cluster").query(Long.class).single()).isZero();
     }

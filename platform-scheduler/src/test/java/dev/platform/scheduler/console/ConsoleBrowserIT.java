@@ -43,7 +43,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ConsoleBrowserIT {
 
-    private static final String TOKEN = "console-browser-it-token";
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
@@ -59,9 +58,9 @@ class ConsoleBrowserIT {
                 "Debian chromium and chromium-driver are not installed: apt-get install chromium chromium-driver");
         TestDatabase.Connection db = TestDatabase.createDatabase("console_browser");
         List<String> args = new ArrayList<>(PlatformProcess.database(db));
-        args.addAll(List.of("--platform.agents.token=" + TOKEN, "--platform.hotswap.grace=2s"));
+        args.add("--platform.hotswap.grace=2s");
         try (PlatformProcess scheduler = PlatformProcess.start(workDir, "scheduler", args).awaitUp();
-             PlatformProcess agent = PlatformProcess.startSimulatedAgent(workDir, scheduler.url(), "sim", TOKEN).awaitUp()) {
+             PlatformProcess agent = PlatformProcess.startSimulatedAgent(workDir, scheduler.url(), "sim").awaitUp()) {
             PlatformClient api = scheduler.client();
             await().atMost(PATIENCE).until(() -> healthyPools(api) == 5);
             submitSeed(api);

@@ -70,9 +70,15 @@ class ConsolePagesTest extends PlatformApplicationTest {
         assertThat(lines.get(1)).contains(",high-jax-trillium,", ",low-jax-trillium,", ",InClusterQueue,");
 
         usageHistory.sample();
-        assertThat(html("/teams?namespace=default")).contains("Usage over the last day",
+        assertThat(api.postYaml("/api/v1/manifests", """
+                apiVersion: platform.dev/v1
+                kind: Team
+                metadata: {name: ml}
+                spec: {namespaces: [default], members: [{user: alice, role: TeamLead}]}
+                """).status()).isEqualTo(200);
+        assertThat(html("/teams?team=ml")).contains("Usage over the last day",
                 "tpu-training-cq · tpu-v6e-slice / google.com/tpu", "<span>100% of 32</span> now");
-        assertThat(html("/teams?namespace=default")).contains("<th scope=\"row\">default-queue</th>", "32 of 32",
+        assertThat(html("/teams?team=ml")).contains("<th scope=\"row\">default/default-queue</th>", "32 of 32",
                 "href=\"/namespaces/default/workloads/low-jax-trillium\"",
                 "href=\"/namespaces/default/workloads/high-jax-trillium\"");
         assertThat(api.postYaml("/api/v1/manifests", """
@@ -82,14 +88,14 @@ class ConsolePagesTest extends PlatformApplicationTest {
                 """).status()).isEqualTo(200);
         assertThat(html("/configuration")).contains("tpu-v6e-slice", "cloud.google.com/gke-tpu-accelerator=tpu-v6e-slice",
                 "BestEffortFIFO", "<dt>reclaimWithinCohort</dt><dd>Never</dd>", "default-queue",
-                "low-priority-job", "2000000", "<li>team=research</li>");
+                "low-priority-job", "2000000", "<li>team=research</li>", "<li>alice (TeamLead)</li>");
 
         Response cancelled = api.post("/namespaces/default/workloads/high-jax-trillium/cancel",
                 "application/x-www-form-urlencoded", "");
         assertThat(cancelled.status()).isEqualTo(302);
         awaitWorkload("low-jax-trillium", w -> "Admitted".equals(w.get("state").asString()));
         assertThat(html("/namespaces/default/workloads/high-jax-trillium"))
-                .contains("Finished", "Cancelled by the user").doesNotContain("Cancel workload");
+                .contains("Finished", "Cancelled by admin").doesNotContain("Cancel workload");
     }
 
     private void recordPreemption(String preemptorUid, String preemptor, String victimUid, String victim, String namespace) {

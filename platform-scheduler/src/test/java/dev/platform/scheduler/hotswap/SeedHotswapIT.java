@@ -28,7 +28,6 @@ import static org.awaitility.Awaitility.await;
  */
 class SeedHotswapIT {
 
-    private static final String TOKEN = "hotswap-it-token";
 
     @TempDir
     Path workDir;
@@ -38,9 +37,9 @@ class SeedHotswapIT {
         TestDatabase.Connection db = TestDatabase.createDatabase("seed_hotswap");
         JdbcClient jdbc = JdbcClient.create(new DriverManagerDataSource(db.url(), db.username(), db.password()));
         List<String> args = new ArrayList<>(PlatformProcess.database(db));
-        args.addAll(List.of("--platform.agents.token=" + TOKEN, "--platform.hotswap.grace=2s"));
+        args.add("--platform.hotswap.grace=2s");
         try (PlatformProcess scheduler = PlatformProcess.start(workDir, "scheduler", args).awaitUp();
-             PlatformProcess agent = PlatformProcess.startSimulatedAgent(workDir, scheduler.url(), "sim", TOKEN).awaitUp()) {
+             PlatformProcess agent = PlatformProcess.startSimulatedAgent(workDir, scheduler.url(), "sim").awaitUp()) {
             PlatformClient api = scheduler.client();
             await().atMost(Duration.ofSeconds(60)).until(() -> healthyPools(api) == 5);
 

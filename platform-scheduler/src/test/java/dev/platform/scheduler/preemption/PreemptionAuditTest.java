@@ -7,10 +7,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -60,10 +56,8 @@ class PreemptionAuditTest extends PlatformApplicationTest {
         assertThat(api.get("/api/v1/preemptions?until=" + Instant.now().minusSeconds(3600)).json().get("items")).isEmpty();
         assertThat(api.get("/api/v1/preemptions?reason=Whatever").status()).isEqualTo(400);
 
-        HttpResponse<String> csv = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/api/v1/preemptions?clusterQueue=cq"))
-                .header("Accept", "text/csv").build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(csv.headers().firstValue("Content-Type").orElse("")).startsWith("text/csv");
+        Response csv = api.get("/api/v1/preemptions?clusterQueue=cq", "text/csv");
+        assertThat(csv.contentType()).startsWith("text/csv");
         List<String> lines = csv.body().lines().toList();
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0)).startsWith("id,at,reason,message,");

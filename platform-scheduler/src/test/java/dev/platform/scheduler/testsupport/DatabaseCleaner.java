@@ -19,15 +19,22 @@ public final class DatabaseCleaner {
         loop.quiesced(() -> clean(jdbc)).join();
     }
 
-    /** Data tables only: the schema history and the leadership row belong to the running application. */
+    /**
+     * Data tables only: the schema history and the leadership row belong to the running application, and
+     * the Admin with the token {@code PLATFORM_BOOTSTRAP_ADMIN_TOKEN} made at start stays, so tests keep
+     * authenticating as they did.
+     */
     public static void clean(JdbcClient jdbc) {
         List<String> tables = jdbc.sql("""
                 SELECT tablename FROM pg_tables
-                WHERE schemaname = 'public' AND tablename NOT IN ('flyway_schema_history', 'scheduler_leader')""")
+                WHERE schemaname = 'public'
+                  AND tablename NOT IN ('flyway_schema_history', 'scheduler_leader', 'app_user', 'api_token')""")
                 .query(String.class).list();
         if (!tables.isEmpty()) {
             jdbc.sql("TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY CASCADE").update();
         }
+        jdbc.sql("DELETE FROM api_token WHERE created_by <> 'bootstrap'").update();
+        jdbc.sql("DELETE FROM app_user WHERE created_by <> 'bootstrap'").update();
     }
 
     /**

@@ -71,7 +71,7 @@ public final class KubernetesAgent implements AutoCloseable {
         ApiClient commands = kubernetes.apiClient();
         commands.setReadTimeout((int) COMMAND_READ_TIMEOUT.toMillis());
         Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), CLUSTER,
-                PlatformIntegrationTest.AGENT_TOKEN, CLUSTER + "-agent"),
+                TestIdentity.agentToken(CLUSTER), CLUSTER + "-agent"),
                 new KubernetesCluster(commands, kubernetes.apiClient(), Agent.json()), new SoleReplica(), Clock.systemUTC());
         KubernetesAgent started = new KubernetesAgent(kubernetes, jobSets, agent);
         agent.start();

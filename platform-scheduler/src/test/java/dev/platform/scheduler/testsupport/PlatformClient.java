@@ -7,45 +7,75 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 
-/** A plain HTTP client for the REST contract, as an outside caller would use it. */
+/**
+ * A plain HTTP client for the REST contract, as an outside caller would use it: every request carries
+ * {@code Authorization: Bearer <token>}, the test Admin's token unless {@link #as} names another
+ * caller (or none).
+ */
 public final class PlatformClient {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
+    private final String token;
 
     public PlatformClient(int port) {
         this("http://127.0.0.1:" + port);
     }
 
     public PlatformClient(String baseUrl) {
+        this(baseUrl, TestIdentity.ADMIN_TOKEN);
+    }
+
+    private PlatformClient(String baseUrl, String token) {
         this.baseUrl = baseUrl;
+        this.token = token;
+    }
+
+    /** The same platform as another caller: {@code token} is their bearer token, null for an anonymous caller. */
+    public PlatformClient as(String token) {
+        return new PlatformClient(baseUrl, token);
+    }
+
+    public PlatformClient anonymous() {
+        return as(null);
     }
 
     /** A response with its body parsed as JSON when it is JSON. */
-    public record Response(int status, String contentType, String body) {
+    public record Response(int status, String contentType, String body, HttpHeaders headers) {
+
+        public Response(int status, String contentType, String body) {
+            this(status, contentType, body, HttpHeaders.of(Map.of(), (a, b) -> true));
+        }
+
         public JsonNode json() {
             return JSON.readTree(body);
+        }
+
+        public String header(String name) {
+            return headers.firstValue(name).orElse(null);
         }
     }
 
     public Response get(String path) {
-        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET().header("Accept", "application/json"));
+        return send(request(path).GET().header("Accept", "application/json"));
     }
 
     /** A GET with the given {@code Accept}, for text formats (Prometheus, CSV, HTML). */
     public Response get(String path, String accept) {
-        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET().header("Accept", accept));
+        return send(request(path).GET().header("Accept", accept));
     }
 
     public Response delete(String path) {
-        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).DELETE());
+        return send(request(path).DELETE());
     }
 
     public Response post(String path, String contentType, String body) {
@@ -53,8 +83,7 @@ public final class PlatformClient {
     }
 
     public Response post(String path, String contentType, byte[] body) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        HttpRequest.Builder request = request(path).POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (contentType != null) {
             request.header("Content-Type", contentType);
         }
@@ -65,12 +94,24 @@ public final class PlatformClient {
         return post(path, "application/yaml", yaml);
     }
 
-    private Response send(HttpRequest.Builder request) {
+    public Response postJson(String path, String json) {
+        return post(path, "application/json", json);
+    }
+
+    /** A request to {@code path} with this client's credentials, for headers the methods above do not set. */
+    public HttpRequest.Builder request(String path) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return request;
+    }
+
+    public Response send(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(),
-                    response.headers().firstValue("Content-Type").orElse(""), response.body());
+            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+                    response.body(), response.headers());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -10,17 +10,14 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * The whole application on a random port against the shared real PostgreSQL. Every test using
- * it shares one Spring context (same configuration), so the suite starts the application once.
+ * The whole application on a random port against the shared real PostgreSQL, with the test
+ * credentials ({@link TestIdentity}). Every test using it shares one Spring context (same
+ * configuration), so the suite starts the application once.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Inherited
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "platform.agents.token=" + PlatformIntegrationTest.AGENT_TOKEN)
-@ContextConfiguration(initializers = TestDatabase.Initializer.class)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ContextConfiguration(initializers = {TestDatabase.Initializer.class, TestIdentity.Initializer.class})
 public @interface PlatformIntegrationTest {
-
-    /** The bearer token agents present to the test application ({@code platform.agents.token}). */
-    String AGENT_TOKEN = "test-agent-token";
 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,22 +29,29 @@ public final class PlatformProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts {@code java -jar target/platform-scheduler.jar} in {@code workDir} on a free port. */
+    /**
+     * Starts {@code java -jar target/platform-scheduler.jar} in {@code workDir} on a free port, with the
+     * test credentials: the Admin token in {@code PLATFORM_BOOTSTRAP_ADMIN_TOKEN}, and the agent tokens.
+     */
     public static PlatformProcess start(Path workDir, String name, List<String> arguments) throws IOException {
-        return start(Path.of("target", "platform-scheduler.jar"), workDir, name, arguments);
+        List<String> withAgentTokens = new ArrayList<>(arguments);
+        TestIdentity.AGENT_CLUSTERS.forEach(c ->
+                withAgentTokens.add("--platform.agents.tokens." + c + "=" + TestIdentity.agentToken(c)));
+        return start(Path.of("target", "platform-scheduler.jar"), workDir, name, withAgentTokens,
+                Map.of("PLATFORM_BOOTSTRAP_ADMIN_TOKEN", TestIdentity.ADMIN_TOKEN));
     }
 
     /** Starts the simulated agent's boot jar, built by the platform-agent module before this one. */
-    public static PlatformProcess startSimulatedAgent(Path workDir, String schedulerUrl, String cluster, String token)
+    public static PlatformProcess startSimulatedAgent(Path workDir, String schedulerUrl, String cluster)
             throws IOException {
         return start(Path.of("..", "platform-agent", "target", "platform-agent.jar"), workDir, "agent-" + cluster,
                 List.of("--platform.agent.mode=simulated", "--platform.agent.scheduler-url=" + schedulerUrl,
-                        "--platform.agent.cluster-name=" + cluster, "--platform.agent.token=" + token,
-                        "--platform.agent.agent-id=sim-agent"));
+                        "--platform.agent.cluster-name=" + cluster, "--platform.agent.token=" + TestIdentity.agentToken(cluster),
+                        "--platform.agent.agent-id=sim-agent"), Map.of());
     }
 
-    private static PlatformProcess start(Path jarPath, Path workDir, String name, List<String> arguments)
-            throws IOException {
+    private static PlatformProcess start(Path jarPath, Path workDir, String name, List<String> arguments,
+                                         Map<String, String> environment) throws IOException {
         Path jar = jarPath.toAbsolutePath().normalize();
         assertThat(jar).exists();
         int port = freePort();
@@ -53,8 +61,10 @@ public final class PlatformProcess implements AutoCloseable {
         command.addAll(arguments);
         Files.createDirectories(workDir);
         Path log = workDir.resolve(name + ".log");
-        Process process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         return new PlatformProcess(process, port, log);
     }
 

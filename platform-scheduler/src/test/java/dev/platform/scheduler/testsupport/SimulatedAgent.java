@@ -30,7 +30,7 @@ public final class SimulatedAgent implements AutoCloseable {
     public static SimulatedAgent start(int port, PlatformClient api) {
         SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
         Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), "sim",
-                PlatformIntegrationTest.AGENT_TOKEN, "sim-agent"), cluster, new SoleReplica(), Clock.systemUTC());
+                TestIdentity.agentToken("sim"), "sim-agent"), cluster, new SoleReplica(), Clock.systemUTC());
         agent.start();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             PlatformClient.Response pools = api.get("/api/v1/clusters/sim/nodepools");

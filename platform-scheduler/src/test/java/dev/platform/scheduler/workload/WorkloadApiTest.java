@@ -8,10 +8,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,21 +47,17 @@ class WorkloadApiTest extends PlatformApplicationTest {
 
     @Test
     void idempotencyKeyReturnsTheFirstResult() throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
-        List<HttpResponse<String>> responses = new ArrayList<>();
+        List<PlatformClient.Response> responses = new ArrayList<>();
         for (int attempt = 0; attempt < 2; attempt++) {
-            responses.add(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                            + "/api/v1/namespaces/team-a/workloads"))
+            responses.add(api.send(api.request("/api/v1/namespaces/team-a/workloads")
                     .header("Content-Type", "application/yaml").header("Idempotency-Key", "retry-1")
-                    .POST(HttpRequest.BodyPublishers.ofString(Manifests.job("once", "lq", "1", null))).build(),
-                    HttpResponse.BodyHandlers.ofString()));
+                    .POST(HttpRequest.BodyPublishers.ofString(Manifests.job("once", "lq", "1", null)))));
         }
 
-        assertThat(responses).allSatisfy(r -> assertThat(r.statusCode()).isEqualTo(201));
-        assertThat(responses.get(1).headers().firstValue("Location")).isEqualTo(responses.get(0).headers().firstValue("Location"));
+        assertThat(responses).allSatisfy(r -> assertThat(r.status()).isEqualTo(201));
+        assertThat(responses.get(1).header("Location")).isEqualTo(responses.get(0).header("Location"));
         assertThat(api.get("/api/v1/namespaces/team-a/workloads").json().get("items")).hasSize(1);
-        assertThat(new PlatformClient.Response(200, "", responses.get(0).body()).json().get("uid"))
-                .isEqualTo(new PlatformClient.Response(200, "", responses.get(1).body()).json().get("uid"));
+        assertThat(responses.get(0).json().get("uid")).isEqualTo(responses.get(1).json().get("uid"));
     }
 
     @Test

@@ -12,7 +12,11 @@ public interface ConfigurationQueries {
 
     record ConfigurationView(List<FlavorView> flavors, List<CohortView> cohorts, List<ClusterQueuePolicies> clusterQueues,
                              List<LocalQueueView> localQueues, List<PriorityClassView> priorityClasses,
-                             List<NamespaceView> namespaces) {
+                             List<NamespaceView> namespaces, List<TeamView> teams) {
+    }
+
+    /** A Team object: its namespaces and its members with their roles ({@code alice (TeamLead)}). */
+    record TeamView(String name, List<String> namespaces, List<String> members) {
     }
 
     /** taints and tolerations in kubectl's {@code key=value:Effect} form. */

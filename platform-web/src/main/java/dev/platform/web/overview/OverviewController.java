@@ -1,5 +1,6 @@
 package dev.platform.web.overview;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.web.console.PoolHealthSummary;
 import dev.platform.web.hotswap.HotswapQueries;
 import dev.platform.web.nodepool.NodePoolQueries;
@@ -27,12 +28,15 @@ public class OverviewController {
         this.nodePools = nodePools;
     }
 
+    /** Hotswaps and node pools are Ops' view; a team member sees their own queues and, as a lead, their preemptions. */
     @GetMapping("/")
-    public String overview(Model model) {
+    public String overview(Caller caller, Model model) {
         model.addAttribute("nav", "overview");
-        model.addAttribute("overview", queries.overview(LATEST_PREEMPTIONS));
-        model.addAttribute("latestHotswaps", hotswaps.latest(LATEST_HOTSWAPS));
-        model.addAttribute("poolHealth", PoolHealthSummary.of(nodePools.clusters()));
+        model.addAttribute("overview", queries.overview(caller, LATEST_PREEMPTIONS));
+        if (caller.readsEverything()) {
+            model.addAttribute("latestHotswaps", hotswaps.latest(LATEST_HOTSWAPS));
+            model.addAttribute("poolHealth", PoolHealthSummary.of(nodePools.clusters()));
+        }
         return "overview";
     }
 }

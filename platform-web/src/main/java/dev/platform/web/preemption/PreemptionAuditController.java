@@ -1,5 +1,6 @@
 package dev.platform.web.preemption;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.web.preemption.PreemptionQueries.PreemptionPage;
 import dev.platform.web.preemption.PreemptionQueries.PreemptionSearch;
 import jakarta.servlet.http.HttpServletResponse;
@@ -41,7 +42,7 @@ public class PreemptionAuditController {
                         @RequestParam(required = false) String since,
                         @RequestParam(required = false) String until,
                         @RequestParam(required = false) String cursor,
-                        Model model, HttpServletResponse response) {
+                        Caller caller, Model model, HttpServletResponse response) {
         model.addAttribute("nav", "preemptions");
         model.addAttribute("reasons", REASONS);
         List<String> errors = new ArrayList<>();
@@ -57,7 +58,7 @@ public class PreemptionAuditController {
         PreemptionPage page = new PreemptionPage(List.of(), null);
         if (errors.isEmpty()) {
             try {
-                page = queries.page(search, blankToNull(cursor), PAGE);
+                page = queries.page(caller, search, blankToNull(cursor), PAGE);
             } catch (IllegalArgumentException e) {
                 errors.add("That page link is no longer valid; start again from the first page.");
             }

@@ -1,5 +1,6 @@
 package dev.platform.web.preemption;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.web.console.PreemptionView;
 
 import java.time.Instant;
@@ -9,10 +10,13 @@ import java.util.List;
 public interface PreemptionQueries {
 
     /**
+     * Preemptions touching the namespaces the caller leads (every one for Ops and Admin); the other
+     * party, when it is another team's workload, is not named.
+     *
      * @param cursor the {@code next} of the previous page, or null for the first
      * @throws IllegalArgumentException when the cursor is not one this port issued
      */
-    PreemptionPage page(PreemptionSearch search, String cursor, int limit);
+    PreemptionPage page(Caller caller, PreemptionSearch search, String cursor, int limit);
 
     /** Filters; every field is optional; {@code until} is exclusive. */
     record PreemptionSearch(String clusterQueue, String namespace, String reason, Instant since, Instant until) {

@@ -1,11 +1,15 @@
 package dev.platform.web.queue;
 
+import dev.platform.api.identity.Caller;
+import dev.platform.web.console.FoldedRows;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
+
+import java.util.List;
 
 /**
  * The queue pages: the list of ClusterQueues with the workloads that run outside them
@@ -23,22 +27,26 @@ public class QueuePageController {
     }
 
     @GetMapping("/queues")
-    public String queues(Model model) {
+    public String queues(Caller caller, Model model) {
         model.addAttribute("nav", "queues");
-        model.addAttribute("names", queries.clusterQueueNames());
-        model.addAttribute("priorityOnly", queries.priorityOnly(PAGE));
+        model.addAttribute("names", queries.clusterQueueNames(caller));
+        List<QueueQueries.PriorityOnlyRow> priorityOnly = queries.priorityOnly(caller, PAGE);
+        model.addAttribute("priorityOnly", priorityOnly);
+        model.addAttribute("priorityOnlyLines", FoldedRows.fold(priorityOnly, QueueQueries.PriorityOnlyRow::isHidden));
         model.addAttribute("priorityOnlyLimit", PAGE);
         return "queues";
     }
 
     @GetMapping("/queues/{clusterQueue}")
-    public String queue(@PathVariable String clusterQueue, @RequestParam(defaultValue = "0") int offset, Model model,
-                        HttpServletResponse response) {
+    public String queue(@PathVariable String clusterQueue, @RequestParam(defaultValue = "0") int offset, Caller caller,
+                        Model model, HttpServletResponse response) {
         model.addAttribute("nav", "queues");
         int from = Math.max(0, offset);
-        return queries.clusterQueue(clusterQueue, from, PAGE)
+        return queries.clusterQueue(caller, clusterQueue, from, PAGE)
                 .map(page -> {
                     model.addAttribute("page", page);
+                    model.addAttribute("pendingLines", FoldedRows.fold(page.pending(), QueueQueries.PendingRow::isHidden));
+                    model.addAttribute("admittedLines", FoldedRows.fold(page.admitted(), QueueQueries.AdmittedRow::isHidden));
                     model.addAttribute("offset", from);
                     model.addAttribute("previousOffset", from > 0 ? Math.max(0, from - PAGE) : null);
                     model.addAttribute("nextOffset", from + page.pending().size() < page.queue().pendingWorkloads()

@@ -1,5 +1,6 @@
 package dev.platform.web.queue;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.web.console.PendingReasons;
 import dev.platform.web.console.PodSetPlacement;
 import dev.platform.web.console.QueueUsageView;
@@ -12,13 +13,20 @@ import java.util.Optional;
 /** What the queue pages read: a ClusterQueue's pending workloads in queue order and its admitted ones. */
 public interface QueueQueries {
 
-    List<String> clusterQueueNames();
+    /** The ClusterQueues the caller sees: all for Ops and Admin, else those their teams' LocalQueues point to. */
+    List<String> clusterQueueNames(Caller caller);
 
-    /** Active workloads without a queue name (priority-only mode), highest priority first, at most {@code limit}. */
-    List<PriorityOnlyRow> priorityOnly(int limit);
+    /**
+     * Active workloads without a queue name (priority-only mode), highest priority first, at most
+     * {@code limit}; those in namespaces the caller does not read come as {@link PriorityOnlyRow#hidden hidden} rows.
+     */
+    List<PriorityOnlyRow> priorityOnly(Caller caller, int limit);
 
-    /** One page of the pending workloads from {@code offset}, and the admitted workloads (at most {@code limit}). */
-    Optional<QueuePage> clusterQueue(String name, int offset, int limit);
+    /**
+     * One page of the pending workloads from {@code offset}, and the admitted workloads (at most {@code limit}).
+     * Workloads in namespaces the caller does not read keep their place but not their names: hidden rows.
+     */
+    Optional<QueuePage> clusterQueue(Caller caller, String name, int offset, int limit);
 
     record QueuePage(QueueUsageView queue, List<PendingRow> pending, List<AdmittedRow> admitted) {
     }
@@ -27,6 +35,15 @@ public interface QueueQueries {
     record PendingRow(String namespace, String name, String localQueue, int priority, int positionInClusterQueue,
                       int positionInLocalQueue, Instant queuedAt, Duration waiting, String reason,
                       String reasonMessage) {
+
+        /** Another team's workload at this position: counted, not named. */
+        public static PendingRow hidden(int positionInClusterQueue) {
+            return new PendingRow(null, null, null, 0, positionInClusterQueue, -1, null, Duration.ZERO, null, null);
+        }
+
+        public boolean isHidden() {
+            return namespace == null;
+        }
 
         public String reasonText() {
             return PendingReasons.describe(reason);
@@ -55,6 +72,15 @@ public interface QueueQueries {
     record PriorityOnlyRow(String namespace, String name, String priorityClassName, int priority, String state,
                            String reason, String reasonMessage, List<PodSetPlacement> podSets) {
 
+        /** Another team's workload: counted, not named. */
+        public static PriorityOnlyRow hidden() {
+            return new PriorityOnlyRow(null, null, null, 0, null, null, null, List.of());
+        }
+
+        public boolean isHidden() {
+            return namespace == null;
+        }
+
         /** There is no quota in this mode: waiting means no pool is free and nobody may be preempted. */
         public String reasonText() {
             return "WaitingForNodePool".equals(reason) ? "Waiting for a free node pool" : PendingReasons.describe(reason);
@@ -64,5 +90,14 @@ public interface QueueQueries {
     /** A workload holding quota in the queue, with what admission gave each podset. */
     record AdmittedRow(String namespace, String name, String localQueue, int priority, String state,
                        Instant admittedAt, List<PodSetPlacement> podSets) {
+
+        /** Another team's workload: counted, not named. */
+        public static AdmittedRow hidden() {
+            return new AdmittedRow(null, null, null, 0, null, null, List.of());
+        }
+
+        public boolean isHidden() {
+            return namespace == null;
+        }
     }
 }

@@ -1,22 +1,24 @@
 package dev.platform.web.team;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.web.console.LocalQueueView;
 import dev.platform.web.console.QueueUsageView;
 import dev.platform.web.console.WorkloadLine;
 
 import java.util.List;
+import java.util.Optional;
 
-/** What the team quota page reads: a namespace's LocalQueues, their ClusterQueues' usage, its workloads. */
+/** What the team quota page reads: a team's LocalQueues, their ClusterQueues' usage, its workloads. */
 public interface TeamQueries {
 
-    /** The namespaces that have LocalQueues, sorted. */
-    List<String> namespaces();
+    /** The teams whose page the caller may open (the teams they lead; every team for Ops and Admin), sorted. */
+    List<String> teams(Caller caller);
 
-    /** The namespace's queues and the first {@code workloadLimit} of its workloads, newest first. */
-    TeamView team(String namespace, int workloadLimit);
+    /** The team's namespaces and queues and the first {@code workloadLimit} of its workloads, newest first. */
+    Optional<TeamView> team(String team, int workloadLimit);
 
-    /** Sampled usage of the namespace's ClusterQueues over the last day, oldest sample first. */
-    List<UsageSeries> usageHistory(String namespace);
+    /** Sampled usage of the team's ClusterQueues over the last day, oldest sample first. */
+    List<UsageSeries> usageHistory(String team);
 
     /** One ClusterQueue, flavor and resource over time; quantities in the resource's units. */
     record UsageSeries(String clusterQueue, String flavor, String resource, String nominalQuota,
@@ -26,8 +28,8 @@ public interface TeamQueries {
     record UsagePoint(java.time.Instant at, double used, double nominal) {
     }
 
-    /** {@code moreWorkloads} tells that the namespace has workloads beyond the first page. */
-    record TeamView(String namespace, List<LocalQueueView> localQueues, List<QueueUsageView> clusterQueues,
-                    List<WorkloadLine> workloads, boolean moreWorkloads) {
+    /** {@code moreWorkloads} tells that the team has workloads beyond the first page. */
+    record TeamView(String team, List<String> namespaces, List<LocalQueueView> localQueues,
+                    List<QueueUsageView> clusterQueues, List<WorkloadLine> workloads, boolean moreWorkloads) {
     }
 }

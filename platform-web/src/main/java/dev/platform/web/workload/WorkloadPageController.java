@@ -1,5 +1,6 @@
 package dev.platform.web.workload;
 
+import dev.platform.api.identity.Caller;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -27,10 +28,10 @@ public class WorkloadPageController {
     }
 
     @GetMapping("/namespaces/{namespace}/workloads/{name}")
-    public String workload(@PathVariable String namespace, @PathVariable String name, Model model,
+    public String workload(@PathVariable String namespace, @PathVariable String name, Caller caller, Model model,
                            HttpServletResponse response) {
         model.addAttribute("nav", "queues");
-        return queries.workload(namespace, name)
+        return queries.workload(caller, namespace, name)
                 .map(w -> {
                     model.addAttribute("w", w);
                     model.addAttribute("manifestYaml", ManifestYaml.fromJson(w.manifestJson()));
@@ -44,8 +45,9 @@ public class WorkloadPageController {
     }
 
     @PostMapping("/namespaces/{namespace}/workloads/{name}/cancel")
-    public String cancel(@PathVariable String namespace, @PathVariable String name, RedirectAttributes redirect) {
-        String notice = switch (commands.cancel(namespace, name)) {
+    public String cancel(@PathVariable String namespace, @PathVariable String name, Caller caller,
+                         RedirectAttributes redirect) {
+        String notice = switch (commands.cancel(caller, namespace, name)) {
             case CANCELLED -> "Cancelled " + namespace + "/" + name + "; its quota is free.";
             case ALREADY_FINISHED -> namespace + "/" + name + " had already finished; nothing to cancel.";
             case NOT_FOUND -> "There is no workload " + namespace + "/" + name + ".";

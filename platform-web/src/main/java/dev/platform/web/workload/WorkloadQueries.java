@@ -1,5 +1,6 @@
 package dev.platform.web.workload;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.web.console.PendingReasons;
 import dev.platform.web.console.PodSetPlacement;
 import dev.platform.web.console.PreemptionView;
@@ -12,7 +13,8 @@ import java.util.Optional;
 /** What the workload page reads: one workload with its manifest, admission, timeline and preemptions. */
 public interface WorkloadQueries {
 
-    Optional<WorkloadDetail> workload(String namespace, String name);
+    /** The workload, its timeline and its preemptions; another team's workload in a preemption is not named. */
+    Optional<WorkloadDetail> workload(Caller caller, String namespace, String name);
 
     /**
      * A workload in full. {@code manifestJson} is the manifest as submitted, stored as JSON;

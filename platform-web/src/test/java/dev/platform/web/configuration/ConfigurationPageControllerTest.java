@@ -7,6 +7,7 @@ import dev.platform.web.configuration.ConfigurationQueries.FlavorView;
 import dev.platform.web.configuration.ConfigurationQueries.NamespaceView;
 import dev.platform.web.configuration.ConfigurationQueries.PriorityClassView;
 import dev.platform.web.configuration.ConfigurationQueries.QuotaLine;
+import dev.platform.web.configuration.ConfigurationQueries.TeamView;
 import dev.platform.web.console.LocalQueueView;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -50,7 +51,8 @@ class ConfigurationPageControllerTest {
                                 "critical pods"),
                         new PriorityClassView("WorkloadPriorityClass", "batch", 100, false, null, null)),
                 List.of(new NamespaceView("research", new TreeMap<>(
-                        Map.of("team", "ml", "kubernetes.io/metadata.name", "research"))))));
+                        Map.of("team", "ml", "kubernetes.io/metadata.name", "research")))),
+                List.of(new TeamView("ml", List.of("research"), List.of("alice (TeamLead)", "bob (Engineer)")))));
 
         mvc.perform(get("/configuration"))
                 .andExpect(status().isOk())
@@ -66,10 +68,11 @@ class ConfigurationPageControllerTest {
                         containsString("PreemptionOverBorrowing"),
                         containsString("tpu-v5e / google.com/tpu: 16"), containsString("borrow ≤ 8"),
                         containsString("lend ≤ 4"),
-                        containsString("href=\"/teams?namespace=team-a\""), containsString("<th scope=\"row\">lq-a</th>"),
+                        containsString("<td>team-a</td>"), containsString("<th scope=\"row\">lq-a</th>"),
                         containsString("high-priority-job"), containsString("2000000"),
                         containsString("WorkloadPriorityClass"), containsString("batch"),
-                        containsString("<a href=\"/teams?namespace=research\">research</a>"),
+                        containsString("<th scope=\"row\">research</th>"),
+                        containsString("<a href=\"/teams?team=ml\">ml</a>"), containsString("<li>alice (TeamLead)</li>"),
                         containsString("<li>kubernetes.io/metadata.name=research</li><li>team=ml</li>"),
                         containsString("aria-current=\"page\">Configuration"))));
     }
@@ -77,7 +80,7 @@ class ConfigurationPageControllerTest {
     @Test
     void saysNoneForEmptyKinds() throws Exception {
         given(queries.configuration()).willReturn(new ConfigurationView(List.of(), List.of(), List.of(), List.of(),
-                List.of(), List.of()));
+                List.of(), List.of(), List.of()));
 
         mvc.perform(get("/configuration"))
                 .andExpect(status().isOk())

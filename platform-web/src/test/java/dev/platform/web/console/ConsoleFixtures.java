@@ -1,5 +1,8 @@
 package dev.platform.web.console;
 
+import dev.platform.api.identity.Caller;
+import dev.platform.api.identity.ClusterRole;
+import dev.platform.api.identity.TeamRole;
 import dev.platform.web.nodepool.NodePoolQueries.ClusterPools;
 import dev.platform.web.nodepool.NodePoolQueries.NodeIssue;
 import dev.platform.web.nodepool.NodePoolQueries.PlacedWorkload;
@@ -7,11 +10,21 @@ import dev.platform.web.nodepool.NodePoolQueries.Pool;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 /** View records as the scheduler's adapters would return them, for controller tests. */
 public final class ConsoleFixtures {
 
     public static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+
+    /** Every console test's caller unless it says otherwise: sees and may do everything. */
+    public static final Caller ADMIN = new Caller("admin", ClusterRole.Admin, List.of());
+    /** An Engineer of team vision (namespace vision-train): no audits, no infrastructure pages. */
+    public static final Caller ENGINEER = new Caller("bob", null,
+            List.of(new Caller.Membership("vision", TeamRole.Engineer, Set.of("vision-train"))));
+    /** The TeamLead of team vision: also the team page and the team's preemptions. */
+    public static final Caller LEAD = new Caller("alice", null,
+            List.of(new Caller.Membership("vision", TeamRole.TeamLead, Set.of("vision-train"))));
 
     private ConsoleFixtures() {
     }

@@ -4,6 +4,8 @@ import dev.platform.web.hotswap.HotswapQueries;
 import dev.platform.web.nodepool.NodePoolQueries;
 import dev.platform.web.overview.OverviewQueries.CohortUsage;
 import dev.platform.web.overview.OverviewQueries.Overview;
+import dev.platform.web.console.CurrentCaller;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
@@ -11,7 +13,11 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
 import java.util.List;
+import java.util.Optional;
 
+import static dev.platform.web.console.ConsoleFixtures.ADMIN;
+import static dev.platform.web.console.ConsoleFixtures.ENGINEER;
+import static dev.platform.web.console.ConsoleFixtures.LEAD;
 import static dev.platform.web.console.ConsoleFixtures.T0;
 import static dev.platform.web.console.ConsoleFixtures.borrowingQueue;
 import static dev.platform.web.console.ConsoleFixtures.recoveredHotswap;
@@ -23,6 +29,7 @@ import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.then;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -42,9 +49,51 @@ class OverviewControllerTest {
     @MockitoBean
     NodePoolQueries nodePools;
 
+    @MockitoBean
+    CurrentCaller caller;
+
+    @BeforeEach
+    void asAdmin() {
+        given(caller.get()).willReturn(Optional.of(ADMIN));
+    }
+
+    @Test
+    void anEngineerSeesTheirQueuesButNeitherInfrastructureNorAuditsNorTheirLinks() throws Exception {
+        given(caller.get()).willReturn(Optional.of(ENGINEER));
+        given(queries.overview(ENGINEER, 10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
+
+        mvc.perform(get("/"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(
+                        containsString("href=\"/queues/tpu-training-cq\""),
+                        containsString("<span class=\"who-name\">bob</span>"),
+                        containsString("<span class=\"who-roles\">vision</span>"),
+                        containsString("Log out"),
+                        not(containsString("Latest hotswaps")), not(containsString("Latest preemptions")),
+                        not(containsString("Node pools")), not(containsString("href=\"/hotswaps\"")),
+                        not(containsString("href=\"/preemptions\"")), not(containsString("href=\"/configuration\"")),
+                        not(containsString("href=\"/teams\"")))));
+        then(hotswaps).shouldHaveNoInteractions();
+        then(nodePools).shouldHaveNoInteractions();
+    }
+
+    @Test
+    void aTeamLeadAlsoSeesTheirPreemptionsAndTheTeamPageLink() throws Exception {
+        given(caller.get()).willReturn(Optional.of(LEAD));
+        given(queries.overview(LEAD, 10)).willReturn(new Overview(List.of(), List.of(trainingQueue()),
+                List.of(preemption(2, "low-jax-trillium"))));
+
+        mvc.perform(get("/"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(
+                        containsString("Latest preemptions"), containsString("href=\"/teams\""),
+                        containsString("href=\"/preemptions\""), not(containsString("Latest hotswaps")),
+                        not(containsString("href=\"/hotswaps\"")))));
+    }
+
     @Test
     void showsCohortsAndQueuesWithUsageCountsAndLatestPreemptions() throws Exception {
-        given(queries.overview(10)).willReturn(new Overview(
+        given(queries.overview(ADMIN, 10)).willReturn(new Overview(
                 List.of(new CohortUsage("research", "org", List.of(borrowingQueue()))),
                 List.of(trainingQueue()),
                 List.of(preemption(2, "low-jax-trillium"))));
@@ -67,7 +116,7 @@ class OverviewControllerTest {
 
     @Test
     void countsPendingAndAdmittedWorkloads() throws Exception {
-        given(queries.overview(10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
+        given(queries.overview(ADMIN, 10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
 
         mvc.perform(get("/"))
                 .andExpect(status().isOk())
@@ -77,7 +126,7 @@ class OverviewControllerTest {
 
     @Test
     void explainsHowToStartWhenThereIsNoQueue() throws Exception {
-        given(queries.overview(10)).willReturn(new Overview(List.of(), List.of(), List.of()));
+        given(queries.overview(ADMIN, 10)).willReturn(new Overview(List.of(), List.of(), List.of()));
 
         mvc.perform(get("/"))
                 .andExpect(status().isOk())
@@ -87,7 +136,7 @@ class OverviewControllerTest {
 
     @Test
     void showsTheLatestHotswapsAndNodePoolHealthCounts() throws Exception {
-        given(queries.overview(10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
+        given(queries.overview(ADMIN, 10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
         given(hotswaps.latest(5)).willReturn(List.of(recoveredHotswap(7, T0)));
         given(nodePools.clusters()).willReturn(List.of(simCluster(), staleCluster()));
 
@@ -106,7 +155,7 @@ class OverviewControllerTest {
 
     @Test
     void saysSoWhenThereIsNoHotswapOrPoolYet() throws Exception {
-        given(queries.overview(10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
+        given(queries.overview(ADMIN, 10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
 
         mvc.perform(get("/"))
                 .andExpect(status().isOk())

@@ -11,6 +11,7 @@ import org.springframework.test.web.servlet.MockMvc;
 import java.time.Instant;
 import java.util.List;
 
+import static dev.platform.web.console.ConsoleFixtures.ADMIN;
 import static dev.platform.web.console.ConsoleFixtures.preemption;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
@@ -38,7 +39,7 @@ class PreemptionAuditControllerTest {
 
     @Test
     void filtersFromTheFormKeepTheirValuesAndCarryIntoTheNextAndCsvLinks() throws Exception {
-        given(queries.page(FILTERED, null, 50)).willReturn(new PreemptionPage(
+        given(queries.page(ADMIN, FILTERED, null, 50)).willReturn(new PreemptionPage(
                 List.of(preemption(2, "low-jax-trillium"), preemption(1, "other")), "CURSOR2"));
 
         mvc.perform(get("/preemptions").param("clusterQueue", "tpu-training-cq").param("namespace", "default")
@@ -63,7 +64,7 @@ class PreemptionAuditControllerTest {
 
     @Test
     void followingTheNextLinkPassesTheCursorAndOffersTheFirstPage() throws Exception {
-        given(queries.page(new PreemptionSearch(null, null, null, null, null), "CURSOR2", 50))
+        given(queries.page(ADMIN, new PreemptionSearch(null, null, null, null, null), "CURSOR2", 50))
                 .willReturn(new PreemptionPage(List.of(preemption(1, "last")), null));
 
         mvc.perform(get("/preemptions").param("cursor", "CURSOR2").param("reason", ""))
@@ -79,12 +80,12 @@ class PreemptionAuditControllerTest {
                 .andExpect(status().isBadRequest())
                 .andExpect(content().string(allOf(containsString("From must be a time such as"),
                         containsString("Reason must be one of"))));
-        then(queries).should(never()).page(any(), any(), anyInt());
+        then(queries).should(never()).page(any(), any(), any(), anyInt());
     }
 
     @Test
     void aCursorThePortDoesNotKnowIsABadRequest() throws Exception {
-        given(queries.page(any(), eq("garbage"), eq(50))).willThrow(new IllegalArgumentException("bad cursor"));
+        given(queries.page(any(), any(), eq("garbage"), eq(50))).willThrow(new IllegalArgumentException("bad cursor"));
 
         mvc.perform(get("/preemptions").param("cursor", "garbage"))
                 .andExpect(status().isBadRequest())
@@ -93,7 +94,7 @@ class PreemptionAuditControllerTest {
 
     @Test
     void saysSoWhenNothingMatches() throws Exception {
-        given(queries.page(any(), any(), anyInt())).willReturn(new PreemptionPage(List.of(), null));
+        given(queries.page(any(), any(), any(), anyInt())).willReturn(new PreemptionPage(List.of(), null));
 
         mvc.perform(get("/preemptions"))
                 .andExpect(status().isOk())

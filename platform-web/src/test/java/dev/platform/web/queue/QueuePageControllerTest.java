@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static dev.platform.web.console.ConsoleFixtures.ADMIN;
 import static dev.platform.web.console.ConsoleFixtures.T0;
 import static dev.platform.web.console.ConsoleFixtures.trainingQueue;
 import static org.hamcrest.Matchers.allOf;
@@ -38,7 +39,7 @@ class QueuePageControllerTest {
 
     @Test
     void listsPendingInQueueOrderWithPositionsWaitingAndReasonAndAdmittedWithFlavorsAndPools() throws Exception {
-        given(queries.clusterQueue("tpu-training-cq", 0, 100)).willReturn(Optional.of(new QueuePage(trainingQueue(),
+        given(queries.clusterQueue(ADMIN, "tpu-training-cq", 0, 100)).willReturn(Optional.of(new QueuePage(trainingQueue(),
                 List.of(new PendingRow("default", "low-jax-trillium", "default-queue", 1000000, 0, 0, T0,
                                 Duration.ofMinutes(125), "WaitingForQuota",
                                 "insufficient unused quota for google.com/tpu in flavor tpu-v6e-slice, 32 more needed"),
@@ -69,7 +70,7 @@ class QueuePageControllerTest {
                 .mapToObj(i -> new PendingRow("ns", "w" + i, "lq", 0, i, i, T0, Duration.ZERO, "Blocked", null))
                 .toList();
         var queue = new dev.platform.web.console.QueueUsageView("cq", null, "StrictFIFO", true, "Ready", List.of(), 250, 0);
-        given(queries.clusterQueue("cq", 100, 100)).willReturn(Optional.of(new QueuePage(queue, page, List.of())));
+        given(queries.clusterQueue(ADMIN, "cq", 100, 100)).willReturn(Optional.of(new QueuePage(queue, page, List.of())));
 
         mvc.perform(get("/queues/cq").param("offset", "100"))
                 .andExpect(status().isOk())
@@ -81,7 +82,7 @@ class QueuePageControllerTest {
 
     @Test
     void unknownQueueIsNotFound() throws Exception {
-        given(queries.clusterQueue("nope", 0, 100)).willReturn(Optional.empty());
+        given(queries.clusterQueue(ADMIN, "nope", 0, 100)).willReturn(Optional.empty());
 
         mvc.perform(get("/queues/nope"))
                 .andExpect(status().isNotFound())
@@ -90,8 +91,8 @@ class QueuePageControllerTest {
 
     @Test
     void listsTheWorkloadsWithoutAQueueWithTheirPoolsOrWhyTheyWait() throws Exception {
-        given(queries.clusterQueueNames()).willReturn(List.of());
-        given(queries.priorityOnly(100)).willReturn(List.of(
+        given(queries.clusterQueueNames(ADMIN)).willReturn(List.of());
+        given(queries.priorityOnly(ADMIN, 100)).willReturn(List.of(
                 new PriorityOnlyRow("default", "high-jax-trillium", "high-priority-job", 2000000, "Running", null, null,
                         List.of(new PodSetPlacement("slice", 8, Map.of(), Map.of("google.com/tpu", "32"),
                                 List.of("sim-v6e-4x4-2", "sim-v6e-4x4-3")))),
@@ -112,12 +113,32 @@ class QueuePageControllerTest {
 
     @Test
     void listsTheQueuesToPickFrom() throws Exception {
-        given(queries.clusterQueueNames()).willReturn(List.of("a-cq", "b-cq"));
+        given(queries.clusterQueueNames(ADMIN)).willReturn(List.of("a-cq", "b-cq"));
 
         mvc.perform(get("/queues"))
                 .andExpect(status().isOk())
                 .andExpect(content().string(allOf(containsString("href=\"/queues/a-cq\""),
                         containsString("href=\"/queues/b-cq\""), containsString("aria-current=\"page\">Queues"),
                         not(containsString("aria-current=\"page\">Overview")))));
+    }
+
+    @Test
+    void otherTeamsWorkloadsAreCountedAtTheirPositionsWithoutNames() throws Exception {
+        given(queries.clusterQueue(ADMIN, "tpu-training-cq", 0, 100)).willReturn(Optional.of(new QueuePage(trainingQueue(),
+                List.of(PendingRow.hidden(0), PendingRow.hidden(1),
+                        new PendingRow("vision-train", "mine", "lq", 5, 2, 0, T0, Duration.ofMinutes(3), "WaitingForQuota",
+                                null),
+                        PendingRow.hidden(3)),
+                List.of(AdmittedRow.hidden(), AdmittedRow.hidden()))));
+
+        mvc.perform(get("/queues/tpu-training-cq"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(
+                        matchesPattern("(?s).*<td class=\"num\">0–1</td>\\s*<td class=\"num\">—</td>\\s*"
+                                + "<td colspan=\"5\">2 workloads of other teams</td>.*"
+                                + "vision-train/mine.*<td class=\"num\">3</td>\\s*<td class=\"num\">—</td>\\s*"
+                                + "<td colspan=\"5\">1 workload of another team</td>.*"
+                                + "<td colspan=\"6\">2 workloads of other teams</td>.*"),
+                        not(containsString("href=\"/namespaces/null")))));
     }
 }

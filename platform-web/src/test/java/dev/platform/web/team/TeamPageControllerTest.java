@@ -3,6 +3,8 @@ package dev.platform.web.team;
 import dev.platform.web.console.LocalQueueView;
 import dev.platform.web.console.WorkloadLine;
 import dev.platform.web.team.TeamQueries.TeamView;
+import dev.platform.web.console.CurrentCaller;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
@@ -10,12 +12,19 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
 import java.util.List;
+import java.util.Optional;
 
 import static dev.platform.web.console.ConsoleFixtures.T0;
 import static dev.platform.web.console.ConsoleFixtures.borrowingQueue;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
+import static dev.platform.web.console.ConsoleFixtures.ADMIN;
+import static dev.platform.web.console.ConsoleFixtures.LEAD;
+import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -29,35 +38,43 @@ class TeamPageControllerTest {
     @MockitoBean
     TeamQueries queries;
 
+    @MockitoBean
+    CurrentCaller caller;
+
+    @BeforeEach
+    void asAdmin() {
+        given(caller.get()).willReturn(Optional.of(ADMIN));
+    }
+
     @Test
-    void showsTheChosenNamespacesQueuesQuotaBorrowingAndWorkloads() throws Exception {
-        given(queries.namespaces()).willReturn(List.of("default", "team-b"));
-        given(queries.team("team-b", 50)).willReturn(new TeamView("team-b",
+    void showsTheChosenTeamsQueuesQuotaBorrowingAndWorkloads() throws Exception {
+        given(queries.teams(ADMIN)).willReturn(List.of("default-team", "team-b"));
+        given(queries.team("team-b", 50)).willReturn(Optional.of(new TeamView("team-b", List.of("team-b"),
                 List.of(new LocalQueueView("team-b", "lq-b", "team-b", "None")),
                 List.of(borrowingQueue()),
                 List.of(new WorkloadLine("team-b", "train-1", "JobSet", "Pending", "lq-b", "team-b", 5, 3, 1,
                         "WaitingForQuota", "short", T0, null),
                         new WorkloadLine("team-b", "train-0", "JobSet", "Running", "lq-b", "team-b", 5, null, null,
                                 null, null, T0, T0)),
-                true));
+                true)));
 
-        mvc.perform(get("/teams").param("namespace", "team-b"))
+        mvc.perform(get("/teams").param("team", "team-b"))
                 .andExpect(status().isOk())
                 .andExpect(content().string(allOf(
                         containsString("<option value=\"team-b\" selected=\"selected\">team-b</option>"),
-                        containsString("<th scope=\"row\">lq-b</th>"), containsString("href=\"/queues/team-b\""),
+                        containsString("<th scope=\"row\">team-b/lq-b</th>"), containsString("href=\"/queues/team-b\""),
                         containsString("20 of 16"), containsString("borrowed 4"), containsString("borrow ≤ 8"),
                         containsString("href=\"/namespaces/team-b/workloads/train-1\""), containsString("3 / 1"),
                         containsString("Waiting for quota to free up"), containsString("Running"),
-                        containsString("/api/v1/namespaces/team-b/workloads"),
+                        containsString("/api/v1/namespaces/&lt;namespace&gt;/workloads"),
                         containsString("aria-current=\"page\">Team quota"))));
     }
 
     @Test
     void drawsUsageOverTheLastDayAsOneLinePerQuota() throws Exception {
-        given(queries.namespaces()).willReturn(List.of("default"));
-        given(queries.team("default", 50)).willReturn(new TeamView("default", List.of(), List.of(), List.of(), false));
-        given(queries.usageHistory("default")).willReturn(List.of(new TeamQueries.UsageSeries("tpu-training-cq",
+        given(queries.teams(ADMIN)).willReturn(List.of("ml"));
+        given(queries.team("ml", 50)).willReturn(Optional.of(empty("ml")));
+        given(queries.usageHistory("ml")).willReturn(List.of(new TeamQueries.UsageSeries("tpu-training-cq",
                 "tpu-v6e-slice", "google.com/tpu", "32", List.of(
                         new TeamQueries.UsagePoint(T0, 0, 32), new TeamQueries.UsagePoint(T0.plusSeconds(60), 16, 32),
                         new TeamQueries.UsagePoint(T0.plusSeconds(120), 48, 32)))));
@@ -73,8 +90,8 @@ class TeamPageControllerTest {
 
     @Test
     void saysWhenNoUsageWasSampledYet() throws Exception {
-        given(queries.namespaces()).willReturn(List.of("default"));
-        given(queries.team("default", 50)).willReturn(new TeamView("default", List.of(), List.of(), List.of(), false));
+        given(queries.teams(ADMIN)).willReturn(List.of("ml"));
+        given(queries.team("ml", 50)).willReturn(Optional.of(empty("ml")));
 
         mvc.perform(get("/teams"))
                 .andExpect(status().isOk())
@@ -82,23 +99,38 @@ class TeamPageControllerTest {
     }
 
     @Test
-    void picksTheFirstNamespaceWhenNoneIsChosen() throws Exception {
-        given(queries.namespaces()).willReturn(List.of("default", "team-b"));
-        given(queries.team("default", 50)).willReturn(new TeamView("default", List.of(), List.of(), List.of(), false));
+    void picksTheFirstTeamWhenNoneIsChosen() throws Exception {
+        given(queries.teams(ADMIN)).willReturn(List.of("ml", "team-b"));
+        given(queries.team("ml", 50)).willReturn(Optional.of(empty("ml")));
 
         mvc.perform(get("/teams"))
                 .andExpect(status().isOk())
                 .andExpect(content().string(allOf(
-                        containsString("<option value=\"default\" selected=\"selected\">default</option>"),
-                        containsString("This namespace has no LocalQueue."), containsString("No workloads."))));
+                        containsString("<option value=\"ml\" selected=\"selected\">ml</option>"),
+                        containsString("namespaces have no LocalQueue."), containsString("No workloads."))));
     }
 
     @Test
-    void saysSoWhenNoNamespaceHasAQueue() throws Exception {
-        given(queries.namespaces()).willReturn(List.of());
+    void saysSoWhenThereIsNoTeam() throws Exception {
+        given(queries.teams(ADMIN)).willReturn(List.of());
 
         mvc.perform(get("/teams"))
                 .andExpect(status().isOk())
-                .andExpect(content().string(containsString("No namespace has a LocalQueue yet.")));
+                .andExpect(content().string(containsString("No team yet.")));
+    }
+
+    @Test
+    void aTeamTheCallerDoesNotLeadIsForbiddenAndNotLookedUp() throws Exception {
+        given(caller.get()).willReturn(Optional.of(LEAD));
+        given(queries.teams(LEAD)).willReturn(List.of("vision"));
+
+        mvc.perform(get("/teams").param("team", "nlp"))
+                .andExpect(status().isForbidden())
+                .andExpect(content().string(containsString("Not for your roles")));
+        verify(queries, never()).team(eq("nlp"), anyInt());
+    }
+
+    private static TeamView empty(String team) {
+        return new TeamView(team, List.of(), List.of(), List.of(), List.of(), false);
     }
 }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static dev.platform.web.console.ConsoleFixtures.ADMIN;
 import static dev.platform.web.console.ConsoleFixtures.T0;
 import static dev.platform.web.console.ConsoleFixtures.preemption;
 import static org.hamcrest.Matchers.allOf;
@@ -49,7 +50,7 @@ class WorkloadPageControllerTest {
 
     @Test
     void showsPositionReasonPodSetsConditionsTimelinePreemptionsAndTheManifestAsYaml() throws Exception {
-        given(queries.workload("default", "low-jax-trillium")).willReturn(Optional.of(pending()));
+        given(queries.workload(ADMIN, "default", "low-jax-trillium")).willReturn(Optional.of(pending()));
 
         mvc.perform(get("/namespaces/default/workloads/low-jax-trillium"))
                 .andExpect(status().isOk())
@@ -72,7 +73,7 @@ class WorkloadPageControllerTest {
     @Test
     void showsTheAdmissionWithFlavorsAndNoCancelButtonOnceFinished() throws Exception {
         WorkloadDetail w = pending();
-        given(queries.workload("default", "done")).willReturn(Optional.of(new WorkloadDetail(w.namespace(), "done",
+        given(queries.workload(ADMIN, "default", "done")).willReturn(Optional.of(new WorkloadDetail(w.namespace(), "done",
                 w.kind(), w.uid(), w.queueName(), w.clusterQueue(), w.priorityClassName(), w.priority(), "Finished",
                 null, null, null, null, T0, T0.plusSeconds(5), w.podSets(),
                 List.of(new PodSetPlacement("slice", 8, Map.of("google.com/tpu", "tpu-v6e-slice"),
@@ -88,18 +89,18 @@ class WorkloadPageControllerTest {
 
     @Test
     void cancelCallsTheServiceAndRedirectsBackWithANotice() throws Exception {
-        given(commands.cancel("default", "low-jax-trillium")).willReturn(Cancellation.CANCELLED);
+        given(commands.cancel(ADMIN, "default", "low-jax-trillium")).willReturn(Cancellation.CANCELLED);
 
         mvc.perform(post("/namespaces/default/workloads/low-jax-trillium/cancel"))
                 .andExpect(status().is3xxRedirection())
                 .andExpect(redirectedUrl("/namespaces/default/workloads/low-jax-trillium"))
                 .andExpect(flash().attribute("notice", containsString("Cancelled default/low-jax-trillium")));
-        then(commands).should().cancel("default", "low-jax-trillium");
+        then(commands).should().cancel(ADMIN, "default", "low-jax-trillium");
     }
 
     @Test
     void unknownWorkloadIsNotFound() throws Exception {
-        given(queries.workload("default", "nope")).willReturn(Optional.empty());
+        given(queries.workload(ADMIN, "default", "nope")).willReturn(Optional.empty());
 
         mvc.perform(get("/namespaces/default/workloads/nope"))
                 .andExpect(status().isNotFound())

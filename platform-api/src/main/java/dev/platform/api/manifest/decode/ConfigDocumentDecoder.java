@@ -22,7 +22,10 @@ import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest.Taint;
 import dev.platform.api.manifest.ResourceFlavorManifest.Toleration;
+import dev.platform.api.manifest.TeamManifest;
 import dev.platform.api.manifest.WorkloadPriorityClassManifest;
+import dev.platform.api.identity.TeamRole;
+import dev.platform.api.identity.UserNames;
 import dev.platform.api.manifest.decode.KubernetesFields.TypeMeta;
 
 import java.util.ArrayList;
@@ -42,6 +45,9 @@ final class ConfigDocumentDecoder {
     private static final String V1BETA1 = "kueue.x-k8s.io/v1beta1";
     private static final List<String> SELECTOR_OPERATORS = List.of("In", "NotIn", "Exists", "DoesNotExist");
     private static final List<String> PREEMPTION_POLICIES = List.of("PreemptLowerPriority", "Never");
+    private static final List<String> TEAM_ROLES = List.of("TeamLead", "Engineer");
+    /** Namespaces and members per team: plenty for a team, a bound for a request. */
+    private static final int MAX_TEAM_ENTRIES = 1000;
     /** Kueue ClusterQueue fields outside the platform's scope: accepted, said to be ignored. */
     private static final List<String> UNSUPPORTED_CLUSTER_QUEUE_FIELDS =
             List.of("admissionChecks", "admissionChecksStrategy", "admissionScope", "concurrentAdmissionPolicy");
@@ -61,6 +67,7 @@ final class ConfigDocumentDecoder {
             case WORKLOAD_PRIORITY_CLASS -> workloadPriorityClass(name, root);
             case PRIORITY_CLASS -> priorityClass(name, root);
             case NAMESPACE -> namespace(metadata, root);
+            case TEAM -> team(name, root.objectOrEmpty("spec"));
             case JOB_SET, JOB, WORKLOAD -> throw new IllegalArgumentException("not a configuration kind: " + kind);
         };
     }
@@ -243,6 +250,37 @@ final class ConfigDocumentDecoder {
                     + " the name; Kubernetes sets this label to the namespace's name", "set to '" + metadata.name() + "'");
         }
         return new NamespaceManifest(metadata.name(), metadata.labels());
+    }
+
+    /**
+     * A team's namespaces (DNS labels, each once) and members (user names, each once, with a role).
+     * That a namespace belongs to no other team is checked where teams are stored.
+     */
+    private static TeamManifest team(String name, Node spec) {
+        List<String> namespaces = spec.strings("namespaces");
+        if (namespaces.size() > MAX_TEAM_ENTRIES) {
+            spec.error("namespaces", "has " + namespaces.size() + " items; at most " + MAX_TEAM_ENTRIES + " are allowed");
+        }
+        Set<String> seenNamespaces = new HashSet<>();
+        for (int i = 0; i < namespaces.size(); i++) {
+            String namespace = namespaces.get(i);
+            String path = Node.index("namespaces", i);
+            KubernetesNames.labelProblem(namespace).ifPresent(problem -> spec.error(path, problem));
+            if (!seenNamespaces.add(namespace)) {
+                spec.error(path, "namespace '" + namespace + "' is listed twice");
+            }
+        }
+        List<TeamManifest.Member> members = new ArrayList<>();
+        Set<String> seenUsers = new HashSet<>();
+        for (Node member : atMost(spec, "members", MAX_TEAM_ENTRIES)) {
+            String user = member.requiredName("user", UserNames::problem);
+            String role = member.requiredOneOf("role", TEAM_ROLES);
+            if (user != null && !seenUsers.add(user)) {
+                member.error("user", "user '" + user + "' is listed twice; a member has one role in a team");
+            }
+            members.add(new TeamManifest.Member(user, role == null ? null : TeamRole.valueOf(role)));
+        }
+        return new TeamManifest(name, namespaces, members);
     }
 
     private static List<Node> atMost(Node node, String field, int max) {

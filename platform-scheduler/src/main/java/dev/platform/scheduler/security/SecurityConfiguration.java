@@ -1,0 +1,136 @@
+package dev.platform.scheduler.security;
+
+import dev.platform.api.agent.AgentProtocol;
+import dev.platform.api.identity.Caller;
+import dev.platform.scheduler.identity.UserAccountRepository;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
+
+import static org.springframework.http.HttpMethod.DELETE;
+import static org.springframework.http.HttpMethod.GET;
+import static org.springframework.http.HttpMethod.POST;
+
+/**
+ * Who may call what. Two filter chains: agent endpoints take agent tokens bound to the cluster in the
+ * path; everything else takes the platform's API tokens or an identity provider's JWTs as bearer
+ * tokens, or a console session (form login, or OIDC login when a client is registered) with CSRF
+ * protection. Each request rule below names the role it needs; lists are filtered by the caller's
+ * teams where they are read. A path without a rule is closed. docs/security.md has the full matrix.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(SecuritySettings.class)
+class SecurityConfiguration {
+
+    /**
+     * The content the console loads: its own scripts, styles and images, nothing from elsewhere, no inline
+     * script. Style attributes are allowed (usage bars are sized with them); style elements are not.
+     */
+    private static final String CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:;"
+            + " style-src 'self'; style-src-attr 'unsafe-inline'; script-src 'self'; connect-src 'self';"
+            + " frame-ancestors 'none'; form-action 'self'; base-uri 'self'; object-src 'none'";
+
+    @Bean
+    @Order(1)
+    SecurityFilterChain agentEndpoints(HttpSecurity http, BearerTokens tokens, AccessRules rules,
+                                       ProblemResponses problems) throws Exception {
+        http.securityMatcher(AgentProtocol.BASE_PATH + "/**")
+                .authorizeHttpRequests(requests -> requests
+                        .requestMatchers(AgentProtocol.BASE_PATH + "/clusters/{cluster}/**").access(rules.agentOfCluster())
+                        .anyRequest().denyAll())
+                .oauth2ResourceServer(bearer -> bearer
+                        .authenticationManagerResolver(request -> tokens.agents())
+                        .authenticationEntryPoint(problems)
+                        .accessDeniedHandler(problems))
+                .exceptionHandling(e -> e.authenticationEntryPoint(problems).accessDeniedHandler(problems))
+                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .csrf(csrf -> csrf.disable())
+                .requestCache(cache -> cache.disable())
+                .anonymous(anonymous -> anonymous.disable());
+        return http.build();
+    }
+
+    @Bean
+    @Order(2)
+    SecurityFilterChain platform(HttpSecurity http, BearerTokens tokens, AccessRules rules, ProblemResponses problems,
+                                 UserAccountRepository users, PasswordEncoder encoder, LoginThrottle throttle,
+                                 ObjectProvider<ClientRegistrationRepository> oidcClients) throws Exception {
+        http.authorizeHttpRequests(requests -> authorize(requests, rules))
+                .authenticationManager(new ProviderManager(new PasswordLogins(users, encoder, throttle)))
+                .oauth2ResourceServer(bearer -> bearer
+                        .authenticationManagerResolver(request -> tokens.users())
+                        .authenticationEntryPoint(problems)
+                        .accessDeniedHandler(problems))
+                .formLogin(form -> form
+                        .loginPage("/login")
+                        .failureHandler((request, response, e) -> response.sendRedirect(request.getContextPath()
+                                + (e instanceof PasswordLogins.ThrottledException throttled
+                                ? "/login?error=throttled&retry=" + Math.max(1, throttled.retryAfter().toSeconds())
+                                : "/login?error=bad"))))
+                .logout(logout -> logout.logoutSuccessUrl("/login?logout"))
+                .exceptionHandling(e -> e
+                        .defaultAuthenticationEntryPointFor(problems, ProblemResponses.API)
+                        .accessDeniedHandler(problems))
+                .headers(headers -> headers
+                        .contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY))
+                        .referrerPolicy(referrer -> referrer.policy(ReferrerPolicyHeaderWriter.ReferrerPolicy.SAME_ORIGIN)));
+        if (oidcClients.getIfAvailable() != null) {
+            http.oauth2Login(login -> login.loginPage("/login"));
+        }
+        return http.build();
+    }
+
+    private static void authorize(AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry requests,
+                                  AccessRules rules) {
+        requests
+                .requestMatchers(AccessRules.PUBLIC.toArray(String[]::new)).permitAll()
+                .requestMatchers("/actuator/**").access(rules.when(Caller::readsEverything))
+                // Configuration: read by anyone signed in (lists filtered to the caller's teams), changed by Admins.
+                .requestMatchers(POST, "/api/v1/manifests").access(rules.anyCaller())
+                .requestMatchers(DELETE, "/api/v1/resourceflavors/*", "/api/v1/cohorts/*", "/api/v1/clusterqueues/*",
+                        "/api/v1/priorityclasses/*", "/api/v1/workloadpriorityclasses/*", "/api/v1/namespaces/*",
+                        "/api/v1/namespaces/*/localqueues/*", "/api/v1/teams/*").access(rules.when(Caller::isAdmin))
+                .requestMatchers(GET, "/api/v1/resourceflavors", "/api/v1/resourceflavors/*", "/api/v1/priorityclasses",
+                        "/api/v1/priorityclasses/*", "/api/v1/workloadpriorityclasses", "/api/v1/workloadpriorityclasses/*",
+                        "/api/v1/cohorts", "/api/v1/cohorts/*", "/api/v1/clusterqueues", "/api/v1/localqueues",
+                        "/api/v1/namespaces", "/api/v1/teams", "/api/v1/me").access(rules.anyCaller())
+                .requestMatchers(GET, "/api/v1/clusterqueues/{clusterQueue}",
+                        "/api/v1/clusterqueues/{clusterQueue}/pendingworkloads").access(rules.seesClusterQueue())
+                .requestMatchers(GET, "/api/v1/teams/{team}").access(rules.memberOfTeam())
+                // Workloads and LocalQueues: the team owning the namespace; Ops reads and cancels, Admin all.
+                .requestMatchers(POST, "/api/v1/namespaces/{namespace}/workloads").access(rules.submitsInNamespace())
+                .requestMatchers(DELETE, "/api/v1/namespaces/{namespace}/workloads/*").access(rules.cancelsInNamespace())
+                .requestMatchers(GET, "/api/v1/namespaces/{namespace}", "/api/v1/namespaces/{namespace}/**")
+                .access(rules.readsNamespace())
+                // Audits and infrastructure.
+                .requestMatchers(GET, "/api/v1/preemptions").access(rules.when(Caller::leadsAnyTeam))
+                .requestMatchers(GET, "/api/v1/hotswaps", "/api/v1/clusters", "/api/v1/clusters/*",
+                        "/api/v1/clusters/*/nodepools").access(rules.when(Caller::readsEverything))
+                // Identity: Admins manage users and agent tokens; everyone their own API tokens.
+                .requestMatchers("/api/v1/clusters/*/agent-tokens", "/api/v1/clusters/*/agent-tokens/*",
+                        "/api/v1/users", "/api/v1/users/*").access(rules.when(Caller::isAdmin))
+                .requestMatchers("/api/v1/tokens", "/api/v1/tokens/*").access(rules.anyCaller())
+                .requestMatchers(GET, "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
+                .access(rules.anyCaller())
+                .requestMatchers("/api/**").denyAll()
+                // Console pages, filtered like the API they mirror.
+                .requestMatchers(GET, "/", "/queues", "/console/events").access(rules.anyCaller())
+                .requestMatchers(GET, "/queues/{clusterQueue}").access(rules.seesClusterQueue())
+                .requestMatchers(GET, "/teams", "/preemptions").access(rules.when(Caller::leadsAnyTeam))
+                .requestMatchers(GET, "/hotswaps", "/nodepools", "/configuration").access(rules.when(Caller::readsEverything))
+                .requestMatchers(GET, "/namespaces/{namespace}/workloads/*").access(rules.readsNamespace())
+                .requestMatchers(POST, "/namespaces/{namespace}/workloads/*/cancel").access(rules.cancelsInNamespace())
+                .requestMatchers(POST, "/logout").authenticated()
+                .anyRequest().denyAll();
+    }
+}

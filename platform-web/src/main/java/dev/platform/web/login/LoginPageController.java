@@ -1,0 +1,40 @@
+package dev.platform.web.login;
+
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+
+/** The console's login page (user name and password, and any identity provider), and the 403 page. */
+@Controller
+public class LoginPageController {
+
+    private final LoginOptions options;
+
+    public LoginPageController(LoginOptions options) {
+        this.options = options;
+    }
+
+    @GetMapping("/login")
+    public String login(@RequestParam(required = false) String error, @RequestParam(required = false) Long retry,
+                        @RequestParam(required = false) String logout, Model model) {
+        model.addAttribute("providers", options.identityProviders());
+        if ("throttled".equals(error)) {
+            model.addAttribute("error", "Too many failed logins. Try again in " + (retry == null ? "a while"
+                    : retry + " seconds") + ".");
+        } else if (error != null) {
+            model.addAttribute("error", "Wrong user name or password.");
+        }
+        model.addAttribute("loggedOut", logout != null);
+        return "login";
+    }
+
+    /** Where a refused console request is forwarded: the status is already 403. */
+    @RequestMapping("/forbidden")
+    public String forbidden(Model model, HttpServletResponse response) {
+        response.setStatus(HttpServletResponse.SC_FORBIDDEN);
+        return "forbidden";
+    }
+}
