@@ -39,7 +39,7 @@ public class AgentCommandStore {
     }
 
     /** The cluster has never reported: commands are only for connected clusters. */
-    public static class UnknownClusterException extends IllegalStateException {
+    public static class UnknownClusterException extends RuntimeException {
         UnknownClusterException(String cluster) {
             super("cluster " + cluster + " has no agent connected: no command can be queued for it");
         }

@@ -320,6 +320,10 @@ public class SchedulingLoop implements SmartLifecycle {
             }
             changed |= !rows.isEmpty();
         } while (rows.size() == FEED_BATCH);
+        // A configuration change committed before a workload in the feed must be in force when that workload
+        // is decided (a LocalQueue stopped, then a workload submitted to it): the first check may have run
+        // before the change committed, this one runs after the feed read that saw the workload.
+        changed |= reloadConfiguration();
         return changed;
     }
 
