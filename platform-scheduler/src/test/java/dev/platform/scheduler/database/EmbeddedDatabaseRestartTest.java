@@ -3,6 +3,7 @@ package dev.platform.scheduler.database;
 import dev.platform.scheduler.SchedulerApplication;
 import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.SeedManifests;
+import dev.platform.scheduler.testsupport.TestIdentity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -16,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * With no {@code spring.datasource.url} the application runs on its own embedded PostgreSQL and
- * keeps its state across a restart (design §7; Foundation "done when" 1 and 2).
+ * keeps its state across a restart.
  */
 class EmbeddedDatabaseRestartTest {
 
@@ -46,6 +47,7 @@ class EmbeddedDatabaseRestartTest {
     private ConfigurableApplicationContext start() {
         return new SpringApplicationBuilder(SchedulerApplication.class)
                 .properties("server.port=0", "platform.embedded-db.data-dir=" + dataDir)
+                .properties(TestIdentity.settings().toArray(String[]::new))
                 .run();
     }
 
