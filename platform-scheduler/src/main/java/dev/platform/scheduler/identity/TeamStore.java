@@ -55,11 +55,12 @@ public class TeamStore {
     /** @return the team as it was, or empty when there was none */
     public Optional<TeamManifest> delete(String name) {
         Optional<Team> team = teams.findById(name);
+        Optional<TeamManifest> before = team.map(Team::toManifest);
         team.ifPresent(t -> {
             teams.delete(t);
             teams.flush();
         });
-        return team.map(Team::toManifest);
+        return before;
     }
 
     /**

@@ -3,18 +3,20 @@ package dev.platform.scheduler.security;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.identity.UserAccountRepository;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
-import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
 
 import static org.springframework.http.HttpMethod.DELETE;
@@ -31,6 +33,8 @@ import static org.springframework.http.HttpMethod.POST;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SecuritySettings.class)
 class SecurityConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
 
     /**
      * The content the console loads: its own scripts, styles and images, nothing from elsewhere, no inline
@@ -66,7 +70,7 @@ class SecurityConfiguration {
                                  UserAccountRepository users, PasswordEncoder encoder, LoginThrottle throttle,
                                  ObjectProvider<ClientRegistrationRepository> oidcClients) throws Exception {
         http.authorizeHttpRequests(requests -> authorize(requests, rules))
-                .authenticationManager(new ProviderManager(new PasswordLogins(users, encoder, throttle)))
+                .authenticationProvider(new PasswordLogins(users, encoder, throttle))
                 .oauth2ResourceServer(bearer -> bearer
                         .authenticationManagerResolver(request -> tokens.users())
                         .authenticationEntryPoint(problems)
@@ -78,6 +82,12 @@ class SecurityConfiguration {
                                 ? "/login?error=throttled&retry=" + Math.max(1, throttled.retryAfter().toSeconds())
                                 : "/login?error=bad"))))
                 .logout(logout -> logout.logoutSuccessUrl("/login?logout"))
+                // The token in a cookie rather than the session: a page served for a bearer token opens none.
+                .csrf(csrf -> csrf.csrfTokenRepository(new CookieCsrfTokenRepository())
+                        // An API request without a session cookie carries no ambient authority to forge: it
+                        // authenticates (bearer token) or is a 401, not a CSRF 403.
+                        .ignoringRequestMatchers(request -> ProblemResponses.API.matches(request)
+                                && request.getRequestedSessionId() == null))
                 .exceptionHandling(e -> e
                         .defaultAuthenticationEntryPointFor(problems, ProblemResponses.API)
                         .accessDeniedHandler(problems))
@@ -85,7 +95,10 @@ class SecurityConfiguration {
                         .contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY))
                         .referrerPolicy(referrer -> referrer.policy(ReferrerPolicyHeaderWriter.ReferrerPolicy.SAME_ORIGIN)));
         if (oidcClients.getIfAvailable() != null) {
-            http.oauth2Login(login -> login.loginPage("/login"));
+            http.oauth2Login(login -> login.loginPage("/login").failureHandler((request, response, e) -> {
+                log.warn("a console login through the identity provider failed: {}", e.getMessage());
+                response.sendRedirect(request.getContextPath() + "/login?error=provider");
+            }));
         }
         return http.build();
     }

@@ -31,12 +31,14 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The console in a real browser (issue 7, "done when" 1): the scheduler and the agent on its
- * simulated TPU cluster as processes, the seed's queues applied and its JobSets submitted through
- * REST plus one more that has to wait, then in headless Chromium: the queue position and pending
- * reason, a pool failed through the agent's fault injection and seen turning Unhealthy on the
- * node-pools page without a reload (SSE), the hotswap with its phases, the preemption audit
- * filtered to Hotswap and its CSV, and a screenshot of every page under target/screenshots.
+ * The console in a real browser: the scheduler and the agent on its simulated TPU cluster as
+ * processes, the seed's queues applied and its JobSets submitted through REST plus one more that
+ * has to wait, then in headless Chromium: the login page and its throttle, an operator logging in,
+ * the queue position and pending reason, a pool failed through the agent's fault injection and seen
+ * turning Unhealthy on the node-pools page without a reload (SSE), the hotswap with its phases, the
+ * preemption audit filtered to Hotswap and its CSV, a form sent without its CSRF token refused, the
+ * team lead's view after logging out and in again, and a screenshot of every page under
+ * target/screenshots.
  *
  * <p>Needs Debian's {@code chromium} and {@code chromium-driver} ({@code .ci/run} installs them);
  * Selenium Manager is never asked to download a driver: both paths are given.
@@ -47,6 +49,7 @@ class ConsoleBrowserIT {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
     private static final Duration PATIENCE = Duration.ofSeconds(60);
+    private static final String PASSWORD = "console-browser-password";
 
     @TempDir
     Path workDir;
@@ -70,10 +73,27 @@ class ConsoleBrowserIT {
                     w -> "WaitingForQuota".equals(w.at("/pendingReason/code").asString()));
             String failing = high.at("/admission/podSetAssignments/0/nodePools/1").asString();
 
+            createUsers(api);
+
             WebDriver browser = chromium();
             try {
                 Console console = new Console(browser, scheduler.url());
 
+                console.open("/");
+                assertThat(browser.getCurrentUrl()).endsWith("/login");
+                console.screenshot("login");
+                for (int attempt = 1; attempt <= 5; attempt++) {
+                    console.logIn("guessed", "not-the-password-" + attempt);
+                    assertThat(browser.findElement(By.cssSelector(".errors")).getText())
+                            .isEqualTo("Wrong user name or password.");
+                }
+                console.logIn("guessed", PASSWORD);
+                assertThat(browser.findElement(By.cssSelector(".errors")).getText())
+                        .startsWith("Too many failed logins. Try again in");
+                console.screenshot("login-throttled");
+
+                console.logIn("operator", PASSWORD);
+                assertThat(browser.findElement(By.cssSelector(".who-name")).getText()).isEqualTo("operator");
                 console.open("/");
                 await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
                         browser.findElement(By.cssSelector(".pool-summary")).getText()).contains("5 Healthy"));
@@ -157,6 +177,28 @@ class ConsoleBrowserIT {
                         By.cssSelector("section[aria-labelledby='latest-hotswaps']")).getText())
                         .contains("sim/" + failing, "Recovered"));
                 console.screenshot("overview");
+
+                // A form that lost its CSRF token (as a forged one would lack it) is refused; the workload stays.
+                console.open("/namespaces/default/workloads/queued-jax-trillium");
+                ((JavascriptExecutor) browser).executeScript(
+                        "document.querySelector('form.cancel input[name=_csrf]').remove()");
+                browser.findElement(By.cssSelector("form.cancel button[type=submit]")).click();
+                assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Not for your roles");
+                assertThat(api.get("/api/v1/namespaces/default/workloads/queued-jax-trillium").json()
+                        .get("state").asString()).isNotEqualTo("Finished");
+
+                console.open("/");
+                browser.findElement(By.cssSelector("form.logout button")).click();
+                assertThat(browser.getCurrentUrl()).endsWith("/login?logout");
+                console.logIn("alice", PASSWORD);
+                assertThat(browser.findElement(By.cssSelector(".who-roles")).getText()).isEqualTo("ml");
+                assertThat(browser.findElements(By.linkText("Hotswaps"))).isEmpty();
+                console.screenshot("overview-team-lead");
+                console.open("/teams");
+                assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Team quota");
+                console.screenshot("teams-team-lead");
+                console.open("/nodepools");
+                assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Not for your roles");
             } finally {
                 browser.quit();
             }
@@ -177,6 +219,21 @@ class ConsoleBrowserIT {
         String queued = jobSets.stream().filter(d -> d.contains("name: low-jax-trillium")).findFirst().orElseThrow()
                 .replace("name: low-jax-trillium", "name: queued-jax-trillium");
         assertThat(api.postYaml("/api/v1/namespaces/default/workloads", queued).status()).isEqualTo(201);
+    }
+
+    /** An operator (Ops), a lead of team ml owning namespace default, and a user whose password is guessed at. */
+    private static void createUsers(PlatformClient api) {
+        for (String user : List.of("{\"name\": \"operator\", \"clusterRole\": \"Ops\"", "{\"name\": \"alice\"",
+                "{\"name\": \"guessed\"")) {
+            assertThat(api.postJson("/api/v1/users", user + ", \"password\": \"" + PASSWORD + "\"}").status())
+                    .isEqualTo(201);
+        }
+        assertThat(api.postYaml("/api/v1/manifests", """
+                apiVersion: platform.dev/v1
+                kind: Team
+                metadata: {name: ml}
+                spec: {namespaces: [default], members: [{user: alice, role: TeamLead}]}
+                """).status()).isEqualTo(200);
     }
 
     private static WebDriver chromium() throws IOException {
@@ -200,6 +257,14 @@ class ConsoleBrowserIT {
 
         void open(String path) {
             browser.get(baseUrl + path);
+        }
+
+        /** The login form, filled in and sent as a person would. */
+        void logIn(String user, String password) {
+            open("/login");
+            browser.findElement(By.id("username")).sendKeys(user);
+            browser.findElement(By.id("password")).sendKeys(password);
+            browser.findElement(By.cssSelector("form.login-form button[type=submit]")).click();
         }
 
         /** The whole page, beyond the window's height (DevTools' captureBeyondViewport). */

@@ -28,14 +28,20 @@ public final class SimulatedAgent implements AutoCloseable {
 
     /** Starts the agent and waits until the scheduler shows the cluster's five pools. */
     public static SimulatedAgent start(int port, PlatformClient api) {
-        SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
-        Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), "sim",
-                TestIdentity.agentToken("sim"), "sim-agent"), cluster, new SoleReplica(), Clock.systemUTC());
-        agent.start();
+        SimulatedAgent agent = startUnchecked(port, "sim", TestIdentity.agentToken("sim"));
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             PlatformClient.Response pools = api.get("/api/v1/clusters/sim/nodepools");
             return pools.status() == 200 && pools.json().get("items").size() == 5;
         });
+        return agent;
+    }
+
+    /** Starts an agent for {@code clusterName} presenting {@code token}, without waiting for the scheduler to accept it. */
+    public static SimulatedAgent startUnchecked(int port, String clusterName, String token) {
+        SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
+        Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), clusterName, token,
+                clusterName + "-agent"), cluster, new SoleReplica(), Clock.systemUTC());
+        agent.start();
         return new SimulatedAgent(cluster, agent);
     }
 

@@ -29,11 +29,14 @@ public final class TestIdentity {
         return "test-agent-token-of-" + cluster;
     }
 
-    /** Gives a test application context these credentials. */
+    /**
+     * Gives a test application context these credentials, and makes it trust the test JVM's identity
+     * provider ({@link TestIdentityProvider}) for bearer JWTs and console logins.
+     */
     public static final class Initializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
         @Override
         public void initialize(ConfigurableApplicationContext context) {
-            TestPropertyValues.of(settings()).applyTo(context);
+            TestPropertyValues.of(settings()).and(TestIdentityProvider.get().settings()).applyTo(context);
         }
     }
 

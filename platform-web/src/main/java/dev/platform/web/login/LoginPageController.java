@@ -24,6 +24,8 @@ public class LoginPageController {
         if ("throttled".equals(error)) {
             model.addAttribute("error", "Too many failed logins. Try again in " + (retry == null ? "a while"
                     : retry + " seconds") + ".");
+        } else if ("provider".equals(error)) {
+            model.addAttribute("error", "The login through the identity provider failed; the platform's log says why.");
         } else if (error != null) {
             model.addAttribute("error", "Wrong user name or password.");
         }

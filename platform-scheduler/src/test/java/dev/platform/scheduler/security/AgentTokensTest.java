@@ -1,0 +1,57 @@
+package dev.platform.scheduler.security;
+
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import dev.platform.scheduler.testsupport.PlatformClient;
+import dev.platform.scheduler.testsupport.SimulatedAgent;
+import dev.platform.scheduler.testsupport.TestIdentity;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Two real agents on two simulated clusters, one with a configured token, one with a token issued
+ * through the API: each acts for its own cluster only, and a revoked token stops at the next call.
+ */
+class AgentTokensTest extends PlatformApplicationTest {
+
+    @Test
+    void anAgentTokenActsForItsOwnClusterOnlyAndARevokedOneNotAtAll() {
+        JsonNode issued = api.postJson("/api/v1/clusters/edge-1/agent-tokens", "{\"description\": \"edge rack\"}").json();
+        String edgeToken = issued.get("token").asString();
+        try (SimulatedAgent sim = SimulatedAgent.start(port, api);
+             SimulatedAgent edge = SimulatedAgent.startUnchecked(port, "edge-1", edgeToken)) {
+            await().atMost(Duration.ofSeconds(20)).until(() -> api.get("/api/v1/clusters/edge-1/nodepools"),
+                    pools -> pools.status() == 200 && pools.json().get("items").size() == 5);
+            JsonNode edgePools = pools("edge-1");
+
+            PlatformClient simsToken = api.as(TestIdentity.agentToken("sim"));
+            String report = "{\"cluster\": \"edge-1\", \"agentId\": \"impostor\", \"leader\": true, \"sequence\": 999,"
+                    + " \"kind\": \"FULL\"}";
+            assertThat(simsToken.postJson("/api/v1/agent/clusters/edge-1/reports", report).status()).isEqualTo(403);
+            assertThat(simsToken.get("/api/v1/agent/clusters/edge-1/commands?waitSeconds=0").status()).isEqualTo(403);
+            assertThat(simsToken.postJson("/api/v1/agent/clusters/edge-1/commands/1/result",
+                    "{\"commandId\": 1, \"status\": \"SUCCEEDED\", \"agentId\": \"impostor\"}").status()).isEqualTo(403);
+            assertThat(pools("edge-1")).as("the refused FULL report removed nothing").isEqualTo(edgePools);
+            assertThat(api.as(edgeToken).get("/api/v1/agent/clusters/sim/commands?waitSeconds=0").status())
+                    .isEqualTo(403);
+            assertThat(api.as(edgeToken).get("/api/v1/me").status()).as("an agent token is no user's").isEqualTo(401);
+
+            assertThat(api.get("/api/v1/clusters/edge-1/agent-tokens").json().at("/items/0/description").asString())
+                    .isEqualTo("edge rack");
+            assertThat(api.delete("/api/v1/clusters/edge-1/agent-tokens/" + issued.get("id").asLong()).status())
+                    .isEqualTo(204);
+            assertThat(api.as(edgeToken).get("/api/v1/agent/clusters/edge-1/commands?waitSeconds=0").status())
+                    .isEqualTo(401);
+            assertThat(jdbc.sql("SELECT action || ' ' || detail FROM access_audit ORDER BY id").query(String.class).list())
+                    .containsExactly("AgentTokenCreated cluster=edge-1", "AgentTokenRevoked cluster=edge-1");
+        }
+    }
+
+    private JsonNode pools(String cluster) {
+        return api.get("/api/v1/clusters/" + cluster + "/nodepools").json().get("items");
+    }
+}
