@@ -2,6 +2,7 @@ package dev.platform.scheduler.web;
 
 import org.springframework.http.HttpStatus;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -35,7 +36,7 @@ public class ApiException extends RuntimeException {
     }
 
     /** How long the caller should wait before trying again, for a {@code Retry-After} header; null when not said. */
-    public java.time.Duration retryAfter() {
+    public Duration retryAfter() {
         return null;
     }
 

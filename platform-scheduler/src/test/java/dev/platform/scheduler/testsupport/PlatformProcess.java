@@ -76,7 +76,7 @@ public final class PlatformProcess implements AutoCloseable {
 
     public PlatformProcess awaitUp() {
         PlatformClient api = client();
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .failFast("the platform process exited; see " + log, () -> !process.isAlive())
                 .until(() -> api.get("/actuator/health").json().get("status").asString().equals("UP"));
         return this;
