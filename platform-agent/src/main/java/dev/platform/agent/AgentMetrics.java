@@ -9,7 +9,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.Locale;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -27,8 +27,15 @@ public final class AgentMetrics {
 
     private final MeterRegistry registry;
 
+    /** Counters start at zero for every outcome, so a rate is defined before the first 429. */
     public AgentMetrics(MeterRegistry registry) {
         this.registry = registry;
+        for (EvictionOutcome outcome : EvictionOutcome.values()) {
+            evictions(outcome);
+        }
+        for (String call : List.of("report", "poll", "result")) {
+            schedulerErrors(call);
+        }
     }
 
     /** Gauges read at scrape time. */
@@ -55,18 +62,26 @@ public final class AgentMetrics {
 
     /** One eviction call; {@code blocked} is the API server's 429 for a PodDisruptionBudget. */
     public void eviction(EvictionOutcome outcome) {
+        evictions(outcome).increment();
+    }
+
+    private Counter evictions(EvictionOutcome outcome) {
         String name = switch (outcome) {
             case EVICTED -> "evicted";
             case GONE -> "gone";
             case BLOCKED_BY_DISRUPTION_BUDGET -> "blocked";
         };
-        Counter.builder("platform.agent.evictions").description("Pod eviction calls by outcome (blocked = 429)")
-                .tag("outcome", name).register(registry).increment();
+        return Counter.builder("platform.agent.evictions").description("Pod eviction calls by outcome (blocked = 429)")
+                .tag("outcome", name).register(registry);
     }
 
     /** A call to the scheduler that failed ({@code report}, {@code poll} or {@code result}). */
     public void schedulerUnavailable(String call) {
-        Counter.builder("platform.agent.scheduler.errors").description("Calls to the scheduler that failed")
-                .tag("call", call.toLowerCase(Locale.ROOT)).register(registry).increment();
+        schedulerErrors(call).increment();
+    }
+
+    private Counter schedulerErrors(String call) {
+        return Counter.builder("platform.agent.scheduler.errors").description("Calls to the scheduler that failed")
+                .tag("call", call).register(registry);
     }
 }

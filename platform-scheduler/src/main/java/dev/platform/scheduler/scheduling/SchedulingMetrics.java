@@ -76,6 +76,7 @@ public class SchedulingMetrics {
         this.loop = loop;
         this.gauges = Map.ofEntries(
                 gauge("kueue.pending.workloads", "Pending workloads per ClusterQueue; status active or inadmissible"),
+                gauge("kueue.unadmitted.workloads", "Pending workloads per ClusterQueue and pending reason"),
                 gauge("kueue.reserving.active.workloads", "Workloads holding quota per ClusterQueue"),
                 gauge("kueue.admitted.active.workloads", "Admitted workloads per ClusterQueue"),
                 gauge("kueue.cluster.queue.status", "1 for the ClusterQueue's status: pending, active or terminating"),
@@ -84,7 +85,8 @@ public class SchedulingMetrics {
                 gauge("kueue.cluster.queue.nominal.quota", "Nominal quota per ClusterQueue, flavor and resource"),
                 gauge("kueue.cluster.queue.borrowing.limit", "Borrowing limit per ClusterQueue, flavor and resource"),
                 gauge("kueue.cluster.queue.lending.limit", "Lending limit per ClusterQueue, flavor and resource"),
-                gauge("platform.cluster.report.age", "Seconds since the cluster's agent last reported"),
+                Map.entry("platform.cluster.report.age", MultiGauge.builder("platform.cluster.report.age").baseUnit("seconds")
+                        .description("Seconds since the cluster's agent last reported").register(registry)),
                 gauge("platform.node.pools", "Node pools per cluster and health (Unknown while the agent is stale)"),
                 gauge("platform.agent.commands.unfinished", "Agent commands without a final result per cluster and state"),
                 gauge("platform.table.rows", "Estimated live rows of the platform's tables (pg_stat_user_tables)"));
@@ -198,6 +200,12 @@ public class SchedulingMetrics {
             });
         }
         gauges.get("kueue.pending.workloads").register(pendingRows, true);
+        gauges.get("kueue.unadmitted.workloads").register(jdbc.sql("""
+                        SELECT cluster_queue, coalesce(pending_reason, ''), count(*) FROM workload
+                        WHERE state IN ('Pending', 'Evicted') AND cluster_queue IS NOT NULL GROUP BY 1, 2""")
+                .query((rs, i) -> row(Tags.of("cluster_queue", rs.getString(1), "reason", rs.getString(2),
+                        "underlying_cause", "", "replica_role", role), rs.getLong(3)))
+                .list(), true);
         var admittedRows = jdbc.sql("SELECT cluster_queue, admitted FROM cluster_queue_workload_count")
                 .query((rs, i) -> row(Tags.of("cluster_queue", rs.getString(1), "replica_role", role),
                         rs.getLong(2)))
@@ -268,8 +276,10 @@ public class SchedulingMetrics {
                         rs.getLong(3)))
                 .list(), true);
         gauges.get("platform.agent.commands.unfinished").register(jdbc.sql("""
-                        SELECT cluster, state, count(*) FROM agent_command
-                        WHERE state IN ('Pending', 'Delivered') GROUP BY 1, 2""")
+                        SELECT c.name, s.state, count(a.seq)
+                        FROM cluster c CROSS JOIN (VALUES ('Pending'), ('Delivered')) AS s (state)
+                        LEFT JOIN agent_command a ON a.cluster = c.name AND a.state = s.state
+                        GROUP BY 1, 2""")
                 .query((rs, i) -> row(Tags.of("cluster", rs.getString(1), "state", rs.getString(2)),
                         rs.getLong(3)))
                 .list(), true);

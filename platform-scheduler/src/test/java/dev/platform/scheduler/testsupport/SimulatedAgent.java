@@ -5,6 +5,8 @@ import dev.platform.agent.AgentSettings;
 import dev.platform.agent.leadership.SoleReplica;
 import dev.platform.agent.simulation.SimulatedCluster;
 import dev.platform.agent.simulation.SimulatedClusterLayout;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
 
 import java.net.URI;
 import java.time.Clock;
@@ -28,9 +30,14 @@ public final class SimulatedAgent implements AutoCloseable {
 
     /** Starts the agent and waits until the scheduler shows the cluster's five pools. */
     public static SimulatedAgent start(int port, PlatformClient api) {
+        return start(port, api, Metrics.globalRegistry);
+    }
+
+    /** The same, with the agent's metrics in {@code registry}. */
+    public static SimulatedAgent start(int port, PlatformClient api, MeterRegistry registry) {
         SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
         Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), "sim",
-                PlatformIntegrationTest.AGENT_TOKEN, "sim-agent"), cluster, new SoleReplica(), Clock.systemUTC());
+                PlatformIntegrationTest.AGENT_TOKEN, "sim-agent"), cluster, new SoleReplica(), Clock.systemUTC(), registry);
         agent.start();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             PlatformClient.Response pools = api.get("/api/v1/clusters/sim/nodepools");
