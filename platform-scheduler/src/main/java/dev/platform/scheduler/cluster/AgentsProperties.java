@@ -10,7 +10,7 @@ import java.time.Duration;
  *
  * @param token          the bearer token every agent presents; unset = agents are refused (401)
  * @param staleness      a cluster whose last report is older is stale: its pools are Unknown
- *                       (design §6: nothing is evicted on stale data)
+ *                       (nothing is evicted on stale data)
  * @param maxWaitSeconds the longest a command poll is held open, whatever {@code waitSeconds} asks
  * @param pollInterval   how often a held poll looks in the database for commands enqueued by
  *                       another replica (this replica's own enqueues answer it at once)
