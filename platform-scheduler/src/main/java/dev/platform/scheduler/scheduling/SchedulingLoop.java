@@ -376,11 +376,15 @@ public class SchedulingLoop implements SmartLifecycle {
                 metrics.preempted(null, "PriorityPreemption");
                 metrics.evicted(v.clusterQueue(), "Preempted", v.priorityClassName());
             });
-            log.info("priority-only {}/{} admitted{}", a.workload().namespace(), a.workload().name(),
-                    a.victims().isEmpty() ? "" : " preempting " + a.victims().stream()
-                            .map(v -> v.namespace() + "/" + v.name()).toList());
+            DecisionLog.priorityOnly(a.workload().namespace(), a.workload().name(), a.workload().cluster(),
+                    a.victims().size());
         }
         return !admitted.isEmpty();
+    }
+
+    private String clusterOf(String uid) {
+        WorkloadRow row = rows.get(uid);
+        return row == null ? null : row.cluster();
     }
 
     private String priorityClassOf(String uid) {
@@ -480,8 +484,14 @@ public class SchedulingLoop implements SmartLifecycle {
         for (Decision.Admit admitted : result.admitted()) {
             if (outcome.newVersions().containsKey(admitted.workload().uid())) {
                 pending.remove(admitted.workload().uid());
+                DecisionWriter.Placed placed = placements.get(admitted.workload().uid());
+                DecisionLog.admitted(admitted, placed == null ? null : placed.placement().cluster());
             }
         }
+        result.preempted().stream().filter(p -> !outcome.rejectedEvictions().contains(p.workload().uid()))
+                .forEach(p -> DecisionLog.preempted(p, clusterOf(p.workload().uid())));
+        result.evicted().stream().filter(e -> !outcome.rejectedEvictions().contains(e.workload().uid()))
+                .forEach(e -> DecisionLog.evicted(e, clusterOf(e.workload().uid())));
         requeueEvicted(result.preempted().stream().map(Decision.Preempt::workload).toList(), outcome);
         requeueEvicted(result.evicted().stream().map(Decision.Evict::workload).toList(), outcome);
         if (!outcome.rejectedAdmissions().isEmpty() || !outcome.rejectedEvictions().isEmpty()) {
@@ -550,8 +560,10 @@ public class SchedulingLoop implements SmartLifecycle {
             }
         }
         metrics.hotswapDecided(result.event());
-        log.info("hotswap of {}/{}: {} (victims: {})", row.namespace(), row.name(), result.outcome(),
-                result.victimsEvicted());
+        DecisionLog.hotswap(row.namespace(), row.name(), row.clusterQueue(),
+                decided.replacement() == null ? row.cluster() : decided.replacement().placement().cluster(),
+                result.outcome().name(),
+                result.victimsEvicted().size());
     }
 
     /**
