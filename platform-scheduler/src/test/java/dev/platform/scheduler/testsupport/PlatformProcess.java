@@ -42,7 +42,8 @@ public final class PlatformProcess implements AutoCloseable {
                         "--platform.agent.agent-id=sim-agent"));
     }
 
-    private static PlatformProcess start(Path jarPath, Path workDir, String name, List<String> arguments)
+    /** Starts {@code java -jar <jarPath>} in {@code workDir} on a free port. */
+    public static PlatformProcess start(Path jarPath, Path workDir, String name, List<String> arguments)
             throws IOException {
         Path jar = jarPath.toAbsolutePath().normalize();
         assertThat(jar).exists();
