@@ -74,6 +74,13 @@ final class Charts {
         return objects;
     }
 
+    /** Lints the chart with {@code values}, asserting it passes, and renders it. */
+    static List<KubernetesObject> lintedAndRendered(Path chart, Map<String, Object> values) {
+        LintResult lint = lint(chart, values);
+        assertThat(lint.isFailed()).as(String.join("\n", lint.getMessages())).isFalse();
+        return template(chart, values);
+    }
+
     /** The rendered YAML; throws when Helm refuses the values (schema) or the templates fail. */
     static String render(Path chart, Map<String, Object> values) {
         try {

@@ -24,7 +24,6 @@ import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -372,10 +372,7 @@ public class SchedulingLoop implements SmartLifecycle {
             versions.put(a.workload().uid().toString(), a.version());
             versions.putAll(a.victimVersions());
             a.victims().forEach(this::evicted);
-            a.victims().forEach(v -> {
-                metrics.preempted(null, "PriorityPreemption");
-                metrics.evicted(v.clusterQueue(), "Preempted", v.priorityClassName());
-            });
+            a.victims().forEach(v -> metrics.victim(null, "PriorityPreemption", v));
             DecisionLog.priorityOnly(a.workload().namespace(), a.workload().name(), a.workload().cluster(),
                     a.victims().size());
         }
@@ -540,8 +537,7 @@ public class SchedulingLoop implements SmartLifecycle {
         decided.victims().stream().filter(v -> result.victimsEvicted().contains(v.uid().toString()))
                 .forEach(v -> {
                     evicted(v);
-                    metrics.preempted(row.clusterQueue(), "Hotswap");
-                    metrics.evicted(v.clusterQueue(), "Preempted", v.priorityClassName());
+                    metrics.victim(row.clusterQueue(), "Hotswap", v);
                 });
         if (!result.newVersions().containsKey(uid)) {
             return;

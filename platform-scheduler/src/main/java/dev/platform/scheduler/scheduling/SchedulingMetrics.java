@@ -3,6 +3,7 @@ package dev.platform.scheduler.scheduling;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.SchedulerState.PendingCounts;
 import dev.platform.scheduler.hotswap.HotswapEvent;
+import dev.platform.scheduler.workload.WorkloadRow;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -149,6 +150,12 @@ public class SchedulingMetrics {
                 .tags("preempting_cluster_queue", nullToEmpty(preemptingClusterQueue), "reason", reason,
                         "replica_role", LEADER)
                 .register(registry).increment();
+    }
+
+    /** A victim of a preemption outside the cycle (Hotswap, priority-only mode): preempted and evicted. */
+    void victim(String preemptingClusterQueue, String reason, WorkloadRow victim) {
+        preempted(preemptingClusterQueue, reason);
+        evicted(victim.clusterQueue(), "Preempted", victim.priorityClassName());
     }
 
     /** Kueue's eviction reasons: Preempted, ClusterQueueStopped, NodeFailures. */

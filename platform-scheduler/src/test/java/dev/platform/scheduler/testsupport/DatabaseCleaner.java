@@ -1,6 +1,7 @@
 package dev.platform.scheduler.testsupport;
 
 import dev.platform.scheduler.scheduling.SchedulingLoop;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import java.util.List;
@@ -25,8 +26,20 @@ public final class DatabaseCleaner {
                 SELECT tablename FROM pg_tables
                 WHERE schemaname = 'public' AND tablename NOT IN ('flyway_schema_history', 'scheduler_leader')""")
                 .query(String.class).list();
-        if (!tables.isEmpty()) {
-            jdbc.sql("TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY CASCADE").update();
+        if (tables.isEmpty()) {
+            return;
+        }
+        // TRUNCATE locks the tables one after the other while the application's scheduled readers (gauges,
+        // usage samples) lock several in another order: PostgreSQL may end the TRUNCATE as a deadlock victim.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                jdbc.sql("TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY CASCADE").update();
+                return;
+            } catch (PessimisticLockingFailureException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+            }
         }
     }
 
