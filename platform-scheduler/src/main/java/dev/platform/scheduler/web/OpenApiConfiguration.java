@@ -5,7 +5,6 @@ import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.examples.Example;
 import io.swagger.v3.oas.models.info.Info;
-import io.swagger.v3.oas.models.info.License;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
@@ -46,8 +45,7 @@ class OpenApiConfiguration {
         return new OpenAPI()
                 .info(new Info().title("Queueing and Hotswap platform API").version("v1")
                         .description("Kueue-compatible queueing, preemption and Hotswap for accelerator clusters. "
-                                + "Manifests are Kueue's and JobSet's own YAML; errors are RFC 9457 problem details.")
-                        .license(new License().name("see the repository")))
+                                + "Manifests are Kueue's and JobSet's own YAML; errors are RFC 9457 problem details."))
                 .components(new Components()
                         .addSecuritySchemes(BEARER, new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")
                                 .description("An API token (users, Admin bootstrap token) or a cluster's agent token"))
