@@ -7,6 +7,8 @@ import dev.platform.agent.leadership.Leadership;
 import dev.platform.agent.report.ClusterInventory;
 import dev.platform.agent.report.ReportPublisher;
 import dev.platform.agent.scheduler.SchedulerClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
 import java.time.Clock;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -23,14 +25,22 @@ public class Agent implements AutoCloseable {
     private final ReportPublisher reports;
     private final CommandPoller commands;
 
+    /** An agent whose metrics go to Micrometer's global registry (in-process use, tests). */
     public Agent(AgentSettings settings, Cluster cluster, Leadership leadership, Clock clock) {
+        this(settings, cluster, leadership, clock, Metrics.globalRegistry);
+    }
+
+    public Agent(AgentSettings settings, Cluster cluster, Leadership leadership, Clock clock, MeterRegistry registry) {
         this.cluster = cluster;
         this.leadership = leadership;
-        SchedulerClient scheduler = new SchedulerClient(settings.schedulerUrl(), settings.cluster(), settings.token(), json());
+        AgentMetrics metrics = new AgentMetrics(registry);
+        metrics.watch(leadership::isLeader, cluster::hasSynced);
+        SchedulerClient scheduler = new SchedulerClient(settings.schedulerUrl(), settings.cluster(), settings.token(), json(),
+                metrics);
         this.reports = new ReportPublisher(new ClusterInventory(), scheduler, settings.cluster(), settings.agentId(),
                 clock, settings.coalescingWindow(), settings.heartbeat(), settings.schedulerBackoff(), leadership::isLeader,
                 cluster::hasSynced);
-        CommandExecutor executor = new CommandExecutor(cluster, clock, settings.evictionPolicy(), settings.agentId());
+        CommandExecutor executor = new CommandExecutor(cluster, clock, settings.evictionPolicy(), settings.agentId(), metrics);
         this.commands = new CommandPoller(scheduler, executor, settings.schedulerBackoff(), settings.commandWaitSeconds());
     }
 

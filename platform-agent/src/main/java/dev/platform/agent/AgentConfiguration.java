@@ -10,6 +10,7 @@ import dev.platform.agent.scheduler.Backoff;
 import dev.platform.agent.simulation.SimulatedCluster;
 import dev.platform.agent.simulation.SimulatedClusterLayout;
 import io.kubernetes.client.openapi.ApiClient;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import java.io.FileReader;
@@ -55,11 +56,11 @@ class AgentConfiguration {
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")
-    Agent agent(AgentProperties properties, Cluster cluster, Leadership leadership, Clock clock) {
+    Agent agent(AgentProperties properties, Cluster cluster, Leadership leadership, Clock clock, MeterRegistry registry) {
         AgentSettings settings = new AgentSettings(properties.schedulerUrl(), properties.clusterName(), properties.token(),
                 agentId(properties), properties.coalescingWindow(), properties.commandWaitSeconds(),
                 Backoff.SCHEDULER, EvictionPolicy.DEFAULT, properties.heartbeat());
-        return new Agent(settings, cluster, leadership, clock);
+        return new Agent(settings, cluster, leadership, clock, registry);
     }
 
     private static ApiClient apiClient(AgentProperties properties) throws IOException {

@@ -6,15 +6,32 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * {@code platform.agent.*}. {@code kubeconfig} unset means in-cluster configuration (service
- * account), falling back to ~/.kube/config outside a cluster. Lease settings matter only in
- * kubernetes mode, where several replicas elect a leader. {@code heartbeat} must stay well below
- * the scheduler's {@code platform.agents.staleness}.
+ * Settings of the agent ({@code platform.agent.*}). Lease settings matter only in kubernetes mode,
+ * where several replicas elect a leader.
+ *
+ * @param schedulerUrl       base URL of the scheduler
+ * @param clusterName        this cluster's name in the scheduler
+ * @param token              the bearer token the agent presents (the scheduler's
+ *                           platform.agents.tokens.&lt;cluster&gt;)
+ * @param mode               kubernetes (client-java against the API server) or simulated (an in-memory
+ *                           TPU cluster with fault injection on this port)
+ * @param kubeconfig         path of a kubeconfig; unset means the in-cluster service account, else
+ *                           ~/.kube/config
+ * @param agentId            this replica's name in reports, results and the Lease; unset means the host
+ *                           name (the pod name)
+ * @param leaseName          name of the leader-election Lease
+ * @param leaseNamespace     namespace of the Lease
+ * @param leaseDuration      lease duration, whole seconds (the Lease stores seconds); renewal deadline
+ *                           and retry period follow from it
+ * @param coalescingWindow   how long a change waits for the changes that follow it before a report
+ * @param commandWaitSeconds how long one command poll may be held open by the scheduler
+ * @param heartbeat          the longest silence: a quiet cluster sends an empty report this often; keep it
+ *                           well below the scheduler's platform.agents.staleness
  */
 @ConfigurationProperties("platform.agent")
 public record AgentProperties(
-        URI schedulerUrl,
-        String clusterName,
+        @DefaultValue("http://localhost:8080") URI schedulerUrl,
+        @DefaultValue("default") String clusterName,
         String token,
         @DefaultValue("kubernetes") Mode mode,
         String kubeconfig,

@@ -71,6 +71,26 @@ class AgentApplicationTest {
                 .satisfies(p -> assertThat(p.state()).isEqualTo(HealthState.HEALTHY)));
     }
 
+    @Test
+    void readinessWaitsForTheInformersAndMetricsTellReportsAndLeadership() throws Exception {
+        await().atMost(Duration.ofSeconds(10)).until(() -> !scheduler.reports().isEmpty());
+
+        HttpResponse<String> readiness = get("/actuator/health/readiness");
+        String metrics = get("/actuator/prometheus").body();
+
+        assertThat(readiness.statusCode()).isEqualTo(200);
+        assertThat(readiness.body()).contains("\"informers\"").contains("\"UP\"");
+        assertThat(metrics).containsPattern("platform_agent_report_seconds_count\\{kind=\"FULL\",outcome=\"accepted\"} [1-9]");
+        assertThat(metrics).containsPattern("platform_agent_leader [1-9]");
+        assertThat(metrics).containsPattern("platform_agent_informers_synced 1");
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .header("Accept", "application/json, text/plain").GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     private HttpResponse<Void> post(String path) throws Exception {
         return HttpClient.newHttpClient().send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).POST(HttpRequest.BodyPublishers.noBody()).build(),

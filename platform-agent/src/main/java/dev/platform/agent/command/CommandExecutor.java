@@ -1,5 +1,6 @@
 package dev.platform.agent.command;
 
+import dev.platform.agent.AgentMetrics;
 import dev.platform.agent.cluster.Cluster;
 import dev.platform.agent.cluster.ClusterJobSet;
 import dev.platform.agent.cluster.ClusterPod;
@@ -9,6 +10,7 @@ import dev.platform.api.agent.CommandResult;
 import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.EvictionProgress;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -41,6 +43,7 @@ public class CommandExecutor {
     private final Clock clock;
     private final EvictionPolicy evictionPolicy;
     private final String agentId;
+    private final AgentMetrics metrics;
     private final Map<Long, CommandResult> executed = new LinkedHashMap<>(16, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, CommandResult> eldest) {
@@ -48,11 +51,13 @@ public class CommandExecutor {
         }
     };
 
-    public CommandExecutor(Cluster cluster, Clock clock, EvictionPolicy evictionPolicy, String agentId) {
+    public CommandExecutor(Cluster cluster, Clock clock, EvictionPolicy evictionPolicy, String agentId,
+                           AgentMetrics metrics) {
         this.cluster = cluster;
         this.clock = clock;
         this.evictionPolicy = evictionPolicy;
         this.agentId = agentId;
+        this.metrics = metrics;
     }
 
     /**
@@ -67,6 +72,7 @@ public class CommandExecutor {
         if (previous != null) {
             return previous;
         }
+        long started = System.nanoTime();
         CommandResult result = isExpired(command)
                 ? result(command, CommandStatus.REFUSED_EXPIRED, "expired at " + command.expiresAt() + ", not executed", null)
                 : run(command, progress);
@@ -74,6 +80,7 @@ public class CommandExecutor {
             // cut short by the loss of leadership: not an answer to give if the command comes back
             return result;
         }
+        metrics.commandExecuted(command.type(), result.status(), Duration.ofNanos(System.nanoTime() - started));
         synchronized (executed) {
             executed.put(command.id(), result);
         }
@@ -199,6 +206,7 @@ public class CommandExecutor {
                     continue;
                 }
                 EvictionOutcome outcome = cluster.evictPod(pod.namespace(), pod.name());
+                metrics.eviction(outcome);
                 switch (outcome) {
                     case EVICTED -> {
                         evictions.evicted++;

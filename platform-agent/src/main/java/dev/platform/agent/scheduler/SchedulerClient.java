@@ -1,5 +1,6 @@
 package dev.platform.agent.scheduler;
 
+import dev.platform.agent.AgentMetrics;
 import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.AgentReport;
@@ -33,22 +34,33 @@ public class SchedulerClient {
     private final String token;
     private final HttpClient http;
     private final JsonMapper json;
+    private final AgentMetrics metrics;
 
-    public SchedulerClient(URI schedulerUrl, String cluster, String token, JsonMapper json) {
+    public SchedulerClient(URI schedulerUrl, String cluster, String token, JsonMapper json, AgentMetrics metrics) {
         this.schedulerUrl = schedulerUrl;
         this.cluster = cluster;
         this.token = token;
         this.json = json;
+        this.metrics = metrics;
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     }
 
     public ReportAcceptance sendReport(AgentReport report) throws SchedulerUnavailableException {
-        HttpResponse<String> response = send(post(AgentProtocol.REPORTS_PATH, report).timeout(CALL_TIMEOUT));
-        if (response.statusCode() == 409) {
-            return ReportAcceptance.FULL_REPORT_REQUIRED;
+        long started = System.nanoTime();
+        try {
+            HttpResponse<String> response = send(post(AgentProtocol.REPORTS_PATH, report).timeout(CALL_TIMEOUT));
+            if (response.statusCode() == 409) {
+                metrics.reportSent(report.kind(), "full_required", Duration.ofNanos(System.nanoTime() - started));
+                return ReportAcceptance.FULL_REPORT_REQUIRED;
+            }
+            requireSuccess(response);
+            metrics.reportSent(report.kind(), "accepted", Duration.ofNanos(System.nanoTime() - started));
+            return ReportAcceptance.ACCEPTED;
+        } catch (SchedulerUnavailableException e) {
+            metrics.reportSent(report.kind(), "failed", Duration.ofNanos(System.nanoTime() - started));
+            metrics.schedulerUnavailable("report");
+            throw e;
         }
-        requireSuccess(response);
-        return ReportAcceptance.ACCEPTED;
     }
 
     /**
@@ -58,20 +70,29 @@ public class SchedulerClient {
     public List<AgentCommand> pollCommands(Long after, int waitSeconds) throws SchedulerUnavailableException {
         String query = AgentProtocol.WAIT_SECONDS_PARAM + "=" + waitSeconds
                 + (after == null ? "" : "&" + AgentProtocol.AFTER_PARAM + "=" + after);
-        HttpResponse<String> response = send(authorized(resolve(AgentProtocol.COMMANDS_PATH, query))
-                .timeout(CALL_TIMEOUT.plusSeconds(waitSeconds))
-                .GET());
-        requireSuccess(response);
         try {
+            HttpResponse<String> response = send(authorized(resolve(AgentProtocol.COMMANDS_PATH, query))
+                    .timeout(CALL_TIMEOUT.plusSeconds(waitSeconds))
+                    .GET());
+            requireSuccess(response);
             return json.readValue(response.body(), COMMAND_LIST);
         } catch (JacksonException e) {
+            metrics.schedulerUnavailable("poll");
             throw new SchedulerUnavailableException("unreadable command list: " + e.getOriginalMessage(), e);
+        } catch (SchedulerUnavailableException e) {
+            metrics.schedulerUnavailable("poll");
+            throw e;
         }
     }
 
     public void postResult(CommandResult result) throws SchedulerUnavailableException {
         String path = AgentProtocol.COMMAND_RESULT_PATH.replace("{id}", Long.toString(result.commandId()));
-        requireSuccess(send(post(path, result).timeout(CALL_TIMEOUT)));
+        try {
+            requireSuccess(send(post(path, result).timeout(CALL_TIMEOUT)));
+        } catch (SchedulerUnavailableException e) {
+            metrics.schedulerUnavailable("result");
+            throw e;
+        }
     }
 
     private HttpRequest.Builder post(String path, Object body) {

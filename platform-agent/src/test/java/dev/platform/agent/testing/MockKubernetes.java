@@ -66,7 +66,7 @@ public final class MockKubernetes implements AutoCloseable {
     private final JsonMapper json = JsonMapper.builder().build();
     private final Map<String, AtomicInteger> disruptionBudgetRefusals = new ConcurrentHashMap<>();
     private final List<String> evictionAttempts = new CopyOnWriteArrayList<>();
-    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private final List<ApiRequest> requests = new CopyOnWriteArrayList<>();
 
     public MockKubernetes() throws IOException {
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
@@ -108,20 +108,33 @@ public final class MockKubernetes implements AutoCloseable {
 
     /** "METHOD path" of every request client-java made, watches included. */
     public List<String> requests() {
+        return requests.stream().map(r -> r.method() + " " + r.path()).toList();
+    }
+
+    /** Every request client-java made, with its query (a watch is a GET with {@code watch=true}). */
+    public List<ApiRequest> apiRequests() {
         return List.copyOf(requests);
+    }
+
+    /** One request as the front server received it; {@code query} is null when there was none. */
+    public record ApiRequest(String method, String path, String query) {
+        public boolean isWatch() {
+            return query != null && (query.contains("watch=true") || query.contains("watch=1"));
+        }
     }
 
     private void handle(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getRawPath();
         String query = exchange.getRequestURI().getRawQuery();
-        requests.add(exchange.getRequestMethod() + " " + path);
+        ApiRequest request = new ApiRequest(exchange.getRequestMethod(), path, query);
+        requests.add(request);
         try {
             Matcher eviction = EVICTION.matcher(path);
             if ("POST".equals(exchange.getRequestMethod()) && eviction.matches()) {
                 evict(exchange, eviction.group(1), eviction.group(2));
             } else if ("PATCH".equals(exchange.getRequestMethod()) && isMergePatch(exchange)) {
                 mergePatch(exchange, path + (query == null ? "" : "?" + query));
-            } else if (query != null && (query.contains("watch=true") || query.contains("watch=1"))) {
+            } else if (request.isWatch()) {
                 streamWatch(exchange, path + "?" + query);
             } else {
                 forward(exchange, path + (query == null ? "" : "?" + query));

@@ -57,6 +57,14 @@ final class PendingQueue {
         inadmissible.clear();
     }
 
+    int activeCount() {
+        return active.size();
+    }
+
+    int inadmissibleCount() {
+        return inadmissible.size();
+    }
+
     boolean isEmpty() {
         return active.isEmpty() && inadmissible.isEmpty();
     }

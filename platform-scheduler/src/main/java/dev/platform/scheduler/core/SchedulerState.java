@@ -270,6 +270,24 @@ public final class SchedulerState {
         return q == null ? List.of() : q.inOrder();
     }
 
+    /**
+     * Pending workloads per ClusterQueue as Kueue's {@code kueue_pending_workloads} counts them:
+     * {@code active} in the queue's heap, to be tried next, {@code inadmissible} parked until
+     * something changes.
+     */
+    public Map<String, PendingCounts> pendingCounts() {
+        Map<String, PendingCounts> counts = new TreeMap<>();
+        queues.forEach((name, q) -> counts.put(name, new PendingCounts(q.activeCount(), q.inadmissibleCount())));
+        return counts;
+    }
+
+    /** Active and inadmissible pending workloads of one ClusterQueue. */
+    public record PendingCounts(int active, int inadmissible) {
+        public PendingCounts plusInadmissible(int more) {
+            return new PendingCounts(active, inadmissible + more);
+        }
+    }
+
     public Optional<AdmittedWorkload> admitted(String uid) {
         return Optional.ofNullable(admittedByUid.get(uid));
     }

@@ -230,12 +230,15 @@ public class SchedulingLoop implements SmartLifecycle {
                 boolean changed = readChanges();
                 changed |= hotswapDetector.run(leadership.epoch(), rows::get, this::mirrorHotswap);
                 changed |= placePriorityOnly();
+                long cycleStarted = System.nanoTime();
                 CycleResult result = state.runCycle();
                 boolean progressed = !result.admitted().isEmpty() || !result.preempted().isEmpty()
                         || !result.evicted().isEmpty();
                 if (!result.isEmpty()) {
                     commit(result);
+                    metrics.cycle(!result.admitted().isEmpty(), Duration.ofNanos(System.nanoTime() - cycleStarted));
                 }
+                publishPendingCounts();
                 if (!progressed && !changed) {
                     await(properties.pollInterval().toMillis());
                 }
@@ -271,6 +274,20 @@ public class SchedulingLoop implements SmartLifecycle {
         leading = false;
         state = null;
         leadership.release();
+        metrics.pendingCounts(Map.of());
+    }
+
+    /** Kueue's pending gauge: the core's queues, plus what waits for a node pool outside the core (inadmissible). */
+    private void publishPendingCounts() {
+        Map<String, SchedulerState.PendingCounts> counts = new HashMap<>(state.pendingCounts());
+        waitingForNodePool.keySet().forEach(uid -> {
+            WorkloadRow row = rows.get(uid);
+            if (row != null && row.clusterQueue() != null) {
+                counts.merge(row.clusterQueue(), new SchedulerState.PendingCounts(0, 1),
+                        (a, b) -> a.plusInadmissible(b.inadmissible()));
+            }
+        });
+        metrics.pendingCounts(counts);
     }
 
     /** Kueue's cache rebuilt from the source of truth. */
@@ -359,11 +376,21 @@ public class SchedulingLoop implements SmartLifecycle {
             versions.put(a.workload().uid().toString(), a.version());
             versions.putAll(a.victimVersions());
             a.victims().forEach(this::evicted);
-            log.info("priority-only {}/{} admitted{}", a.workload().namespace(), a.workload().name(),
-                    a.victims().isEmpty() ? "" : " preempting " + a.victims().stream()
-                            .map(v -> v.namespace() + "/" + v.name()).toList());
+            a.victims().forEach(v -> metrics.victim(null, "PriorityPreemption", v));
+            DecisionLog.priorityOnly(a.workload().namespace(), a.workload().name(), a.workload().cluster(),
+                    a.victims().size());
         }
         return !admitted.isEmpty();
+    }
+
+    private String clusterOf(String uid) {
+        WorkloadRow row = rows.get(uid);
+        return row == null ? null : row.cluster();
+    }
+
+    private String priorityClassOf(String uid) {
+        WorkloadRow row = rows.get(uid);
+        return row == null ? null : row.priorityClassName();
     }
 
     /** A workload evicted outside the core's cycle (hotswap or priority-only victim): its quota and pools go. */
@@ -448,7 +475,7 @@ public class SchedulingLoop implements SmartLifecycle {
                         .filter(p -> !outcome.rejectedEvictions().contains(p.workload().uid())).toList(),
                 result.evicted().stream()
                         .filter(e -> !outcome.rejectedEvictions().contains(e.workload().uid())).toList(),
-                outcome.at());
+                outcome.at(), this::priorityClassOf);
         for (Decision.Admit rejected : outcome.rejectedAdmissions()) {
             // Lost a race (cancelled, changed): undo; the change feed brings the row as it is now.
             state.workloadFinished(rejected.workload().uid());
@@ -458,8 +485,14 @@ public class SchedulingLoop implements SmartLifecycle {
         for (Decision.Admit admitted : result.admitted()) {
             if (outcome.newVersions().containsKey(admitted.workload().uid())) {
                 pending.remove(admitted.workload().uid());
+                DecisionWriter.Placed placed = placements.get(admitted.workload().uid());
+                DecisionLog.admitted(admitted, placed == null ? null : placed.placement().cluster());
             }
         }
+        result.preempted().stream().filter(p -> !outcome.rejectedEvictions().contains(p.workload().uid()))
+                .forEach(p -> DecisionLog.preempted(p, clusterOf(p.workload().uid())));
+        result.evicted().stream().filter(e -> !outcome.rejectedEvictions().contains(e.workload().uid()))
+                .forEach(e -> DecisionLog.evicted(e, clusterOf(e.workload().uid())));
         requeueEvicted(result.preempted().stream().map(Decision.Preempt::workload).toList(), outcome);
         requeueEvicted(result.evicted().stream().map(Decision.Evict::workload).toList(), outcome);
         if (!outcome.rejectedAdmissions().isEmpty() || !outcome.rejectedEvictions().isEmpty()) {
@@ -506,7 +539,10 @@ public class SchedulingLoop implements SmartLifecycle {
         String uid = row.uid().toString();
         versions.putAll(result.newVersions());
         decided.victims().stream().filter(v -> result.victimsEvicted().contains(v.uid().toString()))
-                .forEach(this::evicted);
+                .forEach(v -> {
+                    evicted(v);
+                    metrics.victim(row.clusterQueue(), "Hotswap", v);
+                });
         if (!result.newVersions().containsKey(uid)) {
             return;
         }
@@ -516,6 +552,7 @@ public class SchedulingLoop implements SmartLifecycle {
             case Requeued -> {
                 state.workloadFinished(uid);
                 requeue(row, CoreMapping.workload(row));
+                metrics.evicted(row.clusterQueue(), "NodeFailures", row.priorityClassName());
             }
             case Failed -> {
                 state.workloadFinished(uid);
@@ -523,8 +560,10 @@ public class SchedulingLoop implements SmartLifecycle {
             }
         }
         metrics.hotswapDecided(result.event());
-        log.info("hotswap of {}/{}: {} (victims: {})", row.namespace(), row.name(), result.outcome(),
-                result.victimsEvicted());
+        DecisionLog.hotswap(row.namespace(), row.name(), row.clusterQueue(),
+                decided.replacement() == null ? row.cluster() : decided.replacement().placement().cluster(),
+                result.outcome().name(),
+                result.victimsEvicted().size());
     }
 
     /**

@@ -1,92 +1,314 @@
 package dev.platform.scheduler.scheduling;
 
 import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.core.SchedulerState.PendingCounts;
+import dev.platform.scheduler.hotswap.HotswapEvent;
+import dev.platform.scheduler.workload.WorkloadRow;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
+import java.sql.Timestamp;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.IntStream;
 
 /**
- * Kueue's metric names, so dashboards built for Kueue work unchanged: counters of admissions,
- * evictions and preemptions from the committed decisions, and gauges of pending workloads and
- * ClusterQueue usage read from PostgreSQL (the same on every replica).
+ * Kueue's metrics with Kueue's names, label sets and histogram buckets (its {@code pkg/metrics},
+ * v0.19.2; the test resource {@code kueue-metrics-v0.19.2.tsv} holds the list), so dashboards and
+ * alerts built for Kueue work unchanged, and the platform's own: hotswap, agents, node pools, the
+ * database.
+ * <p>
+ * Counters and histograms count what the leader committed. Gauges are read from PostgreSQL every
+ * {@code platform.metrics.refresh} and are the same on every replica, except the pending counts,
+ * which only the leader's queues know (active vs inadmissible). Every Kueue metric carries
+ * {@code replica_role} ({@code leader} or {@code follower}), as Kueue's do.
  */
 @Component
-class SchedulingMetrics {
+public class SchedulingMetrics {
+
+    /** Kueue's generateExponentialBuckets(n): 1, then 2.5 doubling; 16 reach 40960 s (11 h). */
+    static Duration[] kueueWaitBuckets(int count) {
+        List<Duration> buckets = new ArrayList<>(List.of(Duration.ofSeconds(1)));
+        IntStream.range(0, count - 1).forEach(i -> buckets.add(Duration.ofMillis((long) (2500 * Math.pow(2, i)))));
+        return buckets.toArray(Duration[]::new);
+    }
+
+    /** Prometheus' default buckets, which Kueue's admission attempt duration keeps. */
+    private static final Duration[] DEFAULT_BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+            Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
+            Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
+
+    /** Hotswap phases take seconds to minutes. */
+    private static final Duration[] RECOVERY_BUCKETS = {Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5),
+            Duration.ofSeconds(10), Duration.ofSeconds(20), Duration.ofSeconds(30), Duration.ofSeconds(60),
+            Duration.ofSeconds(120), Duration.ofSeconds(300), Duration.ofSeconds(600), Duration.ofSeconds(1800)};
+
+    static final String LEADER = "leader";
+    static final String FOLLOWER = "follower";
 
     private final MeterRegistry registry;
     private final JdbcClient jdbc;
-    private final MultiGauge pending;
-    private final MultiGauge usage;
+    private final Clock clock;
+    private final Duration staleness;
+    private final SchedulingLoop loop;
+    private final Map<String, MultiGauge> gauges;
+    private volatile Map<String, PendingCounts> pending = Map.of();
 
-    SchedulingMetrics(MeterRegistry registry, JdbcClient jdbc) {
+    SchedulingMetrics(MeterRegistry registry, JdbcClient jdbc, Clock clock,
+                      @Value("${platform.agents.staleness:30s}") Duration staleness, @Lazy SchedulingLoop loop) {
         this.registry = registry;
         this.jdbc = jdbc;
-        this.pending = MultiGauge.builder("kueue.pending.workloads")
-                .description("Pending workloads per ClusterQueue").register(registry);
-        this.usage = MultiGauge.builder("kueue.cluster.queue.resource.usage")
-                .description("Quota in use per ClusterQueue, flavor and resource").register(registry);
+        this.clock = clock;
+        this.staleness = staleness;
+        this.loop = loop;
+        this.gauges = Map.ofEntries(
+                gauge("kueue.pending.workloads", "Pending workloads per ClusterQueue; status active or inadmissible"),
+                gauge("kueue.unadmitted.workloads", "Pending workloads per ClusterQueue and pending reason"),
+                gauge("kueue.reserving.active.workloads", "Workloads holding quota per ClusterQueue"),
+                gauge("kueue.admitted.active.workloads", "Admitted workloads per ClusterQueue"),
+                gauge("kueue.cluster.queue.status", "1 for the ClusterQueue's status: pending, active or terminating"),
+                gauge("kueue.cluster.queue.resource.usage", "Quota in use per ClusterQueue, flavor and resource"),
+                gauge("kueue.cluster.queue.resource.reservation", "Quota reserved per ClusterQueue, flavor and resource"),
+                gauge("kueue.cluster.queue.nominal.quota", "Nominal quota per ClusterQueue, flavor and resource"),
+                gauge("kueue.cluster.queue.borrowing.limit", "Borrowing limit per ClusterQueue, flavor and resource"),
+                gauge("kueue.cluster.queue.lending.limit", "Lending limit per ClusterQueue, flavor and resource"),
+                Map.entry("platform.cluster.report.age", MultiGauge.builder("platform.cluster.report.age").baseUnit("seconds")
+                        .description("Seconds since the cluster's agent last reported").register(registry)),
+                gauge("platform.node.pools", "Node pools per cluster and health (Unknown while the agent is stale)"),
+                gauge("platform.agent.commands.unfinished", "Agent commands without a final result per cluster and state"),
+                gauge("platform.table.rows", "Estimated live rows of the platform's tables (pg_stat_user_tables)"));
+        Gauge.builder("platform.scheduler.leader", () -> loop.isLeader() ? 1 : 0)
+                .description("1 on the replica that runs the scheduling loop").register(registry);
+        Gauge.builder("platform.scheduler.leader.epoch", this::epoch)
+                .description("The leader epoch: it grows by one per leadership change").register(registry);
+        Gauge.builder("platform.database.size", this::databaseSize).baseUnit("bytes")
+                .description("Size of the platform's PostgreSQL database").register(registry);
     }
 
-    /** Counts what a committed cycle did. */
+    private Map.Entry<String, MultiGauge> gauge(String name, String description) {
+        return Map.entry(name, MultiGauge.builder(name).description(description).register(registry));
+    }
+
+    private String role() {
+        return loop.isLeader() ? LEADER : FOLLOWER;
+    }
+
+    // ---- counters and histograms of committed decisions (leader only)
+
+    /** One admission cycle that decided something: {@code success} when it admitted a workload. */
+    void cycle(boolean admitted, Duration took) {
+        String result = admitted ? "success" : "inadmissible";
+        Counter.builder("kueue.admission.attempts").description("Admission cycles that decided something, by result")
+                .tags("result", result, "replica_role", LEADER).register(registry).increment();
+        Timer.builder("kueue.admission.attempt.duration").description("Latency of an admission cycle")
+                .tags("result", result, "replica_role", LEADER).serviceLevelObjectives(DEFAULT_BUCKETS)
+                .register(registry).record(took);
+    }
+
+    /** Counts what a committed cycle did; {@code priorityClass} maps a workload uid to its class name. */
     void committed(List<Decision.Admit> admitted, List<Decision.Preempt> preempted, List<Decision.Evict> evicted,
-                   Instant at) {
+                   Instant at, Function<String, String> priorityClass) {
         for (Decision.Admit a : admitted) {
-            String queue = a.admission().clusterQueue();
-            Counter.builder("kueue.admitted.workloads").tag("cluster_queue", queue).register(registry).increment();
-            Timer.builder("kueue.admission.wait.time").tag("cluster_queue", queue)
-                    .publishPercentileHistogram().register(registry)
-                    .record(Duration.between(a.workload().queuedAt(), at).abs());
+            Tags tags = Tags.of("cluster_queue", a.admission().clusterQueue(),
+                    "priority_class", nullToEmpty(priorityClass.apply(a.workload().uid())), "replica_role", LEADER);
+            Duration waited = Duration.between(a.workload().queuedAt(), at).abs();
+            Counter.builder("kueue.admitted.workloads").description("Workloads admitted per ClusterQueue")
+                    .tags(tags).register(registry).increment();
+            Counter.builder("kueue.quota.reserved.workloads").description("Workloads that reserved quota per ClusterQueue")
+                    .tags(tags).register(registry).increment();
+            Timer.builder("kueue.admission.wait.time").description("Time from queueing to admission")
+                    .tags(tags).serviceLevelObjectives(kueueWaitBuckets(16)).register(registry).record(waited);
+            Timer.builder("kueue.quota.reserved.wait.time").description("Time from queueing to quota reservation")
+                    .tags(tags).serviceLevelObjectives(kueueWaitBuckets(14)).register(registry).record(waited);
         }
         for (Decision.Preempt p : preempted) {
-            Counter.builder("kueue.preempted.workloads").tag("preempting_cluster_queue", p.preemptorClusterQueue())
-                    .tag("reason", p.reason().name()).register(registry).increment();
-            Counter.builder("kueue.evicted.workloads").tag("cluster_queue", p.victimClusterQueue())
-                    .tag("reason", "Preempted").register(registry).increment();
+            preempted(p.preemptorClusterQueue(), p.reason().name());
+            evicted(p.victimClusterQueue(), "Preempted", priorityClass.apply(p.workload().uid()));
         }
         for (Decision.Evict e : evicted) {
-            Counter.builder("kueue.evicted.workloads").tag("cluster_queue", e.clusterQueue())
-                    .tag("reason", "Stopped").register(registry).increment();
+            evicted(e.clusterQueue(), "ClusterQueueStopped", priorityClass.apply(e.workload().uid()));
         }
     }
 
-    /** MTTR phases of a hotswap as they land: decided, evictions done, running (seconds from detection). */
-    void hotswapDecided(dev.platform.scheduler.hotswap.HotswapEvent event) {
+    /** Kueue's {@code reason} values, plus ours: {@code Hotswap} and {@code PriorityPreemption}. */
+    void preempted(String preemptingClusterQueue, String reason) {
+        Counter.builder("kueue.preempted.workloads").description("Preempted workloads per preempting ClusterQueue and reason")
+                .tags("preempting_cluster_queue", nullToEmpty(preemptingClusterQueue), "reason", reason,
+                        "replica_role", LEADER)
+                .register(registry).increment();
+    }
+
+    /** A victim of a preemption outside the cycle (Hotswap, priority-only mode): preempted and evicted. */
+    void victim(String preemptingClusterQueue, String reason, WorkloadRow victim) {
+        preempted(preemptingClusterQueue, reason);
+        evicted(victim.clusterQueue(), "Preempted", victim.priorityClassName());
+    }
+
+    /** Kueue's eviction reasons: Preempted, ClusterQueueStopped, NodeFailures. */
+    void evicted(String clusterQueue, String reason, String priorityClass) {
+        Counter.builder("kueue.evicted.workloads").description("Evicted workloads per ClusterQueue and reason")
+                .tags("cluster_queue", nullToEmpty(clusterQueue), "reason", reason, "underlying_cause", "",
+                        "priority_class", nullToEmpty(priorityClass), "replica_role", LEADER)
+                .register(registry).increment();
+    }
+
+    /** MTTR phases of a hotswap as they land: decided, evictions done (seconds from detection). */
+    void hotswapDecided(HotswapEvent event) {
+        Counter.builder("platform.hotswap.events").description("Hotswap decisions by outcome")
+                .tag("outcome", event.outcome()).register(registry).increment();
         phase("decided", event.detectedAt(), event.decidedAt());
         phase("evicted", event.detectedAt(), event.evictionsDoneAt());
     }
 
-    void hotswapRecovered(dev.platform.scheduler.hotswap.HotswapEvent event) {
+    /** The last phase: the disrupted workload runs again. */
+    void hotswapRecovered(HotswapEvent event) {
         phase("running", event.detectedAt(), event.runningAt());
     }
 
-    void phase(String phase, Instant from, Instant to) {
+    private void phase(String phase, Instant from, Instant to) {
         if (from != null && to != null) {
-            Timer.builder("platform.hotswap.recovery").tag("phase", phase).publishPercentileHistogram()
+            Timer.builder("platform.hotswap.recovery").description("Hotswap MTTR phases, seconds from detection")
+                    .tag("phase", phase).serviceLevelObjectives(RECOVERY_BUCKETS)
                     .register(registry).record(Duration.between(from, to));
         }
     }
 
+    /** The leader's pending counts after a turn; empty when this replica does not lead. */
+    void pendingCounts(Map<String, PendingCounts> counts) {
+        pending = Map.copyOf(counts);
+    }
+
+    // ---- gauges
+
     @Scheduled(fixedDelayString = "${platform.metrics.refresh:15s}", initialDelayString = "${platform.metrics.refresh:15s}")
     void refreshGauges() {
-        pending.register(jdbc.sql("""
-                        SELECT cluster_queue, count(*) FROM workload
-                        WHERE state = 'Pending' AND cluster_queue IS NOT NULL GROUP BY cluster_queue""")
-                .query((rs, i) -> MultiGauge.Row.of(Tags.of("cluster_queue", rs.getString(1)), rs.getLong(2)))
+        String role = role();
+        List<MultiGauge.Row<Number>> pendingRows = new ArrayList<>();
+        if (loop.isLeader()) {
+            pending.forEach((queue, counts) -> {
+                pendingRows.add(row(Tags.of("cluster_queue", queue, "status", "active", "replica_role", role),
+                        counts.active()));
+                pendingRows.add(row(Tags.of("cluster_queue", queue, "status", "inadmissible",
+                        "replica_role", role), counts.inadmissible()));
+            });
+        }
+        gauges.get("kueue.pending.workloads").register(pendingRows, true);
+        gauges.get("kueue.unadmitted.workloads").register(jdbc.sql("""
+                        SELECT cluster_queue, coalesce(pending_reason, ''), count(*) FROM workload
+                        WHERE state IN ('Pending', 'Evicted') AND cluster_queue IS NOT NULL GROUP BY 1, 2""")
+                .query((rs, i) -> row(Tags.of("cluster_queue", rs.getString(1), "reason", rs.getString(2),
+                        "underlying_cause", "", "replica_role", role), rs.getLong(3)))
                 .list(), true);
-        usage.register(jdbc.sql("""
-                        SELECT cluster_queue, flavor, resource, sum(amount) FROM workload_usage
-                        GROUP BY cluster_queue, flavor, resource""")
-                .query((rs, i) -> MultiGauge.Row.of(Tags.of("cluster_queue", rs.getString(1), "flavor", rs.getString(2),
-                        "resource", rs.getString(3)), rs.getBigDecimal(4).doubleValue()))
+        var admittedRows = jdbc.sql("SELECT cluster_queue, admitted FROM cluster_queue_workload_count")
+                .query((rs, i) -> row(Tags.of("cluster_queue", rs.getString(1), "replica_role", role),
+                        rs.getLong(2)))
+                .list();
+        gauges.get("kueue.reserving.active.workloads").register(admittedRows, true);
+        gauges.get("kueue.admitted.active.workloads").register(admittedRows, true);
+        gauges.get("kueue.cluster.queue.status").register(clusterQueueStatus(role), true);
+        var usage = jdbc.sql("""
+                        SELECT coalesce(q.cohort, ''), u.cluster_queue, u.flavor, u.resource, sum(u.amount)
+                        FROM workload_usage u LEFT JOIN cluster_queue q ON q.name = u.cluster_queue
+                        GROUP BY 1, 2, 3, 4""")
+                .query((rs, i) -> row(quotaTags(rs.getString(1), rs.getString(2), rs.getString(3),
+                        rs.getString(4), role), rs.getBigDecimal(5).doubleValue()))
+                .list();
+        gauges.get("kueue.cluster.queue.resource.usage").register(usage, true);
+        gauges.get("kueue.cluster.queue.resource.reservation").register(usage, true);
+        quota("nominal_quota", "kueue.cluster.queue.nominal.quota", role);
+        quota("borrowing_limit", "kueue.cluster.queue.borrowing.limit", role);
+        quota("lending_limit", "kueue.cluster.queue.lending.limit", role);
+        refreshPlatformGauges();
+    }
+
+    private List<MultiGauge.Row<Number>> clusterQueueStatus(String role) {
+        List<MultiGauge.Row<Number>> rows = new ArrayList<>();
+        jdbc.sql("""
+                        SELECT q.name, q.stop_policy = 'None' AND NOT EXISTS (
+                            SELECT 1 FROM cluster_queue_quota f
+                            WHERE f.cluster_queue = q.name AND NOT EXISTS (SELECT 1 FROM resource_flavor r WHERE r.name = f.flavor))
+                        FROM cluster_queue q""")
+                .query((rs, i) -> Map.entry(rs.getString(1), rs.getBoolean(2))).list()
+                .forEach(q -> {
+                    for (String status : List.of("pending", "active", "terminating")) {
+                        boolean current = status.equals(q.getValue() ? "active" : "pending");
+                        rows.add(row(Tags.of("cluster_queue", q.getKey(), "status", status,
+                                "replica_role", role), current ? 1 : 0));
+                    }
+                });
+        return rows;
+    }
+
+    private void quota(String column, String gauge, String role) {
+        gauges.get(gauge).register(jdbc.sql("SELECT coalesce(q.cohort, ''), f.cluster_queue, f.flavor, f.resource, f." + column
+                        + " FROM cluster_queue_quota f JOIN cluster_queue q ON q.name = f.cluster_queue"
+                        + " WHERE f." + column + " IS NOT NULL")
+                .query((rs, i) -> row(quotaTags(rs.getString(1), rs.getString(2), rs.getString(3),
+                        rs.getString(4), role), rs.getBigDecimal(5).doubleValue()))
                 .list(), true);
+    }
+
+    private static Tags quotaTags(String cohort, String clusterQueue, String flavor, String resource, String role) {
+        return Tags.of("cohort", cohort, "cluster_queue", clusterQueue, "flavor", flavor, "resource", resource,
+                "replica_role", role);
+    }
+
+    private void refreshPlatformGauges() {
+        Instant now = clock.instant();
+        gauges.get("platform.cluster.report.age").register(jdbc.sql(
+                        "SELECT name, last_report_at FROM cluster WHERE last_report_at IS NOT NULL")
+                .query((rs, i) -> row(Tags.of("cluster", rs.getString(1)),
+                        Duration.between(rs.getTimestamp(2).toInstant(), now).toMillis() / 1000.0))
+                .list(), true);
+        gauges.get("platform.node.pools").register(jdbc.sql("""
+                        SELECT p.cluster, CASE WHEN c.last_report_at IS NULL OR c.last_report_at < :stale THEN 'Unknown'
+                                               ELSE p.health END, count(*)
+                        FROM node_pool p JOIN cluster c ON c.name = p.cluster GROUP BY 1, 2""")
+                .param("stale", Timestamp.from(now.minus(staleness)))
+                .query((rs, i) -> row(Tags.of("cluster", rs.getString(1), "health", rs.getString(2)),
+                        rs.getLong(3)))
+                .list(), true);
+        gauges.get("platform.agent.commands.unfinished").register(jdbc.sql("""
+                        SELECT c.name, s.state, count(a.seq)
+                        FROM cluster c CROSS JOIN (VALUES ('Pending'), ('Delivered')) AS s (state)
+                        LEFT JOIN agent_command a ON a.cluster = c.name AND a.state = s.state
+                        GROUP BY 1, 2""")
+                .query((rs, i) -> row(Tags.of("cluster", rs.getString(1), "state", rs.getString(2)),
+                        rs.getLong(3)))
+                .list(), true);
+        gauges.get("platform.table.rows").register(jdbc.sql(
+                        "SELECT relname, n_live_tup FROM pg_stat_user_tables WHERE schemaname = 'public'")
+                .query((rs, i) -> row(Tags.of("table", rs.getString(1)), rs.getLong(2)))
+                .list(), true);
+    }
+
+    private double epoch() {
+        return jdbc.sql("SELECT epoch FROM scheduler_leader WHERE id = 1").query(Long.class).optional().orElse(0L);
+    }
+
+    private double databaseSize() {
+        return jdbc.sql("SELECT pg_database_size(current_database())").query(Long.class).single();
+    }
+
+    private static MultiGauge.Row<Number> row(Tags tags, double value) {
+        return MultiGauge.Row.of(tags, value);
+    }
+
+    private static String nullToEmpty(String value) {
+        return value == null ? "" : value;
     }
 }

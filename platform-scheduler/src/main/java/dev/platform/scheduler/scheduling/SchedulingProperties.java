@@ -24,6 +24,11 @@ public record SchedulingProperties(@DefaultValue("true") boolean enabled,
                                    @DefaultValue("1s") Duration leaderRetry,
                                    @DefaultValue("10s") Duration leaderLease) {
 
+    /**
+     * Kueue's fair sharing.
+     *
+     * @param enabled preempt and order by dominant resource share within cohorts, for every ClusterQueue
+     */
     public record FairSharing(@DefaultValue("false") boolean enabled) {
     }
 }

@@ -1,6 +1,7 @@
 package dev.platform.scheduler.testsupport;
 
 import dev.platform.scheduler.scheduling.SchedulingLoop;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import java.util.List;
@@ -30,8 +31,17 @@ public final class DatabaseCleaner {
                 WHERE schemaname = 'public'
                   AND tablename NOT IN ('flyway_schema_history', 'scheduler_leader', 'app_user', 'api_token')""")
                 .query(String.class).list();
-        if (!tables.isEmpty()) {
-            jdbc.sql("TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY CASCADE").update();
+        // TRUNCATE locks the tables one after the other while the application's scheduled readers (gauges,
+        // usage samples) lock several in another order: PostgreSQL may end the TRUNCATE as a deadlock victim.
+        for (int attempt = 1; !tables.isEmpty(); attempt++) {
+            try {
+                jdbc.sql("TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY CASCADE").update();
+                break;
+            } catch (PessimisticLockingFailureException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+            }
         }
         jdbc.sql("DELETE FROM api_token WHERE created_by <> 'bootstrap'").update();
         jdbc.sql("DELETE FROM app_user WHERE created_by <> 'bootstrap'").update();

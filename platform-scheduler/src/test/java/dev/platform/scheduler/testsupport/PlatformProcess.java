@@ -34,10 +34,16 @@ public final class PlatformProcess implements AutoCloseable {
      * test credentials: the Admin token in {@code PLATFORM_BOOTSTRAP_ADMIN_TOKEN}, and the agent tokens.
      */
     public static PlatformProcess start(Path workDir, String name, List<String> arguments) throws IOException {
+        return start(Path.of("target", "platform-scheduler.jar"), workDir, name, arguments);
+    }
+
+    /** The same from another copy of the scheduler's jar (an extracted layered one, say). */
+    public static PlatformProcess start(Path schedulerJar, Path workDir, String name, List<String> arguments)
+            throws IOException {
         List<String> withAgentTokens = new ArrayList<>(arguments);
         TestIdentity.AGENT_CLUSTERS.forEach(c ->
                 withAgentTokens.add("--platform.agents.tokens." + c + "=" + TestIdentity.agentToken(c)));
-        return start(Path.of("target", "platform-scheduler.jar"), workDir, name, withAgentTokens,
+        return start(schedulerJar, workDir, name, withAgentTokens,
                 Map.of("PLATFORM_BOOTSTRAP_ADMIN_TOKEN", TestIdentity.ADMIN_TOKEN));
     }
 

@@ -5,6 +5,8 @@ import dev.platform.agent.AgentSettings;
 import dev.platform.agent.leadership.SoleReplica;
 import dev.platform.agent.simulation.SimulatedCluster;
 import dev.platform.agent.simulation.SimulatedClusterLayout;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
 
 import java.net.URI;
 import java.time.Clock;
@@ -28,7 +30,12 @@ public final class SimulatedAgent implements AutoCloseable {
 
     /** Starts the agent and waits until the scheduler shows the cluster's five pools. */
     public static SimulatedAgent start(int port, PlatformClient api) {
-        SimulatedAgent agent = startUnchecked(port, "sim", TestIdentity.agentToken("sim"));
+        return start(port, api, Metrics.globalRegistry);
+    }
+
+    /** The same, with the agent's metrics in {@code registry}. */
+    public static SimulatedAgent start(int port, PlatformClient api, MeterRegistry registry) {
+        SimulatedAgent agent = startUnchecked(port, "sim", TestIdentity.agentToken("sim"), registry);
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             PlatformClient.Response pools = api.get("/api/v1/clusters/sim/nodepools");
             return pools.status() == 200 && pools.json().get("items").size() == 5;
@@ -38,9 +45,13 @@ public final class SimulatedAgent implements AutoCloseable {
 
     /** Starts an agent for {@code clusterName} presenting {@code token}, without waiting for the scheduler to accept it. */
     public static SimulatedAgent startUnchecked(int port, String clusterName, String token) {
+        return startUnchecked(port, clusterName, token, Metrics.globalRegistry);
+    }
+
+    private static SimulatedAgent startUnchecked(int port, String clusterName, String token, MeterRegistry registry) {
         SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
         Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), clusterName, token,
-                clusterName + "-agent"), cluster, new SoleReplica(), Clock.systemUTC());
+                clusterName + "-agent"), cluster, new SoleReplica(), Clock.systemUTC(), registry);
         agent.start();
         return new SimulatedAgent(cluster, agent);
     }
