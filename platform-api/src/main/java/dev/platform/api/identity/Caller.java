@@ -1,6 +1,7 @@
 package dev.platform.api.identity;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -19,10 +20,10 @@ import java.util.TreeSet;
  */
 public record Caller(String name, ClusterRole clusterRole, List<Membership> teams) {
 
-    /** A role in one team, and the namespaces the team owns. */
+    /** A role in one team, and the namespaces the team owns (sorted, so they read the same every time). */
     public record Membership(String team, TeamRole role, Set<String> namespaces) {
         public Membership {
-            namespaces = Set.copyOf(namespaces);
+            namespaces = Collections.unmodifiableSortedSet(new TreeSet<>(namespaces));
         }
     }
 
