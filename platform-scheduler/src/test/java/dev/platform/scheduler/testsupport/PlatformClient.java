@@ -11,6 +11,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /** A plain HTTP client for the REST contract, as an outside caller would use it. */
 public final class PlatformClient {
@@ -28,10 +33,19 @@ public final class PlatformClient {
         this.baseUrl = baseUrl;
     }
 
-    /** A response with its body parsed as JSON when it is JSON. */
-    public record Response(int status, String contentType, String body) {
+    /** A response with its body parsed as JSON when it is JSON; header names in lower case. */
+    public record Response(int status, String contentType, String body, Map<String, List<String>> headers) {
+
+        public Response(int status, String contentType, String body) {
+            this(status, contentType, body, Map.of());
+        }
+
         public JsonNode json() {
             return JSON.readTree(body);
+        }
+
+        public Optional<String> header(String name) {
+            return headers.getOrDefault(name.toLowerCase(Locale.ROOT), List.of()).stream().findFirst();
         }
     }
 
@@ -61,6 +75,18 @@ public final class PlatformClient {
         return send(request);
     }
 
+    /** A request as a hostile client may send it: any method, any extra headers, the path as given. */
+    public Response send(String method, String path, Map<String, String> headers, String contentType, String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        headers.forEach(request::header);
+        return send(request);
+    }
+
     public Response postYaml(String path, String yaml) {
         return post(path, "application/yaml", yaml);
     }
@@ -69,8 +95,10 @@ public final class PlatformClient {
         try {
             HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString());
+            Map<String, List<String>> headers = new TreeMap<>();
+            response.headers().map().forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), values));
             return new Response(response.statusCode(),
-                    response.headers().firstValue("Content-Type").orElse(""), response.body());
+                    response.headers().firstValue("Content-Type").orElse(""), response.body(), headers);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
