@@ -117,7 +117,9 @@ public final class FakeScheduler implements AutoCloseable {
                 reports.add(json.readValue(exchange.getRequestBody(), AgentReport.class));
                 respond(exchange, 204, "");
             } else if ("GET".equals(method) && path.endsWith("/commands")) {
-                respond(exchange, 200, json.writeValueAsString(poll(exchange.getRequestURI().getRawQuery())));
+                Instant now = Instant.now();
+                respond(exchange, 200, json.writeValueAsString(poll(exchange.getRequestURI().getRawQuery()).stream()
+                        .map(command -> command.sentAt(now)).toList()));
             } else if ("POST".equals(method) && path.endsWith("/result")) {
                 CommandResult result = json.readValue(exchange.getRequestBody(), CommandResult.class);
                 results.add(result);

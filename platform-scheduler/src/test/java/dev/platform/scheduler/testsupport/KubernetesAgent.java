@@ -53,6 +53,11 @@ public final class KubernetesAgent implements AutoCloseable {
 
     /** Starts the cluster and the agent and waits until the scheduler shows the cluster's five pools. */
     public static KubernetesAgent start(int port, PlatformClient api) {
+        return start(port, api, Clock.systemUTC());
+    }
+
+    /** The same with the agent on its own clock (a skewed one, say). */
+    public static KubernetesAgent start(int port, PlatformClient api, Clock agentClock) {
         MockKubernetes kubernetes;
         try {
             kubernetes = new MockKubernetes();
@@ -72,7 +77,7 @@ public final class KubernetesAgent implements AutoCloseable {
         commands.setReadTimeout((int) COMMAND_READ_TIMEOUT.toMillis());
         Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), CLUSTER,
                 PlatformIntegrationTest.AGENT_TOKEN, CLUSTER + "-agent"),
-                new KubernetesCluster(commands, kubernetes.apiClient(), Agent.json()), new SoleReplica(), Clock.systemUTC());
+                new KubernetesCluster(commands, kubernetes.apiClient(), Agent.json()), new SoleReplica(), agentClock);
         KubernetesAgent started = new KubernetesAgent(kubernetes, jobSets, agent);
         agent.start();
         try {
