@@ -320,9 +320,11 @@ class KubernetesAgentTest {
         await().atMost(PATIENCE).until(() -> !scheduler.resultsOf(8).isEmpty() && !scheduler.resultsOf(9).isEmpty());
 
         agent.close();
-        scheduler.redeliverAcknowledged();
+        // the closed process's last poll must not take the redelivery meant for the new one
+        await().atMost(PATIENCE).until(() -> scheduler.openPolls() == 0);
         kube.refuseEvictions("training-1", 0);
         startAgent();
+        scheduler.redeliverAcknowledged();
 
         await().atMost(PATIENCE).until(() -> scheduler.resultsOf(9).stream().anyMatch(r -> r.status().isFinal())
                 && scheduler.resultsOf(8).size() == 2);
