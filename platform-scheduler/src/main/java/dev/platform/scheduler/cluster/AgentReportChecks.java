@@ -12,10 +12,11 @@ import java.util.Set;
 
 /**
  * What a report must be before any of it is applied (its lists hold no nulls: the records refuse
- * them): a report no agent could have sent (negative counts, a pool or node without a name or
- * state, a pool listed twice, a workload without a phase) is refused whole, so a lying or broken agent changes nothing. Facts that are well formed but
- * not this cluster's to report (another cluster's workload, a pool it has not reported) are
- * ignored item by item by {@link AgentReportService}.
+ * them). A report no agent could have sent (negative counts, a pool or node without a name or
+ * state, a pool listed twice, a workload without a phase) is refused whole, so a lying or broken
+ * agent changes nothing. Facts that are well formed but not this cluster's to report (another
+ * cluster's workload, a pool it has not reported) are ignored item by item by
+ * {@link AgentReportService}.
  */
 final class AgentReportChecks {
 

@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.UUID;
 
 import static dev.platform.scheduler.cluster.AgentCalls.delta;
-import static dev.platform.scheduler.cluster.AgentCalls.full;
 import static dev.platform.scheduler.cluster.AgentCalls.tpuPool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -43,10 +42,7 @@ class LyingAgentReportsTest extends PlatformApplicationTest {
     @BeforeEach
     void twoClustersEachRunningAJobSet() {
         agents = new AgentCalls(port);
-        agents.report("prod-1", full("prod-1", "agent-1", 1, List.of(tpuPool("east-0", 4, HealthState.HEALTHY),
-                tpuPool("east-1", 4, HealthState.HEALTHY)), List.of()));
-        agents.report("prod-2", full("prod-2", "agent-2", 1, List.of(tpuPool("west-0", 4, HealthState.HEALTHY),
-                tpuPool("west-1", 4, HealthState.HEALTHY)), List.of()));
+        agents.connectTwoClusters();
         String seed = SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64");
         assertThat(api.postYaml("/api/v1/manifests", seed).status()).isEqualTo(200);
         high = awaitPlaced("high-jax-trillium").get("uid").asString();

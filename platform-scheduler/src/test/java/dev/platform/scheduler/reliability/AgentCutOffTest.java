@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -117,8 +116,7 @@ class AgentCutOffTest extends PlatformApplicationTest {
     }
 
     private Map<String, String> health() {
-        return api.get("/api/v1/clusters/" + KubernetesAgent.CLUSTER + "/nodepools").json().get("items").valueStream()
-                .collect(Collectors.toMap(p -> p.get("name").asString(), p -> p.get("health").asString()));
+        return KubernetesAgent.poolHealth(api);
     }
 
     private JsonNode awaitState(String name, String state) {

@@ -22,7 +22,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import static org.awaitility.Awaitility.await;
 
@@ -121,6 +123,12 @@ public final class KubernetesAgent implements AutoCloseable {
     }
 
     /** The node's Ready condition turns True or False, as the node lifecycle controller would set it. */
+    /** Each of the cluster's pools and its health as the scheduler shows it. */
+    public static Map<String, String> poolHealth(PlatformClient api) {
+        return api.get("/api/v1/clusters/" + CLUSTER + "/nodepools").json().get("items").valueStream()
+                .collect(Collectors.toMap(p -> p.get("name").asString(), p -> p.get("health").asString()));
+    }
+
     public void setReady(String node, boolean ready) {
         kubernetes.client().nodes().withName(node).edit(n -> new NodeBuilder(n).editStatus()
                 .withConditions(n.getStatus().getConditions().stream()
