@@ -62,7 +62,11 @@ class LyingAgentReportsTest extends PlatformApplicationTest {
                         tpuPool("east-0", 4, HealthState.UNHEALTHY)), List.of(), List.of()),
                 delta("prod-1", "agent-1", 2, List.of(), List.of(), List.of(status(high, null, 4,
                         List.of("east-0", "east-1")))),
-                delta("prod-1", "agent-1", -7, List.of(), List.of(), List.of()));
+                delta("prod-1", "agent-1", -7, List.of(), List.of(), List.of()),
+                // PostgreSQL stores no NUL character: refused by the database, rolled back whole
+                delta("prod-1", "agent-1", 2, List.of(new NodePoolReport("east-0", "tpu-v6e-slice", "4x4",
+                        HealthState.HEALTHY, List.of(), List.of(new NodeReport("east-0-node-\u0000", HealthState.HEALTHY,
+                        List.of(), 4, 4, null)))), List.of(), List.of()));
         for (AgentReport lie : lies) {
             DatabaseCleaner.Observed<Response> observed = DatabaseCleaner.observe(jdbc, loop,
                     () -> agents.report("prod-1", lie));
