@@ -12,7 +12,8 @@ import java.sql.SQLTransientConnectionException;
  * Tells a failure of the database itself (stopped, restarting, its connections cut, the pool
  * unable to get one) from a bug: the first is a 503 the client retries, the second a 500.
  * PostgreSQL's SQLSTATE classes 08 (connection exception) and 57P (operator intervention: the
- * server shutting down, {@code pg_terminate_backend}) are the database going away.
+ * server shutting down, {@code pg_terminate_backend}) are the database going away, and so is a
+ * commit or rollback that fails on its connection.
  */
 final class DatabaseUnavailable {
 
@@ -33,8 +34,9 @@ final class DatabaseUnavailable {
                     && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
                 return true;
             }
-            if (t instanceof TransactionSystemException tx && tx.getOriginalException() != null
-                    && causes(tx.getOriginalException())) {
+            // a commit or rollback that fails on its connection: the database went away (the
+            // application exception it overrides, a session the server ended, is not its cause)
+            if (t instanceof TransactionSystemException tx && tx.getCause() instanceof SQLException) {
                 return true;
             }
         }

@@ -7,6 +7,7 @@ import dev.platform.scheduler.testsupport.PlatformProcess;
 import dev.platform.scheduler.testsupport.TestDatabase;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -47,7 +48,8 @@ class DatabaseOutageIT {
     private static final String AGENT_TOKEN = "outage-agent-token";
     private static final Duration PATIENCE = Duration.ofSeconds(120);
 
-    @TempDir
+    /** Kept when the test fails: the scheduler's log is there. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path workDir;
 
     private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
@@ -90,7 +92,8 @@ class DatabaseOutageIT {
             clients.shutdown();
             assertThat(clients.awaitTermination(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
-            assertThat(wrongAnswers).as("answers other than 2xx or 503 with Retry-After").isEmpty();
+            assertThat(wrongAnswers).as("answers other than 2xx or 503 with Retry-After; the scheduler's log: %s",
+                    platform.log()).isEmpty();
             assertThat(acknowledged).hasSize(BURST);
             assertNothingLostNorAdmittedTwice(api, JdbcClient.create(new DriverManagerDataSource(url, "postgres",
                     "postgres")));
