@@ -52,7 +52,9 @@ class TwoClustersTest extends PlatformApplicationTest {
         assertThat(Admissions.nodePools(moved)).containsExactly("west-0", "west-1");
         assertThat(commands("high-jax-trillium")).containsExactly("START@prod-1", "DELETE@prod-1", "RESTART@prod-2");
         assertThat(commands("low-jax-trillium")).containsExactly("START@prod-2", "STOP@prod-2");
-        assertThat(workload("low-jax-trillium").at("/pendingReason/code").asString()).isEqualTo("WaitingForNodePool");
+        // the requeued victim gets its reason at the loop's next turn, not in the hotswap's transaction
+        await().atMost(Duration.ofSeconds(10)).until(
+                () -> workload("low-jax-trillium").at("/pendingReason/code").asString(), "WaitingForNodePool"::equals);
 
         agents.report("prod-1", delta("prod-1", "agent-1", 4, List.of(tpuPool("east-1", 4, HealthState.HEALTHY)),
                 List.of(), List.of()));
