@@ -41,7 +41,8 @@ public class Agent implements AutoCloseable {
                 clock, settings.coalescingWindow(), settings.heartbeat(), settings.schedulerBackoff(), leadership::isLeader,
                 cluster::hasSynced);
         CommandExecutor executor = new CommandExecutor(cluster, clock, settings.evictionPolicy(), settings.agentId(), metrics);
-        this.commands = new CommandPoller(scheduler, executor, settings.schedulerBackoff(), settings.commandWaitSeconds());
+        this.commands = new CommandPoller(scheduler, executor, settings.schedulerBackoff(), settings.commandWaitSeconds(),
+                clock);
     }
 
     /** The protocol's JSON: tolerant of fields a newer scheduler adds. */

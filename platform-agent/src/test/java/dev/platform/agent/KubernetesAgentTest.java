@@ -50,6 +50,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -225,6 +226,29 @@ class KubernetesAgentTest {
         assertThat(jobSets().withName("low-jax-trillium").get()).isNull();
     }
 
+    /**
+     * The scheduler stamps each command with its own clock at delivery; an agent whose clock is five
+     * minutes ahead still runs a command with two minutes left, and one five minutes behind still
+     * refuses a command that had expired when it was sent.
+     */
+    @ParameterizedTest(name = "agent clock {0} minutes off")
+    @ValueSource(ints = {5, -5})
+    void aSkewedAgentClockChangesNoExpiry(int minutes) throws Exception {
+        agent = new Agent(settings("agent-1"), new KubernetesCluster(kube.apiClient(), kube.apiClient(), json),
+                new SoleReplica(), Clock.offset(Clock.systemUTC(), Duration.ofMinutes(minutes)));
+        agent.start();
+        scheduler.enqueue(start(5, "wl-5", "low-jax-trillium", List.of("slice-a"), Instant.now().plusSeconds(120)));
+        scheduler.enqueue(start(6, "wl-6", "high-jax-trillium", List.of("slice-b"), Instant.now().minusSeconds(1)));
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            assertThat(scheduler.resultsOf(5)).extracting(CommandResult::status).containsExactly(CommandStatus.SUCCEEDED);
+            assertThat(scheduler.resultsOf(6)).extracting(CommandResult::status)
+                    .containsExactly(CommandStatus.REFUSED_EXPIRED);
+        });
+        assertThat(jobSets().withName("low-jax-trillium").get()).isNotNull();
+        assertThat(jobSets().withName("high-jax-trillium").get()).isNull();
+    }
+
     @Test
     void stopSuspendsAndEvictsEveryPodRetryingThroughDisruptionBudgetRefusals() throws Exception {
         createRunningWorkload("wl-9", "training", 3);
@@ -278,6 +302,39 @@ class KubernetesAgentTest {
                         tuple(10L, CommandStatus.SUCCEEDED));
         // the START came after the STOP's suspension, not before it
         assertThat((Boolean) jobSets().withName("training").get().get("spec", "suspend")).isFalse();
+    }
+
+    /**
+     * The agent process restarted in the middle of a STOP held back by a PodDisruptionBudget, and
+     * after a START whose result the scheduler never got: the new process, with nothing in memory,
+     * is given both again and finishes them with one JobSet and one eviction per pod.
+     */
+    @Test
+    void anAgentRestartedMidCommandResumesWithoutASecondJobSetOrEviction() throws Exception {
+        createRunningWorkload("wl-9", "training", 3);
+        kube.refuseEvictions("training-1", Integer.MAX_VALUE);
+        startAgent();
+        await().atMost(PATIENCE).until(() -> latestWorkload("wl-9").filter(w -> w.podsRunning() == 3).isPresent());
+        scheduler.enqueue(start(8, "wl-8", "low-jax-trillium", List.of("slice-a"), null));
+        scheduler.enqueue(new AgentCommand(9, CommandType.STOP, "wl-9", "default", "training", null, null));
+        await().atMost(PATIENCE).until(() -> !scheduler.resultsOf(8).isEmpty() && !scheduler.resultsOf(9).isEmpty());
+
+        agent.close();
+        // the closed process's last poll must not take the redelivery meant for the new one
+        await().atMost(PATIENCE).until(() -> scheduler.openPolls() == 0);
+        kube.refuseEvictions("training-1", 0);
+        startAgent();
+        scheduler.redeliverAcknowledged();
+
+        await().atMost(PATIENCE).until(() -> scheduler.resultsOf(9).stream().anyMatch(r -> r.status().isFinal())
+                && scheduler.resultsOf(8).size() == 2);
+        assertThat(scheduler.resultsOf(8)).extracting(CommandResult::status)
+                .containsExactly(CommandStatus.SUCCEEDED, CommandStatus.SUCCEEDED);
+        assertThat(kube.requests()).filteredOn(r -> r.startsWith("POST /apis/jobset.x-k8s.io/")).hasSize(1);
+        assertThat(kube.evictionAttempts()).filteredOn("training-0"::equals).hasSize(1);
+        assertThat(kube.evictionAttempts()).filteredOn("training-2"::equals).hasSize(1);
+        assertThat(kube.client().pods().inNamespace("default").list().getItems()).isEmpty();
+        assertThat((Boolean) jobSets().withName("training").get().get("spec", "suspend")).isTrue();
     }
 
     @Test

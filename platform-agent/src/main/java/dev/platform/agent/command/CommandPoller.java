@@ -5,7 +5,9 @@ import dev.platform.agent.scheduler.SchedulerClient;
 import dev.platform.agent.scheduler.SchedulerUnavailableException;
 import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.CommandResult;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -19,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * restarted or newly elected agent resumes whatever was left unfinished; later polls pass the
  * highest id received (the lanes hold what is received and not yet finished). When the
  * scheduler is unreachable the agent backs off: what it gets on return is checked against its
- * expiry at execution time.
+ * expiry at execution time, on this agent's clock from the time left when the scheduler sent it,
+ * so a skewed clock does not matter.
  */
 public class CommandPoller implements AutoCloseable {
 
@@ -33,10 +36,13 @@ public class CommandPoller implements AutoCloseable {
     private final CommandExecutor executor;
     private final Backoff backoff;
     private final int waitSeconds;
+    private final Clock clock;
     private Thread thread;
     private WorkloadLanes lanes;
 
-    public CommandPoller(SchedulerClient scheduler, CommandExecutor executor, Backoff backoff, int waitSeconds) {
+    public CommandPoller(SchedulerClient scheduler, CommandExecutor executor, Backoff backoff, int waitSeconds,
+                         Clock clock) {
+        this.clock = clock;
         this.scheduler = scheduler;
         this.executor = executor;
         this.backoff = backoff;
@@ -86,8 +92,9 @@ public class CommandPoller implements AutoCloseable {
                 }
                 continue;
             }
+            Instant received = clock.instant();
             for (AgentCommand command : commands.stream().sorted(Comparator.comparingLong(AgentCommand::id)).toList()) {
-                lanes.submit(command);
+                lanes.submit(command.expiringOnReceiverClock(received));
                 after = after == null ? command.id() : Math.max(after, command.id());
             }
         }

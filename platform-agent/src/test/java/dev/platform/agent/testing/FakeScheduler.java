@@ -42,6 +42,7 @@ public final class FakeScheduler implements AutoCloseable {
     private final List<AgentCommand> commands = new ArrayList<>();
     private volatile boolean available = true;
     private boolean redeliverAcknowledged;
+    private int openPolls;
     private final Set<Long> finished = new HashSet<>();
 
     public FakeScheduler() throws IOException {
@@ -69,6 +70,11 @@ public final class FakeScheduler implements AutoCloseable {
     }
 
     /** Serve commands again after their acknowledgement, as a scheduler that lost the ack would. */
+    /** Polls held open right now, waiting for a command or their deadline. */
+    public synchronized int openPolls() {
+        return openPolls;
+    }
+
     public synchronized void redeliverAcknowledged() {
         redeliverAcknowledged = true;
         notifyAll();
@@ -117,7 +123,9 @@ public final class FakeScheduler implements AutoCloseable {
                 reports.add(json.readValue(exchange.getRequestBody(), AgentReport.class));
                 respond(exchange, 204, "");
             } else if ("GET".equals(method) && path.endsWith("/commands")) {
-                respond(exchange, 200, json.writeValueAsString(poll(exchange.getRequestURI().getRawQuery())));
+                Instant now = Instant.now();
+                respond(exchange, 200, json.writeValueAsString(poll(exchange.getRequestURI().getRawQuery()).stream()
+                        .map(command -> command.sentAt(now)).toList()));
             } else if ("POST".equals(method) && path.endsWith("/result")) {
                 CommandResult result = json.readValue(exchange.getRequestBody(), CommandResult.class);
                 results.add(result);
@@ -143,6 +151,15 @@ public final class FakeScheduler implements AutoCloseable {
                 .collect(Collectors.toMap(p -> p[0], p -> p.length > 1 ? p[1] : ""));
         long waitMillis = TimeUnit.SECONDS.toMillis(Long.parseLong(params.getOrDefault("waitSeconds", "0")));
         long deadline = System.currentTimeMillis() + waitMillis;
+        openPolls++;
+        try {
+            return answer(params, deadline);
+        } finally {
+            openPolls--;
+        }
+    }
+
+    private List<AgentCommand> answer(Map<String, String> params, long deadline) throws InterruptedException {
         while (true) {
             Predicate<AgentCommand> due = redeliverAcknowledged ? c -> true : params.containsKey("after")
                     ? c -> c.id() > Long.parseLong(params.get("after")) : c -> !finished.contains(c.id());

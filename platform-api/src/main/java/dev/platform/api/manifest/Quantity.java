@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -12,11 +13,27 @@ import java.util.regex.Pattern;
 /**
  * A Kubernetes resource quantity ({@code 32}, {@code 500m}, {@code 3Gi}, {@code 1e3}) held exactly:
  * the text as written and its value as a {@link BigDecimal}. No floating point anywhere.
+ * <p>
+ * Bounded as Kubernetes bounds it (apimachinery {@code pkg/api/resource}): a value finer than
+ * {@code 1n} is rounded up to {@code 1n}, and Kubernetes' arithmetic is 64-bit. The platform
+ * computes in thousandths, so it takes Kubernetes' {@code MaxMilliValue} as its largest quantity
+ * ({@value #MAX_TEXT} units, whose milli-value still fits in 64 bits) and refuses larger ones
+ * rather than cap them silently, with the text's length and exponent bounded before any
+ * arithmetic: {@code 9e999999} costs nothing to refuse.
  */
 public final class Quantity implements Comparable<Quantity> {
 
     private static final Pattern GRAMMAR = Pattern.compile(
             "^([+-]?)([0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$");
+
+    /** Kubernetes' MaxMilliValue, (2^63 - 1) / 1000: the largest quantity whose thousandths fit in a long. */
+    public static final String MAX_TEXT = "9223372036854775";
+    public static final BigDecimal MAX = new BigDecimal(MAX_TEXT);
+    /** Longer than any quantity within {@link #MAX} written at nano precision needs. */
+    static final int MAX_LENGTH = 64;
+    /** Beyond this exponent a non-zero quantity is above {@link #MAX} or below 1n, whatever its digits. */
+    private static final int EXPONENT_BOUND = MAX_LENGTH + 20;
+    private static final int NANO_SCALE = 9;
 
     private final String text;
     private final BigDecimal value;
@@ -36,6 +53,10 @@ public final class Quantity implements Comparable<Quantity> {
         if (text == null || text.isEmpty()) {
             throw new IllegalArgumentException("quantity must not be empty");
         }
+        if (text.length() > MAX_LENGTH) {
+            throw new IllegalArgumentException("'" + text.substring(0, 20) + "...' has " + text.length()
+                    + " characters; a quantity has at most " + MAX_LENGTH);
+        }
         Matcher m = GRAMMAR.matcher(text);
         if (!m.matches()) {
             throw new IllegalArgumentException("'" + text + "' is not a valid quantity (expected e.g. 32, 500m, 3Gi)");
@@ -45,8 +66,47 @@ public final class Quantity implements Comparable<Quantity> {
             number = number.negate();
         }
         String suffix = m.group(3);
-        BigDecimal value = suffix == null ? number : number.multiply(multiplier(suffix));
-        return new Quantity(text, value.stripTrailingZeros());
+        BigDecimal value = suffix == null ? number : scaled(text, number, suffix);
+        if (value.abs().compareTo(MAX) > 0) {
+            throw tooLarge(text);
+        }
+        return new Quantity(text, roundedToNano(value));
+    }
+
+    private static BigDecimal scaled(String text, BigDecimal number, String suffix) {
+        boolean exponentSuffix = suffix.length() > 1 && (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E');
+        if (!exponentSuffix) {
+            return number.multiply(multiplier(suffix));
+        }
+        long exponent;
+        try {
+            exponent = Long.parseLong(suffix.substring(1));
+        } catch (NumberFormatException beyondLong) {
+            exponent = suffix.charAt(1) == '-' ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        if (number.signum() == 0) {
+            return BigDecimal.ZERO;
+        }
+        if (exponent > EXPONENT_BOUND) {
+            throw tooLarge(text);
+        }
+        if (exponent < -EXPONENT_BOUND) {
+            // below 1n, which Kubernetes rounds up to
+            return BigDecimal.ONE.scaleByPowerOfTen(-NANO_SCALE).multiply(BigDecimal.valueOf(number.signum()));
+        }
+        return number.scaleByPowerOfTen((int) exponent);
+    }
+
+    /** Kubernetes rounds a non-zero value up (away from zero) to the nano: 0.1n is 1n. */
+    private static BigDecimal roundedToNano(BigDecimal value) {
+        BigDecimal rounded = value.scale() > NANO_SCALE ? value.setScale(NANO_SCALE, RoundingMode.UP) : value;
+        return rounded.signum() == 0 ? BigDecimal.ZERO : rounded.stripTrailingZeros();
+    }
+
+    private static IllegalArgumentException tooLarge(String text) {
+        return new IllegalArgumentException("'" + text + "' is larger than " + MAX_TEXT
+                + ", the largest quantity accepted (Kubernetes' MaxMilliValue: its value in thousandths must fit"
+                + " in 64 bits)");
     }
 
     public static Quantity of(long units) {
@@ -57,6 +117,11 @@ public final class Quantity implements Comparable<Quantity> {
     public Quantity plus(Quantity other) {
         BigDecimal sum = value.add(other.value).stripTrailingZeros();
         return new Quantity(sum.toPlainString(), sum);
+    }
+
+    /** Whether {@code count} times this quantity is still within {@link #MAX}. */
+    public boolean timesFits(long count) {
+        return value.abs().multiply(BigDecimal.valueOf(count)).compareTo(MAX) <= 0;
     }
 
     private static BigDecimal multiplier(String suffix) {
@@ -76,7 +141,7 @@ public final class Quantity implements Comparable<Quantity> {
             case "T" -> BigDecimal.ONE.scaleByPowerOfTen(12);
             case "P" -> BigDecimal.ONE.scaleByPowerOfTen(15);
             case "E" -> BigDecimal.ONE.scaleByPowerOfTen(18);
-            default -> BigDecimal.ONE.scaleByPowerOfTen(Integer.parseInt(suffix.substring(1)));
+            default -> throw new IllegalArgumentException("unknown suffix " + suffix);
         };
     }
 
@@ -102,7 +167,7 @@ public final class Quantity implements Comparable<Quantity> {
      * @throws ArithmeticException when it does not fit in a long
      */
     public long milliValue() {
-        return value.movePointRight(3).setScale(0, java.math.RoundingMode.CEILING).longValueExact();
+        return value.movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact();
     }
 
     @Override

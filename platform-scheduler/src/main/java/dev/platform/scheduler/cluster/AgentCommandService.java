@@ -48,7 +48,8 @@ class AgentCommandService {
         long interval = properties.pollInterval().toNanos();
         while (true) {
             long generation = signals.generation(cluster);
-            List<AgentCommand> commands = transactions.execute(tx -> store.deliver(cluster, after));
+            List<AgentCommand> commands = transactions.execute(tx -> store.deliver(cluster, after)).stream()
+                    .map(command -> command.sentAt(clock.instant())).toList();
             long remaining = deadline - System.nanoTime();
             if (!commands.isEmpty() || remaining <= 0 || !signals.isOpen()) {
                 return commands;

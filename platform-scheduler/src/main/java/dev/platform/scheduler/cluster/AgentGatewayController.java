@@ -5,6 +5,8 @@ import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.CommandResult;
 import dev.platform.scheduler.web.ApiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -19,6 +21,8 @@ import java.util.List;
 /** The scheduler's side of the agent protocol (docs/agent.md); authenticated by {@link AgentAuthentication}. */
 @RestController
 class AgentGatewayController {
+
+    private static final Logger log = LoggerFactory.getLogger(AgentGatewayController.class);
 
     private final AgentReportService reports;
     private final AgentCommandService commands;
@@ -39,6 +43,13 @@ class AgentGatewayController {
         }
         if (report.kind() == null) {
             throw badRequest("kind is required: FULL or DELTA");
+        }
+        List<String> problems = AgentReportChecks.problems(report);
+        if (!problems.isEmpty()) {
+            log.warn("cluster {}: report {} of agent {} refused, nothing applied: {}", cluster, report.sequence(),
+                    report.agentId(), problems);
+            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", "the report is refused, nothing of it"
+                    + " was applied: " + String.join("; ", problems), List.of());
         }
         return reports.apply(cluster, report);
     }

@@ -176,14 +176,31 @@ public class AgentReportService {
         for (WorkloadStatusReport status : report.workloads()) {
             uid(status.workloadUid()).ifPresent(uid -> statuses.put(uid, status));
         }
-        Set<UUID> known = inventory.knownWorkloads(statuses.keySet());
+        Map<UUID, Optional<String>> known = inventory.knownWorkloads(statuses.keySet());
+        Set<String> pools = inventory.pools(cluster).keySet();
+        List<UUID> owned = new ArrayList<>();
         List<Observation> observations = new ArrayList<>();
         statuses.forEach((uid, status) -> {
-            if (!known.contains(uid)) {
-                log.debug("cluster {} reports workload {} ({}/{}) that the platform does not know", cluster, uid,
-                        status.namespace(), status.jobSetName());
+            if (!known.containsKey(uid)) {
+                log.info("cluster {} reports workload {} ({}/{}) that the platform does not know: ignored", cluster,
+                        uid, status.namespace(), status.jobSetName());
                 return;
             }
+            Optional<String> placedIn = known.get(uid);
+            if (placedIn.isPresent() && !placedIn.get().equals(cluster)) {
+                log.warn("cluster {} reports workload {} ({}/{}) as {}, but it is placed in cluster {}: ignored",
+                        cluster, uid, status.namespace(), status.jobSetName(), status.phase(), placedIn.get());
+                return;
+            }
+            // where a JobSet runs decides whether it runs where it was placed; where an ended one ran does not
+            List<String> unknownPools = status.phase() != WorkloadPhase.RUNNING ? List.of()
+                    : status.nodePools().stream().filter(p -> !pools.contains(p)).toList();
+            if (!unknownPools.isEmpty()) {
+                log.warn("cluster {} reports workload {} ({}/{}) on node pools it has not reported, {}: ignored",
+                        cluster, uid, status.namespace(), status.jobSetName(), unknownPools);
+                return;
+            }
+            owned.add(uid);
             if (status.phase() == WorkloadPhase.DELETED) {
                 inventory.deleteWorkload(cluster, uid);
             } else {
@@ -192,7 +209,7 @@ public class AgentReportService {
             observation(cluster, uid, status).ifPresent(observations::add);
         });
         if (full) {
-            inventory.retainWorkloads(cluster, known.stream()
+            inventory.retainWorkloads(cluster, owned.stream()
                     .filter(uid -> statuses.get(uid).phase() != WorkloadPhase.DELETED).toList());
         }
         return !runStates.apply(observations, now).finished().isEmpty();

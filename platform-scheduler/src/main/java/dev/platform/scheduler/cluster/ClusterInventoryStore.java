@@ -120,13 +120,19 @@ class ClusterInventoryStore {
                 .params(cluster, names.toArray(String[]::new)).query(String.class).list();
     }
 
-    /** The workloads among {@code uids} that the platform knows. */
-    Set<UUID> knownWorkloads(Collection<UUID> uids) {
+    /**
+     * The workloads among {@code uids} that the platform knows, each with the cluster it is placed
+     * in (empty while it is placed nowhere).
+     */
+    Map<UUID, Optional<String>> knownWorkloads(Collection<UUID> uids) {
         if (uids.isEmpty()) {
-            return Set.of();
+            return Map.of();
         }
-        return new HashSet<>(jdbc.sql("SELECT uid FROM workload WHERE uid = ANY(?)")
-                .param(uids.toArray(UUID[]::new)).query(UUID.class).list());
+        Map<UUID, Optional<String>> known = new HashMap<>();
+        jdbc.sql("SELECT uid, cluster FROM workload WHERE uid = ANY(?)").param(uids.toArray(UUID[]::new))
+                .query((rs, i) -> Map.entry(rs.getObject(1, UUID.class), Optional.ofNullable(rs.getString(2))))
+                .list().forEach(e -> known.put(e.getKey(), e.getValue()));
+        return known;
     }
 
     void putWorkload(String cluster, UUID uid, WorkloadStatusReport status, Instant now) {

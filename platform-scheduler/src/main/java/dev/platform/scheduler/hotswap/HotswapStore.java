@@ -21,9 +21,22 @@ public class HotswapStore {
     private static final TypeReference<List<HotswapEvent.Party>> PARTIES = new TypeReference<>() {
     };
 
-    /** Events with the disrupted workload's priority, which the event row does not copy. */
+    /**
+     * What an in-progress hotswap waits for: the evictions of its victims not finished yet, each
+     * with what the agent last said of it (a PodDisruptionBudget refusing, pods still going).
+     */
+    private static final String WAITING_FOR = """
+            CASE WHEN h.outcome = 'InProgress' THEN (
+                SELECT string_agg('eviction of ' || c.namespace || '/' || c.name || ': '
+                                  || coalesce(nullif(c.result_message, ''), 'not reported by the agent yet'), '; '
+                                  ORDER BY c.seq)
+                FROM jsonb_array_elements(h.victims) v
+                JOIN agent_command c ON c.workload_uid = (v ->> 'uid')::uuid AND c.type = 'STOP'
+                WHERE c.state IN ('Pending', 'Delivered')) END AS waiting_for""";
+
+    /** Events with the disrupted workload's priority, which the event row does not copy, and what they wait for. */
     private static final String SELECT = "SELECT h.*, coalesce((SELECT w.priority FROM workload w"
-            + " WHERE w.uid = h.disrupted_uid), 0) AS disrupted_priority FROM hotswap_event h";
+            + " WHERE w.uid = h.disrupted_uid), 0) AS disrupted_priority, " + WAITING_FOR + " FROM hotswap_event h";
 
     private final JdbcClient jdbc;
     private final JsonMapper json;
@@ -110,7 +123,8 @@ public class HotswapStore {
                         rs.getString("disrupted_uid"), rs.getInt("disrupted_priority")),
                 json.readValue(rs.getString("victims"), PARTIES), strings(rs.getArray("replacement_pools")),
                 rs.getString("outcome"), instant(rs.getTimestamp("detected_at")), instant(rs.getTimestamp("decided_at")),
-                instant(rs.getTimestamp("evictions_done_at")), instant(rs.getTimestamp("running_at")));
+                instant(rs.getTimestamp("evictions_done_at")), instant(rs.getTimestamp("running_at")),
+                rs.getString("waiting_for"));
     }
 
     private static List<String> strings(Array array) throws SQLException {

@@ -31,6 +31,8 @@ public class PreemptionController {
     private static final Set<String> REASONS = Set.of("InClusterQueue", "InCohortReclamation",
             "InCohortReclaimWhileBorrowing", "InCohortFairSharing", "Hotswap", "PriorityPreemption");
 
+    private static final String FORMULA_START = "=+-@\t\r";
+
     private final PreemptionStore store;
 
     public PreemptionController(PreemptionStore store) {
@@ -121,15 +123,22 @@ public class PreemptionController {
         }
     }
 
-    /** RFC 4180 quoting: fields with commas, quotes or line breaks are quoted, quotes doubled. */
+    /**
+     * RFC 4180 quoting (fields with commas, quotes or line breaks are quoted, quotes doubled), after
+     * OWASP's rule against spreadsheet formula injection: a text cell starting with {@code =},
+     * {@code +}, {@code -}, {@code @}, a tab or a carriage return gets a leading {@code '}, so a
+     * spreadsheet shows it as text instead of running it. The numeric columns (ids, priorities) are
+     * written as numbers and not passed here.
+     */
     static String csv(String value) {
         if (value == null) {
             return "";
         }
-        if (value.contains(",") || value.contains("\"") || value.contains("\n") || value.contains("\r")) {
-            return '"' + value.replace("\"", "\"\"") + '"';
+        String text = !value.isEmpty() && FORMULA_START.indexOf(value.charAt(0)) >= 0 ? "'" + value : value;
+        if (text.contains(",") || text.contains("\"") || text.contains("\n") || text.contains("\r")) {
+            return '"' + text.replace("\"", "\"\"") + '"';
         }
-        return value;
+        return text;
     }
 
     private static ApiException badRequest(String detail) {

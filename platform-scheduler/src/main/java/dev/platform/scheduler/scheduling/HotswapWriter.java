@@ -115,7 +115,7 @@ class HotswapWriter {
                     case Recovering -> "InProgress";
                     case Failed -> "Failed";
                     case Requeued -> "Requeued";
-                }, disruption.detectedAt(), now, evicted.isEmpty() ? now : null, null);
+                }, disruption.detectedAt(), now, evicted.isEmpty() ? now : null, null, null);
         long id = hotswaps.record(event);
         return new Result(outcome, versions, evicted, hotswaps.find(id).orElse(event));
     }

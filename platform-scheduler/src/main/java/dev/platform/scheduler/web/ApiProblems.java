@@ -14,6 +14,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
+import java.sql.SQLException;
 import java.util.List;
 
 /**
@@ -51,6 +52,20 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
+        if (DatabaseUnavailable.causes(e)) {
+            log.warn("database unavailable, answered 503: {}", DatabaseUnavailable.describe(e));
+            ResponseEntity<ProblemDetail> unavailable = problem(HttpStatus.SERVICE_UNAVAILABLE, "Service Unavailable",
+                    "The database is unavailable; nothing was changed unless a retry with the same Idempotency-Key"
+                            + " says so. Retry after " + DatabaseUnavailable.RETRY_AFTER_SECONDS + " seconds.",
+                    List.of());
+            return ResponseEntity.status(unavailable.getStatusCode())
+                    .header(HttpHeaders.RETRY_AFTER, Integer.toString(DatabaseUnavailable.RETRY_AFTER_SECONDS))
+                    .contentType(MediaType.APPLICATION_PROBLEM_JSON).body(unavailable.getBody());
+        }
+        if (unstorableText(e)) {
+            return problem(HttpStatus.BAD_REQUEST, "Bad Request", "the request holds text PostgreSQL cannot store"
+                    + " (the NUL character, \\u0000); nothing was changed", List.of());
+        }
         log.error("unexpected error serving a request", e);
         return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal Server Error",
                 "The platform failed to handle the request; the error is logged.", List.of());
@@ -69,6 +84,20 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
                     .body(detail);
         }
         return response;
+    }
+
+    /**
+     * PostgreSQL refuses U+0000 in text and jsonb (SQLSTATE 22P05, untranslatable character; 22021,
+     * character not in repertoire): the client's input, not a fault of the platform, and the
+     * transaction rolled back whole.
+     */
+    private static boolean unstorableText(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql && ("22P05".equals(sql.getSQLState()) || "22021".equals(sql.getSQLState()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static ResponseEntity<ProblemDetail> problem(HttpStatusCode status, String title, String detail, List<?> errors) {

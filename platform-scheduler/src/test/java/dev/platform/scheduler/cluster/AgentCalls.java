@@ -106,6 +106,14 @@ final class AgentCalls {
                 response.body());
     }
 
+    /** Two connected clusters of two healthy 4x4 pools each: prod-1 (east-0, east-1) and prod-2 (west-0, west-1). */
+    void connectTwoClusters() {
+        report("prod-1", full("prod-1", "agent-1", 1, List.of(tpuPool("east-0", 4, HealthState.HEALTHY),
+                tpuPool("east-1", 4, HealthState.HEALTHY)), List.of()));
+        report("prod-2", full("prod-2", "agent-2", 1, List.of(tpuPool("west-0", 4, HealthState.HEALTHY),
+                tpuPool("west-1", 4, HealthState.HEALTHY)), List.of()));
+    }
+
     // Report builders.
 
     static AgentReport full(String cluster, String agent, long sequence, List<NodePoolReport> pools,

@@ -9,15 +9,20 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import javax.sql.DataSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * With no {@code spring.datasource.url} the application runs on its own embedded PostgreSQL and
- * keeps its state across a restart.
+ * With no {@code spring.datasource.url} the application runs on its own embedded PostgreSQL,
+ * durable by default, and keeps its state across a restart.
  */
 class EmbeddedDatabaseRestartTest {
 
@@ -31,6 +36,9 @@ class EmbeddedDatabaseRestartTest {
             assertThat(api.get("/actuator/health").json().get("status").asString()).isEqualTo("UP");
             assertThat(api.postYaml("/api/v1/manifests", SeedManifests.read("seed-kueue.yaml")).status())
                     .isEqualTo(200);
+            assertThat(crashSafety(first)).as("the library's test defaults turn fsync and synchronous_commit off")
+                    .containsEntry("fsync", "on").containsEntry("synchronous_commit", "on")
+                    .containsEntry("full_page_writes", "on");
         }
         assertThat(Files.exists(dataDir.resolve("pgdata").resolve("PG_VERSION"))).isTrue();
 
@@ -44,11 +52,28 @@ class EmbeddedDatabaseRestartTest {
         }
     }
 
+    @Test
+    void aThrowAwayDatabaseMayOptOutOfDurability() {
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SchedulerApplication.class)
+                .run("--server.port=0", "--platform.embedded-db.data-dir=" + dataDir,
+                        "--platform.embedded-db.durable=false", "--platform.scheduler.enabled=false")) {
+            assertThat(crashSafety(context)).containsEntry("fsync", "off").containsEntry("synchronous_commit", "off")
+                    .containsEntry("full_page_writes", "off");
+        }
+    }
+
+    private static Map<String, String> crashSafety(ConfigurableApplicationContext context) {
+        JdbcClient jdbc = JdbcClient.create(context.getBean(DataSource.class));
+        return Map.of("fsync", jdbc.sql("SHOW fsync").query(String.class).single(),
+                "synchronous_commit", jdbc.sql("SHOW synchronous_commit").query(String.class).single(),
+                "full_page_writes", jdbc.sql("SHOW full_page_writes").query(String.class).single());
+    }
+
     private ConfigurableApplicationContext start() {
+        // arguments, not default properties: application.properties' server.port=8080 would outrank those
         return new SpringApplicationBuilder(SchedulerApplication.class)
-                .properties("server.port=0", "platform.embedded-db.data-dir=" + dataDir)
-                .properties(TestIdentity.settings().toArray(String[]::new))
-                .run();
+                .run(Stream.concat(Stream.of("--server.port=0", "--platform.embedded-db.data-dir=" + dataDir),
+                        TestIdentity.settings().stream().map(s -> "--" + s)).toArray(String[]::new));
     }
 
     private static PlatformClient client(ConfigurableApplicationContext context) {

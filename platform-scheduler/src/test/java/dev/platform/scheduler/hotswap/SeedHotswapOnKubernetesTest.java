@@ -163,8 +163,7 @@ class SeedHotswapOnKubernetesTest extends PlatformApplicationTest {
     }
 
     private Map<String, String> poolHealth() {
-        return api.get("/api/v1/clusters/" + KubernetesAgent.CLUSTER + "/nodepools").json().get("items").valueStream()
-                .collect(Collectors.toMap(p -> p.get("name").asString(), p -> p.get("health").asString()));
+        return KubernetesAgent.poolHealth(api);
     }
 
     private JsonNode awaitState(String name, String state) {

@@ -98,6 +98,25 @@ class PreemptionAuditTest extends PlatformApplicationTest {
         assertThat(seen).isEqualTo(250);
     }
 
+    @Test
+    void theCsvExportDefusesSpreadsheetFormulas() {
+        jdbc.sql("""
+                INSERT INTO preemption_event (at, reason, message, preemptor_uid, preemptor_namespace, preemptor_name,
+                    preemptor_cluster_queue, preemptor_priority, victim_uid, victim_namespace, victim_name,
+                    victim_cluster_queue, victim_priority)
+                VALUES (now(), 'InClusterQueue', '=HYPERLINK("http://evil","x")', gen_random_uuid(), 'team-a', 'p',
+                        'cq', -5, gen_random_uuid(), 'team-a', 'v', 'cq', 1)""").update();
+
+        String row = api.get("/api/v1/preemptions?format=csv", "text/csv").body().lines().toList().get(1);
+
+        assertThat(row).contains(",\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\",")
+                .as("a priority is a number, not text").contains(",cq,-5,");
+        // names are Kubernetes names in the schema; the rule holds for every text cell all the same
+        assertThat(List.of("+cmd", "-2+3", "@SUM(A1)", "\tteam", "\rx", "", "team-a", "a=b"))
+                .map(PreemptionController::csv)
+                .containsExactly("'+cmd", "'-2+3", "'@SUM(A1)", "'\tteam", "\"'\rx\"", "", "team-a", "a=b");
+    }
+
     private JsonNode awaitState(String name, String state) {
         return await().atMost(Duration.ofSeconds(20)).until(
                 () -> api.get("/api/v1/namespaces/team-a/workloads/" + name).json(),

@@ -5,6 +5,10 @@ import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /** Empties every table of the platform's schema (not Flyway's history) between tests. */
 public final class DatabaseCleaner {
@@ -53,18 +57,43 @@ public final class DatabaseCleaner {
      * the leader renews the one every few seconds and appends the other every minute, whatever the
      * requests do.
      */
-    public static java.util.Map<String, String> contentDigest(JdbcClient jdbc) {
+    public static Map<String, String> contentDigest(JdbcClient jdbc) {
         List<String> tables = jdbc.sql("""
                 SELECT tablename FROM pg_tables
                 WHERE schemaname = 'public'
                   AND tablename NOT IN ('flyway_schema_history', 'scheduler_leader', 'cluster_queue_usage_sample')
                 ORDER BY tablename""")
                 .query(String.class).list();
-        java.util.Map<String, String> digests = new java.util.TreeMap<>();
+        Map<String, String> digests = new TreeMap<>();
         for (String table : tables) {
             digests.put(table, jdbc.sql("SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '')"
                     + " FROM " + table + " t").query(String.class).single());
         }
         return digests;
+    }
+
+    /** What a request answered, and whether it changed any row. */
+    public record Observed<T>(T result, boolean changedRows) {
+    }
+
+    /**
+     * Runs {@code request} while the scheduling loop is paused between cycles, with a
+     * {@link #contentDigest} before and after: nothing else writes meanwhile, so a difference is
+     * the request's doing. The usage history is left out (a timer samples it whatever requests do).
+     */
+    public static <T> Observed<T> observe(JdbcClient jdbc, SchedulingLoop loop, Supplier<T> request) {
+        AtomicReference<Observed<T>> observed = new AtomicReference<>();
+        loop.quiesced(() -> {
+            Map<String, String> before = requestDigest(jdbc);
+            T result = request.get();
+            observed.set(new Observed<>(result, !before.equals(requestDigest(jdbc))));
+        }).join();
+        return observed.get();
+    }
+
+    private static Map<String, String> requestDigest(JdbcClient jdbc) {
+        Map<String, String> digest = contentDigest(jdbc);
+        digest.remove("cluster_queue_usage_sample");
+        return digest;
     }
 }

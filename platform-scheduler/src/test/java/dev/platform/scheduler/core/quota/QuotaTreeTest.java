@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core.quota;
 
+import dev.platform.api.manifest.Quantity;
 import dev.platform.scheduler.core.ClusterQueueSpec;
 import dev.platform.scheduler.core.CohortSpec;
 import dev.platform.scheduler.core.FlavorQuotas;
@@ -85,5 +86,16 @@ class QuotaTreeTest {
         assertThat(tree.clusterQueue("a").available(CPU)).isEqualTo(4_000);
         assertThat(copy.clusterQueue("a").available(CPU)).isEqualTo(1_000);
         assertThat(copy.cohort("all").usage(CPU)).isEqualTo(3_000);
+    }
+
+    @Test
+    void aCohortOfLargestQuotasSaturatesInsteadOfWrapping() {
+        String largest = Quantity.MAX_TEXT;
+        QuotaTree tree = QuotaTree.build(List.of(), List.of(
+                clusterQueue("a").cohort("all").quota("default", "cpu", largest).build(),
+                clusterQueue("b").cohort("all").quota("default", "cpu", largest).build()), cq -> Map.of());
+
+        assertThat(tree.cohort("all").subtreeQuota(CPU)).isEqualTo(Long.MAX_VALUE);
+        assertThat(tree.clusterQueue("a").available(CPU)).isPositive();
     }
 }

@@ -1,0 +1,47 @@
+package dev.platform.scheduler.web;
+
+import org.apache.catalina.connector.Request;
+import org.apache.catalina.connector.Response;
+import org.apache.catalina.valves.ErrorReportValve;
+import org.apache.coyote.ActionCode;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Tomcat's host-level error page, which answers requests refused before they reach the
+ * application (an encoded {@code /} or {@code \} in the path, a malformed escape): problem JSON for
+ * {@code /api/} paths, Tomcat's HTML page for the others. Installed by {@link ContainerErrorPages}.
+ */
+public class ApiErrorReportValve extends ErrorReportValve {
+
+    @Override
+    protected void report(Request request, Response response, Throwable throwable) {
+        int status = response.getStatus();
+        if (status < 400 || response.getContentWritten() > 0 || !ContainerProblems.isApi(request.getRequestURI())) {
+            super.report(request, response, throwable);
+            return;
+        }
+        if (!response.setErrorReported()) {
+            return;
+        }
+        AtomicBoolean ioAllowed = new AtomicBoolean();
+        response.getCoyoteResponse().action(ActionCode.IS_IO_ALLOWED, ioAllowed);
+        if (!ioAllowed.get()) {
+            return;
+        }
+        try {
+            response.setContentType(ContainerProblems.CONTENT_TYPE);
+            response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+            Writer writer = response.getReporter();
+            if (writer != null) {
+                writer.write(ContainerProblems.json(status, response.getMessage(), request.getRequestURI()));
+                response.finishResponse();
+            }
+        } catch (IOException | IllegalStateException e) {
+            container.getLogger().debug("could not write the problem response", e);
+        }
+    }
+}
