@@ -1,6 +1,8 @@
 package dev.platform.scheduler.web;
 
 import jakarta.servlet.RequestDispatcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.catalina.core.StandardHost;
@@ -13,6 +15,8 @@ import org.springframework.boot.webmvc.autoconfigure.error.ErrorViewResolver;
 import org.springframework.boot.webmvc.error.ErrorAttributes;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -55,6 +59,8 @@ class ContainerErrorPages {
     @RequestMapping("${server.error.path:${error.path:/error}}")
     static class ApiErrorController extends BasicErrorController {
 
+        private static final Logger log = LoggerFactory.getLogger(ApiErrorController.class);
+
         ApiErrorController(ErrorAttributes errorAttributes, WebProperties web,
                            ObjectProvider<ErrorViewResolver> resolvers) {
             super(errorAttributes, web.getError(), resolvers.orderedStream().toList());
@@ -65,7 +71,10 @@ class ContainerErrorPages {
             if (!ContainerProblems.isApi(originalUri(request))) {
                 return super.errorHtml(request, response);
             }
-            int status = getStatus(request).value();
+            int status = status(request);
+            if (status == HttpStatus.SERVICE_UNAVAILABLE.value()) {
+                response.setHeader(HttpHeaders.RETRY_AFTER, Integer.toString(DatabaseUnavailable.RETRY_AFTER_SECONDS));
+            }
             try {
                 response.setStatus(status);
                 response.setContentType(ContainerProblems.CONTENT_TYPE);
@@ -82,9 +91,26 @@ class ContainerErrorPages {
             if (!ContainerProblems.isApi(originalUri(request))) {
                 return super.error(request);
             }
-            int status = getStatus(request).value();
-            return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                    .body(ContainerProblems.body(status, message(request), originalUri(request)));
+            int status = status(request);
+            ResponseEntity.BodyBuilder answer = ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON);
+            if (status == HttpStatus.SERVICE_UNAVAILABLE.value()) {
+                answer.header(HttpHeaders.RETRY_AFTER, Integer.toString(DatabaseUnavailable.RETRY_AFTER_SECONDS));
+            }
+            return answer.body(ContainerProblems.body(status, message(request), originalUri(request)));
+        }
+
+        /**
+         * A filter that needed the database while it was away (the bearer token's lookup, a console session)
+         * is a 503 to retry, as in the controllers, not a 500.
+         */
+        private int status(HttpServletRequest request) {
+            if (request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable failure
+                    && DatabaseUnavailable.causes(failure)) {
+                log.warn("database unavailable before the API's handlers, answered 503: {}",
+                        DatabaseUnavailable.describe(failure));
+                return HttpStatus.SERVICE_UNAVAILABLE.value();
+            }
+            return getStatus(request).value();
         }
 
         private static String originalUri(HttpServletRequest request) {

@@ -45,6 +45,10 @@ final class ContainerProblems {
     }
 
     private static String detail(int status, String title, String message, String requestUri) {
+        if (status == 503) {
+            return "The database is unavailable; nothing was changed. Retry after "
+                    + DatabaseUnavailable.RETRY_AFTER_SECONDS + " seconds.";
+        }
         if (status >= 500) {
             return "The platform failed to handle the request; the error is logged.";
         }

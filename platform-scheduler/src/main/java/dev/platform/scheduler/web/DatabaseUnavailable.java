@@ -1,5 +1,6 @@
 package dev.platform.scheduler.web;
 
+import org.hibernate.TransactionException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.transaction.CannotCreateTransactionException;
@@ -37,6 +38,10 @@ final class DatabaseUnavailable {
             // a commit or rollback that fails on its connection: the database went away (the
             // application exception it overrides, a session the server ended, is not its cause)
             if (t instanceof TransactionSystemException tx && tx.getCause() instanceof SQLException) {
+                return true;
+            }
+            // the same through JPA's transaction manager (Hibernate's "Unable to rollback against JDBC Connection")
+            if (t instanceof TransactionException tx && tx.getCause() instanceof SQLException) {
                 return true;
             }
         }

@@ -3,6 +3,7 @@ package dev.platform.scheduler.web;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.orm.jpa.JpaSystemException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.transaction.TransactionSystemException;
 
@@ -28,6 +29,9 @@ class DatabaseUnavailableTest {
                 new SQLException("I/O error", "08006")))).isTrue();
         assertThat(DatabaseUnavailable.causes(new SQLException("the database system is starting up", "57P03")))
                 .isTrue();
+        assertThat(DatabaseUnavailable.causes(new JpaSystemException(new org.hibernate.TransactionException(
+                "Unable to rollback against JDBC Connection", new SQLException("Connection is closed")))))
+                .as("the same rollback through JPA's transaction manager, found by DatabaseOutageIT").isTrue();
     }
 
     @Test
