@@ -563,13 +563,13 @@ public class SchedulingLoop implements SmartLifecycle {
      */
     private void requeueEvicted(List<Workload> evicted, DecisionWriter.Outcome outcome) {
         for (Workload w : evicted) {
-            state.workloadFinished(w.uid());
             placement.slices().release(w.uid());
             if (outcome.rejectedEvictions().contains(w.uid())) {
+                state.workloadFinished(w.uid());
                 versions.remove(w.uid());
                 continue;
             }
-            state.addPending(w);
+            state.evictionCommitted(w.uid());
             pending.add(w.uid());
         }
     }
