@@ -338,6 +338,11 @@ public final class SchedulerState {
         return count;
     }
 
+    /** Pending and admitted workloads this state holds. */
+    public int workloadCount() {
+        return pendingByUid.size() + admittedByUid.size();
+    }
+
     /** Workloads whose LocalQueue does not exist, in arrival order. */
     public List<Workload> workloadsWithoutLocalQueue() {
         return List.copyOf(orphans.values());

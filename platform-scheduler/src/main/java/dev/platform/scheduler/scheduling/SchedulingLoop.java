@@ -11,6 +11,7 @@ import dev.platform.scheduler.core.PendingReason;
 import dev.platform.scheduler.core.Workload;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.core.placement.SliceRequest;
+import dev.platform.scheduler.forecast.ForecastService;
 import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadService.WorkloadsChanged;
@@ -74,6 +75,7 @@ public class SchedulingLoop implements SmartLifecycle {
     private final Duration hotswapGrace;
     private final HotswapWriter hotswapWriter;
     private final HotswapStore hotswaps;
+    private final ForecastService forecasts;
 
     private final ReentrantLock wakeLock = new ReentrantLock();
     private final Condition wakeUp = wakeLock.newCondition();
@@ -109,7 +111,7 @@ public class SchedulingLoop implements SmartLifecycle {
                           SchedulingMetrics metrics,
                           @Value("${platform.agents.staleness:30s}") Duration staleness,
                           @Value("${platform.hotswap.grace:5s}") Duration hotswapGrace,
-                          HotswapWriter hotswapWriter, HotswapStore hotswaps) {
+                          HotswapWriter hotswapWriter, HotswapStore hotswaps, ForecastService forecasts) {
         this.properties = properties;
         this.config = config;
         this.workloads = workloads;
@@ -121,6 +123,7 @@ public class SchedulingLoop implements SmartLifecycle {
         this.hotswapGrace = hotswapGrace;
         this.hotswapWriter = hotswapWriter;
         this.hotswaps = hotswaps;
+        this.forecasts = forecasts;
         this.configuration = new ConfigurationMirror(config, jdbc);
         this.leadership = new SchedulerLeadership(dataSource, ManagementFactory.getRuntimeMXBean().getName()
                 + "/" + UUID.randomUUID().toString().substring(0, 8), properties.leaderLease());
@@ -210,6 +213,7 @@ public class SchedulingLoop implements SmartLifecycle {
         }
         leading = false;
         state = null;
+        forecasts.leadershipLost();
         leadership.release();
         runQuiescedTasks();
     }
@@ -236,6 +240,7 @@ public class SchedulingLoop implements SmartLifecycle {
                 if (!result.isEmpty()) {
                     commit(result);
                 }
+                forecasts.afterTurn(state, !progressed && !changed, this::parkedQueues);
                 if (!progressed && !changed) {
                     await(properties.pollInterval().toMillis());
                 }
@@ -270,6 +275,7 @@ public class SchedulingLoop implements SmartLifecycle {
     private void stepDown() {
         leading = false;
         state = null;
+        forecasts.leadershipLost();
         leadership.release();
     }
 
@@ -294,6 +300,7 @@ public class SchedulingLoop implements SmartLifecycle {
         active.forEach(this::reconcile);
         active.stream().filter(r -> r.state().holdsQuota() || r.state() == WorkloadState.Evicted)
                 .forEach(placement::restore);
+        forecasts.leadershipTaken(lastChangeSeq, CoreMapping::workload);
         log.info("scheduler state rebuilt: {} active workloads, change feed at {}", active.size(), lastChangeSeq);
     }
 
@@ -423,6 +430,10 @@ public class SchedulingLoop implements SmartLifecycle {
             case Finished, Failed -> {
                 if (held) {
                     state.workloadFinished(uid);
+                    if (row.state() == WorkloadState.Finished && row.admittedAt() != null && row.finishedAt() != null) {
+                        forecasts.finished(CoreMapping.workload(row), row.clusterQueue(),
+                                Duration.between(row.admittedAt(), row.finishedAt()));
+                    }
                 }
                 versions.remove(uid);
                 rows.remove(uid);
@@ -493,6 +504,18 @@ public class SchedulingLoop implements SmartLifecycle {
                 placement.slices().assign(NodePoolPlacement.holder(row), where.get());
             }
         }
+    }
+
+    /** Workloads parked for a node pool, with their ClusterQueue: the forecast reports them as not simulated. */
+    private Map<String, String> parkedQueues() {
+        Map<String, String> parked = new HashMap<>();
+        waitingForNodePool.keySet().forEach(uid -> {
+            WorkloadRow row = rows.get(uid);
+            if (row != null && row.clusterQueue() != null) {
+                parked.put(uid, row.clusterQueue());
+            }
+        });
+        return parked;
     }
 
     /** The committed hotswap, mirrored in the core's state and the placement. */
