@@ -13,7 +13,7 @@ import org.springframework.stereotype.Component;
 import java.util.Optional;
 
 /**
- * One workload's page in six statements (row, conditions, positions, manifest, timeline,
+ * One workload's page in seven statements (row, conditions, positions, forecast, manifest, timeline,
  * preemptions), and its cancellation through the same service as the REST DELETE.
  */
 @Component
@@ -49,7 +49,7 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
                     store.events(row.uid()).stream().map(e -> new EventView(e.at(), e.type(), e.status(), e.reason(),
                             e.message())).toList(),
                     preemptions.involving(row.uid(), PREEMPTIONS).stream().map(ConsoleViews::preemption).toList(),
-                    store.manifest(row.uid()).orElse(null));
+                    store.manifest(row.uid()).orElse(null), ConsoleViews.forecast(w.forecast()));
         });
     }
 

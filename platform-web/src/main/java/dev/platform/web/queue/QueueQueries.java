@@ -1,10 +1,10 @@
 package dev.platform.web.queue;
 
+import dev.platform.web.console.ForecastView;
 import dev.platform.web.console.PendingReasons;
 import dev.platform.web.console.PodSetPlacement;
 import dev.platform.web.console.QueueUsageView;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -23,28 +23,13 @@ public interface QueueQueries {
     record QueuePage(QueueUsageView queue, List<PendingRow> pending, List<AdmittedRow> admitted) {
     }
 
-    /** A pending workload with its 0-based positions, how long it has waited, and why. */
+    /** A pending workload with its 0-based positions, when it was queued, why it waits and when it should start. */
     record PendingRow(String namespace, String name, String localQueue, int priority, int positionInClusterQueue,
-                      int positionInLocalQueue, Instant queuedAt, Duration waiting, String reason,
-                      String reasonMessage) {
+                      int positionInLocalQueue, Instant queuedAt, String reason, String reasonMessage,
+                      ForecastView forecast) {
 
         public String reasonText() {
             return PendingReasons.describe(reason);
-        }
-
-        /** Waiting time in the largest two units, e.g. {@code 2 h 5 min}. */
-        public String waitingText() {
-            long seconds = Math.max(0, waiting.getSeconds());
-            if (seconds < 60) {
-                return seconds + " s";
-            }
-            if (seconds < 3600) {
-                return seconds / 60 + " min";
-            }
-            if (seconds < 86400) {
-                return seconds / 3600 + " h " + seconds % 3600 / 60 + " min";
-            }
-            return seconds / 86400 + " d " + seconds % 86400 / 3600 + " h";
         }
     }
 

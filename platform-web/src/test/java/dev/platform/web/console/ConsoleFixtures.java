@@ -12,6 +12,8 @@ import java.util.List;
 public final class ConsoleFixtures {
 
     public static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+    /** The console tests' present: an hour after {@link #T0}. */
+    public static final Instant NOW = T0.plusSeconds(3600);
 
     private ConsoleFixtures() {
     }
