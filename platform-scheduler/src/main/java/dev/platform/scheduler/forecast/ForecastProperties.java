@@ -15,15 +15,16 @@ import java.time.Duration;
  *                  and go first in the next round
  * @param horizon   how far ahead a simulation looks; later admissions are reported as beyond it
  * @param maxCopied workloads the scheduling thread copies for one round at most (the copy is the only part of a
- *                  round on that thread); trees past it wait for the next round
+ *                  round on that thread, about 2 microseconds a workload); trees past it wait for the next round.
+ *                  A round copies no more than twice what the previous round got through in its budget
  * @param history   the runtime history
  */
 @ConfigurationProperties("platform.forecast")
 public record ForecastProperties(@DefaultValue("true") boolean enabled,
                                  @DefaultValue("5s") Duration interval,
-                                 @DefaultValue("2s") Duration budget,
+                                 @DefaultValue("1s") Duration budget,
                                  @DefaultValue("7d") Duration horizon,
-                                 @DefaultValue("200000") int maxCopied,
+                                 @DefaultValue("50000") int maxCopied,
                                  @DefaultValue History history) {
 
     /**

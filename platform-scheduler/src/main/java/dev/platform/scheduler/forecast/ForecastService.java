@@ -78,6 +78,8 @@ public class ForecastService implements DisposableBean {
     /** Each tree's last forecast, written by the forecast thread, read by the loop thread to find what changed. */
     private final Map<String, TreeStatus> trees = new ConcurrentHashMap<>();
     private long lastRoundNanos;
+    /** Workloads the previous round got through; the next copies at most twice as many (and at least one tree). */
+    private volatile int lastThroughput = Integer.MAX_VALUE / 2;
 
     // Owned by the forecast thread: what the table holds, to write only what changed.
     private final Map<String, Written> written = new HashMap<>();
@@ -221,9 +223,10 @@ public class ForecastService implements DisposableBean {
         List<TreeJob> jobs = new ArrayList<>();
         List<String> stale = new ArrayList<>();
         int copied = 0;
+        int limit = (int) Math.min(properties.maxCopied(), 2L * lastThroughput);
         for (Map.Entry<String, List<String>> tree : due) {
             List<String> queues = tree.getValue();
-            if (copied >= properties.maxCopied() && !everything) {
+            if (copied > 0 && copied >= limit && !everything) {
                 stale.addAll(queues);
                 continue;
             }
@@ -254,6 +257,7 @@ public class ForecastService implements DisposableBean {
     private void run(Round round) {
         long start = System.nanoTime();
         long deadline = start + properties.budget().toNanos();
+        int throughput = 0;
         for (TreeJob job : round.trees()) {
             if (round.session() != session) {
                 return;
@@ -271,7 +275,9 @@ public class ForecastService implements DisposableBean {
             trees.put(job.root(), new TreeStatus(round.session(), job.clusterQueues(), job.changeStamp(),
                     forecast.validUntil(), round.now()));
             treesForecast.increment();
+            throughput += job.copy().workloadCount();
         }
+        lastThroughput = Math.max(throughput, 1);
         if (round.session() != session) {
             return;
         }

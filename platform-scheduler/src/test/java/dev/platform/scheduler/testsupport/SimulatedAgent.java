@@ -28,9 +28,17 @@ public final class SimulatedAgent implements AutoCloseable {
 
     /** Starts the agent and waits until the scheduler shows the cluster's five pools. */
     public static SimulatedAgent start(int port, PlatformClient api) {
-        SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
+        return start(port, api, Clock.systemUTC());
+    }
+
+    /**
+     * As {@link #start(int, PlatformClient)}, cluster and agent on {@code clock}: a test that moves the clock
+     * moves the pods' runtimes with it.
+     */
+    public static SimulatedAgent start(int port, PlatformClient api, Clock clock) {
+        SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), clock);
         Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), "sim",
-                PlatformIntegrationTest.AGENT_TOKEN, "sim-agent"), cluster, new SoleReplica(), Clock.systemUTC());
+                PlatformIntegrationTest.AGENT_TOKEN, "sim-agent"), cluster, new SoleReplica(), clock);
         agent.start();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             PlatformClient.Response pools = api.get("/api/v1/clusters/sim/nodepools");

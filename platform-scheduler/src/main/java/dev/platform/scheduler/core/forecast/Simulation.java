@@ -13,10 +13,12 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -43,6 +45,8 @@ final class Simulation {
 
     private final PriorityQueue<Finish> finishes = new PriorityQueue<>(FINISH_ORDER);
     private final Map<String, Finish> scheduled = new HashMap<>();
+    /** Workloads waiting at the start that the run has not admitted yet. */
+    private final Set<String> notYetAdmitted = new HashSet<>();
     /** Finishes so far, by runtime basis. */
     private final Map<RuntimeBasis, Integer> finished = new EnumMap<>(RuntimeBasis.class);
 
@@ -91,9 +95,14 @@ final class Simulation {
             }
         }
         clusterQueues.forEach(cq -> waiting.addAll(state.pendingInOrder(cq)));
+        waiting.forEach(w -> notYetAdmitted.add(w.uid()));
         firstFinish = finishes.isEmpty() ? null : finishes.peek().at();
         int cyclesNow = 0;
         while (!timeIsUp.getAsBoolean()) {
+            if (notYetAdmitted.isEmpty()) {
+                // Every workload waiting at the start has its admission time: later events change none of them.
+                return;
+            }
             if (cycle()) {
                 if (++cyclesNow > MAX_CYCLES_PER_INSTANT) {
                     truncated = true;
@@ -130,6 +139,7 @@ final class Simulation {
         }
         for (Decision.Admit a : result.admitted()) {
             Workload w = a.workload();
+            notYetAdmitted.remove(w.uid());
             if (admittedAt.putIfAbsent(w.uid(), now) == null) {
                 finishedBefore.put(w.uid(), new EnumMap<>(finished));
             }
