@@ -1,5 +1,6 @@
 package dev.platform.scheduler.forecast;
 
+import dev.platform.scheduler.core.forecast.SimulatedClock;
 import dev.platform.scheduler.testsupport.PlatformClient;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
@@ -34,7 +35,7 @@ final class ForecastReplay {
     private final PlatformClient api;
     private final JdbcClient jdbc;
     private final ForecastService forecasts;
-    private final ReplayClock clock;
+    private final SimulatedClock clock;
     private final ReplayTrace trace;
 
     private final Map<String, ReplayTrace.Arrival> arrivals = new HashMap<>();
@@ -51,7 +52,7 @@ final class ForecastReplay {
     private record Holding(String name, Instant since) {
     }
 
-    ForecastReplay(PlatformClient api, JdbcClient jdbc, ForecastService forecasts, ReplayClock clock, ReplayTrace trace) {
+    ForecastReplay(PlatformClient api, JdbcClient jdbc, ForecastService forecasts, SimulatedClock clock, ReplayTrace trace) {
         this.api = api;
         this.jdbc = jdbc;
         this.forecasts = forecasts;

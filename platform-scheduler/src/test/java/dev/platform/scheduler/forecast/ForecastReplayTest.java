@@ -1,5 +1,6 @@
 package dev.platform.scheduler.forecast;
 
+import dev.platform.scheduler.core.forecast.SimulatedClock;
 import dev.platform.scheduler.testsupport.DatabaseCleaner;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.SimulatedAgent;
@@ -29,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         "platform.forecast.budget=120s", "platform.forecast.interval=1h"})
 class ForecastReplayTest extends PlatformApplicationTest {
 
-    static final ReplayClock CLOCK = new ReplayClock(ForecastReplay.START);
+    static final SimulatedClock CLOCK = new SimulatedClock(ForecastReplay.START);
     static final long SEED = 15;
 
     @TestBean

@@ -133,6 +133,13 @@ final class ReplayReport {
         table(out, lines(s -> true));
         out.append("\nForecasts that no later arrival could have changed:\n\n");
         table(out, lines(s -> !s.disturbed()));
+        if (spread == 0) {
+            List<Sample> inexact = samples.stream().filter(s -> !s.disturbed() && !s.exact()).toList();
+            out.append(String.format(Locale.ROOT, "%nUndisturbed forecasts that were not exact: %d%n", inexact.size()));
+            inexact.stream().limit(20).forEach(s -> out.append(String.format(Locale.ROOT,
+                    "- %s at %s: forecast %s (%s), admitted %s%n", s.name(), s.at(), s.estimate(), s.basis(),
+                    s.actual())));
+        }
         return out.toString();
     }
 

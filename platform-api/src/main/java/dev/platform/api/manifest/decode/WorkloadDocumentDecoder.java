@@ -138,19 +138,21 @@ final class WorkloadDocumentDecoder {
      */
     private static Integer maxExecTime(ObjectMeta metadata, Findings findings) {
         String text = metadata.labels().get(MAX_EXEC_TIME_LABEL);
-        if (text == null) {
-            return null;
-        }
-        String path = "metadata.labels." + MAX_EXEC_TIME_LABEL;
+        return text == null ? null : integer(text, "metadata.labels." + MAX_EXEC_TIME_LABEL, findings, 1,
+                Integer.MAX_VALUE, "a positive number of seconds");
+    }
+
+    /** An integer label or annotation from {@code min} to {@code max}; else an error at {@code path}, and null. */
+    private static Integer integer(String text, String path, Findings findings, int min, int max, String range) {
         try {
-            int seconds = Integer.parseInt(text);
-            if (seconds < 1) {
-                findings.error(path, seconds + " is out of range; must be a positive number of seconds");
+            int value = Integer.parseInt(text);
+            if (value < min || value > max) {
+                findings.error(path, value + " is out of range; must be " + range);
                 return null;
             }
-            return seconds;
+            return value;
         } catch (NumberFormatException e) {
-            findings.error(path, "'" + text + "' is not a 32-bit integer number of seconds");
+            findings.error(path, "'" + text + "' is not an integer");
             return null;
         }
     }
@@ -158,22 +160,8 @@ final class WorkloadDocumentDecoder {
     /** Kueue's partial admission for Jobs: the annotation names the least parallelism the Job can run with. */
     private static Integer minParallelism(ObjectMeta metadata, Findings findings, int count) {
         String text = metadata.annotations().get(MIN_PARALLELISM_ANNOTATION);
-        if (text == null) {
-            return null;
-        }
-        String path = "metadata.annotations." + MIN_PARALLELISM_ANNOTATION;
-        try {
-            int min = Integer.parseInt(text);
-            if (min < 1 || min > count) {
-                findings.error(path, min + " is out of range; must be between 1 and the Job's pod count ("
-                        + count + ")");
-                return null;
-            }
-            return min;
-        } catch (NumberFormatException e) {
-            findings.error(path, "'" + text + "' is not an integer");
-            return null;
-        }
+        return text == null ? null : integer(text, "metadata.annotations." + MIN_PARALLELISM_ANNOTATION, findings, 1,
+                count, "between 1 and the Job's pod count (" + count + ")");
     }
 
     private WorkloadManifest workload(TypeMeta type, ObjectMeta metadata, Node spec, Map<String, Object> manifest) {

@@ -5,16 +5,19 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** Simulated time: it stands still until the simulation moves it to the next event. */
-final class SimulatedClock extends Clock {
+/**
+ * Simulated time: it stands still until whoever drives the simulation sets it to the next event. Safe to read from
+ * other threads than the one setting it.
+ */
+public class SimulatedClock extends Clock {
 
-    private Instant now;
+    private volatile Instant now;
 
-    SimulatedClock(Instant start) {
+    public SimulatedClock(Instant start) {
         this.now = start;
     }
 
-    void set(Instant instant) {
+    public void set(Instant instant) {
         now = instant;
     }
 

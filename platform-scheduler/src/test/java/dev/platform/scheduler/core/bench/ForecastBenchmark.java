@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * What the forecast costs at 1,000 ClusterQueues, 100,000 pending and 50,000 admitted workloads
  * ({@link ForecastWorld}): the copy the scheduling thread makes of every cohort tree (the only part on that thread),
  * the forecast of one whole tree (10 ClusterQueues, 1,000 pending, 500 admitted; three simulations), and a round
- * of the default 2 s budget over the 100 trees, with the number of workloads it gives an estimate.
+ * of a 2 s budget over the 100 trees, with the number of workloads it gives an estimate.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
