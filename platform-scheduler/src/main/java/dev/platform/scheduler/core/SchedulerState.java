@@ -14,7 +14,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The long-lived scheduling state (Kueue's cache plus queue manager) and the entry point of the core.
@@ -356,7 +358,7 @@ public final class SchedulerState {
      * for a queue without a spec), each tree's queues in name order.
      */
     public Map<String, List<String>> cohortTrees() {
-        java.util.Set<String> names = new java.util.TreeSet<>(clusterQueues.keySet());
+        Set<String> names = new TreeSet<>(clusterQueues.keySet());
         names.addAll(queues.keySet());
         names.addAll(admittedByQueue.keySet());
         Map<String, List<String>> trees = new TreeMap<>();

@@ -175,23 +175,26 @@ public class ForecastService implements DisposableBean {
         if (!forced && System.nanoTime() - lastRoundNanos < properties.interval().toNanos()) {
             return;
         }
+        lastRoundNanos = System.nanoTime();
+        Round round = capture(state, forced, parkedQueueByUid.get(), forced ? requested : null);
         if (forced) {
             refresh.compareAndSet(requested, null);
         }
         busy.set(true);
-        lastRoundNanos = System.nanoTime();
-        Round round = capture(state, forced, parkedQueueByUid.get(), forced ? requested : null);
         worker.execute(() -> {
             try {
                 run(round);
-            } catch (RuntimeException e) {
-                log.warn("forecast round failed; the next round starts afresh", e);
-                trees.clear();
-            } finally {
-                busy.set(false);
                 if (round.refreshed() != null) {
                     round.refreshed().complete(null);
                 }
+            } catch (RuntimeException e) {
+                log.warn("forecast round failed; the next round starts afresh", e);
+                trees.clear();
+                if (round.refreshed() != null) {
+                    round.refreshed().completeExceptionally(e);
+                }
+            } finally {
+                busy.set(false);
             }
         });
     }

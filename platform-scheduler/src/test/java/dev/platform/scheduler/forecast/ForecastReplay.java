@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.nullValue;
 
 /**
  * Replays a {@link ReplayTrace} through the running scheduler and the simulated cluster, in discrete time: the
@@ -176,22 +177,25 @@ final class ForecastReplay {
      */
     private void settle(Instant now) throws Exception {
         while (true) {
-            await().atMost(PATIENCE).pollInterval(Duration.ofMillis(20)).until(() -> quiet(now));
+            await().atMost(PATIENCE).pollInterval(Duration.ofMillis(20)).until(() -> busyWith(now), nullValue());
             long seq = lastChange();
             forecasts.refresh().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
-            if (lastChange() == seq && quiet(now)) {
+            if (lastChange() == seq && busyWith(now) == null) {
                 return;
             }
         }
     }
 
-    private boolean quiet(Instant now) {
-        boolean startsDone = jdbc.sql("SELECT count(*) FROM workload WHERE namespace = ? AND state = 'Admitted'")
-                .param(NAMESPACE).query(Long.class).single() == 0;
-        boolean commandsDone = jdbc.sql("SELECT count(*) FROM agent_command WHERE state IN ('Pending', 'Delivered')")
-                .query(Long.class).single() == 0;
-        return startsDone && commandsDone && holding().stream()
-                .allMatch(h -> h.since().plus(arrivals.get(h.name()).runtime()).isAfter(now));
+    /** What the platform still has to do at {@code now}, or null when nothing. */
+    private String busyWith(Instant now) {
+        List<String> starting = jdbc.sql("SELECT name FROM workload WHERE namespace = ? AND state = 'Admitted'")
+                .param(NAMESPACE).query(String.class).list();
+        List<String> commands = jdbc.sql("SELECT type || ' ' || workload_uid || ' ' || state FROM agent_command"
+                + " WHERE state IN ('Pending', 'Delivered')").query(String.class).list();
+        List<String> due = holding().stream()
+                .filter(h -> !h.since().plus(arrivals.get(h.name()).runtime()).isAfter(now)).map(Holding::name).toList();
+        return starting.isEmpty() && commands.isEmpty() && due.isEmpty() ? null
+                : "at " + now + ": starting " + starting + ", commands " + commands + ", due to finish " + due;
     }
 
     private List<Holding> holding() {

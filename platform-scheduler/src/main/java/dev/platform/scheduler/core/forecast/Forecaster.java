@@ -88,8 +88,11 @@ public final class Forecaster {
                     "waits for quota held by workloads whose runtime is unknown (no history, no maximum execution"
                             + " time): " + names(median.holdingForever.values()));
         }
+        String why = last == null ? "no cycle admits it" : last.message();
         return new WorkloadForecast(null, null, null, ForecastBasis.NeverFits,
-                "never admitted as things stand: " + (last == null ? "no cycle admits it" : last.message()));
+                last != null && last.reason() == PendingReason.ExceedsMaxQuota
+                        ? "larger than its ClusterQueue can ever hold (nominal quota plus borrowing limit): " + why
+                        : "never admitted as things stand: " + why);
     }
 
     /** The least precise runtime source among the finishes waited for; QuotaAvailable when there were none. */
