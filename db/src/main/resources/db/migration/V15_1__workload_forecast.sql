@@ -15,8 +15,7 @@ CREATE TABLE workload_forecast (
     CHECK (admission_p10 IS NULL OR estimated_admission_at IS NULL OR admission_p10 <= estimated_admission_at),
     CHECK (admission_p90 IS NULL OR estimated_admission_at IS NULL OR admission_p90 >= estimated_admission_at)
 );
--- A cohort tree's forecasts are replaced together: the writer finds them by ClusterQueue.
-CREATE INDEX workload_forecast_cluster_queue_idx ON workload_forecast (cluster_queue);
+-- Every read and write goes by workload uid (the primary key); cluster_queue joins cluster_queue_forecast.
 
 -- When each ClusterQueue's forecasts were last computed, and whether the queue changed since without the
 -- leader forecasting it again yet (its time budget ran out): those forecasts are shown as stale.
