@@ -11,9 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -33,10 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ForecastScenarioTest {
 
     static Stream<Path> scenarios() throws Exception {
-        Path dir = Paths.get(ForecastScenarioTest.class.getResource("/scenarios/forecast").toURI());
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList().stream();
-        }
+        return Scenario.files("/scenarios/forecast");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -37,12 +37,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static dev.platform.scheduler.testsupport.YamlTree.list;
 import static dev.platform.scheduler.testsupport.YamlTree.map;
@@ -73,6 +75,14 @@ final class Scenario {
         this.doc = doc;
         this.state = new SchedulerState(clock, Boolean.TRUE.equals(doc.get("fairSharing"))
                 ? SchedulerSettings.FAIR_SHARING : SchedulerSettings.CLASSICAL);
+    }
+
+    /** The scenario files of a classpath folder, in name order. */
+    static Stream<Path> files(String folder) throws Exception {
+        Path dir = Paths.get(Scenario.class.getResource(folder).toURI());
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList().stream();
+        }
     }
 
     static Scenario load(Path path) throws IOException {
