@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The workload status resource of the REST contract (design §8); field names are fixed. {@code forecast} is
- * added: when a pending workload is expected to be admitted (null for other states and before the first forecast).
+ * The workload status resource of the REST contract, whose field names are fixed (callers outside rely on them).
+ * {@code forecast} is an addition: when a pending workload is expected to be admitted (null for other states and
+ * before the first forecast).
  */
 public record WorkloadStatus(
         String namespace,
