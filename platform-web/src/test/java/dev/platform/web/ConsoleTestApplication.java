@@ -6,12 +6,15 @@ import dev.platform.web.login.LoginOptions;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 
+import java.time.Clock;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The console module has no application class of its own; this one boots the @WebMvcTest slices, with
- * an Admin as every request's caller unless a test replaces {@link CurrentCaller} with a mock.
+ * an Admin as every request's caller unless a test replaces {@link CurrentCaller} with a mock, and with the
+ * clock standing at {@link ConsoleFixtures#NOW} so that relative times read the same in every run.
  */
 @SpringBootApplication
 public class ConsoleTestApplication {
@@ -24,5 +27,10 @@ public class ConsoleTestApplication {
     @Bean
     LoginOptions loginOptions() {
         return List::of;
+    }
+
+    @Bean
+    Clock clock() {
+        return Clock.fixed(ConsoleFixtures.NOW, ZoneOffset.UTC);
     }
 }

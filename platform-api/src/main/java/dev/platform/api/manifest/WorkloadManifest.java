@@ -19,6 +19,9 @@ import java.util.Map;
  * @param maxRestarts                   JobSet {@code spec.failurePolicy.maxRestarts}; null when absent
  * @param restartStrategy               JobSet {@code spec.failurePolicy.restartStrategy} (Recreate | BlockingRecreate); null when absent
  * @param suspend                       {@code spec.suspend} as submitted
+ * @param maximumExecutionTimeSeconds   Kueue's maximum execution time: {@code spec.maximumExecutionTimeSeconds}
+ *                                      of a Workload, label {@code kueue.x-k8s.io/max-exec-time-seconds} of a Job
+ *                                      or JobSet; null when unlimited
  * @param manifest                      the original object as a JSON-compatible tree
  */
 public record WorkloadManifest(
@@ -34,6 +37,7 @@ public record WorkloadManifest(
         Integer maxRestarts,
         String restartStrategy,
         boolean suspend,
+        Integer maximumExecutionTimeSeconds,
         Map<String, Object> manifest) implements Manifest {
 
     public WorkloadManifest {

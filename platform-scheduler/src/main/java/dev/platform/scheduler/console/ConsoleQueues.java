@@ -9,25 +9,21 @@ import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.web.queue.QueueQueries;
 import org.springframework.stereotype.Component;
 
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** A ClusterQueue's page in six statements: the queue, its usage, a window of pending, the admitted. */
+/** A ClusterQueue's page in six statements: the queue, its usage, a window of pending with forecasts, the admitted. */
 @Component
 class ConsoleQueues implements QueueQueries {
 
     private final ConfigStore config;
     private final ConsoleViews views;
     private final WorkloadStore workloads;
-    private final Clock clock;
 
-    ConsoleQueues(ConfigStore config, ConsoleViews views, WorkloadStore workloads, Clock clock) {
+    ConsoleQueues(ConfigStore config, ConsoleViews views, WorkloadStore workloads) {
         this.config = config;
         this.views = views;
         this.workloads = workloads;
-        this.clock = clock;
     }
 
     @Override
@@ -52,9 +48,9 @@ class ConsoleQueues implements QueueQueries {
                     .map(w -> !caller.mayRead(w.namespace()) ? PendingRow.hidden(w.positionInClusterQueue())
                             : new PendingRow(w.namespace(), w.name(), w.localQueueName(), w.priority(),
                             w.positionInClusterQueue(), w.positionInLocalQueue(), w.creationTimestamp(),
-                            Duration.between(w.creationTimestamp(), clock.instant()),
                             w.pendingReason() == null ? null : w.pendingReason().code(),
-                            w.pendingReason() == null ? null : w.pendingReason().message()))
+                            w.pendingReason() == null ? null : w.pendingReason().message(),
+                            ConsoleViews.forecast(w.forecast())))
                     .toList();
             List<AdmittedRow> admitted = workloads.admittedInClusterQueue(name, limit).stream()
                     .map(w -> !caller.mayRead(w.namespace()) ? AdmittedRow.hidden() : new AdmittedRow(w.namespace(), w.name(), w.queueName(), w.priority(), w.state().name(),

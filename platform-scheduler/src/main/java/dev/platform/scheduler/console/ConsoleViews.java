@@ -9,6 +9,7 @@ import dev.platform.scheduler.config.QueueUsage;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.workload.WorkloadStatus;
 import dev.platform.web.console.PodSetPlacement;
+import dev.platform.web.console.ForecastView;
 import dev.platform.web.console.PreemptionView;
 import dev.platform.web.console.QueueUsageView;
 import dev.platform.web.console.ResourceUsageView;
@@ -53,6 +54,11 @@ class ConsoleViews {
                             r.borrowingLimit(), r.lendingLimit(), r.used(), r.borrowed(), r.lent())).toList(),
                     u.pendingWorkloads(), u.admittedWorkloads());
         }).toList();
+    }
+
+    static ForecastView forecast(WorkloadStatus.Forecast f) {
+        return f == null ? null : new ForecastView(f.estimatedAdmissionAt(), f.p10(), f.p90(), f.basis(), f.message(),
+                f.computedAt(), f.stale());
     }
 
     static PreemptionView preemption(PreemptionEvent e) {

@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
 import java.util.Optional;
 
 /**
- * One workload's page in six statements (row, conditions, positions, manifest, timeline,
+ * One workload's page in seven statements (row, conditions, positions, forecast, manifest, timeline,
  * preemptions), and its cancellation through the same service as the REST DELETE.
  */
 @Component
@@ -51,7 +51,7 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
                             e.message())).toList(),
                     preemptions.involving(row.uid(), PREEMPTIONS).stream()
                             .map(e -> ConsoleViews.preemption(e.seenBy(caller))).toList(),
-                    store.manifest(row.uid()).orElse(null));
+                    store.manifest(row.uid()).orElse(null), ConsoleViews.forecast(w.forecast()));
         });
     }
 

@@ -57,6 +57,27 @@ final class AdmissionCycle {
      * One per ClusterQueue, as in Kueue where only a queue's head reserves in a cycle.
      */
     private final Map<String, Map<String, Map<FlavorResource, Long>>> reservations = new HashMap<>();
+    /**
+     * What was learnt about workloads that fail without victims, while the snapshot's usage stays as it was: their
+     * nomination, and whether they would fit without the reservations. A backlog of alike workloads (same pod sets,
+     * queue and priority) is then assigned flavors once per change of usage instead of once per workload.
+     */
+    private final Map<NominationKey, Assignment> failedNominations = new HashMap<>();
+    private final Map<NominationKey, Boolean> fitsWithoutReservations = new HashMap<>();
+    /** Whether every flavor of a ClusterQueue exists: the configuration does not change during a cycle. */
+    private final Map<String, Boolean> activeQueues = new HashMap<>();
+
+    /**
+     * What a nomination depends on beyond the snapshot: the pod sets (flavor assignment), the priority (preemption
+     * policies) and, only where withinClusterQueue is LowerOrNewerEqualPriority, the queue timestamp.
+     */
+    private record NominationKey(String clusterQueue, List<PodSet> podSets, int priority, Instant queuedAt) {
+
+        static NominationKey of(Workload w, ClusterQueueSpec cq) {
+            boolean timestampMatters = cq.preemption().withinClusterQueue() == WithinClusterQueuePolicy.LowerOrNewerEqualPriority;
+            return new NominationKey(cq.name(), w.podSets(), w.priority(), timestampMatters ? w.queuedAt() : null);
+        }
+    }
 
     AdmissionCycle(SchedulerState state) {
         this.state = state;
@@ -152,8 +173,8 @@ final class AdmissionCycle {
     }
 
     private boolean flavorsExist(ClusterQueueSpec cq) {
-        return cq.resourceGroups().stream().flatMap(g -> g.flavors().stream())
-                .allMatch(f -> state.flavor(f.name()) != null);
+        return activeQueues.computeIfAbsent(cq.name(), name -> cq.resourceGroups().stream()
+                .flatMap(g -> g.flavors().stream()).allMatch(f -> state.flavor(f.name()) != null));
     }
 
     /** Kueue nominate(): the workload's own admissibility, then its flavor assignment and victims. */
@@ -167,6 +188,20 @@ final class AdmissionCycle {
             return Entry.inadmissible(w, cq, PendingReason.InadmissibleNamespace,
                     "Workload namespace doesn't match ClusterQueue selector");
         }
+        NominationKey key = NominationKey.of(w, cq);
+        Assignment failed = failedNominations.get(key);
+        if (failed != null) {
+            return new Entry(w, cq, failed, List.of());
+        }
+        Entry entry = assignFlavors(w, cq);
+        if (entry.targets.isEmpty() && entry.assignment.mode() != Assignment.Mode.FIT) {
+            failedNominations.put(key, entry.assignment);
+        }
+        return entry;
+    }
+
+    /** Flavors for the whole workload, else victims, else the largest partial admission that fits or preempts. */
+    private Entry assignFlavors(Workload w, ClusterQueueSpec cq) {
         FlavorAssigner assigner = new FlavorAssigner(w, cq, snapshot, state.preemptor(), fairSharing);
         int[] fullCounts = w.podSets().stream().mapToInt(PodSet::count).toArray();
         Assignment full = assigner.assign(fullCounts);
@@ -252,6 +287,7 @@ final class AdmissionCycle {
         }
         e.targets.forEach(t -> victims.put(t.victim().uid(), t.victim()));
         snapshot.node(e.clusterQueue).addUsage(a.usage());
+        usageChanged();
         if (a.mode() == Assignment.Mode.PREEMPT) {
             return preempting(e);
         }
@@ -320,6 +356,13 @@ final class AdmissionCycle {
         });
         node.addUsage(reserve);
         inTree.put(e.clusterQueue, reserve);
+        usageChanged();
+    }
+
+    /** The snapshot's usage changed for the rest of the cycle: what was learnt about failing workloads no longer holds. */
+    private void usageChanged() {
+        failedNominations.clear();
+        fitsWithoutReservations.clear();
     }
 
     /** The head can't be admitted: BestEffortFIFO moves it aside; StrictFIFO keeps it and blocks the queue. */
@@ -350,10 +393,14 @@ final class AdmissionCycle {
      * to keep a failing head cheap: one that could only get in by preemption goes to the inadmissible set.
      */
     private boolean admissibleWithoutReservations(Entry e) {
-        Map<String, Map<FlavorResource, Long>> held = reservations.get(snapshot.node(e.clusterQueue).root().name());
-        if (held == null || held.values().stream().allMatch(r -> r.values().stream().allMatch(v -> v == 0))) {
-            return false;
-        }
+        return fitsWithoutReservations.computeIfAbsent(NominationKey.of(e.workload, e.spec), k -> {
+            Map<String, Map<FlavorResource, Long>> held = reservations.get(snapshot.node(e.clusterQueue).root().name());
+            return held != null && held.values().stream().anyMatch(r -> r.values().stream().anyMatch(v -> v != 0))
+                    && fitsWithout(held, e);
+        });
+    }
+
+    private boolean fitsWithout(Map<String, Map<FlavorResource, Long>> held, Entry e) {
         held.forEach((cq, usage) -> snapshot.node(cq).removeUsage(usage));
         try {
             Assignment again = new FlavorAssigner(e.workload, e.spec, snapshot, state.preemptor(), fairSharing, false)

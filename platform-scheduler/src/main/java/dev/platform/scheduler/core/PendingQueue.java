@@ -57,6 +57,7 @@ final class PendingQueue {
         inadmissible.clear();
     }
 
+    /** Workloads the next cycle may try: all but the inadmissible set. */
     int activeCount() {
         return active.size();
     }
@@ -75,6 +76,14 @@ final class PendingQueue {
         all.addAll(active);
         all.addAll(inadmissible.values());
         return new ArrayList<>(all);
+    }
+
+    /** An independent copy, inadmissible set included. */
+    PendingQueue copy() {
+        PendingQueue copy = new PendingQueue();
+        copy.active.addAll(active);
+        copy.inadmissible.putAll(inadmissible);
+        return copy;
     }
 
     List<Workload> all() {

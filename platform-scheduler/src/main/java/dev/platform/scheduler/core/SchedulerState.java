@@ -14,7 +14,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The long-lived scheduling state (Kueue's cache plus queue manager) and the entry point of the core.
@@ -46,6 +48,15 @@ public final class SchedulerState {
     private final Map<String, AdmittedWorkload> admittedByUid = new HashMap<>();
     private final Map<String, Map<FlavorResource, Long>> usageByQueue = new HashMap<>();
     private final Map<String, Decision.Pending> lastReported = new HashMap<>();
+
+    /**
+     * Change counter: every change that can alter when a ClusterQueue's workloads are admitted (a workload
+     * submitted, admitted, finished, evicted or removed) stamps the queue with the next value; a configuration
+     * change stamps everything. The forecast recomputes only the cohort trees stamped since it last looked.
+     */
+    private long changes;
+    private final Map<String, Long> changedAt = new HashMap<>();
+    private long configurationChangedAt;
 
     private QuotaTree tree;
     private boolean drainRequested;
@@ -141,6 +152,7 @@ public final class SchedulerState {
         if (before.labels().equals(after.labels())) {
             return;
         }
+        configurationChangedAt = ++changes;
         for (ClusterQueueSpec cq : clusterQueues.values()) {
             if (cq.namespaceSelector().matches(after.labels()) && !cq.namespaceSelector().matches(before.labels())) {
                 queue(cq.name()).requeueInadmissible();
@@ -154,13 +166,20 @@ public final class SchedulerState {
             if (w.localQueueKey().equals(localQueueKey)) {
                 source.remove(w);
                 queue(to).add(w);
+                stamp(from);
+                stamp(to);
             }
         }
     }
 
     private void configurationChanged() {
         tree = null;
+        configurationChangedAt = ++changes;
         requeueInadmissible();
+    }
+
+    private void stamp(String clusterQueue) {
+        changedAt.put(clusterQueue, ++changes);
     }
 
     // ---- workloads
@@ -173,6 +192,7 @@ public final class SchedulerState {
             orphans.put(workload.uid(), workload);
         } else {
             queue(lq.clusterQueue()).add(workload);
+            stamp(lq.clusterQueue());
         }
     }
 
@@ -182,7 +202,9 @@ public final class SchedulerState {
         if (w != null) {
             // A pending workload is either an orphan or in the queue of its LocalQueue's ClusterQueue.
             if (orphans.remove(uid) == null) {
-                queue(localQueues.get(w.localQueueKey()).clusterQueue()).remove(w);
+                String cq = localQueues.get(w.localQueueKey()).clusterQueue();
+                queue(cq).remove(w);
+                stamp(cq);
             }
             lastReported.remove(uid);
         }
@@ -201,6 +223,7 @@ public final class SchedulerState {
         if (node != null) {
             node.addUsage(admitted.usage());
         }
+        stamp(admission.clusterQueue());
     }
 
     /** An admitted workload finished, failed or was deleted: its quota is free again. */
@@ -218,6 +241,7 @@ public final class SchedulerState {
         if (node != null) {
             node.removeUsage(admitted.usage());
         }
+        stamp(cq);
         requeueInadmissible(cq);
     }
 
@@ -232,7 +256,22 @@ public final class SchedulerState {
         }
         workloadFinished(uid);
         Workload w = admitted.workload();
-        addPending(new Workload(w.uid(), w.namespace(), w.name(), w.localQueue(), w.priority(), clock.instant(), w.podSets()));
+        addPending(w.requeuedAt(clock.instant()));
+    }
+
+    /**
+     * The eviction of an admitted workload was committed (a preemption victim, or drained by HoldAndDrain): the
+     * platform frees its quota at once, without waiting for its pods to go, and it waits again at its original
+     * queue timestamp. The scheduling loop calls this after committing a cycle, and the forecast does the same
+     * after each simulated cycle, so both treat victims alike.
+     */
+    public void evictionCommitted(String uid) {
+        AdmittedWorkload admitted = admittedByUid.get(uid);
+        if (admitted == null) {
+            return;
+        }
+        workloadFinished(uid);
+        addPending(admitted.workload());
     }
 
     /**
@@ -299,6 +338,121 @@ public final class SchedulerState {
     /** Usage of a ClusterQueue per flavor-resource, in milli-units. */
     public Map<FlavorResource, Long> usage(String clusterQueue) {
         return Map.copyOf(usageByQueue.getOrDefault(clusterQueue, Map.of()));
+    }
+
+    /** The last pending decision reported for a workload (why it waits), if any. */
+    public Optional<Decision.Pending> lastPendingDecision(String uid) {
+        return Optional.ofNullable(lastReported.get(uid));
+    }
+
+    /**
+     * How many pending workloads the next cycle may try (those not set aside as inadmissible). A cycle that admits,
+     * preempts and evicts nothing and leaves this unchanged leaves the state as it found it: the next cycle would
+     * decide the same.
+     */
+    public int activePendingCount() {
+        int count = 0;
+        for (PendingQueue q : queues.values()) {
+            count += q.activeCount();
+        }
+        return count;
+    }
+
+    /** Pending and admitted workloads this state holds. */
+    public int workloadCount() {
+        return pendingByUid.size() + admittedByUid.size();
+    }
+
+    /** Workloads whose LocalQueue does not exist, in arrival order. */
+    public List<Workload> workloadsWithoutLocalQueue() {
+        return List.copyOf(orphans.values());
+    }
+
+    // ---- copies for the forecast
+
+    /**
+     * The cohort trees: ClusterQueues sharing quota through a cohort forest, which no admission or preemption ever
+     * crosses. Keyed by the root ({@code cohort/<name>}, or {@code clusterqueue/<name>} for a standalone queue and
+     * for a queue without a spec), each tree's queues in name order.
+     */
+    public Map<String, List<String>> cohortTrees() {
+        Set<String> names = new TreeSet<>(clusterQueues.keySet());
+        names.addAll(queues.keySet());
+        names.addAll(admittedByQueue.keySet());
+        Map<String, List<String>> trees = new TreeMap<>();
+        for (String cq : names) {
+            QuotaNode node = quotaTree().clusterQueue(cq);
+            String root = node == null || !node.hasParent() ? "clusterqueue/" + cq : "cohort/" + node.root().name();
+            trees.computeIfAbsent(root, k -> new ArrayList<>()).add(cq);
+        }
+        return trees;
+    }
+
+    /**
+     * The latest change stamp of the given ClusterQueues and the configuration: it grows whenever something that
+     * decides when their workloads are admitted changes.
+     */
+    public long lastChange(Collection<String> clusterQueues) {
+        long last = configurationChangedAt;
+        for (String cq : clusterQueues) {
+            last = Math.max(last, changedAt.getOrDefault(cq, 0L));
+        }
+        return last;
+    }
+
+    /**
+     * An independent copy of the part of this state that one cohort tree sees: the tree's ClusterQueues with their
+     * cohorts, the LocalQueues feeding them, their pending workloads (inadmissible sets included), admitted
+     * workloads and usage, and the last pending decisions of those workloads; every flavor and namespace. The copy
+     * runs its cycles on {@code clock}. Workloads and specs are immutable records, so the copy shares them.
+     */
+    public SchedulerState copyOf(Collection<String> clusterQueueNames, Clock clock) {
+        SchedulerState copy = new SchedulerState(clock, settings);
+        copy.flavors.putAll(flavors);
+        copy.namespaces.putAll(namespaces);
+        copy.drainRequested = drainRequested;
+        for (String cq : clusterQueueNames) {
+            ClusterQueueSpec spec = clusterQueues.get(cq);
+            if (spec != null) {
+                copy.clusterQueues.put(cq, spec);
+                QuotaNode node = quotaTree().clusterQueue(cq);
+                if (node.hasParent()) {
+                    copyCohorts(node.root(), copy);
+                }
+            }
+            PendingQueue q = queues.get(cq);
+            if (q != null) {
+                PendingQueue copied = q.copy();
+                copy.queues.put(cq, copied);
+                for (Workload w : copied.all()) {
+                    copy.pendingByUid.put(w.uid(), w);
+                    Decision.Pending last = lastReported.get(w.uid());
+                    if (last != null) {
+                        copy.lastReported.put(w.uid(), last);
+                    }
+                }
+            }
+            Map<String, AdmittedWorkload> admitted = admittedByQueue.get(cq);
+            if (admitted != null) {
+                copy.admittedByQueue.put(cq, new TreeMap<>(admitted));
+                admitted.forEach(copy.admittedByUid::put);
+                copy.usageByQueue.put(cq, new HashMap<>(usageByQueue.getOrDefault(cq, Map.of())));
+            }
+        }
+        for (LocalQueueSpec lq : localQueues.values()) {
+            if (clusterQueueNames.contains(lq.clusterQueue())) {
+                copy.localQueues.put(lq.key(), lq);
+            }
+        }
+        return copy;
+    }
+
+    private void copyCohorts(QuotaNode cohort, SchedulerState copy) {
+        CohortSpec spec = cohorts.get(cohort.name());
+        if (spec != null) {
+            copy.cohorts.put(spec.name(), spec);
+        }
+        cohort.childCohorts().forEach(child -> copyCohorts(child, copy));
     }
 
     // ---- for the cycle (package-private)
@@ -390,6 +544,7 @@ public final class SchedulerState {
             AdmittedWorkload evicted = a.markEvicted();
             admittedByUid.put(uid, evicted);
             admittedByQueue.get(a.clusterQueue()).put(uid, evicted);
+            stamp(a.clusterQueue());
         }
     }
 }

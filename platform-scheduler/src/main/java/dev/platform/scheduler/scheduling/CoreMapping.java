@@ -36,13 +36,14 @@ import dev.platform.scheduler.workload.Quantities;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStatus;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /** Translates between the API's exact model and the core's milli-unit records. */
-final class CoreMapping {
+public final class CoreMapping {
 
     private CoreMapping() {
     }
@@ -81,9 +82,11 @@ final class CoreMapping {
         return new Namespace(n.name(), n.labels());
     }
 
-    static Workload workload(WorkloadRow row) {
+    public static Workload workload(WorkloadRow row) {
+        Integer maximum = row.maximumExecutionTimeSeconds();
         return new Workload(row.uid().toString(), row.namespace(), row.name(), row.queueName(), row.priority(),
-                row.queueTimestamp(), row.podSets().stream().map(CoreMapping::podSet).toList());
+                row.queueTimestamp(), row.podSets().stream().map(CoreMapping::podSet).toList(),
+                row.priorityClassName(), maximum == null ? null : Duration.ofSeconds(maximum));
     }
 
     static PodSet podSet(PodSetSpec spec) {

@@ -11,6 +11,7 @@ import dev.platform.scheduler.core.PendingReason;
 import dev.platform.scheduler.core.Workload;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.core.placement.SliceRequest;
+import dev.platform.scheduler.forecast.ForecastService;
 import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadService.WorkloadsChanged;
@@ -53,6 +54,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>run one core cycle;</li>
  *   <li>commit its decisions in one transaction, fenced by the leader epoch;</li>
  *   <li>undo in the state what lost a race; requeue evicted victims (quota-only operation);</li>
+ *   <li>when a forecast round is due, copy the cohort trees that changed for it ({@link ForecastService});</li>
  *   <li>wait for a change, a poll interval or the tick.</li>
  * </ol>
  */
@@ -74,6 +76,7 @@ public class SchedulingLoop implements SmartLifecycle {
     private final Duration hotswapGrace;
     private final HotswapWriter hotswapWriter;
     private final HotswapStore hotswaps;
+    private final ForecastService forecasts;
 
     private final ReentrantLock wakeLock = new ReentrantLock();
     private final Condition wakeUp = wakeLock.newCondition();
@@ -109,7 +112,7 @@ public class SchedulingLoop implements SmartLifecycle {
                           SchedulingMetrics metrics,
                           @Value("${platform.agents.staleness:30s}") Duration staleness,
                           @Value("${platform.hotswap.grace:5s}") Duration hotswapGrace,
-                          HotswapWriter hotswapWriter, HotswapStore hotswaps) {
+                          HotswapWriter hotswapWriter, HotswapStore hotswaps, ForecastService forecasts) {
         this.properties = properties;
         this.config = config;
         this.workloads = workloads;
@@ -121,6 +124,7 @@ public class SchedulingLoop implements SmartLifecycle {
         this.hotswapGrace = hotswapGrace;
         this.hotswapWriter = hotswapWriter;
         this.hotswaps = hotswaps;
+        this.forecasts = forecasts;
         this.configuration = new ConfigurationMirror(config, jdbc);
         this.leadership = new SchedulerLeadership(dataSource, ManagementFactory.getRuntimeMXBean().getName()
                 + "/" + UUID.randomUUID().toString().substring(0, 8), properties.leaderLease());
@@ -210,6 +214,7 @@ public class SchedulingLoop implements SmartLifecycle {
         }
         leading = false;
         state = null;
+        forecasts.leadershipLost();
         leadership.release();
         runQuiescedTasks();
     }
@@ -239,6 +244,7 @@ public class SchedulingLoop implements SmartLifecycle {
                     metrics.cycle(!result.admitted().isEmpty(), Duration.ofNanos(System.nanoTime() - cycleStarted));
                 }
                 publishPendingCounts();
+                forecasts.afterTurn(state, !progressed && !changed, this::parkedQueues);
                 if (!progressed && !changed) {
                     await(properties.pollInterval().toMillis());
                 }
@@ -273,6 +279,7 @@ public class SchedulingLoop implements SmartLifecycle {
     private void stepDown() {
         leading = false;
         state = null;
+        forecasts.leadershipLost();
         leadership.release();
         metrics.pendingCounts(Map.of());
     }
@@ -311,6 +318,7 @@ public class SchedulingLoop implements SmartLifecycle {
         active.forEach(this::reconcile);
         active.stream().filter(r -> r.state().holdsQuota() || r.state() == WorkloadState.Evicted)
                 .forEach(placement::restore);
+        forecasts.leadershipTaken(lastChangeSeq, CoreMapping::workload);
         log.info("scheduler state rebuilt: {} active workloads, change feed at {}", active.size(), lastChangeSeq);
     }
 
@@ -454,6 +462,10 @@ public class SchedulingLoop implements SmartLifecycle {
             case Finished, Failed -> {
                 if (held) {
                     state.workloadFinished(uid);
+                    if (row.state() == WorkloadState.Finished && row.admittedAt() != null && row.finishedAt() != null) {
+                        forecasts.finished(CoreMapping.workload(row), row.clusterQueue(),
+                                Duration.between(row.admittedAt(), row.finishedAt()));
+                    }
                 }
                 versions.remove(uid);
                 rows.remove(uid);
@@ -532,6 +544,18 @@ public class SchedulingLoop implements SmartLifecycle {
         }
     }
 
+    /** Workloads parked for a node pool, with their ClusterQueue: the forecast reports them as not simulated. */
+    private Map<String, String> parkedQueues() {
+        Map<String, String> parked = new HashMap<>();
+        waitingForNodePool.keySet().forEach(uid -> {
+            WorkloadRow row = rows.get(uid);
+            if (row != null && row.clusterQueue() != null) {
+                parked.put(uid, row.clusterQueue());
+            }
+        });
+        return parked;
+    }
+
     /** The committed hotswap, mirrored in the core's state and the placement. */
     private void mirrorHotswap(HotswapDetector.Decided decided) {
         WorkloadRow row = decided.disrupted();
@@ -606,13 +630,13 @@ public class SchedulingLoop implements SmartLifecycle {
      */
     private void requeueEvicted(List<Workload> evicted, DecisionWriter.Outcome outcome) {
         for (Workload w : evicted) {
-            state.workloadFinished(w.uid());
             placement.slices().release(w.uid());
             if (outcome.rejectedEvictions().contains(w.uid())) {
+                state.workloadFinished(w.uid());
                 versions.remove(w.uid());
                 continue;
             }
-            state.addPending(w);
+            state.evictionCommitted(w.uid());
             pending.add(w.uid());
         }
     }

@@ -57,10 +57,10 @@ public class PendingWorkloadsController {
     public record PendingWorkloads(List<PendingWorkload> items) {
     }
 
-    /** One pending workload with its place in both queues and why it waits. */
+    /** One pending workload with its place in both queues, why it waits and when it is expected to be admitted. */
     public record PendingWorkload(String namespace, String name, String uid, String localQueueName,
                                   String clusterQueue, int priority, int positionInClusterQueue,
                                   int positionInLocalQueue, java.time.Instant creationTimestamp,
-                                  WorkloadStatus.PendingReason pendingReason) {
+                                  WorkloadStatus.PendingReason pendingReason, WorkloadStatus.Forecast forecast) {
     }
 }

@@ -24,12 +24,14 @@ public record WorkloadRow(
         Instant queueTimestamp,
         Instant createdAt,
         Instant admittedAt,
+        Instant finishedAt,
         int restarts,
         long version,
         long changeSeq,
         String exclusiveTopology,
         String cluster,
-        Integer maxRestarts) {
+        Integer maxRestarts,
+        Integer maximumExecutionTimeSeconds) {
 
     /** JobSet's annotation asking one whole node pool per replicated-job replica. */
     public static final String EXCLUSIVE_NODE_POOL = "cloud.google.com/gke-nodepool";

@@ -204,7 +204,7 @@ public class WorkloadService {
         }
         return new WorkloadManifest(m.kind(), m.apiVersion(), m.metadata(), queueName, m.workloadPriorityClassName(),
                 m.priorityClassName(), m.explicitPriority(), m.podSets(), m.exclusiveTopology(), m.maxRestarts(),
-                m.restartStrategy(), m.suspend(), m.manifest());
+                m.restartStrategy(), m.suspend(), m.maximumExecutionTimeSeconds(), m.manifest());
     }
 
     private static ApiException invalid(String path, String message) {

@@ -4,7 +4,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** The workload status resource of the REST contract (design §8); field names are fixed. */
+/**
+ * The workload status resource of the REST contract, whose field names are fixed (callers outside rely on them).
+ * {@code forecast} is an addition: when a pending workload is expected to be admitted (null for other states and
+ * before the first forecast).
+ */
 public record WorkloadStatus(
         String namespace,
         String name,
@@ -22,7 +26,8 @@ public record WorkloadStatus(
         Integer positionInLocalQueue,
         PendingReason pendingReason,
         Instant createdAt,
-        Instant admittedAt) {
+        Instant admittedAt,
+        Forecast forecast) {
 
     /** requests are per pod, as Kubernetes quantities. */
     public record PodSet(String name, int count, Map<String, String> requests) {
@@ -43,5 +48,15 @@ public record WorkloadStatus(
     }
 
     public record PendingReason(String code, String message) {
+    }
+
+    /**
+     * The wait-time forecast: the estimated admission time and its range (from runtimes at their 10th and 90th
+     * percentile), what it rests on ({@code basis}, a ForecastBasis name), in words, when it was computed and
+     * whether the queue changed since without it being computed again ({@code stale}). The times are null when
+     * there is no estimate; the basis and message then say why.
+     */
+    public record Forecast(Instant estimatedAdmissionAt, Instant p10, Instant p90, String basis, String message,
+                           Instant computedAt, boolean stale) {
     }
 }

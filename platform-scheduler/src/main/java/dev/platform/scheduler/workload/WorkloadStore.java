@@ -62,19 +62,35 @@ public class WorkloadStore {
                 instant(rs.getTimestamp("queue_timestamp")),
                 instant(rs.getTimestamp("created_at")),
                 instant(rs.getTimestamp("admitted_at")),
+                instant(rs.getTimestamp("finished_at")),
                 rs.getInt("restarts"),
                 rs.getLong("version"),
                 rs.getLong("change_seq"),
                 rs.getString("exclusive_topology"),
                 rs.getString("cluster"),
-                (Integer) rs.getObject("max_restarts"));
+                (Integer) rs.getObject("max_restarts"),
+                (Integer) rs.getObject("maximum_execution_time_seconds"));
     }
 
     static final String COLUMNS = """
             uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name, priority, state,
             pod_sets::text AS pod_sets, admission::text AS admission, pending_reason, pending_message,
-            queue_timestamp, created_at, admitted_at, restarts, version, change_seq, exclusive_topology, cluster,
-            max_restarts""";
+            queue_timestamp, created_at, admitted_at, finished_at, restarts, version, change_seq, exclusive_topology,
+            cluster, max_restarts, maximum_execution_time_seconds""";
+
+    /** Forecast columns of {@link #FORECAST_JOIN}, all prefixed {@code forecast_}. */
+    private static final String FORECAST_COLUMNS = """
+            f.estimated_admission_at AS forecast_at, f.admission_p10 AS forecast_p10,
+            f.admission_p90 AS forecast_p90, f.basis AS forecast_basis, f.message AS forecast_message,
+            coalesce(q.computed_at, f.computed_at) AS forecast_computed_at, coalesce(q.stale, false) AS forecast_stale
+            """;
+
+    /** Joins a {@code page} of uids to their forecasts and their ClusterQueue's forecast time. */
+    private static final String FORECAST_JOIN = """
+
+            LEFT JOIN workload_forecast f ON f.workload_uid = page.uid
+            LEFT JOIN cluster_queue_forecast q ON q.cluster_queue = f.cluster_queue
+            """;
 
     /** Serialises workload writers until the end of the current transaction. */
     public void lockChanges() {
@@ -87,13 +103,15 @@ public class WorkloadStore {
         jdbc.sql("""
                 INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
                                       priority, state, manifest, pod_sets, pending_reason, pending_message,
-                                      queue_timestamp, created_at, max_restarts, idempotency_key, exclusive_topology)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)""")
+                                      queue_timestamp, created_at, max_restarts, idempotency_key, exclusive_topology,
+                                      maximum_execution_time_seconds)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)""")
                 .params(uid, manifest.namespace(), manifest.name(), manifest.kind().manifestName(),
                         manifest.queueName(), clusterQueue, priorityClassName, priority,
                         json.writeValueAsString(manifest.manifest()), json.writeValueAsString(manifest.podSets()),
                         pendingReason, pendingMessage, Timestamp.from(now), Timestamp.from(now),
-                        manifest.maxRestarts(), idempotencyKey, manifest.exclusiveTopology())
+                        manifest.maxRestarts(), idempotencyKey, manifest.exclusiveTopology(),
+                        manifest.maximumExecutionTimeSeconds())
                 .update();
     }
 
@@ -169,6 +187,16 @@ public class WorkloadStore {
     }
 
     /**
+     * The most recently finished workloads that ever held quota, at most {@code limit}, among the changes up to
+     * {@code upToChangeSeq}: the forecast's runtime history (index workload_finished_history_idx).
+     */
+    public List<WorkloadRow> finishedForHistory(long upToChangeSeq, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE state = 'Finished' AND admitted_at IS NOT NULL"
+                        + " AND change_seq <= ? ORDER BY finished_at DESC, uid LIMIT ?")
+                .params(upToChangeSeq, limit).query(rowMapper).list();
+    }
+
+    /**
      * Zero-based positions of pending workloads in their ClusterQueue and LocalQueue, in the
      * scheduler's order (priority, then queue timestamp, then uid), one statement for a page.
      */
@@ -203,14 +231,18 @@ public class WorkloadStore {
     public List<PendingWorkloadsController.PendingWorkload> pendingInClusterQueue(String clusterQueue, int offset,
                                                                                   int limit) {
         return jdbc.sql("""
-                        SELECT * FROM (
-                          SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
-                                 pending_reason, pending_message,
-                                 row_number() OVER (ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_cq,
-                                 row_number() OVER (PARTITION BY namespace, queue_name
-                                                    ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
-                          FROM workload WHERE state = 'Pending' AND cluster_queue = :cq) ranked
-                        ORDER BY in_cq OFFSET :offset LIMIT :limit""")
+                        WITH page AS (
+                          SELECT * FROM (
+                            SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
+                                   pending_reason, pending_message,
+                                   row_number() OVER (ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_cq,
+                                   row_number() OVER (PARTITION BY namespace, queue_name
+                                                      ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
+                            FROM workload WHERE state = 'Pending' AND cluster_queue = :cq) ranked
+                          ORDER BY in_cq OFFSET :offset LIMIT :limit)
+                        SELECT page.*, """ + FORECAST_COLUMNS + """
+                        FROM page""" + FORECAST_JOIN + """
+                        ORDER BY in_cq""")
                 .param("cq", clusterQueue).param("offset", offset).param("limit", limit)
                 .query(this::pendingWorkload).list();
     }
@@ -234,12 +266,16 @@ public class WorkloadStore {
     public List<PendingWorkloadsController.PendingWorkload> pendingInLocalQueue(String namespace, String localQueue,
                                                                                 int offset, int limit) {
         List<PendingWorkloadsController.PendingWorkload> page = jdbc.sql("""
-                        SELECT * FROM (
-                          SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
-                                 pending_reason, pending_message, 0 AS in_cq,
-                                 row_number() OVER (ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
-                          FROM workload WHERE state = 'Pending' AND namespace = :ns AND queue_name = :lq) ranked
-                        ORDER BY in_lq OFFSET :offset LIMIT :limit""")
+                        WITH page AS (
+                          SELECT * FROM (
+                            SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
+                                   pending_reason, pending_message, 0 AS in_cq,
+                                   row_number() OVER (ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
+                            FROM workload WHERE state = 'Pending' AND namespace = :ns AND queue_name = :lq) ranked
+                          ORDER BY in_lq OFFSET :offset LIMIT :limit)
+                        SELECT page.*, """ + FORECAST_COLUMNS + """
+                        FROM page""" + FORECAST_JOIN + """
+                        ORDER BY in_lq""")
                 .param("ns", namespace).param("lq", localQueue).param("offset", offset).param("limit", limit)
                 .query(this::pendingWorkload).list();
         Map<UUID, int[]> positions = positions(page.stream().map(w -> UUID.fromString(w.uid())).toList());
@@ -247,8 +283,33 @@ public class WorkloadStore {
             int[] position = positions.get(UUID.fromString(w.uid()));
             return position == null ? w : new PendingWorkloadsController.PendingWorkload(w.namespace(), w.name(),
                     w.uid(), w.localQueueName(), w.clusterQueue(), w.priority(), position[0],
-                    w.positionInLocalQueue(), w.creationTimestamp(), w.pendingReason());
+                    w.positionInLocalQueue(), w.creationTimestamp(), w.pendingReason(), w.forecast());
         }).toList();
+    }
+
+    /**
+     * Forecasts of pending workloads, one statement for a page; a forecast's time and staleness are its
+     * ClusterQueue's when the queue has been forecast.
+     */
+    public Map<UUID, WorkloadStatus.Forecast> forecasts(Collection<UUID> pendingUids) {
+        Map<UUID, WorkloadStatus.Forecast> forecasts = new HashMap<>();
+        if (pendingUids.isEmpty()) {
+            return forecasts;
+        }
+        jdbc.sql("SELECT f.workload_uid AS uid, " + FORECAST_COLUMNS + " FROM (SELECT unnest(?::uuid[]) AS uid) page"
+                        + FORECAST_JOIN + " WHERE f.workload_uid IS NOT NULL")
+                .param(pendingUids.toArray(UUID[]::new))
+                .query((rs, i) -> Map.entry(rs.getObject("uid", UUID.class), forecast(rs)))
+                .list().forEach(e -> forecasts.put(e.getKey(), e.getValue()));
+        return forecasts;
+    }
+
+    private static WorkloadStatus.Forecast forecast(java.sql.ResultSet rs) throws java.sql.SQLException {
+        String basis = rs.getString("forecast_basis");
+        return basis == null ? null : new WorkloadStatus.Forecast(instant(rs.getTimestamp("forecast_at")),
+                instant(rs.getTimestamp("forecast_p10")), instant(rs.getTimestamp("forecast_p90")), basis,
+                rs.getString("forecast_message"), instant(rs.getTimestamp("forecast_computed_at")),
+                rs.getBoolean("forecast_stale"));
     }
 
     private PendingWorkloadsController.PendingWorkload pendingWorkload(java.sql.ResultSet rs, int row)
@@ -257,7 +318,8 @@ public class WorkloadStore {
         return new PendingWorkloadsController.PendingWorkload(rs.getString("namespace"), rs.getString("name"),
                 rs.getString("uid"), rs.getString("queue_name"), rs.getString("cluster_queue"), rs.getInt("priority"),
                 rs.getInt("in_cq"), rs.getInt("in_lq"), instant(rs.getTimestamp("created_at")),
-                reason == null ? null : new WorkloadStatus.PendingReason(reason, rs.getString("pending_message")));
+                reason == null ? null : new WorkloadStatus.PendingReason(reason, rs.getString("pending_message")),
+                forecast(rs));
     }
 
     /** The latest condition of each type for each workload, one statement for a page. */

@@ -2,6 +2,7 @@ package dev.platform.scheduler.console;
 
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
 import dev.platform.scheduler.config.QueueUsageHistory;
+import dev.platform.scheduler.forecast.ForecastService;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.SeedManifests;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,9 @@ class ConsolePagesTest extends PlatformApplicationTest {
     @Autowired
     QueueUsageHistory usageHistory;
 
+    @Autowired
+    ForecastService forecasts;
+
 
     @Test
     void pagesShowTheSeedScenarioAndTheCancelFormFreesTheQuota() {
@@ -36,6 +40,7 @@ class ConsolePagesTest extends PlatformApplicationTest {
         recordPreemption(highUid, "high-jax-trillium", lowUid, "low-jax-trillium", "default");
         recordPreemption(UUID.randomUUID().toString(), "elsewhere-high", UUID.randomUUID().toString(), "elsewhere-low",
                 "elsewhere");
+        forecasts.refresh().join();
 
         assertThat(html("/")).contains("tpu-training-cq", "tpu-v6e-slice / google.com/tpu", "32 of 32",
                 "width:100%", "default/low-jax-trillium", "elsewhere/elsewhere-low");
@@ -46,10 +51,14 @@ class ConsolePagesTest extends PlatformApplicationTest {
                         + "<a href=\"/namespaces/default/workloads/low-jax-trillium\">")
                 .contains("Waiting for quota to free up", "WaitingForQuota",
                         "insufficient unused quota for google.com/tpu in flavor tpu-v6e-slice, 32 more needed",
-                        "1 pending, 1 admitted", "default/high-jax-trillium", "google.com/tpu in tpu-v6e-slice (32)");
+                        "1 pending, 1 admitted", "default/high-jax-trillium", "google.com/tpu in tpu-v6e-slice (32)",
+                        "Expected to start", "No estimate: a runtime it waits for is unknown", "UnknownRuntime",
+                        "runtime is unknown (no history, no maximum execution time): default/high-jax-trillium",
+                        "just now</time>");
 
         assertThat(html("/namespaces/default/workloads/low-jax-trillium"))
                 .contains("0 in the ClusterQueue, 0 in the LocalQueue", "Waiting for quota to free up",
+                        "No estimate: a runtime it waits for is unknown",
                         "kind: JobSet", "name: low-jax-trillium", "replicatedJobs:", "kueue.x-k8s.io/queue-name: default-queue",
                         "<th scope=\"row\">QuotaReserved</th>", "default/high-jax-trillium",
                         "action=\"/namespaces/default/workloads/low-jax-trillium/cancel\"");

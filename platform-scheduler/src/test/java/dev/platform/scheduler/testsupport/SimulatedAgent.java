@@ -30,12 +30,24 @@ public final class SimulatedAgent implements AutoCloseable {
 
     /** Starts the agent and waits until the scheduler shows the cluster's five pools. */
     public static SimulatedAgent start(int port, PlatformClient api) {
-        return start(port, api, Metrics.globalRegistry);
+        return start(port, api, Clock.systemUTC(), Metrics.globalRegistry);
     }
 
     /** The same, with the agent's metrics in {@code registry}. */
     public static SimulatedAgent start(int port, PlatformClient api, MeterRegistry registry) {
-        SimulatedAgent agent = startUnchecked(port, "sim", TestIdentity.agentToken("sim"), registry);
+        return start(port, api, Clock.systemUTC(), registry);
+    }
+
+    /**
+     * As {@link #start(int, PlatformClient)}, cluster and agent on {@code clock}: a test that moves the clock
+     * moves the pods' runtimes with it.
+     */
+    public static SimulatedAgent start(int port, PlatformClient api, Clock clock) {
+        return start(port, api, clock, Metrics.globalRegistry);
+    }
+
+    private static SimulatedAgent start(int port, PlatformClient api, Clock clock, MeterRegistry registry) {
+        SimulatedAgent agent = startUnchecked(port, "sim", TestIdentity.agentToken("sim"), clock, registry);
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             PlatformClient.Response pools = api.get("/api/v1/clusters/sim/nodepools");
             return pools.status() == 200 && pools.json().get("items").size() == 5;
@@ -45,13 +57,14 @@ public final class SimulatedAgent implements AutoCloseable {
 
     /** Starts an agent for {@code clusterName} presenting {@code token}, without waiting for the scheduler to accept it. */
     public static SimulatedAgent startUnchecked(int port, String clusterName, String token) {
-        return startUnchecked(port, clusterName, token, Metrics.globalRegistry);
+        return startUnchecked(port, clusterName, token, Clock.systemUTC(), Metrics.globalRegistry);
     }
 
-    private static SimulatedAgent startUnchecked(int port, String clusterName, String token, MeterRegistry registry) {
-        SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
+    private static SimulatedAgent startUnchecked(int port, String clusterName, String token, Clock clock,
+                                                 MeterRegistry registry) {
+        SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), clock);
         Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), clusterName, token,
-                clusterName + "-agent"), cluster, new SoleReplica(), Clock.systemUTC(), registry);
+                clusterName + "-agent"), cluster, new SoleReplica(), clock, registry);
         agent.start();
         return new SimulatedAgent(cluster, agent);
     }

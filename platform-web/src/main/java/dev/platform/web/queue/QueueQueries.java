@@ -1,11 +1,11 @@
 package dev.platform.web.queue;
 
 import dev.platform.api.identity.Caller;
+import dev.platform.web.console.ForecastView;
 import dev.platform.web.console.PendingReasons;
 import dev.platform.web.console.PodSetPlacement;
 import dev.platform.web.console.QueueUsageView;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -31,14 +31,14 @@ public interface QueueQueries {
     record QueuePage(QueueUsageView queue, List<PendingRow> pending, List<AdmittedRow> admitted) {
     }
 
-    /** A pending workload with its 0-based positions, how long it has waited, and why. */
+    /** A pending workload with its 0-based positions, when it was queued, why it waits and when it should start. */
     record PendingRow(String namespace, String name, String localQueue, int priority, int positionInClusterQueue,
-                      int positionInLocalQueue, Instant queuedAt, Duration waiting, String reason,
-                      String reasonMessage) {
+                      int positionInLocalQueue, Instant queuedAt, String reason, String reasonMessage,
+                      ForecastView forecast) {
 
         /** Another team's workload at this position: counted, not named. */
         public static PendingRow hidden(int positionInClusterQueue) {
-            return new PendingRow(null, null, null, 0, positionInClusterQueue, -1, null, Duration.ZERO, null, null);
+            return new PendingRow(null, null, null, 0, positionInClusterQueue, -1, null, null, null, null);
         }
 
         public boolean isHidden() {
@@ -47,21 +47,6 @@ public interface QueueQueries {
 
         public String reasonText() {
             return PendingReasons.describe(reason);
-        }
-
-        /** Waiting time in the largest two units, e.g. {@code 2 h 5 min}. */
-        public String waitingText() {
-            long seconds = Math.max(0, waiting.getSeconds());
-            if (seconds < 60) {
-                return seconds + " s";
-            }
-            if (seconds < 3600) {
-                return seconds / 60 + " min";
-            }
-            if (seconds < 86400) {
-                return seconds / 3600 + " h " + seconds % 3600 / 60 + " min";
-            }
-            return seconds / 86400 + " d " + seconds % 86400 / 3600 + " h";
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.platform.web.workload;
 
 import dev.platform.api.identity.Caller;
+import dev.platform.web.console.ForecastView;
 import dev.platform.web.console.PendingReasons;
 import dev.platform.web.console.PodSetPlacement;
 import dev.platform.web.console.PreemptionView;
@@ -18,14 +19,16 @@ public interface WorkloadQueries {
 
     /**
      * A workload in full. {@code manifestJson} is the manifest as submitted, stored as JSON;
-     * {@code preemptions} are those it took part in, as preemptor or victim, newest first.
+     * {@code preemptions} are those it took part in, as preemptor or victim, newest first; {@code forecast} is
+     * when a pending workload should start (null otherwise, or before the first forecast).
      */
     record WorkloadDetail(String namespace, String name, String kind, String uid, String queueName,
                           String clusterQueue, String priorityClassName, int priority, String state,
                           Integer positionInClusterQueue, Integer positionInLocalQueue, String pendingReason,
                           String pendingMessage, Instant createdAt, Instant admittedAt, List<PodSetView> podSets,
                           List<PodSetPlacement> admission, List<ConditionView> conditions,
-                          List<EventView> events, List<PreemptionView> preemptions, String manifestJson) {
+                          List<EventView> events, List<PreemptionView> preemptions, String manifestJson,
+                          ForecastView forecast) {
 
         public String pendingReasonText() {
             return PendingReasons.describe(pendingReason);

@@ -16,6 +16,8 @@ import java.util.Set;
 public final class ConsoleFixtures {
 
     public static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+    /** The console tests' present: an hour after {@link #T0}. */
+    public static final Instant NOW = T0.plusSeconds(3600);
 
     /** Every console test's caller unless it says otherwise: sees and may do everything. */
     public static final Caller ADMIN = new Caller("admin", ClusterRole.Admin, List.of());

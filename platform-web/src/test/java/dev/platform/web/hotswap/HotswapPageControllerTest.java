@@ -35,10 +35,12 @@ class HotswapPageControllerTest {
         mvc.perform(get("/hotswaps"))
                 .andExpect(status().isOk())
                 .andExpect(content().string(allOf(
-                        containsString("<time datetime=\"2026-03-01T10:00:00Z\">2026-03-01T10:00:00Z</time>"),
-                        containsString("<time datetime=\"2026-03-01T10:00:00.500Z\">2026-03-01T10:00:00.500Z</time>"),
-                        containsString("<time datetime=\"2026-03-01T10:00:02.500Z\">2026-03-01T10:00:02.500Z</time>"),
-                        containsString("<time datetime=\"2026-03-01T10:00:04Z\">2026-03-01T10:00:04Z</time>"),
+                        containsString("<time datetime=\"2026-03-01T10:00:00Z\" title=\"2026-03-01 10:00:00 UTC\">1 h ago</time>"),
+                        containsString("<time datetime=\"2026-03-01T10:00:00.500Z\" title=\"2026-03-01 10:00:00.500 UTC\">"
+                                + "1 h ago</time>"),
+                        containsString("<time datetime=\"2026-03-01T10:00:02.500Z\" title=\"2026-03-01 10:00:02.500 UTC\">"
+                                + "1 h ago</time>"),
+                        containsString("<time datetime=\"2026-03-01T10:00:04Z\" title=\"2026-03-01 10:00:04 UTC\">1 h ago</time>"),
                         // 0.5 s, 2 s and 1.5 s of 4 s
                         containsString("class=\"phase phase-decide\" style=\"width:12.5%\" title=\"decide: 0.5 s\""),
                         containsString("class=\"phase phase-evict\" style=\"width:50.0%\" title=\"evict: 2.0 s\""),

@@ -1,5 +1,6 @@
 package dev.platform.web.workload;
 
+import dev.platform.web.console.ForecastView;
 import dev.platform.web.console.PodSetPlacement;
 import dev.platform.web.workload.WorkloadCommands.Cancellation;
 import dev.platform.web.workload.WorkloadQueries.ConditionView;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import static dev.platform.web.console.ConsoleFixtures.ADMIN;
+import static dev.platform.web.console.ConsoleFixtures.NOW;
 import static dev.platform.web.console.ConsoleFixtures.T0;
 import static dev.platform.web.console.ConsoleFixtures.preemption;
 import static org.hamcrest.Matchers.allOf;
@@ -58,6 +60,13 @@ class WorkloadPageControllerTest {
                         containsString("JobSet</span> <span>default/low-jax-trillium"),
                         containsString("0 in the ClusterQueue, 0 in the LocalQueue"),
                         containsString("Waiting for quota to free up"), containsString("32 more needed"),
+                        containsString("Expected to start"),
+                        containsString("starts in about 25 min (range 10-50 min)"),
+                        containsString("title=\"2026-03-01 11:25:00 UTC (range 2026-03-01 11:10:00 UTC to 2026-03-01 11:50:00 UTC)\""),
+                        containsString("based on runtimes of similar workloads"),
+                        containsString("after 2 workloads in its cohort finish"), containsString("computed"),
+                        containsString("just now"),
+                        containsString("<time datetime=\"2026-03-01T10:00:00Z\" title=\"2026-03-01 10:00:00 UTC\">1 h ago</time>"),
                         containsString("1000000 (low-priority-job)"),
                         containsString("google.com/tpu: 4"), containsString("Not admitted."),
                         containsString("<th scope=\"row\">QuotaReserved</th><td>False</td>"),
@@ -78,7 +87,7 @@ class WorkloadPageControllerTest {
                 null, null, null, null, T0, T0.plusSeconds(5), w.podSets(),
                 List.of(new PodSetPlacement("slice", 8, Map.of("google.com/tpu", "tpu-v6e-slice"),
                         Map.of("google.com/tpu", "32"), List.of())),
-                w.conditions(), w.events(), List.of(), MANIFEST)));
+                w.conditions(), w.events(), List.of(), MANIFEST, null)));
 
         mvc.perform(get("/namespaces/default/workloads/done"))
                 .andExpect(status().isOk())
@@ -114,6 +123,8 @@ class WorkloadPageControllerTest {
                 List.of(new PodSetView("slice", 8, Map.of("google.com/tpu", "4"))), List.of(),
                 List.of(new ConditionView("QuotaReserved", "False", "Pending", "Waiting for the scheduler", T0)),
                 List.of(new EventView(T0, "QuotaReserved", "False", "Pending", "Waiting for the scheduler")),
-                List.of(preemption(7, "low-jax-trillium")), MANIFEST);
+                List.of(preemption(7, "low-jax-trillium")), MANIFEST,
+                new ForecastView(NOW.plusSeconds(25 * 60), NOW.plusSeconds(10 * 60), NOW.plusSeconds(50 * 60),
+                        "LocalQueueHistory", "after 2 workloads in its cohort finish", NOW.minusSeconds(30), false));
     }
 }

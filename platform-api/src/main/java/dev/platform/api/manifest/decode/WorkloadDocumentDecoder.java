@@ -29,6 +29,7 @@ final class WorkloadDocumentDecoder {
     static final int MAX_JOB_SET_NAME = 63;
     static final String EXCLUSIVE_TOPOLOGY_ANNOTATION = "alpha.jobset.sigs.k8s.io/exclusive-topology";
     static final String MIN_PARALLELISM_ANNOTATION = "kueue.x-k8s.io/job-min-parallelism";
+    static final String MAX_EXEC_TIME_LABEL = "kueue.x-k8s.io/max-exec-time-seconds";
     static final String WORKLOAD_PRIORITY_CLASS_SOURCE = "kueue.x-k8s.io/workloadpriorityclass";
     static final String POD_PRIORITY_CLASS_SOURCE = "scheduling.k8s.io/priorityclass";
     private static final String KUEUE_V1BETA1 = "kueue.x-k8s.io/v1beta1";
@@ -107,7 +108,7 @@ final class WorkloadDocumentDecoder {
         }
         return new WorkloadManifest(Kind.JOB_SET, type.apiVersion(), metadata, queueName(metadata, root.findings()),
                 workloadPriorityClass(metadata, root.findings()), priorityClassName, null, podSets, exclusiveTopology,
-                maxRestarts, restartStrategy, suspend, manifest);
+                maxRestarts, restartStrategy, suspend, maxExecTime(metadata, root.findings()), manifest);
     }
 
     /** JobSet's webhook: the longest Job name it will generate, {@code <jobset>-<replicatedJob>-<index>}, must be a DNS label. */
@@ -133,34 +134,45 @@ final class WorkloadDocumentDecoder {
         PodSetSpec main = podSet("main", pods.perReplica(), minCount, pods.template(), 1, pods.perReplica());
         return new WorkloadManifest(Kind.JOB, type.apiVersion(), metadata, queueName(metadata, root.findings()),
                 workloadPriorityClass(metadata, root.findings()), pods.template().priorityClassName(), null, List.of(main),
-                null, null, null, suspend, manifest);
+                null, null, null, suspend, maxExecTime(metadata, root.findings()), manifest);
     }
 
-    /** Kueue's partial admission for Jobs: the annotation names the least parallelism the Job can run with. */
-    private static Integer minParallelism(ObjectMeta metadata, Findings findings, int count) {
-        String text = metadata.annotations().get(MIN_PARALLELISM_ANNOTATION);
-        if (text == null) {
-            return null;
-        }
-        String path = "metadata.annotations." + MIN_PARALLELISM_ANNOTATION;
+    /**
+     * Kueue copies this label of a job into its Workload's spec.maximumExecutionTimeSeconds: a positive number of
+     * seconds, counted from admission.
+     */
+    private static Integer maxExecTime(ObjectMeta metadata, Findings findings) {
+        String text = metadata.labels().get(MAX_EXEC_TIME_LABEL);
+        return text == null ? null : integer(text, "metadata.labels." + MAX_EXEC_TIME_LABEL, findings, 1,
+                Integer.MAX_VALUE, "a positive number of seconds");
+    }
+
+    /** An integer label or annotation from {@code min} to {@code max}; else an error at {@code path}, and null. */
+    private static Integer integer(String text, String path, Findings findings, int min, int max, String range) {
         try {
-            int min = Integer.parseInt(text);
-            if (min < 1 || min > count) {
-                findings.error(path, min + " is out of range; must be between 1 and the Job's pod count ("
-                        + count + ")");
+            int value = Integer.parseInt(text);
+            if (value < min || value > max) {
+                findings.error(path, value + " is out of range; must be " + range);
                 return null;
             }
-            return min;
+            return value;
         } catch (NumberFormatException e) {
             findings.error(path, "'" + text + "' is not an integer");
             return null;
         }
     }
 
+    /** Kueue's partial admission for Jobs: the annotation names the least parallelism the Job can run with. */
+    private static Integer minParallelism(ObjectMeta metadata, Findings findings, int count) {
+        String text = metadata.annotations().get(MIN_PARALLELISM_ANNOTATION);
+        return text == null ? null : integer(text, "metadata.annotations." + MIN_PARALLELISM_ANNOTATION, findings, 1,
+                count, "between 1 and the Job's pod count (" + count + ")");
+    }
+
     private WorkloadManifest workload(TypeMeta type, ObjectMeta metadata, Node spec, Map<String, Object> manifest) {
         if (spec == null) {
             return new WorkloadManifest(Kind.WORKLOAD, type.apiVersion(), metadata, null, null, null, null,
-                    List.of(), null, null, null, false, manifest);
+                    List.of(), null, null, null, false, null, manifest);
         }
         List<Node> podSetNodes = spec.objects("podSets");
         if (podSetNodes.isEmpty()) {
@@ -193,13 +205,18 @@ final class WorkloadDocumentDecoder {
         WorkloadPriority priority = KUEUE_V1BETA1.equals(type.apiVersion()) ? v1beta1Priority(spec)
                 : v1beta2Priority(spec);
         Integer explicitPriority = spec.int32("priority");
+        Integer maximumExecutionTime = spec.int32("maximumExecutionTimeSeconds");
+        if (maximumExecutionTime != null && maximumExecutionTime < 1) {
+            spec.error("maximumExecutionTimeSeconds", maximumExecutionTime + " is out of range; must be at least 1");
+            maximumExecutionTime = null;
+        }
         if (Boolean.FALSE.equals(spec.bool("active"))) {
             spec.findings().warn(spec.child("active"), "a deactivated Workload is still queued and admitted",
                     "ignored; delete the workload to stop it");
         }
         return new WorkloadManifest(Kind.WORKLOAD, type.apiVersion(), metadata, queueName,
                 priority.workloadPriorityClassName(), priority.priorityClassName(), explicitPriority, podSets,
-                null, null, null, false, manifest);
+                null, null, null, false, maximumExecutionTime, manifest);
     }
 
     private record WorkloadPriority(String workloadPriorityClassName, String priorityClassName) {

@@ -126,6 +126,104 @@ class WorkloadDecodingTest {
     }
 
     @Test
+    void theMaximumExecutionTimeIsAJobLabelOrAWorkloadSpecField() {
+        WorkloadManifest job = workload("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata:
+                  name: j
+                  labels: {kueue.x-k8s.io/max-exec-time-seconds: "3600"}
+                spec:
+                  suspend: true
+                  template:
+                    spec:
+                      containers: [{name: c, image: i}]
+                """);
+        WorkloadManifest jobSet = workload("""
+                apiVersion: jobset.x-k8s.io/v1alpha2
+                kind: JobSet
+                metadata:
+                  name: js
+                  labels: {kueue.x-k8s.io/max-exec-time-seconds: "120"}
+                spec:
+                  suspend: true
+                  replicatedJobs:
+                  - name: w
+                    template:
+                      spec:
+                        template:
+                          spec:
+                            containers: [{name: c, image: i}]
+                """);
+        WorkloadManifest workload = workload("""
+                apiVersion: kueue.x-k8s.io/v1beta2
+                kind: Workload
+                metadata: {name: w}
+                spec:
+                  queueName: lq
+                  maximumExecutionTimeSeconds: 600
+                  podSets:
+                  - name: main
+                    count: 1
+                    template:
+                      spec:
+                        containers: [{name: c, image: i}]
+                """);
+        WorkloadManifest unlimited = workload("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: u}
+                spec:
+                  suspend: true
+                  template:
+                    spec:
+                      containers: [{name: c, image: i}]
+                """);
+
+        assertThat(job.maximumExecutionTimeSeconds()).isEqualTo(3600);
+        assertThat(jobSet.maximumExecutionTimeSeconds()).isEqualTo(120);
+        assertThat(workload.maximumExecutionTimeSeconds()).isEqualTo(600);
+        assertThat(unlimited.maximumExecutionTimeSeconds()).isNull();
+    }
+
+    @Test
+    void aMaximumExecutionTimeMustBeAPositiveNumberOfSeconds() {
+        List<ManifestError> label = rejectedWorkload("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata:
+                  name: j
+                  labels: {kueue.x-k8s.io/max-exec-time-seconds: "soon"}
+                spec:
+                  template:
+                    spec:
+                      containers: [{name: c, image: i}]
+                """);
+        List<ManifestError> field = rejectedWorkload("""
+                apiVersion: kueue.x-k8s.io/v1beta2
+                kind: Workload
+                metadata: {name: w}
+                spec:
+                  maximumExecutionTimeSeconds: 0
+                  podSets:
+                  - name: main
+                    count: 1
+                    template:
+                      spec:
+                        containers: [{name: c, image: i}]
+                """);
+
+        assertThat(label).singleElement().satisfies(e -> {
+            assertThat(e.path()).isEqualTo("metadata.labels.kueue.x-k8s.io/max-exec-time-seconds");
+            assertThat(e.message()).contains("'soon' is not an integer");
+        });
+        assertThat(field).singleElement().satisfies(e -> {
+            assertThat(e.path()).isEqualTo("spec.maximumExecutionTimeSeconds");
+            assertThat(e.message()).contains("0 is out of range; must be at least 1");
+        });
+    }
+
+    @Test
     void aV1beta1WorkloadNamesItsPriorityClassBySource() {
         WorkloadManifest workload = workload("""
                 apiVersion: kueue.x-k8s.io/v1beta1

@@ -37,12 +37,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static dev.platform.scheduler.testsupport.YamlTree.list;
 import static dev.platform.scheduler.testsupport.YamlTree.map;
@@ -56,6 +58,11 @@ import static dev.platform.scheduler.testsupport.YamlTree.strMap;
  */
 final class Scenario {
 
+    /** The scenario's present: one hour after {@link CoreFixtures#T0}, when the first cycle runs. */
+    static final Instant NOW = CoreFixtures.T0.plus(Duration.ofHours(1));
+    private static final java.util.regex.Pattern DURATION =
+            java.util.regex.Pattern.compile("([+-])?(?:(\\d+)d)?(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?");
+
     final String file;
     final Map<String, Object> doc;
     final FakeClock clock = new FakeClock(CoreFixtures.T0);
@@ -68,6 +75,14 @@ final class Scenario {
         this.doc = doc;
         this.state = new SchedulerState(clock, Boolean.TRUE.equals(doc.get("fairSharing"))
                 ? SchedulerSettings.FAIR_SHARING : SchedulerSettings.CLASSICAL);
+    }
+
+    /** The scenario files of a classpath folder, in name order. */
+    static Stream<Path> files(String folder) throws Exception {
+        Path dir = Paths.get(Scenario.class.getResource(folder).toURI());
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList().stream();
+        }
     }
 
     static Scenario load(Path path) throws IOException {
@@ -120,7 +135,9 @@ final class Scenario {
                 ps.requests().forEach((r, v) -> usage.put(r, v * ps.count()));
                 assignments.add(new PodSetAssignment(ps.name(), ps.count(), f, usage));
             }
-            state.addAdmitted(w, new Admission(cq, assignments), CoreFixtures.T0.plusSeconds(i));
+            Instant admittedAt = a.containsKey("admittedAt") ? NOW.plus(duration(str(a.get("admittedAt"))))
+                    : CoreFixtures.T0.plusSeconds(i);
+            state.addAdmitted(w, new Admission(cq, assignments), admittedAt);
             i++;
         }
         for (Map<String, Object> p : list(doc.get("pending"))) {
@@ -129,7 +146,7 @@ final class Scenario {
             state.addPending(w);
             i++;
         }
-        clock.advance(Duration.ofHours(1));
+        clock.advance(Duration.between(CoreFixtures.T0, NOW));
         for (Map<String, Object> a : list(doc.get("admitted"))) {
             if (Boolean.TRUE.equals(a.get("evicted"))) {
                 state.evictionStarted(str(a.get("name")));
@@ -220,8 +237,10 @@ final class Scenario {
         Object created = w.get("creationTimestamp");
         Instant queuedAt = created == null ? defaultTime : Instant.parse(String.valueOf(created));
         String name = str(w.get("name"));
+        Object maximum = w.get("maximumExecutionTimeSeconds");
         return new Workload(name, ns(w), name, str(w.get("queue")), ((Number) w.getOrDefault("priority", 0)).intValue(),
-                queuedAt, podSets);
+                queuedAt, podSets, str(w.get("priorityClassName")),
+                maximum == null ? null : Duration.ofSeconds(((Number) maximum).longValue()));
     }
 
     private static String ns(Map<String, Object> m) {
@@ -237,10 +256,23 @@ final class Scenario {
         return o == null ? null : qty(o);
     }
 
+    /** {@code 1h30m}, {@code -10m}, {@code +45s}, {@code 2d}, {@code 0}: a signed duration in days, hours, minutes, seconds. */
+    static Duration duration(String text) {
+        if (text.trim().equals("0")) {
+            return Duration.ZERO;
+        }
+        java.util.regex.Matcher m = DURATION.matcher(text.trim());
+        if (text.isBlank() || !m.matches()) {
+            throw new IllegalArgumentException("not a duration: " + text);
+        }
+        Duration d = Duration.ofDays(part(m.group(2))).plusHours(part(m.group(3))).plusMinutes(part(m.group(4)))
+                .plusSeconds(part(m.group(5)));
+        return "-".equals(m.group(1)) ? d.negated() : d;
+    }
 
-
-
-
+    private static long part(String digits) {
+        return digits == null ? 0 : Long.parseLong(digits);
+    }
 
     static <E extends Enum<E>> E enumOf(Class<E> type, Object o) {
         return o == null ? null : Enum.valueOf(type, String.valueOf(o));

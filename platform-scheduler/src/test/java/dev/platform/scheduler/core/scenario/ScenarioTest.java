@@ -8,9 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ScenarioTest {
 
     static Stream<Path> scenarios() throws Exception {
-        Path dir = Paths.get(ScenarioTest.class.getResource("/scenarios").toURI());
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList().stream();
-        }
+        return Scenario.files("/scenarios");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,0 +1,40 @@
+package dev.platform.scheduler.forecast;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import java.time.Duration;
+
+/**
+ * Settings of the wait-time forecast ({@code platform.forecast.*}).
+ *
+ * @param enabled   whether the leader forecasts at all
+ * @param interval  the least time between two forecast rounds: a round starts after a scheduling turn once this
+ *                  much has passed since the previous round began and that round is done
+ * @param budget    computing time of one round; cohort trees it does not reach keep their forecasts, marked stale,
+ *                  and go first in the next round
+ * @param horizon   how far ahead a simulation looks; later admissions are reported as beyond it
+ * @param maxCopied workloads the scheduling thread copies for one round at most (the copy is the only part of a
+ *                  round on that thread, about 2 microseconds a workload); trees past it wait for the next round.
+ *                  A round copies no more than twice what the previous round got through in its budget
+ * @param history   the runtime history
+ */
+@ConfigurationProperties("platform.forecast")
+public record ForecastProperties(@DefaultValue("true") boolean enabled,
+                                 @DefaultValue("5s") Duration interval,
+                                 @DefaultValue("1s") Duration budget,
+                                 @DefaultValue("7d") Duration horizon,
+                                 @DefaultValue("50000") int maxCopied,
+                                 @DefaultValue History history) {
+
+    /**
+     * @param samples    runtimes kept per kind of workload (namespace, LocalQueue, priority class, shape) and per
+     *                   ClusterQueue, the most recent ones
+     * @param minSamples runtimes needed before a history is used
+     * @param loadLimit  finished workloads read, most recent first, when a replica takes leadership
+     */
+    public record History(@DefaultValue("100") int samples,
+                          @DefaultValue("3") int minSamples,
+                          @DefaultValue("100000") int loadLimit) {
+    }
+}

@@ -1,0 +1,83 @@
+package dev.platform.scheduler.core.forecast;
+
+import dev.platform.scheduler.core.Admission;
+import dev.platform.scheduler.core.CoreFixtures;
+import dev.platform.scheduler.core.FakeClock;
+import dev.platform.scheduler.core.LocalQueueSpec;
+import dev.platform.scheduler.core.PodSetAssignment;
+import dev.platform.scheduler.core.SchedulerSettings;
+import dev.platform.scheduler.core.SchedulerState;
+import dev.platform.scheduler.core.StopPolicy;
+import dev.platform.scheduler.core.Workload;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static dev.platform.scheduler.core.CoreFixtures.clusterQueue;
+import static dev.platform.scheduler.core.CoreFixtures.workload;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What the scenario files do not show: the state is left alone, the budget and the change stamps. */
+class ForecasterTest {
+
+    private final FakeClock clock = new FakeClock(CoreFixtures.T0);
+    private final RuntimeModel thirtyMinutes = (w, cq) -> RuntimeEstimate.fromHistory(RuntimeBasis.LocalQueueHistory,
+            new long[]{Duration.ofMinutes(30).toMillis()}, null);
+    private SchedulerState state;
+
+    @BeforeEach
+    void queueWithOneRunningAndTwoWaiting() {
+        state = new SchedulerState(clock, SchedulerSettings.CLASSICAL);
+        state.applyResourceFlavor(CoreFixtures.flavor("default"));
+        state.applyClusterQueue(clusterQueue("cq").quota("default", "cpu", "2").build());
+        state.applyLocalQueue(new LocalQueueSpec("default", "lq", "cq", StopPolicy.None));
+        Workload running = workload("running").request("cpu", "2").build();
+        state.addAdmitted(running, new Admission("cq", List.of(new PodSetAssignment("main", 1,
+                Map.of("cpu", "default"), Map.of("cpu", 2_000L)))), CoreFixtures.T0);
+        state.addPending(workload("first").request("cpu", "2").queuedAt(CoreFixtures.T0.plusSeconds(1)).build());
+        state.addPending(workload("second").request("cpu", "2").queuedAt(CoreFixtures.T0.plusSeconds(2)).build());
+    }
+
+    @Test
+    void theForecastRunsOnCopiesAndLeavesTheStateAsItWas() {
+        List<String> queues = state.cohortTrees().get("clusterqueue/cq");
+        long stamp = state.lastChange(queues);
+
+        TreeForecast forecast = new Forecaster(thirtyMinutes, Duration.ofDays(1))
+                .forecast(state.copyOf(queues, clock), queues, clock.instant(), Duration.ofSeconds(10));
+
+        assertThat(forecast.forecasts().get("first").estimatedAdmissionAt()).isEqualTo(CoreFixtures.T0.plusSeconds(1800));
+        assertThat(forecast.forecasts().get("second").estimatedAdmissionAt()).isEqualTo(CoreFixtures.T0.plusSeconds(3600));
+        assertThat(forecast.validUntil()).isEqualTo(CoreFixtures.T0.plusSeconds(1800));
+        assertThat(state.pendingInOrder("cq")).extracting(Workload::name).containsExactly("first", "second");
+        assertThat(state.admittedWorkloads()).extracting(a -> a.workload().name()).containsExactly("running");
+        assertThat(state.lastChange(queues)).isEqualTo(stamp);
+    }
+
+    @Test
+    void aSpentBudgetGivesOnlyTheEarliestTimeAndSaysSo() {
+        List<String> queues = List.of("cq");
+
+        TreeForecast forecast = new Forecaster(thirtyMinutes, Duration.ofDays(1))
+                .forecast(state.copyOf(queues, clock), queues, clock.instant(), Duration.ZERO);
+
+        assertThat(forecast.outOfTime()).isTrue();
+        assertThat(forecast.forecasts().get("second").basis()).isEqualTo(ForecastBasis.BeyondHorizon);
+        assertThat(forecast.forecasts().get("second").p10()).isEqualTo(clock.instant());
+    }
+
+    @Test
+    void changesToAQueueStampItsTreeAndOnlyIt() {
+        state.applyClusterQueue(clusterQueue("other").quota("default", "cpu", "2").build());
+        long cq = state.lastChange(List.of("cq"));
+        long other = state.lastChange(List.of("other"));
+
+        state.addPending(workload("third").request("cpu", "1").build());
+
+        assertThat(state.lastChange(List.of("cq"))).isGreaterThan(cq);
+        assertThat(state.lastChange(List.of("other"))).isEqualTo(other);
+    }
+}
