@@ -1,5 +1,6 @@
 package dev.platform.scheduler.cluster;
 
+import dev.platform.scheduler.web.ClusterNames;
 import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.AgentReport;

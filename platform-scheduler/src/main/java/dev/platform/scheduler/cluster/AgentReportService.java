@@ -12,11 +12,11 @@ import dev.platform.api.manifest.ManifestParser;
 import dev.platform.api.manifest.ManifestRejectedException;
 import dev.platform.scheduler.cluster.ClusterInventoryStore.LastReport;
 import dev.platform.scheduler.cluster.ClusterInventoryStore.StoredPool;
-import dev.platform.scheduler.scheduling.SchedulingLoop;
 import dev.platform.scheduler.web.ApiException;
 import dev.platform.scheduler.workload.WorkloadRunStates;
 import dev.platform.scheduler.workload.WorkloadRunStates.Observation;
 import dev.platform.scheduler.workload.WorkloadService;
+import dev.platform.scheduler.workload.WorkloadService.WorkloadsChanged;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
@@ -53,12 +53,11 @@ public class AgentReportService {
     private final JsonMapper json;
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
-    private final SchedulingLoop loop;
     private final Clock clock;
 
     AgentReportService(ClusterInventoryStore inventory, WorkloadRunStates runStates, WorkloadService workloads,
                        ManifestParser parser, JsonMapper json, TransactionTemplate transactions,
-                       ApplicationEventPublisher events, SchedulingLoop loop, Clock clock) {
+                       ApplicationEventPublisher events, Clock clock) {
         this.inventory = inventory;
         this.runStates = runStates;
         this.workloads = workloads;
@@ -66,7 +65,6 @@ public class AgentReportService {
         this.json = json;
         this.transactions = transactions;
         this.events = events;
-        this.loop = loop;
         this.clock = clock;
     }
 
@@ -93,9 +91,10 @@ public class AgentReportService {
         if (!applied.applied()) {
             return new ReportOutcome(cluster, report.sequence(), false, List.of());
         }
+        // The scheduling loop takes a turn on either: a pool's health may free or break placements, a finish frees quota.
         applied.healthChanges().forEach(events::publishEvent);
-        if (!applied.healthChanges().isEmpty() || applied.workloadsFinished()) {
-            loop.wake();
+        if (applied.workloadsFinished()) {
+            events.publishEvent(new WorkloadsChanged());
         }
         return new ReportOutcome(cluster, report.sequence(), true, adopt(cluster, report.submissions()));
     }

@@ -4,14 +4,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 import java.time.Duration;
-import java.util.Map;
 
 /**
  * Settings of the agent gateway ({@code platform.agents.*}).
  *
- * @param tokens         bearer tokens by cluster name ({@code platform.agents.tokens.<cluster>=<token>}), for
- *                       bootstrapping: each is valid for its cluster's agent endpoints only, beside the tokens
- *                       issued through {@code POST /api/v1/clusters/{cluster}/agent-tokens}
  * @param staleness      a cluster whose last report is older is stale: its pools are Unknown (nothing is
  *                       evicted on stale data)
  * @param maxWaitSeconds the longest a command poll is held open, whatever {@code waitSeconds} asks
@@ -19,12 +15,7 @@ import java.util.Map;
  *                       another replica (this replica's own enqueues answer it at once)
  */
 @ConfigurationProperties("platform.agents")
-public record AgentsProperties(Map<String, String> tokens,
-                               @DefaultValue("30s") Duration staleness,
+public record AgentsProperties(@DefaultValue("30s") Duration staleness,
                                @DefaultValue("60") int maxWaitSeconds,
                                @DefaultValue("500ms") Duration pollInterval) {
-
-    public AgentsProperties {
-        tokens = tokens == null ? Map.of() : Map.copyOf(tokens);
-    }
 }

@@ -3,8 +3,8 @@ package dev.platform.scheduler.cluster;
 import java.util.List;
 
 /**
- * Published after the commit of a report that changed a node pool's health, for Hotswap (design
- * §6). {@code oldHealth} is null for a pool seen for the first time, {@code newHealth} null for a
+ * Published after the commit of a report that changed a node pool's health: the scheduling loop takes
+ * a turn (Hotswap detection, placement on a healed pool). {@code oldHealth} is null for a pool seen for the first time, {@code newHealth} null for a
  * pool the cluster no longer has; {@code reasons} are the agent's (NodeHealthReason names).
  */
 public record NodePoolHealthChanged(String cluster, String pool, PoolHealth oldHealth, PoolHealth newHealth,

@@ -5,6 +5,7 @@ import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.TeamManifest;
 import dev.platform.scheduler.identity.TeamStore;
+import dev.platform.scheduler.workload.WorkloadTransitions;
 import dev.platform.scheduler.web.ApiException;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -31,8 +32,11 @@ public class ConfigurationService {
     private final JdbcClient jdbc;
     private final ApplicationEventPublisher events;
     private final TeamStore teams;
+    private final WorkloadTransitions transitions;
 
-    public ConfigurationService(ConfigStore store, JdbcClient jdbc, ApplicationEventPublisher events, TeamStore teams) {
+    public ConfigurationService(ConfigStore store, JdbcClient jdbc, ApplicationEventPublisher events, TeamStore teams,
+                                WorkloadTransitions transitions) {
+        this.transitions = transitions;
         this.store = store;
         this.jdbc = jdbc;
         this.events = events;
@@ -112,11 +116,7 @@ public class ConfigurationService {
      * positions are counted in the right queue.
      */
     private void resolveClusterQueuesOfPendingWorkloads() {
-        jdbc.sql("""
-                UPDATE workload w SET cluster_queue = lq.cluster_queue
-                FROM workload p LEFT JOIN local_queue lq ON lq.namespace = p.namespace AND lq.name = p.queue_name
-                WHERE w.uid = p.uid AND p.state = 'Pending'
-                  AND p.cluster_queue IS DISTINCT FROM lq.cluster_queue""").update();
+        transitions.followLocalQueues();
     }
 
     private Map<Kind, Map<ObjectKey, String>> currentSpecs(List<DecodedDocument> documents) {

@@ -1,6 +1,6 @@
 package dev.platform.scheduler.config;
 
-import dev.platform.scheduler.scheduling.SchedulingLoop;
+import dev.platform.scheduler.leadership.LeaderStatus;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -23,14 +23,14 @@ import java.util.List;
 public class QueueUsageHistory {
 
     private final JdbcClient jdbc;
-    private final SchedulingLoop loop;
+    private final LeaderStatus leader;
     private final Clock clock;
     private final Duration retention;
 
-    public QueueUsageHistory(JdbcClient jdbc, SchedulingLoop loop, Clock clock,
+    public QueueUsageHistory(JdbcClient jdbc, LeaderStatus leader, Clock clock,
                              @Value("${platform.console.usage-retention:7d}") Duration retention) {
         this.jdbc = jdbc;
-        this.loop = loop;
+        this.leader = leader;
         this.clock = clock;
         this.retention = retention;
     }
@@ -43,7 +43,7 @@ public class QueueUsageHistory {
     @Scheduled(fixedDelayString = "${platform.console.usage-sample-interval:60s}",
             initialDelayString = "${platform.console.usage-sample-interval:60s}")
     void sampleOnTheLeader() {
-        if (loop.isLeader()) {
+        if (leader.isLeader()) {
             sample();
         }
     }

@@ -90,6 +90,12 @@ public class HotswapStore {
                 .query(Long.class).optional().flatMap(this::find);
     }
 
+    /** The hotswap of {@code disrupted} in progress ends Requeued: its restart failed and it waits in its queue again. */
+    public void requeued(UUID disrupted) {
+        jdbc.sql("UPDATE hotswap_event SET outcome = 'Requeued' WHERE disrupted_uid = ? AND outcome = 'InProgress'")
+                .param(disrupted).update();
+    }
+
     public Optional<HotswapEvent> find(long id) {
         return jdbc.sql(SELECT + " WHERE h.id = ?").param(id).query(this::event).optional();
     }

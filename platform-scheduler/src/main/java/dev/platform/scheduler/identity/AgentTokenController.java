@@ -1,7 +1,7 @@
 package dev.platform.scheduler.identity;
 
 import dev.platform.api.identity.Caller;
-import dev.platform.scheduler.cluster.ClusterNames;
+import dev.platform.scheduler.web.ClusterNames;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;

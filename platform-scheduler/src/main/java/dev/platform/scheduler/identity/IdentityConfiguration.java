@@ -1,6 +1,6 @@
 package dev.platform.scheduler.identity;
 
-import dev.platform.scheduler.cluster.AgentsProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -10,6 +10,7 @@ import org.springframework.security.crypto.password.PasswordEncoder;
 import java.time.Clock;
 
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(AgentTokenSettings.class)
 class IdentityConfiguration {
 
     /** bcrypt for new passwords, and every format Spring Security knows for reading them. */
@@ -19,7 +20,7 @@ class IdentityConfiguration {
     }
 
     @Bean
-    AgentTokens agentTokens(AgentTokenRepository tokens, AccessAudit audit, Clock clock, AgentsProperties agents,
+    AgentTokens agentTokens(AgentTokenRepository tokens, AccessAudit audit, Clock clock, AgentTokenSettings agents,
                             Environment environment) {
         if (environment.containsProperty("platform.agents.token")) {
             throw new IllegalStateException("platform.agents.token (one token for every cluster) is no longer"

@@ -1,11 +1,11 @@
 package dev.platform.scheduler.retention;
 
-import dev.platform.scheduler.scheduling.SchedulingLoop;
+import dev.platform.scheduler.leadership.LeaderStatus;
+import dev.platform.scheduler.workload.WorkloadTransitions;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -13,9 +13,9 @@ import org.springframework.stereotype.Component;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
 /**
  * Deletes history past its retention ({@link RetentionProperties}), on the scheduling leader only
@@ -27,41 +27,38 @@ public class HistoryRetention {
 
     private static final Logger log = LoggerFactory.getLogger(HistoryRetention.class);
 
-    /** One history: the statement that deletes one batch of rows older than :cutoff. */
-    private record History(String table, String deleteBatch) {
+    /** One history: how to delete one batch of at most {@code batch} rows older than {@code cutoff}. */
+    private record History(String table, BatchDelete deleteBatch) {
     }
 
-    private static final History PREEMPTIONS = new History("preemption_event", """
-            DELETE FROM preemption_event WHERE id IN (
-                SELECT id FROM preemption_event WHERE at < :cutoff ORDER BY at LIMIT :batch)""");
-    private static final History HOTSWAPS = new History("hotswap_event", """
-            DELETE FROM hotswap_event WHERE id IN (
-                SELECT id FROM hotswap_event WHERE outcome <> 'InProgress' AND detected_at < :cutoff
-                ORDER BY detected_at LIMIT :batch)""");
-    private static final History WORKLOAD_EVENTS = new History("workload_event", """
-            DELETE FROM workload_event WHERE id IN (
-                SELECT id FROM workload_event WHERE at < :cutoff ORDER BY at LIMIT :batch)""");
-    /** Timeline, usage and cluster status rows go with the workload (ON DELETE CASCADE). */
-    private static final History FINISHED_WORKLOADS = new History("workload", """
-            DELETE FROM workload WHERE uid IN (
-                SELECT uid FROM workload WHERE state IN ('Finished', 'Failed') AND finished_at < :cutoff
-                ORDER BY finished_at LIMIT :batch)""");
+    @FunctionalInterface
+    private interface BatchDelete {
+        int delete(Instant cutoff, int batch);
+    }
 
-    private final JdbcClient jdbc;
+    private final History preemptions;
+    private final History hotswaps;
+    private final History workloadEvents;
+    /** Timeline, usage and cluster status rows go with the workload (ON DELETE CASCADE). */
+    private final History finishedWorkloads;
     private final Clock clock;
     private final RetentionProperties properties;
     private final MeterRegistry registry;
-    private final BooleanSupplier leader;
+    private final LeaderStatus leader;
 
-    @Autowired
-    public HistoryRetention(JdbcClient jdbc, Clock clock, RetentionProperties properties, MeterRegistry registry,
-                            SchedulingLoop loop) {
-        this(jdbc, clock, properties, registry, loop::isLeader);
-    }
-
-    HistoryRetention(JdbcClient jdbc, Clock clock, RetentionProperties properties, MeterRegistry registry,
-                     BooleanSupplier leader) {
-        this.jdbc = jdbc;
+    public HistoryRetention(JdbcClient jdbc, WorkloadTransitions transitions, Clock clock,
+                            RetentionProperties properties, MeterRegistry registry, LeaderStatus leader) {
+        this.preemptions = new History("preemption_event", (cutoff, batch) -> deleteBatch(jdbc, """
+                DELETE FROM preemption_event WHERE id IN (
+                    SELECT id FROM preemption_event WHERE at < :cutoff ORDER BY at LIMIT :batch)""", cutoff, batch));
+        this.hotswaps = new History("hotswap_event", (cutoff, batch) -> deleteBatch(jdbc, """
+                DELETE FROM hotswap_event WHERE id IN (
+                    SELECT id FROM hotswap_event WHERE outcome <> 'InProgress' AND detected_at < :cutoff
+                    ORDER BY detected_at LIMIT :batch)""", cutoff, batch));
+        this.workloadEvents = new History("workload_event", (cutoff, batch) -> deleteBatch(jdbc, """
+                DELETE FROM workload_event WHERE id IN (
+                    SELECT id FROM workload_event WHERE at < :cutoff ORDER BY at LIMIT :batch)""", cutoff, batch));
+        this.finishedWorkloads = new History("workload", transitions::deleteFinishedBefore);
         this.clock = clock;
         this.properties = properties;
         this.registry = registry;
@@ -70,7 +67,7 @@ public class HistoryRetention {
 
     @Scheduled(fixedDelayString = "${platform.retention.interval:10m}", initialDelayString = "${platform.retention.interval:10m}")
     void purgeOnTheLeader() {
-        if (leader.getAsBoolean()) {
+        if (leader.isLeader()) {
             purge();
         }
     }
@@ -78,29 +75,33 @@ public class HistoryRetention {
     /** Deletes what is past its retention; the rows deleted per table. */
     public Map<String, Long> purge() {
         Map<String, Long> deleted = new LinkedHashMap<>();
-        purge(PREEMPTIONS, properties.preemptions(), deleted);
-        purge(HOTSWAPS, properties.hotswaps(), deleted);
-        purge(WORKLOAD_EVENTS, properties.workloadEvents(), deleted);
-        purge(FINISHED_WORKLOADS, properties.finishedWorkloads(), deleted);
+        purge(preemptions, properties.preemptions(), deleted);
+        purge(hotswaps, properties.hotswaps(), deleted);
+        purge(workloadEvents, properties.workloadEvents(), deleted);
+        purge(finishedWorkloads, properties.finishedWorkloads(), deleted);
         return deleted;
     }
 
     private void purge(History history, Duration retention, Map<String, Long> deleted) {
-        if (retention == null || !leader.getAsBoolean()) {
+        if (retention == null || !leader.isLeader()) {
             return;
         }
-        Timestamp cutoff = Timestamp.from(clock.instant().minus(retention));
+        Instant cutoff = clock.instant().minus(retention);
         long total = 0;
         int batch;
         do {
-            batch = jdbc.sql(history.deleteBatch()).param("cutoff", cutoff).param("batch", properties.batchSize()).update();
+            batch = history.deleteBatch().delete(cutoff, properties.batchSize());
             total += batch;
-        } while (batch == properties.batchSize() && leader.getAsBoolean());
+        } while (batch == properties.batchSize() && leader.isLeader());
         if (total > 0) {
             Counter.builder("platform.retention.deleted").description("History rows deleted past their retention")
                     .tag("table", history.table()).register(registry).increment(total);
             log.info("retention: deleted {} {} row(s) older than {}", total, history.table(), retention);
         }
         deleted.put(history.table(), total);
+    }
+
+    private static int deleteBatch(JdbcClient jdbc, String sql, Instant cutoff, int batch) {
+        return jdbc.sql(sql).param("cutoff", Timestamp.from(cutoff)).param("batch", batch).update();
     }
 }

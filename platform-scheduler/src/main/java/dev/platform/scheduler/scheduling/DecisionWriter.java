@@ -14,16 +14,13 @@ import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.Quantities;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStatus;
-import dev.platform.scheduler.workload.WorkloadStore;
-import dev.platform.scheduler.workload.WorkloadStore.NewEvent;
-import org.springframework.jdbc.core.JdbcTemplate;
+import dev.platform.scheduler.workload.WorkloadTransitions;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.interceptor.TransactionAspectSupport;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,8 +40,7 @@ import java.util.UUID;
 class DecisionWriter {
 
     private final JdbcClient jdbc;
-    private final JdbcTemplate jdbcTemplate;
-    private final WorkloadStore workloads;
+    private final WorkloadTransitions transitions;
     private final PreemptionStore preemptions;
     private final JsonMapper json;
     private final Clock clock;
@@ -52,14 +48,13 @@ class DecisionWriter {
     private final EpochFence fence;
     private final Evictions evictions;
 
-    DecisionWriter(JdbcTemplate jdbcTemplate, WorkloadStore workloads, PreemptionStore preemptions, JsonMapper json,
+    DecisionWriter(JdbcClient jdbc, WorkloadTransitions transitions, PreemptionStore preemptions, JsonMapper json,
                    Clock clock, AgentCommandStore commands, EpochFence fence, Evictions evictions) {
         this.evictions = evictions;
         this.commands = commands;
         this.fence = fence;
-        this.jdbcTemplate = jdbcTemplate;
-        this.jdbc = JdbcClient.create(jdbcTemplate);
-        this.workloads = workloads;
+        this.jdbc = jdbc;
+        this.transitions = transitions;
         this.preemptions = preemptions;
         this.json = json;
         this.clock = clock;
@@ -85,95 +80,63 @@ class DecisionWriter {
     public Outcome commit(CycleResult result, Map<String, Placed> placements, long epoch,
                           Map<String, Long> versions) {
         fence.check(epoch);
-        workloads.lockChanges();
+        transitions.lockChanges();
         Instant now = clock.instant();
         Map<String, Long> newVersions = new HashMap<>();
-        List<NewEvent> events = new ArrayList<>();
 
-        List<Decision.Admit> rejected = admit(result.admitted(), placements, versions, now, epoch, newVersions, events);
+        List<Decision.Admit> rejected = admit(result.admitted(), placements, versions, now, epoch, newVersions);
         List<String> rejectedEvictions = new ArrayList<>();
-        evict(result.preempted().stream().map(p -> new Evictions.Eviction(p.workload().uid(),
-                versions.getOrDefault(p.workload().uid(), -1L), "Preempted", p.message(), p.reason().name()))
-                .toList(), now, newVersions, events, rejectedEvictions);
-        evict(result.evicted().stream().map(e -> new Evictions.Eviction(e.workload().uid(),
-                versions.getOrDefault(e.workload().uid(), -1L), stopReason(e.message()), e.message(), null))
-                .toList(), now, newVersions, events, rejectedEvictions);
+        evict(result.preempted().stream().map(p -> eviction(p.workload(), versions, "Preempted", p.message(),
+                p.reason().name())).toList(), now, newVersions, rejectedEvictions);
+        evict(result.evicted().stream().map(e -> eviction(e.workload(), versions, stopReason(e.message()), e.message(),
+                null)).toList(), now, newVersions, rejectedEvictions);
         preemptions.append(result.preempted().stream()
                 .filter(p -> !rejectedEvictions.contains(p.workload().uid()))
                 .map(p -> new PreemptionEvent(0, now, p.reason().name(), p.message(),
                         party(p.preemptor(), p.preemptorClusterQueue()), party(p.workload(), p.victimClusterQueue())))
                 .toList(), epoch);
-        pending(result.pending(), now, events);
-        workloads.appendEvents(events);
+        transitions.recordPending(result.pending().stream().map(p -> new WorkloadTransitions.PendingNote(
+                UUID.fromString(p.workload().uid()), p.reason().name(), p.message())).toList(), "QuotaReserved", now);
         return new Outcome(newVersions, rejected, rejectedEvictions, now);
+    }
+
+    private static WorkloadTransitions.Eviction eviction(Workload workload, Map<String, Long> versions, String reason,
+                                                         String message, String preemptionReason) {
+        return new WorkloadTransitions.Eviction(UUID.fromString(workload.uid()), versions.getOrDefault(workload.uid(), -1L),
+                reason, message, preemptionReason);
     }
 
     private List<Decision.Admit> admit(List<Decision.Admit> admits, Map<String, Placed> placements,
                                        Map<String, Long> versions, Instant now, long epoch,
-                                       Map<String, Long> newVersions, List<NewEvent> events) {
+                                       Map<String, Long> newVersions) {
         if (admits.isEmpty()) {
             return List.of();
         }
-        UUID[] uids = new UUID[admits.size()];
-        String[] queues = new String[admits.size()];
-        String[] admissions = new String[admits.size()];
-        String[] clusters = new String[admits.size()];
-        Long[] expected = new Long[admits.size()];
-        for (int i = 0; i < admits.size(); i++) {
-            Decision.Admit a = admits.get(i);
-            uids[i] = UUID.fromString(a.workload().uid());
-            queues[i] = a.admission().clusterQueue();
-            Placed placed = placements.get(a.workload().uid());
-            admissions[i] = json.writeValueAsString(CoreMapping.admission(a.admission(),
-                    placed == null ? Map.of() : NodePoolPlacement.poolNames(placed.placement())));
-            clusters[i] = placed == null ? null : placed.placement().cluster();
-            expected[i] = versions.getOrDefault(a.workload().uid(), -1L);
-        }
-        Map<String, Long> landed = new HashMap<>();
-        jdbc.sql("""
-                UPDATE workload w
-                SET state = 'Admitted', cluster_queue = d.cq, admission = d.admission::jsonb, admitted_at = :now,
-                    cluster = d.cluster, admitted_epoch = :epoch, pending_reason = NULL, pending_message = NULL, version = w.version + 1,
-                    change_seq = nextval('workload_change_seq')
-                FROM unnest(:uids::uuid[], :queues::text[], :admissions::text[], :clusters::text[],
-                            :versions::bigint[]) AS d(uid, cq, admission, cluster, version)
-                WHERE w.uid = d.uid AND w.state = 'Pending' AND w.version = d.version
-                RETURNING w.uid, w.version""")
-                .param("now", Timestamp.from(now)).param("epoch", epoch).param("uids", uids).param("queues", queues)
-                .param("admissions", admissions).param("clusters", clusters).param("versions", expected)
-                .query((rs, i) -> Map.entry(rs.getString(1), rs.getLong(2)))
-                .list().forEach(e -> landed.put(e.getKey(), e.getValue()));
-        newVersions.putAll(landed);
-
-        List<Object[]> usage = new ArrayList<>();
-        List<Decision.Admit> rejected = new ArrayList<>();
+        List<WorkloadTransitions.Admitting> admitting = new ArrayList<>();
         for (Decision.Admit a : admits) {
-            String uid = a.workload().uid();
-            if (!landed.containsKey(uid)) {
-                rejected.add(a);
-                continue;
-            }
-            Map<String, Long> byFlavorResource = new HashMap<>();
-            for (PodSetAssignment ps : a.admission().podSetAssignments()) {
-                ps.resourceUsage().forEach((resource, milli) ->
-                        byFlavorResource.merge(ps.flavors().get(resource) + "\u0000" + resource, milli, Long::sum));
-            }
-            byFlavorResource.forEach((key, milli) -> {
-                String[] parts = key.split("\u0000", 2);
-                usage.add(new Object[]{UUID.fromString(uid), a.admission().clusterQueue(), parts[0], parts[1],
-                        Quantities.value(milli)});
-            });
-            String queue = a.admission().clusterQueue();
-            events.add(new NewEvent(UUID.fromString(uid), now, "QuotaReserved", "True", "QuotaReserved",
-                    "Quota reserved in ClusterQueue " + queue));
-            events.add(new NewEvent(UUID.fromString(uid), now, "Admitted", "True", "Admitted",
-                    "The workload is admitted"));
+            Placed placed = placements.get(a.workload().uid());
+            admitting.add(new WorkloadTransitions.Admitting(UUID.fromString(a.workload().uid()),
+                    versions.getOrDefault(a.workload().uid(), -1L), a.admission().clusterQueue(),
+                    json.writeValueAsString(CoreMapping.admission(a.admission(),
+                            placed == null ? Map.of() : NodePoolPlacement.poolNames(placed.placement()))),
+                    placed == null ? null : placed.placement().cluster(), quota(a)));
         }
-        jdbcTemplate.batchUpdate("""
-                INSERT INTO workload_usage (workload_uid, cluster_queue, flavor, resource, amount)
-                VALUES (?, ?, ?, ?, ?)""", usage);
-        startInClusters(landed.keySet(), placements);
-        return rejected;
+        Map<UUID, Long> landed = transitions.admit(admitting, now, epoch);
+        landed.forEach((uid, version) -> newVersions.put(uid.toString(), version));
+        startInClusters(landed.keySet().stream().map(UUID::toString).collect(java.util.stream.Collectors.toSet()),
+                placements);
+        return admits.stream().filter(a -> !landed.containsKey(UUID.fromString(a.workload().uid()))).toList();
+    }
+
+    /** The quota an admission holds, summed per flavor and resource over its pod sets. */
+    private static List<WorkloadTransitions.QuotaUse> quota(Decision.Admit a) {
+        Map<List<String>, Long> byFlavorResource = new java.util.LinkedHashMap<>();
+        for (PodSetAssignment ps : a.admission().podSetAssignments()) {
+            ps.resourceUsage().forEach((resource, milli) ->
+                    byFlavorResource.merge(List.of(ps.flavors().get(resource), resource), milli, Long::sum));
+        }
+        return byFlavorResource.entrySet().stream().map(e -> new WorkloadTransitions.QuotaUse(e.getKey().get(0),
+                e.getKey().get(1), Quantities.value(e.getValue()))).toList();
     }
 
     /** START commands for admissions placed in a cluster, in the decision's transaction (outbox). */
@@ -208,17 +171,13 @@ class DecisionWriter {
     @Transactional
     public Long placeAdmitted(long epoch, WorkloadRow row, Placed placed) {
         fence.check(epoch);
-        workloads.lockChanges();
+        transitions.lockChanges();
         Map<String, List<String>> pools = NodePoolPlacement.poolNames(placed.placement());
         WorkloadStatus.Admission admission = new WorkloadStatus.Admission(row.admission().clusterQueue(),
                 row.admission().podSetAssignments().stream().map(a -> new WorkloadStatus.PodSetAssignment(a.name(),
                         a.count(), a.flavors(), a.resourceUsage(), pools.getOrDefault(a.name(), List.of()))).toList());
-        Long version = jdbc.sql("""
-                        UPDATE workload SET admission = ?::jsonb, cluster = ?, version = version + 1,
-                               change_seq = nextval('workload_change_seq')
-                        WHERE uid = ? AND version = ? AND state = 'Admitted' AND cluster IS NULL RETURNING version""")
-                .params(json.writeValueAsString(admission), placed.placement().cluster(), row.uid(), row.version())
-                .query(Long.class).optional().orElse(null);
+        Long version = transitions.place(row.uid(), row.version(), json.writeValueAsString(admission),
+                placed.placement().cluster()).orElse(null);
         if (version != null) {
             startInClusters(java.util.Set.of(row.uid().toString()), Map.of(row.uid().toString(), placed));
         }
@@ -240,14 +199,13 @@ class DecisionWriter {
                                                              SlicePlacement.Placement placement,
                                                              List<WorkloadRow> victims) {
         fence.check(epoch);
-        workloads.lockChanges();
+        transitions.lockChanges();
         Instant now = clock.instant();
-        List<NewEvent> events = new ArrayList<>();
         String message = "Preempted to accommodate a workload (UID: " + row.uid() + ") due to prioritization in "
                 + "priority-only mode (no queue name); preemptor path: " + queuePath(row.clusterQueue());
-        Map<String, Long> evicted = evictions.evict(victims.stream().map(v -> new Evictions.Eviction(v.uid().toString(),
+        Map<String, Long> evicted = evictions.evict(victims.stream().map(v -> new WorkloadTransitions.Eviction(v.uid(),
                 v.version(), "Preempted", message + "; preemptee path: " + queuePath(v.clusterQueue()),
-                "PriorityPreemption")).toList(), now, events);
+                "PriorityPreemption")).toList(), now);
         if (evicted.size() < victims.size()) {
             TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
             return Optional.empty();
@@ -261,25 +219,18 @@ class DecisionWriter {
                     return new WorkloadStatus.PodSetAssignment(ps.name(), ps.count(), Map.of(), usage,
                             pools.getOrDefault(ps.name(), List.of()));
                 }).toList());
-        Long version = jdbc.sql("""
-                        UPDATE workload SET state = 'Admitted', admission = ?::jsonb, cluster = ?, admitted_at = ?,
-                               admitted_epoch = ?, pending_reason = NULL, pending_message = NULL,
-                               version = version + 1, change_seq = nextval('workload_change_seq')
-                        WHERE uid = ? AND version = ? AND state = 'Pending' RETURNING version""")
-                .params(json.writeValueAsString(admission), placement.cluster(), Timestamp.from(now), epoch,
-                        row.uid(), row.version())
-                .query(Long.class).optional().orElse(null);
+        Long version = transitions.admitWithoutQuota(row.uid(), row.version(), json.writeValueAsString(admission),
+                placement.cluster(), now, epoch, "No queue name: placed by priority on "
+                        + String.join(", ", placement.allPools()) + (victims.isEmpty() ? "" : " after preempting "
+                        + victims.stream().map(v -> v.namespace() + "/" + v.name())
+                        .collect(java.util.stream.Collectors.joining(", "))))
+                .orElse(null);
         if (version == null) {
             TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
             return Optional.empty();
         }
         preemptions.append(victims.stream().map(v -> new PreemptionEvent(0, now, "PriorityPreemption",
                 message + "; preemptee path: " + queuePath(v.clusterQueue()), party(row), party(v))).toList(), epoch);
-        events.add(new NewEvent(row.uid(), now, "Admitted", "True", "PriorityOnly",
-                "No queue name: placed by priority on " + String.join(", ", placement.allPools())
-                        + (victims.isEmpty() ? "" : " after preempting " + victims.stream()
-                        .map(v -> v.namespace() + "/" + v.name()).collect(java.util.stream.Collectors.joining(", ")))));
-        workloads.appendEvents(events);
         startInClusters(java.util.Set.of(row.uid().toString()),
                 Map.of(row.uid().toString(), new Placed(placement, null, Map.of())));
         return Optional.of(new PriorityOnlyAdmission(version, evicted));
@@ -291,11 +242,8 @@ class DecisionWriter {
      */
     @Transactional
     public void waitingPriorityOnly(Map<UUID, String> messages) {
-        UUID[] uids = messages.keySet().toArray(UUID[]::new);
-        String[] reasons = new String[uids.length];
-        java.util.Arrays.fill(reasons, PendingReason.WaitingForNodePool.name());
-        String[] texts = java.util.Arrays.stream(uids).map(messages::get).toArray(String[]::new);
-        workloads.appendEvents(recordPending(uids, reasons, texts, "Admitted", clock.instant()));
+        transitions.recordPending(messages.entrySet().stream().map(e -> new WorkloadTransitions.PendingNote(e.getKey(),
+                PendingReason.WaitingForNodePool.name(), e.getValue())).toList(), "Admitted", clock.instant());
     }
 
     private static String queuePath(String clusterQueue) {
@@ -312,40 +260,11 @@ class DecisionWriter {
     }
 
     /** Evicts in one statement; what lost a race (changed meanwhile) is added to {@code rejected}. */
-    private void evict(List<Evictions.Eviction> evictions, Instant now, Map<String, Long> newVersions,
-                       List<NewEvent> events, List<String> rejected) {
-        Map<String, Long> landed = this.evictions.evict(evictions, now, events);
+    private void evict(List<WorkloadTransitions.Eviction> evictions, Instant now, Map<String, Long> newVersions,
+                       List<String> rejected) {
+        Map<String, Long> landed = this.evictions.evict(evictions, now);
         newVersions.putAll(landed);
-        evictions.stream().map(Evictions.Eviction::uid).filter(uid -> !landed.containsKey(uid)).forEach(rejected::add);
-    }
-
-    /** Records why workloads wait; a condition is appended only when the reason or message changed. */
-    private void pending(List<Decision.Pending> pending, Instant now, List<NewEvent> events) {
-        UUID[] uids = pending.stream().map(p -> UUID.fromString(p.workload().uid())).toArray(UUID[]::new);
-        String[] reasons = pending.stream().map(p -> p.reason().name()).toArray(String[]::new);
-        String[] messages = pending.stream().map(Decision.Pending::message).toArray(String[]::new);
-        events.addAll(recordPending(uids, reasons, messages, "QuotaReserved", now));
-    }
-
-    /**
-     * Sets why Pending workloads wait, in one statement; returns a {@code condition}=False event for
-     * each whose reason or message changed (an unchanged one is not repeated in its timeline).
-     */
-    private List<NewEvent> recordPending(UUID[] uids, String[] reasons, String[] messages, String condition,
-                                         Instant now) {
-        if (uids.length == 0) {
-            return List.of();
-        }
-        return jdbc.sql("""
-                        UPDATE workload w SET pending_reason = d.reason, pending_message = d.message
-                        FROM unnest(:uids::uuid[], :reasons::text[], :messages::text[]) AS d(uid, reason, message)
-                        WHERE w.uid = d.uid AND w.state = 'Pending'
-                          AND (w.pending_reason IS DISTINCT FROM d.reason OR w.pending_message IS DISTINCT FROM d.message)
-                        RETURNING w.uid, d.reason, d.message""")
-                .param("uids", uids).param("reasons", reasons).param("messages", messages)
-                .query((rs, i) -> new NewEvent(rs.getObject(1, UUID.class), now, condition, "False",
-                        rs.getString(2), rs.getString(3)))
-                .list();
+        evictions.stream().map(e -> e.uid().toString()).filter(uid -> !landed.containsKey(uid)).forEach(rejected::add);
     }
 
     private static PreemptionEvent.Party party(Workload workload, String clusterQueue) {

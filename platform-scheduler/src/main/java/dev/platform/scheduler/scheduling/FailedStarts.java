@@ -4,21 +4,17 @@ import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
 import dev.platform.scheduler.cluster.AgentCommandCompleted;
 import dev.platform.scheduler.cluster.AgentCommandStore;
+import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.scheduler.workload.WorkloadService.WorkloadsChanged;
-import dev.platform.scheduler.workload.WorkloadStore;
-import dev.platform.scheduler.workload.WorkloadStore.NewEvent;
+import dev.platform.scheduler.workload.WorkloadTransitions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import java.sql.Timestamp;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
+import java.util.Optional;
 
 /**
  * A START or RESTART its agent could not carry out (the result FAILED) leaves the workload
@@ -41,16 +37,16 @@ class FailedStarts {
 
     private static final Logger log = LoggerFactory.getLogger(FailedStarts.class);
 
-    private final JdbcClient jdbc;
-    private final WorkloadStore workloads;
+    private final WorkloadTransitions transitions;
+    private final HotswapStore hotswaps;
     private final AgentCommandStore commands;
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
 
-    FailedStarts(JdbcClient jdbc, WorkloadStore workloads, AgentCommandStore commands, TransactionTemplate transactions,
-                 ApplicationEventPublisher events) {
-        this.jdbc = jdbc;
-        this.workloads = workloads;
+    FailedStarts(WorkloadTransitions transitions, HotswapStore hotswaps, AgentCommandStore commands,
+                 TransactionTemplate transactions, ApplicationEventPublisher events) {
+        this.transitions = transitions;
+        this.hotswaps = hotswaps;
         this.commands = commands;
         this.transactions = transactions;
         this.events = events;
@@ -73,52 +69,31 @@ class FailedStarts {
     }
 
     private boolean failWorkload(AgentCommandCompleted c) {
-        workloads.lockChanges();
+        transitions.lockChanges();
         String message = "Cluster " + c.cluster() + " could not start the JobSet: " + c.message();
-        Map<String, Object> failed = jdbc.sql("""
-                        UPDATE workload w SET state = 'Failed', finished_at = :at, version = w.version + 1,
-                               change_seq = nextval('workload_change_seq')
-                        WHERE w.uid = :uid AND w.state = 'Admitted' AND w.cluster = :cluster
-                          AND NOT EXISTS (SELECT 1 FROM agent_command later
-                                          WHERE later.workload_uid = w.uid AND later.seq > :seq)
-                        RETURNING w.namespace, w.name""")
-                .param("at", Timestamp.from(c.at())).param("uid", c.workloadUid()).param("cluster", c.cluster())
-                .param("seq", c.id()).query().listOfRows().stream().findFirst().orElse(null);
-        if (failed == null) {
+        Optional<WorkloadTransitions.Released> failed = transitions.fail(c.workloadUid(),
+                new WorkloadTransitions.Expected.LatestCommand(c.cluster(), c.id()), c.at(), "StartFailed", message);
+        if (failed.isEmpty()) {
             return false;
         }
-        jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ?").param(c.workloadUid()).update();
-        workloads.appendEvents(List.of(new NewEvent(c.workloadUid(), c.at(), "Finished", "True", "StartFailed", message)));
-        commands.enqueue(c.cluster(), CommandType.DELETE, c.workloadUid(), (String) failed.get("namespace"),
-                (String) failed.get("name"), null, null);
+        commands.enqueue(c.cluster(), CommandType.DELETE, c.workloadUid(), failed.get().namespace(),
+                failed.get().name(), null, null);
         log.warn("workload {} failed: {}", c.workloadUid(), message);
         return true;
     }
 
     private boolean requeueWorkload(AgentCommandCompleted c) {
-        workloads.lockChanges();
+        transitions.lockChanges();
         String message = "The restart on the replacement node pools in cluster " + c.cluster() + " failed: "
                 + c.message();
-        boolean requeued = jdbc.sql("""
-                        UPDATE workload w SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL,
-                               version = w.version + 1, change_seq = nextval('workload_change_seq')
-                        WHERE w.uid = :uid AND w.state = 'Admitted' AND w.cluster = :cluster
-                          AND NOT EXISTS (SELECT 1 FROM agent_command later
-                                          WHERE later.workload_uid = w.uid AND later.seq > :seq)""")
-                .param("uid", c.workloadUid()).param("cluster", c.cluster()).param("seq", c.id()).update() == 1;
+        boolean requeued = transitions.requeue(c.workloadUid(),
+                new WorkloadTransitions.Expected.LatestCommand(c.cluster(), c.id()), c.at(), "NodeFailures", message,
+                "Requeued at its original position after a failed restart").isPresent();
         if (!requeued) {
             return false;
         }
-        jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ?").param(c.workloadUid()).update();
-        jdbc.sql("UPDATE hotswap_event SET outcome = 'Requeued' WHERE disrupted_uid = ? AND outcome = 'InProgress'")
-                .param(c.workloadUid()).update();
-        UUID uid = c.workloadUid();
-        workloads.appendEvents(List.of(
-                new NewEvent(uid, c.at(), "Evicted", "True", "NodeFailures", message),
-                new NewEvent(uid, c.at(), "QuotaReserved", "False", "NodeFailures", message),
-                new NewEvent(uid, c.at(), "Requeued", "True", "NodeFailures",
-                        "Requeued at its original position after a failed restart")));
-        log.warn("workload {} requeued: {}", uid, message);
+        hotswaps.requeued(c.workloadUid());
+        log.warn("workload {} requeued: {}", c.workloadUid(), message);
         return true;
     }
 }

@@ -10,8 +10,7 @@ import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStatus;
-import dev.platform.scheduler.workload.WorkloadStore;
-import dev.platform.scheduler.workload.WorkloadStore.NewEvent;
+import dev.platform.scheduler.workload.WorkloadTransitions;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -26,7 +25,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Commits one hotswap (design §6 step 3) in one transaction: victims evicted and requeued at
+ * Commits one hotswap in one transaction: victims evicted and requeued at
  * their place, the disrupted workload re-placed with its quota kept and a restart counted (or
  * failed past {@code maxRestarts}, or requeued when no replacement exists), the hotswap event,
  * the preemption events, and the agent commands.
@@ -39,19 +38,19 @@ class HotswapWriter {
 
     private final JdbcClient jdbc;
     private final JsonMapper json;
-    private final WorkloadStore workloads;
+    private final WorkloadTransitions transitions;
     private final PreemptionStore preemptions;
     private final HotswapStore hotswaps;
     private final AgentCommandStore commands;
     private final EpochFence fence;
     private final Evictions evictions;
 
-    HotswapWriter(JdbcClient jdbc, JsonMapper json, WorkloadStore workloads, PreemptionStore preemptions,
+    HotswapWriter(JdbcClient jdbc, JsonMapper json, WorkloadTransitions transitions, PreemptionStore preemptions,
                   HotswapStore hotswaps, AgentCommandStore commands, EpochFence fence, Evictions evictions) {
         this.evictions = evictions;
         this.jdbc = jdbc;
         this.json = json;
-        this.workloads = workloads;
+        this.transitions = transitions;
         this.preemptions = preemptions;
         this.hotswaps = hotswaps;
         this.commands = commands;
@@ -73,9 +72,8 @@ class HotswapWriter {
     public Result commit(long epoch, Disruption disruption, WorkloadRow disrupted, SlicePlacement.Replacement replacement,
                          List<WorkloadRow> victims, Instant now) {
         fence.check(epoch);
-        workloads.lockChanges();
+        transitions.lockChanges();
         Map<String, Long> versions = new HashMap<>();
-        List<NewEvent> events = new ArrayList<>();
         List<String> evicted = new ArrayList<>();
         String disruptedUid = disrupted.uid().toString();
         String message = "Preempted to accommodate a workload (UID: " + disruptedUid + ") due to hotswap after node pool "
@@ -84,9 +82,9 @@ class HotswapWriter {
         // Past maxRestarts the workload fails anyway: nobody is preempted for a restart that won't happen.
         boolean exhausted = disrupted.maxRestarts() != null && disrupted.restarts() + 1 > disrupted.maxRestarts();
         List<WorkloadRow> toEvict = exhausted || replacement == null ? List.of() : victims;
-        Map<String, Long> landed = evictions.evict(toEvict.stream().map(v -> new Evictions.Eviction(
-                v.uid().toString(), v.version(), "Preempted", message + "; preemptee path: /" + v.clusterQueue(),
-                "Hotswap")).toList(), now, events);
+        Map<String, Long> landed = evictions.evict(toEvict.stream().map(v -> new WorkloadTransitions.Eviction(
+                v.uid(), v.version(), "Preempted", message + "; preemptee path: /" + v.clusterQueue(),
+                "Hotswap")).toList(), now);
         versions.putAll(landed);
         List<WorkloadRow> evictedVictims = toEvict.stream().filter(v -> landed.containsKey(v.uid().toString())).toList();
         evictedVictims.forEach(v -> evicted.add(v.uid().toString()));
@@ -97,16 +95,15 @@ class HotswapWriter {
         List<String> replacementPools = List.of();
         if (replacement == null) {
             outcome = Outcome.Requeued;
-            versions.putAll(requeue(disrupted, now, events, disruption));
+            versions.putAll(requeue(disrupted, now, disruption));
         } else if (exhausted) {
             outcome = Outcome.Failed;
-            versions.putAll(fail(disrupted, now, events));
+            versions.putAll(fail(disrupted, now));
         } else {
             outcome = Outcome.Recovering;
             replacementPools = replacement.placement().allPools().stream().map(DecisionWriter::poolName).toList();
-            versions.putAll(restart(disrupted, replacement.placement(), now, events, disruption));
+            versions.putAll(restart(disrupted, replacement.placement(), now, disruption));
         }
-        workloads.appendEvents(events);
         HotswapEvent event = new HotswapEvent(0, disruption.cluster(), disruption.pool(), disruption.nodes(),
                 disruption.reason(), hotswapParty(disrupted),
                 victims.stream().filter(v -> evicted.contains(v.uid().toString())).map(HotswapWriter::hotswapParty)
@@ -122,24 +119,20 @@ class HotswapWriter {
 
     /** Re-placed on the new pools with its quota kept; Admitted again until the agent reports it running. */
     private Map<String, Long> restart(WorkloadRow w, SlicePlacement.Placement placement, Instant now,
-                                      List<NewEvent> events, Disruption disruption) {
+                                      Disruption disruption) {
         Map<String, List<String>> pools = NodePoolPlacement.poolNames(placement);
         WorkloadStatus.Admission admission = new WorkloadStatus.Admission(w.admission().clusterQueue(),
                 w.admission().podSetAssignments().stream().map(a -> new WorkloadStatus.PodSetAssignment(a.name(),
                         a.count(), a.flavors(), a.resourceUsage(), pools.getOrDefault(a.name(), List.of()))).toList());
-        Long version = jdbc.sql("""
-                        UPDATE workload SET state = 'Admitted', admission = ?::jsonb, cluster = ?, restarts = restarts + 1,
-                               version = version + 1, change_seq = nextval('workload_change_seq')
-                        WHERE uid = ? AND version = ? RETURNING version""")
-                .params(json.writeValueAsString(admission), placement.cluster(), w.uid(), w.version())
-                .query(Long.class).optional().orElse(null);
+        Long version = transitions.restart(w.uid(), w.version(), json.writeValueAsString(admission),
+                placement.cluster(), now, "Node pool " + disruption.cluster() + "/" + disruption.pool() + " failed ("
+                        + disruption.reason() + "); restarting on " + String.join(", ", placement.allPools())
+                        + " (restart " + (w.restarts() + 1)
+                        + (w.maxRestarts() == null ? "" : " of at most " + w.maxRestarts()) + ")")
+                .orElse(null);
         if (version == null) {
             return Map.of();
         }
-        events.add(new NewEvent(w.uid(), now, "Hotswap", "True", "NodeFailure", "Node pool " + disruption.cluster()
-                + "/" + disruption.pool() + " failed (" + disruption.reason() + "); restarting on "
-                + String.join(", ", placement.allPools()) + " (restart " + (w.restarts() + 1)
-                + (w.maxRestarts() == null ? "" : " of at most " + w.maxRestarts()) + ")"));
         String manifest = jdbc.sql("SELECT manifest::text FROM workload WHERE uid = ?").param(w.uid())
                 .query(String.class).single();
         String flavor = admission.podSetAssignments().stream().flatMap(a -> a.flavors().values().stream())
@@ -161,45 +154,30 @@ class HotswapWriter {
             };
 
     /** No replacement: back in its queue at its old place, quota released (Kueue's NodeFailures eviction). */
-    private Map<String, Long> requeue(WorkloadRow w, Instant now, List<NewEvent> events, Disruption disruption) {
-        Long version = jdbc.sql("""
-                        UPDATE workload SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL,
-                               version = version + 1, change_seq = nextval('workload_change_seq')
-                        WHERE uid = ? AND version = ? RETURNING version""")
-                .params(w.uid(), w.version()).query(Long.class).optional().orElse(null);
-        if (version == null) {
-            return Map.of();
-        }
-        releaseAndStop(w);
+    private Map<String, Long> requeue(WorkloadRow w, Instant now, Disruption disruption) {
         String message = "Node pool " + disruption.cluster() + "/" + disruption.pool() + " failed ("
                 + disruption.reason() + ") and no replacement could be found";
-        events.add(new NewEvent(w.uid(), now, "Evicted", "True", "NodeFailures", message));
-        events.add(new NewEvent(w.uid(), now, "QuotaReserved", "False", "NodeFailures", message));
-        events.add(new NewEvent(w.uid(), now, "Requeued", "True", "NodeFailures",
-                "Requeued at its original position after a node failure"));
-        return Map.of(w.uid().toString(), version);
+        return transitions.requeue(w.uid(), new WorkloadTransitions.Expected.AtVersion(w.version()), now,
+                        "NodeFailures", message, "Requeued at its original position after a node failure")
+                .map(r -> {
+                    stop(w);
+                    return Map.of(w.uid().toString(), r.version());
+                }).orElse(Map.of());
     }
 
     /** Past {@code failurePolicy.maxRestarts}: Failed, as JobSet would fail it, quota released. */
-    private Map<String, Long> fail(WorkloadRow w, Instant now, List<NewEvent> events) {
-        Long version = jdbc.sql("""
-                        UPDATE workload SET state = 'Failed', finished_at = ?, version = version + 1,
-                               change_seq = nextval('workload_change_seq')
-                        WHERE uid = ? AND version = ? RETURNING version""")
-                .params(java.sql.Timestamp.from(now), w.uid(), w.version()).query(Long.class).optional().orElse(null);
-        if (version == null) {
-            return Map.of();
-        }
-        releaseAndStop(w);
-        events.add(new NewEvent(w.uid(), now, "Finished", "True", "MaxRestartsExceeded",
-                "A node failure would need restart " + (w.restarts() + 1) + " but failurePolicy.maxRestarts is "
-                        + w.maxRestarts()));
-        return Map.of(w.uid().toString(), version);
+    private Map<String, Long> fail(WorkloadRow w, Instant now) {
+        return transitions.fail(w.uid(), new WorkloadTransitions.Expected.AtVersion(w.version()), now,
+                        "MaxRestartsExceeded", "A node failure would need restart " + (w.restarts() + 1)
+                                + " but failurePolicy.maxRestarts is " + w.maxRestarts())
+                .map(f -> {
+                    stop(w);
+                    return Map.of(w.uid().toString(), f.version());
+                }).orElse(Map.of());
     }
 
-    /** The disrupted workload gives its quota back and its pods leave the cluster. */
-    private void releaseAndStop(WorkloadRow w) {
-        jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ?").param(w.uid()).update();
+    /** The disrupted workload's pods leave the cluster (its quota went with its transition). */
+    private void stop(WorkloadRow w) {
         if (w.cluster() != null) {
             commands.enqueue(w.cluster(), CommandType.STOP, w.uid(), w.namespace(), w.name(), null, null);
         }

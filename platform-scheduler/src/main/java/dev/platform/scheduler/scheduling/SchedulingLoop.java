@@ -1,5 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.cluster.NodePoolHealthChanged;
 import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.scheduler.config.ConfigurationService.ConfigurationChanged;
 import dev.platform.scheduler.core.Admission;
@@ -13,6 +14,7 @@ import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.core.placement.SliceRequest;
 import dev.platform.scheduler.forecast.ForecastService;
 import dev.platform.scheduler.hotswap.HotswapStore;
+import dev.platform.scheduler.leadership.LeaderStatus;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadService.WorkloadsChanged;
 import dev.platform.scheduler.workload.WorkloadState;
@@ -59,7 +61,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * </ol>
  */
 @Component
-public class SchedulingLoop implements SmartLifecycle {
+public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
 
     private static final Logger log = LoggerFactory.getLogger(SchedulingLoop.class);
     private static final int FEED_BATCH = 5000;
@@ -140,6 +142,11 @@ public class SchedulingLoop implements SmartLifecycle {
         wake();
     }
 
+    @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT, fallbackExecution = true)
+    void onNodePoolHealthChanged(NodePoolHealthChanged event) {
+        wake();
+    }
+
     /** Asks for a turn as soon as possible. */
     public void wake() {
         wakeLock.lock();
@@ -155,6 +162,7 @@ public class SchedulingLoop implements SmartLifecycle {
      * Whether this replica led the last turn. Read from any thread; only the loop thread touches
      * the leadership connection (a JDBC connection is not for concurrent use).
      */
+    @Override
     public boolean isLeader() {
         return leading;
     }

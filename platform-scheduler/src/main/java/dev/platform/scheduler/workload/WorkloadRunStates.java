@@ -1,31 +1,25 @@
 package dev.platform.scheduler.workload;
 
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
 /**
- * What agents see of admitted workloads in their clusters, written back to the workload table:
- * Admitted -> Running when pods run, Admitted/Running -> Finished or Failed when the JobSet
- * reaches a terminal state (the Kueue Finished condition, reasons Succeeded and Failed). A
- * finished workload gives its quota back. Runs in the caller's transaction; like every workload
- * writer it takes {@link WorkloadStore#lockChanges()} and draws a change sequence, so the
- * scheduling loop sees the transition on its feed.
+ * What agents see of admitted workloads in their clusters, written back through the workload's
+ * transitions: Admitted -> Running when pods run, Admitted/Running -> Finished or Failed when the
+ * JobSet reaches a terminal state (the Kueue Finished condition, reasons Succeeded and Failed). A
+ * finished workload gives its quota back. Runs in the caller's transaction.
  */
 @Repository
 public class WorkloadRunStates {
 
-    private final WorkloadStore store;
-    private final JdbcClient jdbc;
+    private final WorkloadTransitions transitions;
 
-    public WorkloadRunStates(WorkloadStore store, JdbcClient jdbc) {
-        this.store = store;
-        this.jdbc = jdbc;
+    public WorkloadRunStates(WorkloadTransitions transitions) {
+        this.transitions = transitions;
     }
 
     /** A terminal outcome reported by a cluster. */
@@ -75,53 +69,16 @@ public class WorkloadRunStates {
         if (observations.isEmpty()) {
             return new Transitions(running, finished);
         }
-        store.lockChanges();
-        List<WorkloadStore.NewEvent> events = new ArrayList<>();
+        transitions.lockChanges();
         for (Observation o : observations) {
             if (o.outcome() == null) {
-                if (markRunning(o)) {
+                if (transitions.markRunning(o.uid(), o.cluster(), o.nodePools(), now, o.message())) {
                     running.add(o.uid());
-                    events.add(new WorkloadStore.NewEvent(o.uid(), now, "PodsReady", "True", "PodsReady", o.message()));
                 }
-            } else if (finish(o.uid(), o.outcome(), now)) {
+            } else if (transitions.end(o.uid(), o.outcome().state, o.outcome().reason, o.message(), now)) {
                 finished.add(o.uid());
-                events.add(new WorkloadStore.NewEvent(o.uid(), now, "Finished", "True", o.outcome().reason,
-                        o.message()));
             }
         }
-        store.appendEvents(events);
         return new Transitions(running, finished);
-    }
-
-    /**
-     * Admitted -> Running when the pods run where the admission placed them: in its cluster and,
-     * for a workload given whole node pools, on exactly those pools. Right after a hotswap the
-     * workload is Admitted on its new pools while its old pods may still run on the old ones; that
-     * is not the replacement running.
-     */
-    private boolean markRunning(Observation o) {
-        return jdbc.sql("""
-                UPDATE workload w SET state = 'Running', version = version + 1,
-                       change_seq = nextval('workload_change_seq')
-                WHERE w.uid = :uid AND w.state = 'Admitted' AND (w.cluster IS NULL OR w.cluster = :cluster)
-                  AND coalesce((SELECT array_agg(DISTINCT p ORDER BY p)
-                                FROM jsonb_array_elements(w.admission -> 'podSetAssignments') a,
-                                     jsonb_array_elements_text(coalesce(a -> 'nodePools', '[]')) p), '{}')
-                      IN ('{}', :pools::text[])""")
-                .param("uid", o.uid()).param("cluster", o.cluster())
-                .param("pools", o.nodePools().stream().distinct().sorted().toArray(String[]::new))
-                .update() == 1;
-    }
-
-    private boolean finish(UUID uid, Outcome outcome, Instant now) {
-        boolean ended = jdbc.sql("""
-                UPDATE workload SET state = ?, finished_at = ?, pending_reason = NULL, pending_message = NULL,
-                       version = version + 1, change_seq = nextval('workload_change_seq')
-                WHERE uid = ? AND state IN ('Admitted', 'Running')""")
-                .params(outcome.state.name(), Timestamp.from(now), uid).update() == 1;
-        if (ended) {
-            jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ?").param(uid).update();
-        }
-        return ended;
     }
 }

@@ -3,10 +3,6 @@ package dev.platform.scheduler.workload;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
-import dev.platform.api.agent.CommandType;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import dev.platform.scheduler.cluster.AgentCommandStore;
 import dev.platform.scheduler.identity.AccessAudit;
 import dev.platform.scheduler.identity.AccessAuditEntry;
 import dev.platform.scheduler.web.ApiException;
@@ -32,28 +28,27 @@ public class WorkloadService {
 
     static final String LOCAL_QUEUE_NOT_FOUND = "LocalQueueNotFound";
 
-    private static final Logger log = LoggerFactory.getLogger(WorkloadService.class);
-
     private final WorkloadStore store;
     private final PriorityResolver priorities;
     private final JdbcClient jdbc;
     private final ApplicationEventPublisher events;
     private final Clock clock;
-    private final AgentCommandStore commands;
     private final String defaultQueueName;
     private final AccessAudit audit;
+    private final WorkloadTransitions transitions;
 
-    public WorkloadService(WorkloadStore store, PriorityResolver priorities, JdbcClient jdbc,
-                           ApplicationEventPublisher events, Clock clock, AgentCommandStore commands,
+    public WorkloadService(WorkloadStore store, WorkloadTransitions transitions, PriorityResolver priorities,
+                           JdbcClient jdbc,
+                           ApplicationEventPublisher events, Clock clock,
                            @Value("${platform.workloads.default-queue-name:}") String defaultQueueName,
                            AccessAudit audit) {
         this.audit = audit;
+        this.transitions = transitions;
         this.store = store;
         this.priorities = priorities;
         this.jdbc = jdbc;
         this.events = events;
         this.clock = clock;
-        this.commands = commands;
         this.defaultQueueName = defaultQueueName.isBlank() ? null : defaultQueueName;
     }
 
@@ -68,7 +63,7 @@ public class WorkloadService {
     @Transactional
     public Submitted submit(DecodedDocument document, String idempotencyKey) {
         WorkloadManifest manifest = (WorkloadManifest) document.manifest();
-        store.lockChanges();
+        transitions.lockChanges();
         if (idempotencyKey != null) {
             Optional<WorkloadRow> earlier = store.findByIdempotencyKey(manifest.namespace(), idempotencyKey);
             if (earlier.isPresent()) {
@@ -92,11 +87,8 @@ public class WorkloadService {
         Instant now = clock.instant();
         String pendingReason = clusterQueue.isPresent() ? null : LOCAL_QUEUE_NOT_FOUND;
         String pendingMessage = clusterQueue.isPresent() ? null : "LocalQueue " + queueName + " doesn't exist";
-        store.insert(uid, queued, clusterQueue.orElse(null), priority.className(), priority.value(),
+        transitions.submit(uid, queued, clusterQueue.orElse(null), priority.className(), priority.value(),
                 pendingReason, pendingMessage, now, idempotencyKey);
-        store.appendEvents(List.of(new WorkloadStore.NewEvent(uid, now, "QuotaReserved", "False",
-                pendingReason != null ? pendingReason : "Pending",
-                pendingMessage != null ? pendingMessage : "Waiting for the scheduler")));
         events.publishEvent(new WorkloadsChanged());
         return new Submitted(store.find(queued.namespace(), queued.name()).orElseThrow(), true);
     }
@@ -111,7 +103,7 @@ public class WorkloadService {
     @Transactional
     public boolean apply(DecodedDocument document) {
         WorkloadManifest manifest = (WorkloadManifest) document.manifest();
-        store.lockChanges();
+        transitions.lockChanges();
         Optional<WorkloadRow> existing = store.find(manifest.namespace(), manifest.name());
         if (existing.isEmpty()) {
             submit(document, null);
@@ -134,10 +126,8 @@ public class WorkloadService {
         PriorityResolver.ResolvedPriority priority = priorities.resolve(manifest);
         UUID uid = UUID.randomUUID();
         Instant now = clock.instant();
-        store.insert(uid, manifest, null, priority.className(), priority.value(), PRIORITY_ONLY_REASON,
+        transitions.submit(uid, manifest, null, priority.className(), priority.value(), PRIORITY_ONLY_REASON,
                 PRIORITY_ONLY_MESSAGE, now, idempotencyKey);
-        store.appendEvents(List.of(new WorkloadStore.NewEvent(uid, now, "QuotaReserved", "False", PRIORITY_ONLY_REASON,
-                PRIORITY_ONLY_MESSAGE)));
         events.publishEvent(new WorkloadsChanged());
         return new Submitted(store.find(manifest.namespace(), manifest.name()).orElseThrow(), true);
     }
@@ -148,32 +138,20 @@ public class WorkloadService {
 
     /**
      * Cancels a workload: Finished with reason Cancelled, its quota freed at once, and its JobSet
-     * deleted from the cluster it was placed in (a DELETE command in the same transaction). The
+     * deleted from the cluster it ran in ({@link WorkloadCancelled}, handled in this transaction). The
      * timeline and the access audit name {@code actor}.
      */
     @Transactional
     public WorkloadRow cancel(String namespace, String name, String actor) {
-        store.lockChanges();
+        transitions.lockChanges();
         WorkloadRow workload = store.find(namespace, name)
                 .orElseThrow(() -> ApiException.notFound("Workload", namespace + "/" + name));
         if (workload.state().isTerminal()) {
             return workload;
         }
         Instant now = clock.instant();
-        store.cancel(workload.uid(), now);
-        // A placed workload runs there; an evicted one may have left a suspended JobSet behind.
-        String cluster = workload.cluster() != null ? workload.cluster()
-                : commands.lastCluster(workload.uid()).orElse(null);
-        if (cluster != null) {
-            try {
-                commands.enqueue(cluster, CommandType.DELETE, workload.uid(), namespace, name, null, null);
-            } catch (AgentCommandStore.UnknownClusterException e) {
-                log.info("cancelled {}/{}: its cluster {} is no longer registered, nothing to delete there",
-                        namespace, name, cluster);
-            }
-        }
-        store.appendEvents(List.of(new WorkloadStore.NewEvent(workload.uid(), now, "Finished", "True", "Cancelled",
-                "Cancelled by " + actor)));
+        transitions.cancel(workload.uid(), now, actor);
+        events.publishEvent(new WorkloadCancelled(workload.uid(), namespace, name, workload.cluster()));
         audit.record(actor, AccessAuditEntry.Action.WorkloadCancelled, namespace + "/" + name,
                 "uid=" + workload.uid());
         events.publishEvent(new WorkloadsChanged());
@@ -214,5 +192,12 @@ public class WorkloadService {
 
     /** Published after a workload write, to wake the scheduling loop. */
     public record WorkloadsChanged() {
+    }
+
+    /**
+     * Published inside the cancelling transaction, so its listeners write in it (the agent gateway deletes
+     * the JobSet); {@code cluster} is where it is placed, null when it is placed nowhere now.
+     */
+    public record WorkloadCancelled(UUID uid, String namespace, String name, String cluster) {
     }
 }

@@ -22,26 +22,20 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Workloads in PostgreSQL. Every write first takes {@link #lockChanges()} so that the change
- * sequence it draws is in commit order (see migration V2): the scheduling loop reads the feed
- * by sequence and never misses a change.
+ * Reading workloads from PostgreSQL: single rows, lists, the scheduling loop's change feed, queue
+ * positions, timelines. Every write goes through {@link WorkloadTransitions}.
  */
 @Repository
 public class WorkloadStore {
-
-    /** Advisory lock key serialising workload writers ("workload" in ASCII). */
-    static final long WORKLOAD_CHANGES_LOCK = 0x776f726b6c6f6164L;
 
     private static final TypeReference<List<PodSetSpec>> POD_SETS = new TypeReference<>() {
     };
 
     private final JdbcClient jdbc;
-    private final JdbcTemplate jdbcTemplate;
     private final JsonMapper json;
     private final RowMapper<WorkloadRow> rowMapper;
 
     public WorkloadStore(JdbcTemplate jdbcTemplate, JsonMapper json) {
-        this.jdbcTemplate = jdbcTemplate;
         this.jdbc = JdbcClient.create(jdbcTemplate);
         this.json = json;
         this.rowMapper = (rs, i) -> new WorkloadRow(
@@ -91,29 +85,6 @@ public class WorkloadStore {
             LEFT JOIN workload_forecast f ON f.workload_uid = page.uid
             LEFT JOIN cluster_queue_forecast q ON q.cluster_queue = f.cluster_queue
             """;
-
-    /** Serialises workload writers until the end of the current transaction. */
-    public void lockChanges() {
-        jdbc.sql("SELECT pg_advisory_xact_lock(?)").param(WORKLOAD_CHANGES_LOCK).query().singleValue();
-    }
-
-    /** A new Pending workload. The caller holds {@link #lockChanges()}. */
-    public void insert(UUID uid, WorkloadManifest manifest, String clusterQueue, String priorityClassName,
-                       int priority, String pendingReason, String pendingMessage, Instant now, String idempotencyKey) {
-        jdbc.sql("""
-                INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
-                                      priority, state, manifest, pod_sets, pending_reason, pending_message,
-                                      queue_timestamp, created_at, max_restarts, idempotency_key, exclusive_topology,
-                                      maximum_execution_time_seconds)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)""")
-                .params(uid, manifest.namespace(), manifest.name(), manifest.kind().manifestName(),
-                        manifest.queueName(), clusterQueue, priorityClassName, priority,
-                        json.writeValueAsString(manifest.manifest()), json.writeValueAsString(manifest.podSets()),
-                        pendingReason, pendingMessage, Timestamp.from(now), Timestamp.from(now),
-                        manifest.maxRestarts(), idempotencyKey, manifest.exclusiveTopology(),
-                        manifest.maximumExecutionTimeSeconds())
-                .update();
-    }
 
     public Optional<WorkloadRow> find(String namespace, String name) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE namespace = ? AND name = ?")
@@ -352,39 +323,11 @@ public class WorkloadStore {
                 .list();
     }
 
-    /** Appends timeline entries in one batch. */
-    public void appendEvents(List<NewEvent> events) {
-        if (events.isEmpty()) {
-            return;
-        }
-        jdbcTemplate.batchUpdate("""
-                        INSERT INTO workload_event (workload_uid, at, type, status, reason, message)
-                        VALUES (?, ?, ?, ?, ?, ?)""",
-                events.stream().map(e -> new Object[]{e.uid(), Timestamp.from(e.at()), e.type(), e.status(),
-                        e.reason(), e.message()}).toList());
-    }
-
-    /**
-     * Marks a workload finished by the user (reason Cancelled), freeing its quota; false when it
-     * was already finished or failed. The caller holds {@link #lockChanges()}.
-     */
-    public boolean cancel(UUID uid, Instant now) {
-        return jdbc.sql("""
-                UPDATE workload SET state = 'Finished', finished_at = ?, pending_reason = NULL,
-                       pending_message = NULL, version = version + 1, change_seq = nextval('workload_change_seq')
-                WHERE uid = ? AND state NOT IN ('Finished', 'Failed')""")
-                .params(Timestamp.from(now), uid).update() == 1;
-    }
-
     private static Instant instant(Timestamp timestamp) {
         return timestamp == null ? null : timestamp.toInstant();
     }
 
     /** A timeline entry of a workload. */
     public record WorkloadEvent(long id, Instant at, String type, String status, String reason, String message) {
-    }
-
-    /** A timeline entry to append. */
-    public record NewEvent(UUID uid, Instant at, String type, String status, String reason, String message) {
     }
 }

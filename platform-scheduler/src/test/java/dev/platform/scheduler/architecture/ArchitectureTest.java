@@ -7,10 +7,23 @@ import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
-/** The dependency rules of design §3, enforced by the build rather than by review. */
+/**
+ * The dependency rules of the modules and packages (docs/architecture.md), and the one writer of the
+ * workload table, enforced by the build rather than by review.
+ */
 class ArchitectureTest {
 
     private static JavaClasses production;
@@ -61,5 +74,51 @@ class ArchitectureTest {
         ArchRule rule = noClasses().that().resideInAPackage("dev.platform.scheduler.(*)..")
                 .should().dependOnClassesThat().haveSimpleName("SchedulerApplication");
         rule.check(production);
+    }
+
+    /**
+     * The scheduler's features depend on one another one way: a cycle is a call back up that wants an event or a
+     * port. The scheduling core counts as one feature here; its own sub-packages still lean on each other.
+     */
+    @Test
+    void noCyclesBetweenTheSchedulersFeatures() {
+        slices().matching("dev.platform.scheduler.(*)..").namingSlices("$1")
+                .should().beFreeOfCycles().check(production);
+    }
+
+    /** The agent, the API records and the console pages have no cycles between any of their packages. */
+    @Test
+    void noPackageCyclesInTheOtherModules() {
+        for (String module : List.of("agent", "api", "web")) {
+            slices().matching("dev.platform." + module + ".(**)").namingSlices("$1")
+                    .should().beFreeOfCycles().check(production);
+        }
+    }
+
+    /**
+     * Every change of a workload goes through {@code WorkloadTransitions}, which bumps its version and change
+     * sequence: a write elsewhere could forget them and the scheduling loop would miss the change.
+     */
+    @Test
+    void onlyWorkloadTransitionsWritesTheWorkloadTable() throws IOException {
+        Pattern write = Pattern.compile("(?i)\\b(UPDATE|INSERT\\s+INTO|DELETE\\s+FROM)\\s+workload\\b(?!_)");
+        Path sources = Path.of("src", "main", "java");
+        List<String> writers;
+        try (Stream<Path> files = Files.walk(sources)) {
+            writers = files.filter(f -> f.toString().endsWith(".java"))
+                    .filter(f -> write.matcher(read(f)).find())
+                    .map(f -> sources.relativize(f).toString())
+                    .toList();
+        }
+        assertThat(writers).containsExactly(Path.of("dev", "platform", "scheduler", "workload",
+                "WorkloadTransitions.java").toString());
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

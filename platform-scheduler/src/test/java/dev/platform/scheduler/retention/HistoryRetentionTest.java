@@ -1,6 +1,8 @@
 package dev.platform.scheduler.retention;
 
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import dev.platform.scheduler.workload.WorkloadTransitions;
+import org.springframework.beans.factory.annotation.Autowired;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,6 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * leader only.
  */
 class HistoryRetentionTest extends PlatformApplicationTest {
+
+    @Autowired
+    WorkloadTransitions transitions;
 
     private static final Instant NOW = Instant.parse("2026-06-01T00:00:00Z");
     private final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
@@ -81,7 +86,7 @@ class HistoryRetentionTest extends PlatformApplicationTest {
     }
 
     private HistoryRetention retention(RetentionProperties properties) {
-        return new HistoryRetention(jdbc, clock, properties, new SimpleMeterRegistry(), leader::get);
+        return new HistoryRetention(jdbc, transitions, clock, properties, new SimpleMeterRegistry(), leader::get);
     }
 
     private long count(String table) {

@@ -1,6 +1,5 @@
 package dev.platform.web.nodepool;
 
-import dev.platform.web.console.PoolHealthSummary;
 import dev.platform.web.nodepool.NodePoolQueries.ClusterPools;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;

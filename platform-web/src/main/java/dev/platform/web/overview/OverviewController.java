@@ -1,7 +1,7 @@
 package dev.platform.web.overview;
 
 import dev.platform.api.identity.Caller;
-import dev.platform.web.console.PoolHealthSummary;
+import dev.platform.web.nodepool.PoolHealthSummary;
 import dev.platform.web.hotswap.HotswapQueries;
 import dev.platform.web.nodepool.NodePoolQueries;
 import org.springframework.stereotype.Controller;

@@ -1,4 +1,4 @@
-package dev.platform.web.console;
+package dev.platform.web.nodepool;
 
 import dev.platform.web.nodepool.NodePoolQueries.ClusterPools;
 import dev.platform.web.nodepool.NodePoolQueries.Pool;

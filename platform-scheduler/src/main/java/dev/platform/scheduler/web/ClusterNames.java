@@ -1,6 +1,5 @@
-package dev.platform.scheduler.cluster;
+package dev.platform.scheduler.web;
 
-import dev.platform.scheduler.web.ApiException;
 import org.springframework.http.HttpStatus;
 
 import java.util.List;

@@ -1,0 +1,433 @@
+package dev.platform.scheduler.workload;
+
+import dev.platform.api.manifest.WorkloadManifest;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.math.BigDecimal;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The one writer of the {@code workload} table: every change of a workload's state is a method here.
+ * Each runs in the caller's transaction, under {@link #lockChanges()}; each guards its update (the
+ * version the caller knows, or the state it expects), bumps the row's {@code version} and draws the
+ * next {@code change_seq} (so the scheduling loop sees the change on its feed), keeps the quota rows
+ * ({@code workload_usage}) in step, and appends the workload's conditions to its timeline. Callers
+ * decide; this class records. Agent commands, preemption and hotswap events stay with the callers.
+ */
+@Repository
+public class WorkloadTransitions {
+
+    /**
+     * Serialises workload writers ("workload" in ASCII): the change sequence a writer draws is then in
+     * commit order (migration V2), so the scheduling loop, reading its feed by sequence, misses no change.
+     */
+    private static final long WORKLOAD_CHANGES_LOCK = 0x776f726b6c6f6164L;
+
+    /** What every state change sets besides its own columns; the table is aliased {@code w} in each update. */
+    private static final String BUMP = "version = w.version + 1, change_seq = nextval('workload_change_seq')";
+
+    private final JdbcClient jdbc;
+    private final JdbcTemplate jdbcTemplate;
+    private final JsonMapper json;
+
+    WorkloadTransitions(JdbcTemplate jdbcTemplate, JsonMapper json) {
+        this.jdbcTemplate = jdbcTemplate;
+        this.jdbc = JdbcClient.create(jdbcTemplate);
+        this.json = json;
+    }
+
+    /** A timeline entry to append. */
+    public record NewEvent(UUID uid, Instant at, String type, String status, String reason, String message) {
+    }
+
+    /** Serialises workload writers until the end of the current transaction. */
+    public void lockChanges() {
+        jdbc.sql("SELECT pg_advisory_xact_lock(?)").param(WORKLOAD_CHANGES_LOCK).query().singleValue();
+    }
+
+    // ---- submission -------------------------------------------------------------------------
+
+    /** A new Pending workload, with why it waits at first. The caller holds {@link #lockChanges()}. */
+    public void submit(UUID uid, WorkloadManifest manifest, String clusterQueue, String priorityClassName, int priority,
+                       String pendingReason, String pendingMessage, Instant now, String idempotencyKey) {
+        jdbc.sql("""
+                INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
+                                      priority, state, manifest, pod_sets, pending_reason, pending_message,
+                                      queue_timestamp, created_at, max_restarts, idempotency_key, exclusive_topology,
+                                      maximum_execution_time_seconds)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                .params(uid, manifest.namespace(), manifest.name(), manifest.kind().manifestName(),
+                        manifest.queueName(), clusterQueue, priorityClassName, priority,
+                        json.writeValueAsString(manifest.manifest()), json.writeValueAsString(manifest.podSets()),
+                        pendingReason, pendingMessage, Timestamp.from(now), Timestamp.from(now),
+                        manifest.maxRestarts(), idempotencyKey, manifest.exclusiveTopology(),
+                        manifest.maximumExecutionTimeSeconds())
+                .update();
+        appendEvents(List.of(new NewEvent(uid, now, "QuotaReserved", "False",
+                pendingReason != null ? pendingReason : "Pending",
+                pendingMessage != null ? pendingMessage : "Waiting for the scheduler")));
+    }
+
+    /** Pending workloads follow their LocalQueue to its ClusterQueue (or to none), so positions count in the right queue. */
+    public void followLocalQueues() {
+        jdbc.sql("""
+                UPDATE workload w SET cluster_queue = lq.cluster_queue
+                FROM workload p LEFT JOIN local_queue lq ON lq.namespace = p.namespace AND lq.name = p.queue_name
+                WHERE w.uid = p.uid AND p.state = 'Pending'
+                  AND p.cluster_queue IS DISTINCT FROM lq.cluster_queue""").update();
+    }
+
+    // ---- admission --------------------------------------------------------------------------
+
+    /** Quota one admitted workload holds of one flavor and resource. */
+    public record QuotaUse(String flavor, String resource, BigDecimal amount) {
+    }
+
+    /** A Pending workload to admit, if still at {@code expectedVersion}: its admission, cluster and quota. */
+    public record Admitting(UUID uid, long expectedVersion, String clusterQueue, String admission, String cluster,
+                            List<QuotaUse> quota) {
+    }
+
+    /**
+     * Pending -> Admitted, in one statement for all; the quota rows and the QuotaReserved and Admitted
+     * conditions of those that landed. Returns the new version of each that landed.
+     */
+    public Map<UUID, Long> admit(List<Admitting> admits, Instant now, long epoch) {
+        Map<UUID, Long> landed = new HashMap<>();
+        if (admits.isEmpty()) {
+            return landed;
+        }
+        jdbc.sql("""
+                UPDATE workload w
+                SET state = 'Admitted', cluster_queue = d.cq, admission = d.admission::jsonb, admitted_at = :now,
+                    cluster = d.cluster, admitted_epoch = :epoch, pending_reason = NULL, pending_message = NULL,
+                    %s
+                FROM unnest(:uids::uuid[], :queues::text[], :admissions::text[], :clusters::text[],
+                            :versions::bigint[]) AS d(uid, cq, admission, cluster, version)
+                WHERE w.uid = d.uid AND w.state = 'Pending' AND w.version = d.version
+                RETURNING w.uid, w.version""".formatted(BUMP))
+                .param("now", Timestamp.from(now)).param("epoch", epoch)
+                .param("uids", admits.stream().map(Admitting::uid).toArray(UUID[]::new))
+                .param("queues", admits.stream().map(Admitting::clusterQueue).toArray(String[]::new))
+                .param("admissions", admits.stream().map(Admitting::admission).toArray(String[]::new))
+                .param("clusters", admits.stream().map(Admitting::cluster).toArray(String[]::new))
+                .param("versions", admits.stream().map(Admitting::expectedVersion).toArray(Long[]::new))
+                .query((rs, i) -> Map.entry(rs.getObject(1, UUID.class), rs.getLong(2)))
+                .list().forEach(e -> landed.put(e.getKey(), e.getValue()));
+        List<Object[]> usage = new ArrayList<>();
+        List<NewEvent> events = new ArrayList<>();
+        for (Admitting a : admits) {
+            if (!landed.containsKey(a.uid())) {
+                continue;
+            }
+            a.quota().forEach(q -> usage.add(new Object[]{a.uid(), a.clusterQueue(), q.flavor(), q.resource(),
+                    q.amount()}));
+            events.add(new NewEvent(a.uid(), now, "QuotaReserved", "True", "QuotaReserved",
+                    "Quota reserved in ClusterQueue " + a.clusterQueue()));
+            events.add(new NewEvent(a.uid(), now, "Admitted", "True", "Admitted", "The workload is admitted"));
+        }
+        jdbcTemplate.batchUpdate("""
+                INSERT INTO workload_usage (workload_uid, cluster_queue, flavor, resource, amount)
+                VALUES (?, ?, ?, ?, ?)""", usage);
+        appendEvents(events);
+        return landed;
+    }
+
+    /**
+     * A workload admitted while no cluster was connected gets its node pools once one is (its admission
+     * with pools, its cluster). Empty when it changed meanwhile.
+     */
+    public Optional<Long> place(UUID uid, long expectedVersion, String admission, String cluster) {
+        return jdbc.sql("""
+                        UPDATE workload w SET admission = ?::jsonb, cluster = ?, %s
+                        WHERE w.uid = ? AND w.version = ? AND w.state = 'Admitted' AND w.cluster IS NULL
+                        RETURNING w.version""".formatted(BUMP))
+                .params(admission, cluster, uid, expectedVersion).query(Long.class).optional();
+    }
+
+    /**
+     * Pending -> Admitted without quota (priority-only mode: no queue name), onto the pools in
+     * {@code admission}. Empty when it changed meanwhile.
+     */
+    public Optional<Long> admitWithoutQuota(UUID uid, long expectedVersion, String admission, String cluster,
+                                            Instant now, long epoch, String message) {
+        Optional<Long> version = jdbc.sql("""
+                        UPDATE workload w SET state = 'Admitted', admission = ?::jsonb, cluster = ?, admitted_at = ?,
+                               admitted_epoch = ?, pending_reason = NULL, pending_message = NULL, %s
+                        WHERE w.uid = ? AND w.version = ? AND w.state = 'Pending' RETURNING w.version""".formatted(BUMP))
+                .params(admission, cluster, Timestamp.from(now), epoch, uid, expectedVersion)
+                .query(Long.class).optional();
+        version.ifPresent(v -> appendEvents(List.of(new NewEvent(uid, now, "Admitted", "True", "PriorityOnly", message))));
+        return version;
+    }
+
+    /**
+     * A hotswap's recovery: re-placed on new pools with its quota kept, a restart counted, Admitted again
+     * until the agent reports it running. Empty when it changed meanwhile.
+     */
+    public Optional<Long> restart(UUID uid, long expectedVersion, String admission, String cluster, Instant now,
+                                  String message) {
+        Optional<Long> version = jdbc.sql("""
+                        UPDATE workload w SET state = 'Admitted', admission = ?::jsonb, cluster = ?,
+                               restarts = w.restarts + 1, %s
+                        WHERE w.uid = ? AND w.version = ? RETURNING w.version""".formatted(BUMP))
+                .params(admission, cluster, uid, expectedVersion).query(Long.class).optional();
+        version.ifPresent(v -> appendEvents(List.of(new NewEvent(uid, now, "Hotswap", "True", "NodeFailure", message))));
+        return version;
+    }
+
+    // ---- while pending ----------------------------------------------------------------------
+
+    /** Why one Pending workload waits. */
+    public record PendingNote(UUID uid, String reason, String message) {
+    }
+
+    /**
+     * Sets why Pending workloads wait, in one statement, without a new version (waiting is no change the
+     * loop acts on); a {@code condition}=False entry is appended only for those whose reason or message
+     * changed, so an unchanged reason is not repeated in a timeline.
+     */
+    public void recordPending(List<PendingNote> notes, String condition, Instant now) {
+        if (notes.isEmpty()) {
+            return;
+        }
+        appendEvents(jdbc.sql("""
+                        UPDATE workload w SET pending_reason = d.reason, pending_message = d.message
+                        FROM unnest(:uids::uuid[], :reasons::text[], :messages::text[]) AS d(uid, reason, message)
+                        WHERE w.uid = d.uid AND w.state = 'Pending'
+                          AND (w.pending_reason IS DISTINCT FROM d.reason OR w.pending_message IS DISTINCT FROM d.message)
+                        RETURNING w.uid, d.reason, d.message""")
+                .param("uids", notes.stream().map(PendingNote::uid).toArray(UUID[]::new))
+                .param("reasons", notes.stream().map(PendingNote::reason).toArray(String[]::new))
+                .param("messages", notes.stream().map(PendingNote::message).toArray(String[]::new))
+                .query((rs, i) -> new NewEvent(rs.getObject(1, UUID.class), now, condition, "False",
+                        rs.getString(2), rs.getString(3)))
+                .list());
+    }
+
+    // ---- taking quota away ------------------------------------------------------------------
+
+    /**
+     * One workload to evict, if still at {@code expectedVersion}.
+     *
+     * @param reason           the Evicted condition's reason (Preempted, ClusterQueueStopped, ...)
+     * @param preemptionReason the Preempted condition's reason, or null when not preempted
+     */
+    public record Eviction(UUID uid, long expectedVersion, String reason, String message, String preemptionReason) {
+    }
+
+    /** A workload whose quota was taken: its new version, and the cluster its pods ran in (null when none). */
+    public record Released(UUID uid, long version, String cluster, String namespace, String name) {
+    }
+
+    /**
+     * Admitted or Running -> Pending at its original queue timestamp (Kueue requeues evicted workloads
+     * at their position), in one statement for all; quota rows go; the Evicted, Preempted, QuotaReserved,
+     * Admitted and Requeued conditions say why. Returns those that landed.
+     */
+    public List<Released> evict(List<Eviction> evictions, Instant now) {
+        if (evictions.isEmpty()) {
+            return List.of();
+        }
+        List<Released> landed = jdbc.sql("""
+                UPDATE workload w
+                SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL, %s
+                FROM unnest(:uids::uuid[], :versions::bigint[]) AS d(uid, version),
+                     (SELECT uid AS old_uid, cluster AS old_cluster FROM workload WHERE uid = ANY(:uids)) o
+                WHERE w.uid = d.uid AND o.old_uid = w.uid AND w.state IN ('Admitted', 'Running')
+                  AND w.version = d.version
+                RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""".formatted(BUMP))
+                .param("uids", evictions.stream().map(Eviction::uid).toArray(UUID[]::new))
+                .param("versions", evictions.stream().map(Eviction::expectedVersion).toArray(Long[]::new))
+                .query((rs, i) -> new Released(rs.getObject(1, UUID.class), rs.getLong(2), rs.getString(3),
+                        rs.getString(4), rs.getString(5)))
+                .list();
+        releaseQuota(landed.stream().map(Released::uid).toList());
+        List<UUID> uids = landed.stream().map(Released::uid).toList();
+        List<NewEvent> events = new ArrayList<>();
+        for (Eviction e : evictions) {
+            if (!uids.contains(e.uid())) {
+                continue;
+            }
+            events.add(new NewEvent(e.uid(), now, "Evicted", "True", e.reason(), e.message()));
+            if (e.preemptionReason() != null) {
+                events.add(new NewEvent(e.uid(), now, "Preempted", "True", e.preemptionReason(), e.message()));
+            }
+            events.add(new NewEvent(e.uid(), now, "QuotaReserved", "False", e.reason(), "The workload was evicted"));
+            events.add(new NewEvent(e.uid(), now, "Admitted", "False", e.reason(), "The workload was evicted"));
+            events.add(new NewEvent(e.uid(), now, "Requeued", "True", e.reason(),
+                    "Requeued at its original position after eviction"));
+        }
+        appendEvents(events);
+        return landed;
+    }
+
+    /**
+     * What the caller expects of the row it changes: that it is still at the version the caller read,
+     * or, for the outcome of an agent command, that it is still Admitted in that command's cluster with
+     * no later command for it (the workload has not moved on since).
+     */
+    public sealed interface Expected permits Expected.AtVersion, Expected.LatestCommand {
+
+        record AtVersion(long version) implements Expected {
+        }
+
+        record LatestCommand(String cluster, long commandSeq) implements Expected {
+        }
+    }
+
+    /**
+     * Back to Pending at its original place after its node pools failed (Kueue's NodeFailures eviction):
+     * quota released, Evicted, QuotaReserved=False and Requeued say why.
+     */
+    public Optional<Released> requeue(UUID uid, Expected expected, Instant now, String reason, String message,
+                                      String requeuedMessage) {
+        Optional<Released> requeued = guarded("""
+                UPDATE workload w SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL, %s
+                FROM (SELECT cluster AS old_cluster FROM workload WHERE uid = :uid) o
+                WHERE w.uid = :uid AND %s
+                RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""", uid, expected, now);
+        requeued.ifPresent(r -> {
+            releaseQuota(List.of(uid));
+            appendEvents(List.of(new NewEvent(uid, now, "Evicted", "True", reason, message),
+                    new NewEvent(uid, now, "QuotaReserved", "False", reason, message),
+                    new NewEvent(uid, now, "Requeued", "True", reason, requeuedMessage)));
+        });
+        return requeued;
+    }
+
+    /** Failed (a JobSet that could not start, restarts exhausted): quota released, Finished says why. */
+    public Optional<Released> fail(UUID uid, Expected expected, Instant now, String reason, String message) {
+        Optional<Released> failed = guarded("""
+                UPDATE workload w SET state = 'Failed', finished_at = :now, %s
+                FROM (SELECT cluster AS old_cluster FROM workload WHERE uid = :uid) o
+                WHERE w.uid = :uid AND %s
+                RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""", uid, expected, now);
+        failed.ifPresent(f -> {
+            releaseQuota(List.of(uid));
+            appendEvents(List.of(new NewEvent(uid, now, "Finished", "True", reason, message)));
+        });
+        return failed;
+    }
+
+    // ---- what the cluster reports ------------------------------------------------------------
+
+    /**
+     * Admitted -> Running when the pods run where the admission placed them: in its cluster and, for a
+     * workload given whole node pools, on exactly those pools. Right after a hotswap the workload is
+     * Admitted on its new pools while its old pods may still run on the old ones; that is not the
+     * replacement running.
+     */
+    public boolean markRunning(UUID uid, String cluster, List<String> nodePools, Instant now, String message) {
+        boolean running = jdbc.sql("""
+                UPDATE workload w SET state = 'Running', %s
+                WHERE w.uid = :uid AND w.state = 'Admitted' AND (w.cluster IS NULL OR w.cluster = :cluster)
+                  AND coalesce((SELECT array_agg(DISTINCT p ORDER BY p)
+                                FROM jsonb_array_elements(w.admission -> 'podSetAssignments') a,
+                                     jsonb_array_elements_text(coalesce(a -> 'nodePools', '[]')) p), '{}')
+                      IN ('{}', :pools::text[])""".formatted(BUMP))
+                .param("uid", uid).param("cluster", cluster)
+                .param("pools", nodePools.stream().distinct().sorted().toArray(String[]::new))
+                .update() == 1;
+        if (running) {
+            appendEvents(List.of(new NewEvent(uid, now, "PodsReady", "True", "PodsReady", message)));
+        }
+        return running;
+    }
+
+    /** Admitted or Running -> Finished or Failed as the cluster reports its JobSet ended; quota released. */
+    public boolean end(UUID uid, WorkloadState outcome, String reason, String message, Instant now) {
+        boolean ended = jdbc.sql("""
+                UPDATE workload w SET state = ?, finished_at = ?, pending_reason = NULL, pending_message = NULL, %s
+                WHERE w.uid = ? AND w.state IN ('Admitted', 'Running')""".formatted(BUMP))
+                .params(outcome.name(), Timestamp.from(now), uid).update() == 1;
+        if (ended) {
+            releaseQuota(List.of(uid));
+            appendEvents(List.of(new NewEvent(uid, now, "Finished", "True", reason, message)));
+        }
+        return ended;
+    }
+
+    // ---- what the user does -----------------------------------------------------------------
+
+    /**
+     * Finished with reason Cancelled, quota released at once, its timeline naming {@code actor}; false when
+     * it had finished or failed already.
+     */
+    public boolean cancel(UUID uid, Instant now, String actor) {
+        boolean cancelled = jdbc.sql("""
+                UPDATE workload w SET state = 'Finished', finished_at = ?, pending_reason = NULL,
+                       pending_message = NULL, %s
+                WHERE w.uid = ? AND w.state NOT IN ('Finished', 'Failed')""".formatted(BUMP))
+                .params(Timestamp.from(now), uid).update() == 1;
+        if (cancelled) {
+            releaseQuota(List.of(uid));
+            appendEvents(List.of(new NewEvent(uid, now, "Finished", "True", "Cancelled", "Cancelled by " + actor)));
+        }
+        return cancelled;
+    }
+
+    // ---- history ----------------------------------------------------------------------------
+
+    /**
+     * Deletes up to {@code batch} workloads that finished or failed before {@code cutoff}, oldest first; their
+     * timeline, quota and cluster rows go with them (ON DELETE CASCADE). Returns how many.
+     */
+    public int deleteFinishedBefore(Instant cutoff, int batch) {
+        return jdbc.sql("""
+                DELETE FROM workload WHERE uid IN (
+                    SELECT uid FROM workload WHERE state IN ('Finished', 'Failed') AND finished_at < :cutoff
+                    ORDER BY finished_at LIMIT :batch)""")
+                .param("cutoff", Timestamp.from(cutoff)).param("batch", batch).update();
+    }
+
+    /** Appends timeline entries in one batch (callers add the entries a transition does not say itself). */
+    public void appendEvents(List<NewEvent> events) {
+        if (events.isEmpty()) {
+            return;
+        }
+        jdbcTemplate.batchUpdate("""
+                        INSERT INTO workload_event (workload_uid, at, type, status, reason, message)
+                        VALUES (?, ?, ?, ?, ?, ?)""",
+                events.stream().map(e -> new Object[]{e.uid(), Timestamp.from(e.at()), e.type(), e.status(),
+                        e.reason(), e.message()}).toList());
+    }
+
+    private void releaseQuota(List<UUID> uids) {
+        if (!uids.isEmpty()) {
+            jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ANY(:uids)")
+                    .param("uids", uids.toArray(UUID[]::new)).update();
+        }
+    }
+
+    /**
+     * One update guarded as {@code expected} says: {@code sql} takes the bump, then the guard, for its two
+     * {@code %s}; it may use {@code :uid} and {@code :now}, and returns the row as {@link Released}.
+     */
+    private Optional<Released> guarded(String sql, UUID uid, Expected expected, Instant now) {
+        JdbcClient.StatementSpec statement;
+        if (expected instanceof Expected.AtVersion v) {
+            statement = jdbc.sql(sql.formatted(BUMP, "w.version = :expected")).param("expected", v.version());
+        } else {
+            Expected.LatestCommand c = (Expected.LatestCommand) expected;
+            statement = jdbc.sql(sql.formatted(BUMP, """
+                            w.state = 'Admitted' AND w.cluster = :cluster
+                            AND NOT EXISTS (SELECT 1 FROM agent_command later
+                                            WHERE later.workload_uid = w.uid AND later.seq > :seq)"""))
+                    .param("cluster", c.cluster()).param("seq", c.commandSeq());
+        }
+        return statement.param("uid", uid).param("now", Timestamp.from(now))
+                .query((rs, i) -> new Released(rs.getObject(1, UUID.class), rs.getLong(2), rs.getString(3),
+                        rs.getString(4), rs.getString(5))).optional();
+    }
+}
