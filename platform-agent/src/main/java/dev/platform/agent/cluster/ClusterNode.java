@@ -1,5 +1,7 @@
 package dev.platform.agent.cluster;
 
+import dev.platform.api.agent.GkeLabels;
+
 import java.util.List;
 import java.util.Map;
 
@@ -17,11 +19,6 @@ public record ClusterNode(
         int chipCapacity,
         int chipAllocatable) {
 
-    public static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
-    public static final String ACCELERATOR_LABEL = "cloud.google.com/gke-tpu-accelerator";
-    public static final String TOPOLOGY_LABEL = "cloud.google.com/gke-tpu-topology";
-    public static final String TPU_RESOURCE = "google.com/tpu";
-
     public ClusterNode {
         labels = labels == null ? Map.of() : Map.copyOf(labels);
         taints = taints == null ? List.of() : List.copyOf(taints);
@@ -29,6 +26,6 @@ public record ClusterNode(
 
     /** Null for nodes outside any GKE node pool; those are not reported. */
     public String nodePool() {
-        return labels.get(NODE_POOL_LABEL);
+        return labels.get(GkeLabels.NODE_POOL);
     }
 }

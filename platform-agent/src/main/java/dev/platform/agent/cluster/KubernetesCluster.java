@@ -2,6 +2,7 @@ package dev.platform.agent.cluster;
 
 import com.google.gson.Gson;
 import dev.platform.api.agent.AgentProtocol;
+import dev.platform.api.agent.GkeLabels;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.Quantity;
@@ -249,7 +250,7 @@ public class KubernetesCluster implements Cluster {
     }
 
     private static int chips(Map<String, Quantity> resources) {
-        Quantity chips = resources == null ? null : resources.get(ClusterNode.TPU_RESOURCE);
+        Quantity chips = resources == null ? null : resources.get(GkeLabels.TPU_CHIPS);
         return chips == null ? 0 : chips.getNumber().intValue();
     }
 

@@ -1,9 +1,9 @@
 package dev.platform.agent.command;
 
-import dev.platform.agent.cluster.ClusterNode;
 import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.CommandPayload;
+import dev.platform.api.agent.GkeLabels;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -95,12 +95,12 @@ final class JobSetMaterializer {
         for (JsonNode term : terms) {
             ArrayNode expressions = array((ObjectNode) term, "matchExpressions");
             for (int i = expressions.size() - 1; i >= 0; i--) {
-                if (ClusterNode.NODE_POOL_LABEL.equals(expressions.get(i).path("key").asString(""))) {
+                if (GkeLabels.NODE_POOL.equals(expressions.get(i).path("key").asString(""))) {
                     expressions.remove(i);
                 }
             }
             ObjectNode poolExpression = expressions.addObject();
-            poolExpression.put("key", ClusterNode.NODE_POOL_LABEL);
+            poolExpression.put("key", GkeLabels.NODE_POOL);
             poolExpression.put("operator", "In");
             ArrayNode values = poolExpression.putArray("values");
             payload.nodePools().forEach(values::add);

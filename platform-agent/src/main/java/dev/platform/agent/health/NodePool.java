@@ -1,6 +1,7 @@
 package dev.platform.agent.health;
 
 import dev.platform.agent.cluster.ClusterNode;
+import dev.platform.api.agent.GkeLabels;
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.agent.NodePoolReport;
@@ -46,8 +47,8 @@ public final class NodePool {
         Set<NodeHealthReason> reasons = EnumSet.noneOf(NodeHealthReason.class);
         nodes.forEach(n -> reasons.addAll(n.reasons()));
         HealthState state = nodes.stream().map(NodeReport::state).max(Comparator.naturalOrder()).orElse(HealthState.HEALTHY);
-        return new NodePoolReport(pool, commonLabel(members, ClusterNode.ACCELERATOR_LABEL),
-                commonLabel(members, ClusterNode.TOPOLOGY_LABEL), state, new ArrayList<>(reasons), nodes);
+        return new NodePoolReport(pool, commonLabel(members, GkeLabels.TPU_ACCELERATOR),
+                commonLabel(members, GkeLabels.TPU_TOPOLOGY), state, new ArrayList<>(reasons), nodes);
     }
 
     private static NodeReport nodeReport(ClusterNode node) {

@@ -22,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import dev.platform.api.agent.GkeLabels;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -67,11 +68,11 @@ public class SimulatedCluster implements Cluster {
 
     private static ClusterNode healthyNode(SimulatedClusterLayout.Pool pool, String name) {
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(ClusterNode.NODE_POOL_LABEL, pool.name());
+        labels.put(GkeLabels.NODE_POOL, pool.name());
         labels.put("kubernetes.io/hostname", name);
         if (pool.accelerator() != null) {
-            labels.put(ClusterNode.ACCELERATOR_LABEL, pool.accelerator());
-            labels.put(ClusterNode.TOPOLOGY_LABEL, pool.topology());
+            labels.put(GkeLabels.TPU_ACCELERATOR, pool.accelerator());
+            labels.put(GkeLabels.TPU_TOPOLOGY, pool.topology());
         }
         return new ClusterNode(name, labels, false, List.of(), "True", pool.chipsPerNode(), pool.chipsPerNode());
     }
@@ -255,7 +256,7 @@ public class SimulatedCluster implements Cluster {
         for (JsonNode term : podSpec.path("affinity").path("nodeAffinity")
                 .path("requiredDuringSchedulingIgnoredDuringExecution").path("nodeSelectorTerms")) {
             for (JsonNode expression : term.path("matchExpressions")) {
-                if (ClusterNode.NODE_POOL_LABEL.equals(expression.path("key").asString(""))) {
+                if (GkeLabels.NODE_POOL.equals(expression.path("key").asString(""))) {
                     expression.path("values").forEach(v -> allowed.add(v.asString()));
                 }
             }

@@ -4,6 +4,7 @@ import static dev.platform.agent.health.TestNodes.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.platform.agent.cluster.ClusterNode;
+import dev.platform.api.agent.GkeLabels;
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.agent.NodePoolReport;
@@ -45,8 +46,8 @@ class NodePoolTest {
     void groupsNodesByTheirNodePoolLabelAndLeavesOutNodesWithout() {
         ClusterNode orphan = new ClusterNode("orphan", java.util.Map.of(), false, List.of(), "True", 0, 0);
         List<NodePoolReport> pools = NodePool.aggregate(List.of(
-                node("b-1").pool("slice-b").label(ClusterNode.ACCELERATOR_LABEL, "tpu-v6e-slice")
-                        .label(ClusterNode.TOPOLOGY_LABEL, "2x4").build(),
+                node("b-1").pool("slice-b").label(GkeLabels.TPU_ACCELERATOR, "tpu-v6e-slice")
+                        .label(GkeLabels.TPU_TOPOLOGY, "2x4").build(),
                 node("a-2").pool("slice-a").build(),
                 node("a-1").pool("slice-a").build(),
                 orphan));

@@ -2,6 +2,7 @@ package dev.platform.agent.health;
 
 import dev.platform.agent.cluster.ClusterNode;
 import dev.platform.agent.cluster.NodeTaint;
+import dev.platform.api.agent.GkeLabels;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,7 +21,7 @@ final class TestNodes {
 
     private TestNodes(String name) {
         this.name = name;
-        labels.put(ClusterNode.NODE_POOL_LABEL, "pool");
+        labels.put(GkeLabels.NODE_POOL, "pool");
     }
 
     static TestNodes node(String name) {
@@ -28,7 +29,7 @@ final class TestNodes {
     }
 
     TestNodes pool(String pool) {
-        labels.put(ClusterNode.NODE_POOL_LABEL, pool);
+        labels.put(GkeLabels.NODE_POOL, pool);
         return this;
     }
 

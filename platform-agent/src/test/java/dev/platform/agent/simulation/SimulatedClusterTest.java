@@ -3,11 +3,11 @@ package dev.platform.agent.simulation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.platform.agent.Agent;
-import dev.platform.agent.cluster.ClusterNode;
 import dev.platform.agent.cluster.ClusterPod;
 import dev.platform.agent.health.NodePool;
 import dev.platform.agent.report.ClusterInventory;
 import dev.platform.api.agent.AgentProtocol;
+import dev.platform.api.agent.GkeLabels;
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.agent.NodePoolReport;
@@ -140,11 +140,11 @@ class SimulatedClusterTest {
         ObjectNode podTemplate = jobSpec.putObject("template");
         podTemplate.putObject("metadata").putObject("labels").put(AgentProtocol.WORKLOAD_UID_LABEL, workloadUid);
         ObjectNode podSpec = podTemplate.putObject("spec");
-        podSpec.putObject("nodeSelector").put(ClusterNode.ACCELERATOR_LABEL, "tpu-v6e-slice");
+        podSpec.putObject("nodeSelector").put(GkeLabels.TPU_ACCELERATOR, "tpu-v6e-slice");
         if (!pools.isEmpty()) {
             var values = podSpec.putObject("affinity").putObject("nodeAffinity")
                     .putObject("requiredDuringSchedulingIgnoredDuringExecution").putArray("nodeSelectorTerms").addObject()
-                    .putArray("matchExpressions").addObject().put("key", ClusterNode.NODE_POOL_LABEL).put("operator", "In")
+                    .putArray("matchExpressions").addObject().put("key", GkeLabels.NODE_POOL).put("operator", "In")
                     .putArray("values");
             pools.forEach(values::add);
         }

@@ -200,6 +200,11 @@ public class ConfigStore {
                 .update();
     }
 
+    /** The id of the latest configuration change (every apply and delete appends one); 0 before any. */
+    public long latestChange() {
+        return jdbc.sql("SELECT coalesce(max(id), 0) FROM config_audit").query(Long.class).single();
+    }
+
     public <T extends ConfigManifest> List<T> list(Kind kind, Class<T> type) {
         if (kind == Kind.TEAM) {
             return teams.list().stream().map(type::cast).toList();

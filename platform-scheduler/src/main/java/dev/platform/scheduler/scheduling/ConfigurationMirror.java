@@ -9,7 +9,6 @@ import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.scheduler.core.SchedulerState;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,7 +25,6 @@ import java.util.function.Consumer;
 final class ConfigurationMirror {
 
     private final ConfigStore config;
-    private final JdbcClient jdbc;
     private final Map<String, Map<String, String>> flavorLabels = new HashMap<>();
     private final Set<String> nonPreemptingClasses = new HashSet<>();
     private final Set<String> flavors = new HashSet<>();
@@ -36,9 +34,8 @@ final class ConfigurationMirror {
     private final Set<String> namespaces = new HashSet<>();
     private long lastAudit = -1;
 
-    ConfigurationMirror(ConfigStore config, JdbcClient jdbc) {
+    ConfigurationMirror(ConfigStore config) {
         this.config = config;
-        this.jdbc = jdbc;
     }
 
     /** Node labels per ResourceFlavor name; a live view, kept current by {@link #refresh}. */
@@ -63,7 +60,7 @@ final class ConfigurationMirror {
 
     /** Brings {@code state} in line with the stored configuration if it changed; true when it did. */
     boolean refresh(SchedulerState state) {
-        long audit = jdbc.sql("SELECT coalesce(max(id), 0) FROM config_audit").query(Long.class).single();
+        long audit = config.latestChange();
         if (audit == lastAudit) {
             return false;
         }

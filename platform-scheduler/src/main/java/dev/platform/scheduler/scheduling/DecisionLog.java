@@ -1,9 +1,14 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.workload.WorkloadRow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.spi.LoggingEventBuilder;
+
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * One log line per committed decision (logger {@code dev.platform.scheduler.decisions}) naming the
@@ -35,13 +40,46 @@ final class DecisionLog {
                 .log(": " + evict.message());
     }
 
-    static void hotswap(String namespace, String name, String clusterQueue, String cluster, String outcome, int victims) {
-        line("hotswap", namespace, name, clusterQueue, cluster).addKeyValue("outcome", outcome)
+    /** The decisions of a cycle that landed, each with the cluster it runs in ({@code rows} by workload uid). */
+    static void committed(CycleResult result, DecisionWriter.Outcome outcome, Map<String, DecisionWriter.Placed> placements,
+                          Function<String, WorkloadRow> rows) {
+        Function<String, String> clusterOf = uid -> {
+            WorkloadRow row = rows.apply(uid);
+            return row == null ? null : row.cluster();
+        };
+        result.admitted().stream().filter(a -> outcome.newVersions().containsKey(a.workload().uid()))
+                .forEach(a -> {
+                    DecisionWriter.Placed placed = placements.get(a.workload().uid());
+                    admitted(a, placed == null ? null : placed.placement().cluster());
+                });
+        result.preempted().stream().filter(p -> !outcome.rejectedEvictions().contains(p.workload().uid()))
+                .forEach(p -> preempted(p, clusterOf.apply(p.workload().uid())));
+        result.evicted().stream().filter(e -> !outcome.rejectedEvictions().contains(e.workload().uid()))
+                .forEach(e -> evicted(e, clusterOf.apply(e.workload().uid())));
+        if (!outcome.rejectedAdmissions().isEmpty() || !outcome.rejectedEvictions().isEmpty()) {
+            log.info("{} admission(s) and {} eviction(s) lost a race and were undone",
+                    outcome.rejectedAdmissions().size(), outcome.rejectedEvictions().size());
+        }
+    }
+
+    /** A committed hotswap that changed the disrupted workload. */
+    static void hotswap(HotswapDetector.Decided decided) {
+        WorkloadRow row = decided.disrupted();
+        HotswapWriter.Result result = decided.result();
+        if (!result.newVersions().containsKey(row.uid().toString())) {
+            return;
+        }
+        String cluster = decided.replacement() == null ? row.cluster() : decided.replacement().placement().cluster();
+        String outcome = result.outcome().name();
+        int victims = result.victimsEvicted().size();
+        line("hotswap", row.namespace(), row.name(), row.clusterQueue(), cluster).addKeyValue("outcome", outcome)
                 .addKeyValue("victims", victims).log(": " + outcome + ", " + victims + " victim(s)");
     }
 
-    static void priorityOnly(String namespace, String name, String cluster, int victims) {
-        line("admitted", namespace, name, null, cluster).addKeyValue("victims", victims)
+    static void admittedByPriority(PriorityOnlyPlacement.Admitted admitted) {
+        WorkloadRow row = admitted.workload();
+        int victims = admitted.victims().size();
+        line("admitted", row.namespace(), row.name(), null, row.cluster()).addKeyValue("victims", victims)
                 .log(" by priority only, " + victims + " victim(s)");
     }
 

@@ -14,8 +14,8 @@ import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.Quantities;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStatus;
+import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.scheduler.workload.WorkloadTransitions;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.interceptor.TransactionAspectSupport;
@@ -39,7 +39,7 @@ import java.util.UUID;
 @Component
 class DecisionWriter {
 
-    private final JdbcClient jdbc;
+    private final WorkloadStore workloads;
     private final WorkloadTransitions transitions;
     private final PreemptionStore preemptions;
     private final JsonMapper json;
@@ -48,12 +48,12 @@ class DecisionWriter {
     private final EpochFence fence;
     private final Evictions evictions;
 
-    DecisionWriter(JdbcClient jdbc, WorkloadTransitions transitions, PreemptionStore preemptions, JsonMapper json,
+    DecisionWriter(WorkloadStore workloads, WorkloadTransitions transitions, PreemptionStore preemptions, JsonMapper json,
                    Clock clock, AgentCommandStore commands, EpochFence fence, Evictions evictions) {
         this.evictions = evictions;
         this.commands = commands;
         this.fence = fence;
-        this.jdbc = jdbc;
+        this.workloads = workloads;
         this.transitions = transitions;
         this.preemptions = preemptions;
         this.json = json;
@@ -123,8 +123,12 @@ class DecisionWriter {
         }
         Map<UUID, Long> landed = transitions.admit(admitting, now, epoch);
         landed.forEach((uid, version) -> newVersions.put(uid.toString(), version));
-        startInClusters(landed.keySet().stream().map(UUID::toString).collect(java.util.stream.Collectors.toSet()),
-                placements);
+        startInClusters(admits.stream()
+                .filter(a -> landed.containsKey(UUID.fromString(a.workload().uid())))
+                .filter(a -> placements.containsKey(a.workload().uid()))
+                .map(a -> new Starting(UUID.fromString(a.workload().uid()), a.workload().namespace(),
+                        a.workload().name(), a.workload().priorityClassName(), placements.get(a.workload().uid())))
+                .toList());
         return admits.stream().filter(a -> !landed.containsKey(UUID.fromString(a.workload().uid()))).toList();
     }
 
@@ -139,28 +143,30 @@ class DecisionWriter {
                 e.getKey().get(1), Quantities.value(e.getValue()))).toList();
     }
 
+    /** A workload admitted onto node pools, to be started there. */
+    private record Starting(UUID uid, String namespace, String name, String priorityClassName, Placed placed) {
+
+        static Starting of(WorkloadRow row, Placed placed) {
+            return new Starting(row.uid(), row.namespace(), row.name(), row.priorityClassName(), placed);
+        }
+    }
+
     /** START commands for admissions placed in a cluster, in the decision's transaction (outbox). */
-    private void startInClusters(java.util.Set<String> landed, Map<String, Placed> placements) {
-        List<UUID> placedUids = landed.stream().filter(placements::containsKey).map(UUID::fromString).toList();
-        if (placedUids.isEmpty()) {
+    private void startInClusters(List<Starting> starting) {
+        if (starting.isEmpty()) {
             return;
         }
         Map<UUID, String> clusters = new HashMap<>();
-        placedUids.forEach(uid -> clusters.put(uid, placements.get(uid.toString()).placement().cluster()));
+        starting.forEach(s -> clusters.put(s.uid(), s.placed().placement().cluster()));
         commands.deleteElsewhere(clusters);
-        jdbc.sql("SELECT uid, namespace, name, priority_class_name, manifest::text FROM workload WHERE uid = ANY(:uids)")
-                .param("uids", placedUids.toArray(UUID[]::new))
-                .query((rs, i) -> new Object[]{rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
-                        rs.getString(4), rs.getString(5)})
-                .list()
-                .forEach(row -> {
-                    UUID uid = (UUID) row[0];
-                    Placed placed = placements.get(uid.toString());
-                    commands.enqueue(placed.placement().cluster(), CommandType.START, uid, (String) row[1],
-                            (String) row[2], new CommandPayload(json.readTree((String) row[4]), (String) row[3],
-                                    placed.placement().allPools().stream().map(DecisionWriter::poolName).toList(),
-                                    placed.nodeLabels(), placed.flavor()), null);
-                });
+        Map<UUID, String> manifests = workloads.manifests(clusters.keySet());
+        for (Starting s : starting) {
+            Placed placed = s.placed();
+            commands.enqueue(placed.placement().cluster(), CommandType.START, s.uid(), s.namespace(), s.name(),
+                    new CommandPayload(json.readTree(manifests.get(s.uid())), s.priorityClassName(),
+                            placed.placement().allPools().stream().map(DecisionWriter::poolName).toList(),
+                            placed.nodeLabels(), placed.flavor()), null);
+        }
     }
 
     /**
@@ -179,7 +185,7 @@ class DecisionWriter {
         Long version = transitions.place(row.uid(), row.version(), json.writeValueAsString(admission),
                 placed.placement().cluster()).orElse(null);
         if (version != null) {
-            startInClusters(java.util.Set.of(row.uid().toString()), Map.of(row.uid().toString(), placed));
+            startInClusters(List.of(Starting.of(row, placed)));
         }
         return version;
     }
@@ -231,8 +237,7 @@ class DecisionWriter {
         }
         preemptions.append(victims.stream().map(v -> new PreemptionEvent(0, now, "PriorityPreemption",
                 message + "; preemptee path: " + queuePath(v.clusterQueue()), party(row), party(v))).toList(), epoch);
-        startInClusters(java.util.Set.of(row.uid().toString()),
-                Map.of(row.uid().toString(), new Placed(placement, null, Map.of())));
+        startInClusters(List.of(Starting.of(row, new Placed(placement, null, Map.of()))));
         return Optional.of(new PriorityOnlyAdmission(version, evicted));
     }
 

@@ -2,7 +2,11 @@ package dev.platform.scheduler.scheduling;
 
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandType;
+import dev.platform.api.manifest.Kind;
+import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.scheduler.cluster.AgentCommandStore;
+import dev.platform.scheduler.config.ConfigStore;
+import dev.platform.scheduler.config.ObjectKey;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.hotswap.HotswapEvent;
 import dev.platform.scheduler.hotswap.HotswapStore;
@@ -10,8 +14,8 @@ import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStatus;
+import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.scheduler.workload.WorkloadTransitions;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.databind.json.JsonMapper;
@@ -22,7 +26,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Commits one hotswap in one transaction: victims evicted and requeued at
@@ -36,7 +39,8 @@ class HotswapWriter {
     /** A stale restart is worse than none: the agent refuses it after this long. */
     static final Duration RESTART_EXPIRY = Duration.ofMinutes(2);
 
-    private final JdbcClient jdbc;
+    private final WorkloadStore workloads;
+    private final ConfigStore config;
     private final JsonMapper json;
     private final WorkloadTransitions transitions;
     private final PreemptionStore preemptions;
@@ -45,10 +49,11 @@ class HotswapWriter {
     private final EpochFence fence;
     private final Evictions evictions;
 
-    HotswapWriter(JdbcClient jdbc, JsonMapper json, WorkloadTransitions transitions, PreemptionStore preemptions,
+    HotswapWriter(WorkloadStore workloads, ConfigStore config, JsonMapper json, WorkloadTransitions transitions, PreemptionStore preemptions,
                   HotswapStore hotswaps, AgentCommandStore commands, EpochFence fence, Evictions evictions) {
         this.evictions = evictions;
-        this.jdbc = jdbc;
+        this.workloads = workloads;
+        this.config = config;
         this.json = json;
         this.transitions = transitions;
         this.preemptions = preemptions;
@@ -133,13 +138,12 @@ class HotswapWriter {
         if (version == null) {
             return Map.of();
         }
-        String manifest = jdbc.sql("SELECT manifest::text FROM workload WHERE uid = ?").param(w.uid())
-                .query(String.class).single();
+        String manifest = workloads.manifest(w.uid()).orElseThrow();
         String flavor = admission.podSetAssignments().stream().flatMap(a -> a.flavors().values().stream())
                 .findFirst().orElse(null);
-        Map<String, String> nodeLabels = flavor == null ? Map.of() : jdbc.sql(
-                        "SELECT spec -> 'nodeLabels' FROM resource_flavor WHERE name = ?").param(flavor)
-                .query(String.class).optional().map(s -> json.readValue(s, NODE_LABELS)).orElse(Map.of());
+        Map<String, String> nodeLabels = flavor == null ? Map.of()
+                : config.find(Kind.RESOURCE_FLAVOR, ObjectKey.cluster(flavor), ResourceFlavorManifest.class)
+                .map(ResourceFlavorManifest::nodeLabels).orElse(Map.of());
         // Moved to another cluster (no room left in its own): its JobSet there goes.
         commands.deleteElsewhere(Map.of(w.uid(), placement.cluster()));
         commands.enqueue(placement.cluster(), CommandType.RESTART, w.uid(), w.namespace(), w.name(),
@@ -148,10 +152,6 @@ class HotswapWriter {
                 now.plus(RESTART_EXPIRY));
         return Map.of(w.uid().toString(), version);
     }
-
-    private static final tools.jackson.core.type.TypeReference<Map<String, String>> NODE_LABELS =
-            new tools.jackson.core.type.TypeReference<>() {
-            };
 
     /** No replacement: back in its queue at its old place, quota released (Kueue's NodeFailures eviction). */
     private Map<String, Long> requeue(WorkloadRow w, Instant now, Disruption disruption) {

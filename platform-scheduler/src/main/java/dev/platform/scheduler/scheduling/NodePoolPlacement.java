@@ -1,5 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.api.agent.GkeLabels;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.scheduler.core.Admission;
@@ -9,69 +10,30 @@ import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.core.placement.SliceRequest;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStatus;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The loop's view of node pools (design §6): inventory as agents report it (a cluster whose agent
- * is silent past the staleness window has its pools Unknown, never Unhealthy), which workload holds
- * which pool, and the translation of admissions into slice requests. Placement applies only once
- * a cluster is connected; without one, admission is quota-only.
+ * The loop's view of node pools: inventory as agents report it (a cluster whose agent is silent past
+ * the staleness window has its pools Unknown, never Unhealthy), which workload holds which pool, and
+ * the translation of admissions into slice requests. Placement applies only once a cluster is
+ * connected; without one, admission is quota-only.
  */
 final class NodePoolPlacement {
 
-    static final String ACCELERATOR_CHIPS = "google.com/tpu";
-    static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
-    static final String ACCELERATOR_LABEL = "cloud.google.com/gke-tpu-accelerator";
-    static final String TOPOLOGY_LABEL = "cloud.google.com/gke-tpu-topology";
-
-    private final JdbcClient jdbc;
-    private final Clock clock;
-    private final Duration staleness;
     private final SlicePlacement slices = new SlicePlacement();
     private List<NodePool> inventory = List.of();
 
-    NodePoolPlacement(JdbcClient jdbc, Clock clock, Duration staleness) {
-        this.jdbc = jdbc;
-        this.clock = clock;
-        this.staleness = staleness;
-    }
-
-    /** Re-reads the inventory; true when any pool appeared, vanished or changed health. */
-    boolean reloadInventory() {
-        Instant freshAfter = clock.instant().minus(staleness);
-        List<NodePool> current = jdbc.sql("""
-                        SELECT p.cluster, p.name, p.accelerator, p.topology, p.health, p.node_count, p.chips_per_node,
-                               c.last_report_at
-                        FROM node_pool p JOIN cluster c ON c.name = p.cluster
-                        ORDER BY p.cluster, p.name""")
-                .query((rs, i) -> {
-                    Map<String, String> labels = new HashMap<>();
-                    labels.put(NODE_POOL_LABEL, rs.getString("name"));
-                    if (rs.getString("accelerator") != null) {
-                        labels.put(ACCELERATOR_LABEL, rs.getString("accelerator"));
-                    }
-                    if (rs.getString("topology") != null) {
-                        labels.put(TOPOLOGY_LABEL, rs.getString("topology"));
-                    }
-                    java.sql.Timestamp reported = rs.getTimestamp("last_report_at");
-                    boolean stale = reported == null || reported.toInstant().isBefore(freshAfter);
-                    NodePool.Health health = stale ? NodePool.Health.Unknown
-                            : NodePool.Health.valueOf(rs.getString("health"));
-                    return new NodePool(rs.getString("cluster"), rs.getString("name"), labels, rs.getInt("node_count"),
-                            rs.getInt("chips_per_node"), health);
-                })
-                .list();
+    /** Takes the inventory as read now; true when any pool appeared, vanished or changed health. */
+    boolean replaceInventory(List<NodePool> current) {
         if (current.equals(inventory)) {
             return false;
         }
@@ -86,8 +48,8 @@ final class NodePoolPlacement {
     }
 
     /** Keys of the pools currently Unhealthy. */
-    java.util.Set<String> unhealthyPools() {
-        java.util.Set<String> keys = new java.util.HashSet<>();
+    Set<String> unhealthyPools() {
+        Set<String> keys = new HashSet<>();
         inventory.stream().filter(p -> p.health() == NodePool.Health.Unhealthy).forEach(p -> keys.add(p.key()));
         return keys;
     }
@@ -121,7 +83,7 @@ final class NodePoolPlacement {
             admission.podSetAssignments().stream().filter(a -> a.name().equals(spec.name()))
                     .findFirst().map(PodSetAssignment::flavors).orElse(Map.of()).values().stream().distinct()
                     .forEach(flavor -> required.putAll(flavorLabels.getOrDefault(flavor, Map.of())));
-            Quantity chips = spec.requests().get(ACCELERATOR_CHIPS);
+            Quantity chips = spec.requests().get(GkeLabels.TPU_CHIPS);
             long chipsPerPod = chips == null ? 0 : chips.value().longValue();
             podSets.add(new SliceRequest.PodSetSlices(spec.name(), row.exclusiveNodePools(), spec.replicas(),
                     spec.podsPerReplica(), chipsPerPod * spec.podsPerReplica(), required));

@@ -18,11 +18,12 @@ import java.util.UUID;
 import java.util.function.Function;
 
 /**
- * Priority-only mode (design §6): workloads without a queue name run as GKE runs pods without
+ * Priority-only mode: workloads without a queue name run as GKE runs pods without
  * Kueue. No quota; highest priority first, each waiting workload takes free healthy pools that fit
  * it or, when none are free, the pools of the fewest strictly-lower-priority holders, preempted
  * with reason {@code PriorityPreemption} as kube-scheduler would. A PriorityClass with
- * {@code preemptionPolicy: Never} waits for free pools instead. Owned by the scheduling loop thread.
+ * {@code preemptionPolicy: Never} waits for free pools instead. Owned by the scheduling loop thread;
+ * who waits is the {@link PriorityOnlyQueue} the loop's cache keeps.
  */
 final class PriorityOnlyPlacement {
 
@@ -31,45 +32,22 @@ final class PriorityOnlyPlacement {
     }
 
     private final NodePoolPlacement placement;
+    private final PriorityOnlyQueue queue;
     private final DecisionWriter writer;
     private final Map<String, Map<String, String>> flavorLabels;
     private final Set<String> nonPreemptingClasses;
-    /** Uids of the waiting workloads; their rows are read at placement time, as the loop last saw them. */
-    private final Set<String> waiting = new HashSet<>();
-    /** The placement generation at the last turn that placed nothing, while nobody new arrived since. */
-    private long fruitlessAt = -1;
 
     /**
      * @param nonPreemptingClasses names of the PriorityClasses with {@code preemptionPolicy: Never},
      *                             kept current by the loop
      */
-    PriorityOnlyPlacement(NodePoolPlacement placement, DecisionWriter writer,
+    PriorityOnlyPlacement(NodePoolPlacement placement, PriorityOnlyQueue queue, DecisionWriter writer,
                           Map<String, Map<String, String>> flavorLabels, Set<String> nonPreemptingClasses) {
         this.placement = placement;
+        this.queue = queue;
         this.writer = writer;
         this.flavorLabels = flavorLabels;
         this.nonPreemptingClasses = nonPreemptingClasses;
-    }
-
-    /** Follows a priority-only workload's row from the change feed: only Pending ones wait. */
-    void track(WorkloadRow row) {
-        String uid = row.uid().toString();
-        if (row.state() == WorkloadState.Pending) {
-            requeue(uid);
-        } else {
-            waiting.remove(uid);
-        }
-    }
-
-    /** Back to waiting, after an eviction or as a new arrival. */
-    void requeue(String uid) {
-        waiting.add(uid);
-        fruitlessAt = -1;
-    }
-
-    /** The PriorityClass may have changed: try everyone again. */
-    void retry() {
-        fruitlessAt = -1;
     }
 
     /**
@@ -78,24 +56,24 @@ final class PriorityOnlyPlacement {
      * is not repeated until pools may have become free or somebody new waits.
      */
     List<Admitted> place(long epoch, Function<String, WorkloadRow> rows) {
-        if (!placement.active() || waiting.isEmpty() || fruitlessAt == placement.slices().generation()) {
+        if (!placement.active() || !queue.worthTrying(placement.slices().generation())) {
             return List.of();
         }
         // A row still showing its eviction's predecessor waits for the change feed to bring it.
-        List<WorkloadRow> queue = waiting.stream().map(rows)
+        List<WorkloadRow> waiting = queue.waiting().stream().map(rows)
                 .filter(r -> r != null && r.state() == WorkloadState.Pending)
                 .sorted(Comparator.comparingInt(WorkloadRow::priority).reversed()
                         .thenComparing(WorkloadRow::queueTimestamp).thenComparing(r -> r.uid().toString()))
                 .toList();
         List<Admitted> admitted = new ArrayList<>();
         Map<UUID, String> waitingWhy = new HashMap<>();
-        boolean raced = queue.size() < waiting.size();
+        boolean raced = waiting.size() < queue.waiting().size();
         // Pools only get taken as the turn goes on (unless a victim frees more than its preemptor takes):
         // a shape that found no room at some priority finds none at a lower one. Thousands of waiting
         // workloads of a few shapes cost a few searches, not thousands.
         Map<List<SliceRequest.PodSetSlices>, Integer> noRoomEvenPreemptingFor = new HashMap<>();
         Set<List<SliceRequest.PodSetSlices>> noFreeRoom = new HashSet<>();
-        for (WorkloadRow row : queue) {
+        for (WorkloadRow row : waiting) {
             SliceRequest request = NodePoolPlacement.request(row, new Admission(null, List.of()), flavorLabels);
             List<SliceRequest.PodSetSlices> shape = request.podSets();
             boolean mayPreempt = row.priorityClassName() == null || !nonPreemptingClasses.contains(row.priorityClassName());
@@ -126,7 +104,7 @@ final class PriorityOnlyPlacement {
                 raced = true;
                 continue;
             }
-            waiting.remove(row.uid().toString());
+            queue.placed(row.uid().toString());
             if (!victims.isEmpty()) {
                 // a victim may have held more pools than its preemptor takes: room may have grown
                 noRoomEvenPreemptingFor.clear();
@@ -138,7 +116,7 @@ final class PriorityOnlyPlacement {
         }
         writer.waitingPriorityOnly(waitingWhy);
         if (admitted.isEmpty() && !raced) {
-            fruitlessAt = placement.slices().generation();
+            queue.fruitless(placement.slices().generation());
         }
         return admitted;
     }

@@ -1,16 +1,18 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.cluster.AgentsProperties;
+import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.SchedulerState.PendingCounts;
 import dev.platform.scheduler.hotswap.HotswapEvent;
 import dev.platform.scheduler.workload.WorkloadRow;
+import dev.platform.scheduler.workload.WorkloadStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -62,18 +64,20 @@ public class SchedulingMetrics {
 
     private final MeterRegistry registry;
     private final JdbcClient jdbc;
+    private final WorkloadStore workloads;
     private final Clock clock;
     private final Duration staleness;
     private final SchedulingLoop loop;
     private final Map<String, MultiGauge> gauges;
     private volatile Map<String, PendingCounts> pending = Map.of();
 
-    SchedulingMetrics(MeterRegistry registry, JdbcClient jdbc, Clock clock,
-                      @Value("${platform.agents.staleness:30s}") Duration staleness, @Lazy SchedulingLoop loop) {
+    SchedulingMetrics(MeterRegistry registry, JdbcClient jdbc, WorkloadStore workloads, Clock clock,
+                      AgentsProperties agents, @Lazy SchedulingLoop loop) {
         this.registry = registry;
         this.jdbc = jdbc;
+        this.workloads = workloads;
         this.clock = clock;
-        this.staleness = staleness;
+        this.staleness = agents.staleness();
         this.loop = loop;
         this.gauges = Map.ofEntries(
                 gauge("kueue.pending.workloads", "Pending workloads per ClusterQueue; status active or inadmissible"),
@@ -119,13 +123,15 @@ public class SchedulingMetrics {
                 .register(registry).record(took);
     }
 
-    /** Counts what a committed cycle did; {@code priorityClass} maps a workload uid to its class name. */
-    void committed(List<Decision.Admit> admitted, List<Decision.Preempt> preempted, List<Decision.Evict> evicted,
-                   Instant at, Function<String, String> priorityClass) {
-        for (Decision.Admit a : admitted) {
+    /** Counts what a committed cycle did, leaving out the decisions that lost a race. */
+    void committed(CycleResult result, DecisionWriter.Outcome outcome) {
+        for (Decision.Admit a : result.admitted()) {
+            if (!outcome.newVersions().containsKey(a.workload().uid())) {
+                continue;
+            }
             Tags tags = Tags.of("cluster_queue", a.admission().clusterQueue(),
-                    "priority_class", nullToEmpty(priorityClass.apply(a.workload().uid())), "replica_role", LEADER);
-            Duration waited = Duration.between(a.workload().queuedAt(), at).abs();
+                    "priority_class", nullToEmpty(a.workload().priorityClassName()), "replica_role", LEADER);
+            Duration waited = Duration.between(a.workload().queuedAt(), outcome.at()).abs();
             Counter.builder("kueue.admitted.workloads").description("Workloads admitted per ClusterQueue")
                     .tags(tags).register(registry).increment();
             Counter.builder("kueue.quota.reserved.workloads").description("Workloads that reserved quota per ClusterQueue")
@@ -135,13 +141,37 @@ public class SchedulingMetrics {
             Timer.builder("kueue.quota.reserved.wait.time").description("Time from queueing to quota reservation")
                     .tags(tags).serviceLevelObjectives(kueueWaitBuckets(14)).register(registry).record(waited);
         }
-        for (Decision.Preempt p : preempted) {
-            preempted(p.preemptorClusterQueue(), p.reason().name());
-            evicted(p.victimClusterQueue(), "Preempted", priorityClass.apply(p.workload().uid()));
+        for (Decision.Preempt p : result.preempted()) {
+            if (!outcome.rejectedEvictions().contains(p.workload().uid())) {
+                preempted(p.preemptorClusterQueue(), p.reason().name());
+                evicted(p.victimClusterQueue(), "Preempted", p.workload().priorityClassName());
+            }
         }
-        for (Decision.Evict e : evicted) {
-            evicted(e.clusterQueue(), "ClusterQueueStopped", priorityClass.apply(e.workload().uid()));
+        for (Decision.Evict e : result.evicted()) {
+            if (!outcome.rejectedEvictions().contains(e.workload().uid())) {
+                evicted(e.clusterQueue(), "ClusterQueueStopped", e.workload().priorityClassName());
+            }
         }
+    }
+
+    /** A priority-only admission's victims, preempted with reason {@code PriorityPreemption}. */
+    void admittedByPriority(PriorityOnlyPlacement.Admitted admitted) {
+        admitted.victims().forEach(v -> victim(null, "PriorityPreemption", v));
+    }
+
+    /** A committed hotswap: its victims, its requeue when no replacement was found, its MTTR phases so far. */
+    void hotswapped(HotswapDetector.Decided decided) {
+        WorkloadRow row = decided.disrupted();
+        HotswapWriter.Result result = decided.result();
+        decided.victims().stream().filter(v -> result.victimsEvicted().contains(v.uid().toString()))
+                .forEach(v -> victim(row.clusterQueue(), "Hotswap", v));
+        if (!result.newVersions().containsKey(row.uid().toString())) {
+            return;
+        }
+        if (result.outcome() == HotswapWriter.Outcome.Requeued) {
+            evicted(row.clusterQueue(), "NodeFailures", row.priorityClassName());
+        }
+        hotswapDecided(result.event());
     }
 
     /** Kueue's {@code reason} values, plus ours: {@code Hotswap} and {@code PriorityPreemption}. */
@@ -167,7 +197,7 @@ public class SchedulingMetrics {
     }
 
     /** MTTR phases of a hotswap as they land: decided, evictions done (seconds from detection). */
-    void hotswapDecided(HotswapEvent event) {
+    private void hotswapDecided(HotswapEvent event) {
         Counter.builder("platform.hotswap.events").description("Hotswap decisions by outcome")
                 .tag("outcome", event.outcome()).register(registry).increment();
         phase("decided", event.detectedAt(), event.decidedAt());
@@ -207,12 +237,10 @@ public class SchedulingMetrics {
             });
         }
         gauges.get("kueue.pending.workloads").register(pendingRows, true);
-        gauges.get("kueue.unadmitted.workloads").register(jdbc.sql("""
-                        SELECT cluster_queue, coalesce(pending_reason, ''), count(*) FROM workload
-                        WHERE state IN ('Pending', 'Evicted') AND cluster_queue IS NOT NULL GROUP BY 1, 2""")
-                .query((rs, i) -> row(Tags.of("cluster_queue", rs.getString(1), "reason", rs.getString(2),
-                        "underlying_cause", "", "replica_role", role), rs.getLong(3)))
-                .list(), true);
+        gauges.get("kueue.unadmitted.workloads").register(workloads.waitingCounts().stream()
+                .map(w -> row(Tags.of("cluster_queue", w.clusterQueue(), "reason", w.reason(),
+                        "underlying_cause", "", "replica_role", role), w.count()))
+                .toList(), true);
         var admittedRows = jdbc.sql("SELECT cluster_queue, admitted FROM cluster_queue_workload_count")
                 .query((rs, i) -> row(Tags.of("cluster_queue", rs.getString(1), "replica_role", role),
                         rs.getLong(2)))

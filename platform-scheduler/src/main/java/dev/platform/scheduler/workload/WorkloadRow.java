@@ -1,5 +1,6 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.agent.GkeLabels;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 
 import java.time.Instant;
@@ -33,10 +34,8 @@ public record WorkloadRow(
         Integer maxRestarts,
         Integer maximumExecutionTimeSeconds) {
 
-    /** JobSet's annotation asking one whole node pool per replicated-job replica. */
-    public static final String EXCLUSIVE_NODE_POOL = "cloud.google.com/gke-nodepool";
-
+    /** Whether JobSet's exclusive-topology annotation asks one whole node pool per replicated-job replica. */
     public boolean exclusiveNodePools() {
-        return EXCLUSIVE_NODE_POOL.equals(exclusiveTopology);
+        return GkeLabels.NODE_POOL.equals(exclusiveTopology);
     }
 }

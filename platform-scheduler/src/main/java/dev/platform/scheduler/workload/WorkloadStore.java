@@ -1,6 +1,5 @@
 package dev.platform.scheduler.workload;
 
-import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.scheduler.web.KeysetCursor;
 import dev.platform.scheduler.workload.WorkloadStatus.Condition;
@@ -105,6 +104,29 @@ public class WorkloadStore {
     /** The original manifest as stored. */
     public Optional<String> manifest(UUID uid) {
         return jdbc.sql("SELECT manifest::text FROM workload WHERE uid = ?").param(uid).query(String.class).optional();
+    }
+
+    /** The original manifests of {@code uids}, keyed by uid; a uid without a row is absent. */
+    public Map<UUID, String> manifests(Collection<UUID> uids) {
+        Map<UUID, String> manifests = new HashMap<>();
+        jdbc.sql("SELECT uid, manifest::text FROM workload WHERE uid = ANY(?)")
+                .param(uids.toArray(UUID[]::new))
+                .query(rs -> {
+                    manifests.put(rs.getObject(1, UUID.class), rs.getString(2));
+                });
+        return manifests;
+    }
+
+    /** Workloads waiting for quota, counted per ClusterQueue and pending reason (Kueue's unadmitted gauge). */
+    public List<WaitingCount> waitingCounts() {
+        return jdbc.sql("""
+                        SELECT cluster_queue, coalesce(pending_reason, ''), count(*) FROM workload
+                        WHERE state IN ('Pending', 'Evicted') AND cluster_queue IS NOT NULL GROUP BY 1, 2""")
+                .query((rs, i) -> new WaitingCount(rs.getString(1), rs.getString(2), rs.getLong(3)))
+                .list();
+    }
+
+    public record WaitingCount(String clusterQueue, String reason, long count) {
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -24,9 +25,13 @@ class DecisionLogTest {
 
     private final Logger logger = (Logger) LoggerFactory.getLogger("dev.platform.scheduler.decisions");
     private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    private Level level;
 
+    /** At INFO whatever the test classpath's logback configuration says (the agent's test jar sets WARN). */
     @BeforeEach
     void capture() {
+        level = logger.getLevel();
+        logger.setLevel(Level.INFO);
         lines.start();
         logger.addAppender(lines);
     }
@@ -34,6 +39,7 @@ class DecisionLogTest {
     @AfterEach
     void release() {
         logger.detachAppender(lines);
+        logger.setLevel(level);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.testsupport;
 
+import dev.platform.api.agent.GkeLabels;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
@@ -40,7 +41,6 @@ public final class JobSetController implements AutoCloseable {
     static final String REPLICATED_JOB_LABEL = "jobset.sigs.k8s.io/replicatedjob-name";
     static final String JOB_INDEX_LABEL = "jobset.sigs.k8s.io/job-index";
     static final String EXCLUSIVE_TOPOLOGY_ANNOTATION = "alpha.jobset.sigs.k8s.io/exclusive-topology";
-    static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
 
     private final KubernetesClient client;
     private final SharedIndexInformer<GenericKubernetesResource> informer;
@@ -84,7 +84,7 @@ public final class JobSetController implements AutoCloseable {
         if (Boolean.TRUE.equals(jobSet.get("spec", "suspend")) || !podsOf(namespace, name).isEmpty()) {
             return;
         }
-        boolean exclusivePools = NODE_POOL_LABEL.equals(jobSet.getMetadata().getAnnotations() == null ? null
+        boolean exclusivePools = GkeLabels.NODE_POOL.equals(jobSet.getMetadata().getAnnotations() == null ? null
                 : jobSet.getMetadata().getAnnotations().get(EXCLUSIVE_TOPOLOGY_ANNOTATION));
         List<Map<String, Object>> replicatedJobs = jobSet.get("spec", "replicatedJobs");
         int slice = 0;
@@ -139,7 +139,7 @@ public final class JobSetController implements AutoCloseable {
                         .getNodeSelectorTerms().stream()
                         .map(NodeSelectorTerm::getMatchExpressions)
                         .flatMap(List::stream)
-                        .filter(e -> NODE_POOL_LABEL.equals(e.getKey()) && "In".equals(e.getOperator()))
+                        .filter(e -> GkeLabels.NODE_POOL.equals(e.getKey()) && "In".equals(e.getOperator()))
                         .map(NodeSelectorRequirement::getValues)
                         .flatMap(List::stream)
                         .toList();
@@ -149,9 +149,9 @@ public final class JobSetController implements AutoCloseable {
                 .filter(n -> n.getStatus().getConditions().stream()
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
                 .filter(n -> n.getMetadata().getLabels().entrySet().containsAll(selector.entrySet()))
-                .filter(n -> n.getMetadata().getLabels().containsKey(NODE_POOL_LABEL))
-                .filter(n -> allowed.isEmpty() || allowed.contains(n.getMetadata().getLabels().get(NODE_POOL_LABEL)))
-                .forEach(n -> pools.computeIfAbsent(n.getMetadata().getLabels().get(NODE_POOL_LABEL), p -> new ArrayList<>())
+                .filter(n -> n.getMetadata().getLabels().containsKey(GkeLabels.NODE_POOL))
+                .filter(n -> allowed.isEmpty() || allowed.contains(n.getMetadata().getLabels().get(GkeLabels.NODE_POOL)))
+                .forEach(n -> pools.computeIfAbsent(n.getMetadata().getLabels().get(GkeLabels.NODE_POOL), p -> new ArrayList<>())
                         .add(n.getMetadata().getName()));
         pools.values().forEach(nodes -> nodes.sort(null));
         return pools;

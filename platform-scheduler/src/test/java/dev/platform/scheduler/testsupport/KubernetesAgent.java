@@ -5,6 +5,7 @@ import dev.platform.agent.AgentSettings;
 import dev.platform.agent.cluster.KubernetesCluster;
 import dev.platform.agent.leadership.SoleReplica;
 import dev.platform.agent.testing.MockKubernetes;
+import dev.platform.api.agent.GkeLabels;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -97,7 +98,7 @@ public final class KubernetesAgent implements AutoCloseable {
     private static Node node(String pool, int host, boolean tpu) {
         NodeBuilder node = new NodeBuilder()
                 .withNewMetadata().withName(pool + "-node-" + host)
-                .addToLabels(JobSetController.NODE_POOL_LABEL, pool)
+                .addToLabels(GkeLabels.NODE_POOL, pool)
                 .addToLabels("kubernetes.io/hostname", pool + "-node-" + host)
                 .endMetadata()
                 .withNewSpec().endSpec()
@@ -138,7 +139,7 @@ public final class KubernetesAgent implements AutoCloseable {
     }
 
     public List<String> nodesOf(String pool) {
-        return kubernetes.client().nodes().withLabel(JobSetController.NODE_POOL_LABEL, pool).list().getItems().stream()
+        return kubernetes.client().nodes().withLabel(GkeLabels.NODE_POOL, pool).list().getItems().stream()
                 .map(n -> n.getMetadata().getName())
                 .sorted()
                 .toList();

@@ -7,6 +7,7 @@ import dev.platform.scheduler.core.Workload;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -51,7 +52,7 @@ public final class Forecaster {
         Simulation late = run(tree, clusterQueues, now, Quantile.P90, end);
         Map<String, WorkloadForecast> forecasts = new LinkedHashMap<>();
         for (Workload w : median.waiting) {
-            forecasts.put(w.uid(), forecast(w.uid(), median, early, late));
+            forecasts.put(w.uid(), forecast(w, median, early, late));
         }
         return new TreeForecast(forecasts, median.firstFinish,
                 median.outOfTime || early.outOfTime || late.outOfTime);
@@ -66,7 +67,8 @@ public final class Forecaster {
         return simulation;
     }
 
-    private static WorkloadForecast forecast(String uid, Simulation median, Simulation early, Simulation late) {
+    private static WorkloadForecast forecast(Workload waiting, Simulation median, Simulation early, Simulation late) {
+        String uid = waiting.uid();
         Instant estimate = median.admittedAt.get(uid);
         if (estimate != null) {
             Instant low = early.admittedAt.get(uid);
@@ -75,7 +77,7 @@ public final class Forecaster {
             high = high == null ? null : high.isBefore(estimate) ? estimate : high;
             Map<RuntimeBasis, Integer> before = median.finishedBefore.get(uid);
             return new WorkloadForecast(estimate, low, high, basis(before), admittedMessage(before,
-                    median.victims.getOrDefault(uid, List.of())));
+                    median.victims.getOrDefault(uid, List.of()), waiting.namespace()));
         }
         if (median.truncated) {
             return new WorkloadForecast(null, median.reached, null, ForecastBasis.BeyondHorizon,
@@ -86,7 +88,7 @@ public final class Forecaster {
         if (!permanent && !median.holdingForever.isEmpty()) {
             return new WorkloadForecast(null, null, null, ForecastBasis.UnknownRuntime,
                     "waits for quota held by workloads whose runtime is unknown (no history, no maximum execution"
-                            + " time): " + names(median.holdingForever.values()));
+                            + " time): " + names(median.holdingForever.values(), waiting.namespace()));
         }
         String why = last == null ? "no cycle admits it" : last.message();
         return new WorkloadForecast(null, null, null, ForecastBasis.NeverFits,
@@ -107,13 +109,13 @@ public final class Forecaster {
         return basis;
     }
 
-    private static String admittedMessage(Map<RuntimeBasis, Integer> before, List<Workload> victims) {
+    private static String admittedMessage(Map<RuntimeBasis, Integer> before, List<Workload> victims, String namespace) {
         int count = before.values().stream().mapToInt(Integer::intValue).sum();
         String when = count == 0 ? "fits in the quota free now"
                 : "after " + count + (count == 1 ? " workload" : " workloads") + " in its cohort finish (runtimes: "
                 + before.entrySet().stream().map(e -> e.getValue() + " from " + describe(e.getKey()))
                 .collect(Collectors.joining(", ")) + ")";
-        return victims.isEmpty() ? when : when + ", by preempting " + names(victims);
+        return victims.isEmpty() ? when : when + ", by preempting " + names(victims, namespace);
     }
 
     private static String describe(RuntimeBasis basis) {
@@ -125,9 +127,23 @@ public final class Forecaster {
         };
     }
 
-    private static String names(Collection<Workload> workloads) {
-        String shown = workloads.stream().limit(NAMES_SHOWN).map(Workload::toString).collect(Collectors.joining(", "));
-        int more = workloads.size() - NAMES_SHOWN;
-        return more > 0 ? shown + " and " + more + " more" : shown;
+    /**
+     * The workloads of {@code namespace}, the forecast workload's own, by name; those of other namespaces only
+     * counted: whoever may read a forecast may read its namespace, not necessarily the others.
+     */
+    private static String names(Collection<Workload> workloads, String namespace) {
+        List<Workload> own = workloads.stream().filter(w -> w.namespace().equals(namespace)).toList();
+        int others = workloads.size() - own.size();
+        List<String> parts = new ArrayList<>();
+        own.stream().limit(NAMES_SHOWN).map(Workload::toString).forEach(parts::add);
+        int more = own.size() - NAMES_SHOWN;
+        if (more > 0) {
+            parts.add(more + " more");
+        }
+        if (others > 0) {
+            parts.add(others + (others == 1 ? " workload" : " workloads") + " of other namespaces");
+        }
+        return parts.size() == 1 ? parts.get(0)
+                : String.join(", ", parts.subList(0, parts.size() - 1)) + " and " + parts.get(parts.size() - 1);
     }
 }

@@ -1,0 +1,91 @@
+package dev.platform.scheduler.scheduling;
+
+import dev.platform.scheduler.core.Admission;
+import dev.platform.scheduler.core.CycleResult;
+import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.core.PendingReason;
+import dev.platform.scheduler.core.placement.SlicePlacement;
+import dev.platform.scheduler.core.placement.SliceRequest;
+import dev.platform.scheduler.workload.WorkloadRow;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Puts the quota admissions of a cycle on node pools, once a cluster is connected. An admission
+ * whose slices find no free healthy pool is undone and parked with {@code WaitingForNodePool} until
+ * the inventory changes. Owned by the loop thread.
+ */
+final class AdmissionPlacement {
+
+    /** The cycle's decisions after placement, and where each placed admission goes. */
+    record Placed(CycleResult result, Map<String, DecisionWriter.Placed> placements) {
+    }
+
+    private final SchedulerCache cache;
+    private final Map<String, Map<String, String>> flavorLabels;
+
+    /** @param flavorLabels node labels per ResourceFlavor name, kept current by the loop */
+    AdmissionPlacement(SchedulerCache cache, Map<String, Map<String, String>> flavorLabels) {
+        this.cache = cache;
+        this.flavorLabels = flavorLabels;
+    }
+
+    Placed place(CycleResult cycle) {
+        NodePoolPlacement placement = cache.placement();
+        if (!placement.active() || cycle.admitted().isEmpty()) {
+            return new Placed(cycle, Map.of());
+        }
+        Map<String, DecisionWriter.Placed> placements = new HashMap<>();
+        List<Decision.Admit> placed = new ArrayList<>();
+        List<Decision.Pending> pending = new ArrayList<>(cycle.pending());
+        for (Decision.Admit admit : cycle.admitted()) {
+            WorkloadRow row = cache.row(admit.workload().uid());
+            SliceRequest request = NodePoolPlacement.request(row, admit.admission(), flavorLabels);
+            Optional<SlicePlacement.Placement> where = placement.place(request);
+            if (where.isPresent()) {
+                cache.assume(admit, where.get());
+                placements.put(admit.workload().uid(), placed(admit.admission(), where.get()));
+                placed.add(admit);
+            } else {
+                cache.park(admit);
+                pending.add(new Decision.Pending(admit.workload(), PendingReason.WaitingForNodePool,
+                        NodePoolPlacement.waitingMessage(request), true));
+            }
+        }
+        return new Placed(new CycleResult(placed, cycle.preempted(), pending, cycle.evicted()), placements);
+    }
+
+    /**
+     * Workloads admitted while no cluster was connected run nowhere yet; once a cluster reports
+     * pools, each is placed (highest priority first) and started, or left as it is when no pool fits.
+     */
+    void placeAdmittedWithoutPools(long epoch, DecisionWriter writer) {
+        if (!cache.placement().active()) {
+            return;
+        }
+        for (WorkloadRow row : cache.admittedWithoutPools()) {
+            Admission admission = CoreMapping.admission(row.admission());
+            SliceRequest request = NodePoolPlacement.request(row, admission, flavorLabels);
+            Optional<SlicePlacement.Placement> where = cache.placement().place(request);
+            if (where.isEmpty()) {
+                continue;
+            }
+            Long version = writer.placeAdmitted(epoch, row, placed(admission, where.get()));
+            if (version != null) {
+                cache.placed(row, version, where.get());
+            }
+        }
+    }
+
+    /** Where an admission goes, with the node labels of its (first) flavor for the agent's node selector. */
+    private DecisionWriter.Placed placed(Admission admission, SlicePlacement.Placement where) {
+        String flavor = admission.podSetAssignments().stream().flatMap(a -> a.flavors().values().stream())
+                .findFirst().orElse(null);
+        return new DecisionWriter.Placed(where, flavor,
+                flavor == null ? Map.of() : flavorLabels.getOrDefault(flavor, Map.of()));
+    }
+}
