@@ -1,4 +1,4 @@
--- The platform's whole state. PostgreSQL is the source of truth (design §2, §7):
+-- The platform's whole state. PostgreSQL is the source of truth:
 -- constraints live here, not only in Java; history tables are append-only and indexed
 -- for keyset pagination by (time, id).
 

@@ -13,7 +13,7 @@ import tools.jackson.databind.node.ObjectNode;
  * Turns the manifest stored at submission into the JobSet the cluster runs: ownership labels on
  * the JobSet and on every pod template, the priority class, the flavor's node labels, and a
  * required node affinity on the assigned pools. With the exclusive-topology annotation, JobSet
- * then puts each replica on its own pool among those (design §6).
+ * then puts each replica on its own pool among those.
  */
 final class JobSetMaterializer {
 

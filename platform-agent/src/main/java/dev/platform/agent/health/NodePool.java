@@ -6,6 +6,7 @@ import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.agent.NodePoolReport;
 import dev.platform.api.agent.NodeReport;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -19,7 +20,7 @@ import java.util.TreeMap;
 /**
  * Node pools built from the nodes' cloud.google.com/gke-nodepool label. A multi-host TPU slice
  * is atomic, so a pool takes the worst state of its nodes: one Unhealthy node makes the pool
- * Unhealthy (design §4).
+ * Unhealthy.
  */
 public final class NodePool {
 

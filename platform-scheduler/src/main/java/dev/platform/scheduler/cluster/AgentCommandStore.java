@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The agent command outbox (design §2, §7): commands are written in the transaction of the
+ * The agent command outbox: commands are written in the transaction of the
  * decision that causes them, delivered at least once by long poll, acknowledged by id.
  */
 @Repository

@@ -8,7 +8,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import java.util.List;
 
-/** Node-pool inventory and health of the connected clusters (design §8). */
+/** Node-pool inventory and health of the connected clusters. */
 @RestController
 @RequestMapping(path = "/api/v1/clusters", produces = "application/json")
 class ClusterController {

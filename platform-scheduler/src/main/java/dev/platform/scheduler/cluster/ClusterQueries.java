@@ -14,7 +14,7 @@ import java.util.UUID;
 
 /**
  * The inventory as users read it. A stale cluster (no report within {@code platform.agents.staleness})
- * shows every pool Unknown, whatever it last reported (design §6).
+ * shows every pool Unknown, whatever it last reported.
  */
 @Repository
 public class ClusterQueries {

@@ -1,5 +1,7 @@
 package dev.platform.scheduler.core;
 
+import dev.platform.api.reason.EvictionReason;
+import dev.platform.api.reason.PendingReason;
 import dev.platform.scheduler.core.preemption.PreemptionRequest;
 import dev.platform.scheduler.core.preemption.PreemptionTarget;
 import dev.platform.scheduler.core.quota.DominantResourceShare;
@@ -112,8 +114,11 @@ final class AdmissionCycle {
                 if (w.evicted() || !(queueDrains || localDrains)) {
                     continue;
                 }
-                String message = queueDrains ? "The ClusterQueue is stopped" : "The LocalQueue is stopped";
-                evicted.add(new Decision.Evict(w.workload(), e.getKey(), message));
+                evicted.add(queueDrains
+                        ? new Decision.Evict(w.workload(), e.getKey(), EvictionReason.ClusterQueueStopped,
+                        "The ClusterQueue is stopped")
+                        : new Decision.Evict(w.workload(), e.getKey(), EvictionReason.LocalQueueStopped,
+                        "The LocalQueue is stopped"));
                 state.evictionStarted(w.uid());
             }
         }

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core;
 
+import dev.platform.api.reason.PendingReason;
 import dev.platform.scheduler.core.quota.FlavorResource;
 
 import java.util.List;

@@ -1,5 +1,9 @@
 package dev.platform.scheduler.core;
 
+import dev.platform.api.reason.EvictionReason;
+import dev.platform.api.reason.PendingReason;
+import dev.platform.api.reason.PreemptionReason;
+
 /** A decision of one admission cycle, for the adapter to persist and execute. */
 public sealed interface Decision permits Decision.Admit, Decision.Preempt, Decision.Pending, Decision.Evict {
 
@@ -24,7 +28,7 @@ public sealed interface Decision permits Decision.Admit, Decision.Preempt, Decis
     record Pending(Workload workload, PendingReason reason, String message, boolean inadmissible) implements Decision {
     }
 
-    /** Evict an admitted workload because its queue is stopped with HoldAndDrain. */
-    record Evict(Workload workload, String clusterQueue, String message) implements Decision {
+    /** Evict an admitted workload because its queue is stopped with HoldAndDrain ({@code reason} says which queue). */
+    record Evict(Workload workload, String clusterQueue, EvictionReason reason, String message) implements Decision {
     }
 }

@@ -20,7 +20,7 @@
  *       the namespace).</li>
  *   <li>{@code runCycle()} — one admission cycle, returning a {@link dev.platform.scheduler.core.CycleResult} of
  *       {@link dev.platform.scheduler.core.Decision}s: {@code Admit}, {@code Preempt} (victim, reason, Kueue's
- *       message), {@code Pending} (typed {@link dev.platform.scheduler.core.PendingReason}, message, whether it went
+ *       message), {@code Pending} (typed {@link dev.platform.api.reason.PendingReason}, message, whether it went
  *       to the inadmissible set) and {@code Evict} (HoldAndDrain).</li>
  * </ul>
  *

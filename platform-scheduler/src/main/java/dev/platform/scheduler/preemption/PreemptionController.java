@@ -1,5 +1,6 @@
 package dev.platform.scheduler.preemption;
 
+import dev.platform.api.reason.PreemptionReason;
 import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.web.ApiException;
 import dev.platform.scheduler.web.KeysetCursor;
@@ -15,7 +16,6 @@ import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The preemption audit: filters, keyset pagination, and {@code text/csv} export of
@@ -28,8 +28,7 @@ public class PreemptionController {
 
     static final int MAX_PAGE = 1000;
     private static final int EXPORT_PAGE = 5000;
-    private static final Set<String> REASONS = Set.of("InClusterQueue", "InCohortReclamation",
-            "InCohortReclaimWhileBorrowing", "InCohortFairSharing", "Hotswap", "PriorityPreemption");
+    private static final List<String> REASONS = PreemptionReason.names();
 
     private static final String FORMULA_START = "=+-@\t\r";
 

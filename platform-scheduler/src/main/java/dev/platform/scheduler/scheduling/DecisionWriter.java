@@ -1,13 +1,15 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.scheduler.core.CycleResult;
-import dev.platform.scheduler.core.Decision;
-import dev.platform.scheduler.core.PendingReason;
-import dev.platform.scheduler.core.PodSetAssignment;
-import dev.platform.scheduler.core.Workload;
+import dev.platform.api.reason.PreemptionReason;
+import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandType;
+import dev.platform.api.reason.PendingReason;
 import dev.platform.scheduler.cluster.AgentCommandStore;
+import dev.platform.scheduler.core.CycleResult;
+import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.core.PodSetAssignment;
+import dev.platform.scheduler.core.Workload;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionStore;
@@ -31,7 +33,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Commits one cycle's decisions in one transaction (design §2): workload states, admissions,
+ * Commits one cycle's decisions in one transaction: workload states, admissions,
  * quota rows, conditions, preemption events. Fenced by the leader epoch; every workload update is
  * guarded by its version, and the ones that lost a race are reported back so the loop can undo
  * them in its state.
@@ -86,22 +88,23 @@ class DecisionWriter {
 
         List<Decision.Admit> rejected = admit(result.admitted(), placements, versions, now, epoch, newVersions);
         List<String> rejectedEvictions = new ArrayList<>();
-        evict(result.preempted().stream().map(p -> eviction(p.workload(), versions, "Preempted", p.message(),
-                p.reason().name())).toList(), now, newVersions, rejectedEvictions);
-        evict(result.evicted().stream().map(e -> eviction(e.workload(), versions, stopReason(e.message()), e.message(),
-                null)).toList(), now, newVersions, rejectedEvictions);
+        evict(result.preempted().stream().map(p -> eviction(p.workload(), versions, EvictionReason.Preempted,
+                p.message(), p.reason())).toList(), now, newVersions, rejectedEvictions);
+        evict(result.evicted().stream().map(e -> eviction(e.workload(), versions, e.reason(), e.message(), null))
+                .toList(), now, newVersions, rejectedEvictions);
         preemptions.append(result.preempted().stream()
                 .filter(p -> !rejectedEvictions.contains(p.workload().uid()))
                 .map(p -> new PreemptionEvent(0, now, p.reason().name(), p.message(),
                         party(p.preemptor(), p.preemptorClusterQueue()), party(p.workload(), p.victimClusterQueue())))
                 .toList(), epoch);
         transitions.recordPending(result.pending().stream().map(p -> new WorkloadTransitions.PendingNote(
-                UUID.fromString(p.workload().uid()), p.reason().name(), p.message())).toList(), "QuotaReserved", now);
+                UUID.fromString(p.workload().uid()), p.reason(), p.message())).toList(), "QuotaReserved", now);
         return new Outcome(newVersions, rejected, rejectedEvictions, now);
     }
 
-    private static WorkloadTransitions.Eviction eviction(Workload workload, Map<String, Long> versions, String reason,
-                                                         String message, String preemptionReason) {
+    private static WorkloadTransitions.Eviction eviction(Workload workload, Map<String, Long> versions,
+                                                         EvictionReason reason, String message,
+                                                         PreemptionReason preemptionReason) {
         return new WorkloadTransitions.Eviction(UUID.fromString(workload.uid()), versions.getOrDefault(workload.uid(), -1L),
                 reason, message, preemptionReason);
     }
@@ -210,8 +213,8 @@ class DecisionWriter {
         String message = "Preempted to accommodate a workload (UID: " + row.uid() + ") due to prioritization in "
                 + "priority-only mode (no queue name); preemptor path: " + queuePath(row.clusterQueue());
         Map<String, Long> evicted = evictions.evict(victims.stream().map(v -> new WorkloadTransitions.Eviction(v.uid(),
-                v.version(), "Preempted", message + "; preemptee path: " + queuePath(v.clusterQueue()),
-                "PriorityPreemption")).toList(), now);
+                v.version(), EvictionReason.Preempted, message + "; preemptee path: " + queuePath(v.clusterQueue()),
+                PreemptionReason.PriorityPreemption)).toList(), now);
         if (evicted.size() < victims.size()) {
             TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
             return Optional.empty();
@@ -235,7 +238,7 @@ class DecisionWriter {
             TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
             return Optional.empty();
         }
-        preemptions.append(victims.stream().map(v -> new PreemptionEvent(0, now, "PriorityPreemption",
+        preemptions.append(victims.stream().map(v -> new PreemptionEvent(0, now, PreemptionReason.PriorityPreemption.name(),
                 message + "; preemptee path: " + queuePath(v.clusterQueue()), party(row), party(v))).toList(), epoch);
         startInClusters(List.of(Starting.of(row, new Placed(placement, null, Map.of()))));
         return Optional.of(new PriorityOnlyAdmission(version, evicted));
@@ -248,7 +251,7 @@ class DecisionWriter {
     @Transactional
     public void waitingPriorityOnly(Map<UUID, String> messages) {
         transitions.recordPending(messages.entrySet().stream().map(e -> new WorkloadTransitions.PendingNote(e.getKey(),
-                PendingReason.WaitingForNodePool.name(), e.getValue())).toList(), "Admitted", clock.instant());
+                PendingReason.WaitingForNodePool, e.getValue())).toList(), "Admitted", clock.instant());
     }
 
     private static String queuePath(String clusterQueue) {
@@ -277,7 +280,4 @@ class DecisionWriter {
                 workload.priority());
     }
 
-    private static String stopReason(String message) {
-        return message != null && message.contains("LocalQueue") ? "LocalQueueStopped" : "ClusterQueueStopped";
-    }
 }

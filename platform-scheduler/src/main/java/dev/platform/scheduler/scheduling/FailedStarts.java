@@ -1,5 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
 import dev.platform.scheduler.cluster.AgentCommandCompleted;
@@ -87,7 +88,7 @@ class FailedStarts {
         String message = "The restart on the replacement node pools in cluster " + c.cluster() + " failed: "
                 + c.message();
         boolean requeued = transitions.requeue(c.workloadUid(),
-                new WorkloadTransitions.Expected.LatestCommand(c.cluster(), c.id()), c.at(), "NodeFailures", message,
+                new WorkloadTransitions.Expected.LatestCommand(c.cluster(), c.id()), c.at(), EvictionReason.NodeFailures, message,
                 "Requeued at its original position after a failed restart").isPresent();
         if (!requeued) {
             return false;

@@ -1,5 +1,7 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.api.reason.PreemptionReason;
+import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandType;
 import dev.platform.api.manifest.Kind;
@@ -88,12 +90,12 @@ class HotswapWriter {
         boolean exhausted = disrupted.maxRestarts() != null && disrupted.restarts() + 1 > disrupted.maxRestarts();
         List<WorkloadRow> toEvict = exhausted || replacement == null ? List.of() : victims;
         Map<String, Long> landed = evictions.evict(toEvict.stream().map(v -> new WorkloadTransitions.Eviction(
-                v.uid(), v.version(), "Preempted", message + "; preemptee path: /" + v.clusterQueue(),
-                "Hotswap")).toList(), now);
+                v.uid(), v.version(), EvictionReason.Preempted, message + "; preemptee path: /" + v.clusterQueue(),
+                PreemptionReason.Hotswap)).toList(), now);
         versions.putAll(landed);
         List<WorkloadRow> evictedVictims = toEvict.stream().filter(v -> landed.containsKey(v.uid().toString())).toList();
         evictedVictims.forEach(v -> evicted.add(v.uid().toString()));
-        preemptions.append(evictedVictims.stream().map(v -> new PreemptionEvent(0, now, "Hotswap",
+        preemptions.append(evictedVictims.stream().map(v -> new PreemptionEvent(0, now, PreemptionReason.Hotswap.name(),
                 message + "; preemptee path: /" + v.clusterQueue(), party(disrupted), party(v))).toList(), epoch);
 
         Outcome outcome;
@@ -158,7 +160,7 @@ class HotswapWriter {
         String message = "Node pool " + disruption.cluster() + "/" + disruption.pool() + " failed ("
                 + disruption.reason() + ") and no replacement could be found";
         return transitions.requeue(w.uid(), new WorkloadTransitions.Expected.AtVersion(w.version()), now,
-                        "NodeFailures", message, "Requeued at its original position after a node failure")
+                        EvictionReason.NodeFailures, message, "Requeued at its original position after a node failure")
                 .map(r -> {
                     stop(w);
                     return Map.of(w.uid().toString(), r.version());

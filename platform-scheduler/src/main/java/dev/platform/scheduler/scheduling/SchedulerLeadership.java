@@ -3,7 +3,6 @@ package dev.platform.scheduler.scheduling;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,9 +11,10 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 
 /**
- * One active scheduler (design §2): the leader holds a session-level PostgreSQL advisory lock on
+ * One active scheduler: the leader holds a session-level PostgreSQL advisory lock on
  * a connection of its own, and on taking leadership bumps the leader epoch. Every decision
  * transaction checks that epoch ({@link DecisionWriter}), so a deposed leader cannot commit:
  * when its connection dies the lock is gone, the next leader bumps the epoch, and the old

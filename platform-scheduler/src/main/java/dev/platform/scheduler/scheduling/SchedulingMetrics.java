@@ -1,5 +1,7 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.api.reason.PreemptionReason;
+import dev.platform.api.reason.EvictionReason;
 import dev.platform.scheduler.cluster.AgentsProperties;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
@@ -143,20 +145,20 @@ public class SchedulingMetrics {
         }
         for (Decision.Preempt p : result.preempted()) {
             if (!outcome.rejectedEvictions().contains(p.workload().uid())) {
-                preempted(p.preemptorClusterQueue(), p.reason().name());
-                evicted(p.victimClusterQueue(), "Preempted", p.workload().priorityClassName());
+                preempted(p.preemptorClusterQueue(), p.reason());
+                evicted(p.victimClusterQueue(), EvictionReason.Preempted, p.workload().priorityClassName());
             }
         }
         for (Decision.Evict e : result.evicted()) {
             if (!outcome.rejectedEvictions().contains(e.workload().uid())) {
-                evicted(e.clusterQueue(), "ClusterQueueStopped", e.workload().priorityClassName());
+                evicted(e.clusterQueue(), e.reason(), e.workload().priorityClassName());
             }
         }
     }
 
     /** A priority-only admission's victims, preempted with reason {@code PriorityPreemption}. */
     void admittedByPriority(PriorityOnlyPlacement.Admitted admitted) {
-        admitted.victims().forEach(v -> victim(null, "PriorityPreemption", v));
+        admitted.victims().forEach(v -> victim(null, PreemptionReason.PriorityPreemption, v));
     }
 
     /** A committed hotswap: its victims, its requeue when no replacement was found, its MTTR phases so far. */
@@ -164,34 +166,33 @@ public class SchedulingMetrics {
         WorkloadRow row = decided.disrupted();
         HotswapWriter.Result result = decided.result();
         decided.victims().stream().filter(v -> result.victimsEvicted().contains(v.uid().toString()))
-                .forEach(v -> victim(row.clusterQueue(), "Hotswap", v));
+                .forEach(v -> victim(row.clusterQueue(), PreemptionReason.Hotswap, v));
         if (!result.newVersions().containsKey(row.uid().toString())) {
             return;
         }
         if (result.outcome() == HotswapWriter.Outcome.Requeued) {
-            evicted(row.clusterQueue(), "NodeFailures", row.priorityClassName());
+            evicted(row.clusterQueue(), EvictionReason.NodeFailures, row.priorityClassName());
         }
         hotswapDecided(result.event());
     }
 
     /** Kueue's {@code reason} values, plus ours: {@code Hotswap} and {@code PriorityPreemption}. */
-    void preempted(String preemptingClusterQueue, String reason) {
+    void preempted(String preemptingClusterQueue, PreemptionReason reason) {
         Counter.builder("kueue.preempted.workloads").description("Preempted workloads per preempting ClusterQueue and reason")
-                .tags("preempting_cluster_queue", nullToEmpty(preemptingClusterQueue), "reason", reason,
+                .tags("preempting_cluster_queue", nullToEmpty(preemptingClusterQueue), "reason", reason.name(),
                         "replica_role", LEADER)
                 .register(registry).increment();
     }
 
     /** A victim of a preemption outside the cycle (Hotswap, priority-only mode): preempted and evicted. */
-    void victim(String preemptingClusterQueue, String reason, WorkloadRow victim) {
+    void victim(String preemptingClusterQueue, PreemptionReason reason, WorkloadRow victim) {
         preempted(preemptingClusterQueue, reason);
-        evicted(victim.clusterQueue(), "Preempted", victim.priorityClassName());
+        evicted(victim.clusterQueue(), EvictionReason.Preempted, victim.priorityClassName());
     }
 
-    /** Kueue's eviction reasons: Preempted, ClusterQueueStopped, NodeFailures. */
-    void evicted(String clusterQueue, String reason, String priorityClass) {
+    void evicted(String clusterQueue, EvictionReason reason, String priorityClass) {
         Counter.builder("kueue.evicted.workloads").description("Evicted workloads per ClusterQueue and reason")
-                .tags("cluster_queue", nullToEmpty(clusterQueue), "reason", reason, "underlying_cause", "",
+                .tags("cluster_queue", nullToEmpty(clusterQueue), "reason", reason.name(), "underlying_cause", "",
                         "priority_class", nullToEmpty(priorityClass), "replica_role", LEADER)
                 .register(registry).increment();
     }

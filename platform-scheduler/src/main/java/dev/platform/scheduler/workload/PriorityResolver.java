@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A workload's priority (design §4): the WorkloadPriorityClass named by label
+ * A workload's priority: the WorkloadPriorityClass named by label
  * {@code kueue.x-k8s.io/priority-class} first, else the pod templates' PriorityClass, else
  * {@code spec.priority} of a Workload, else the global default PriorityClass, else 0. A class
  * that is named but does not exist is an error, as Kubernetes refuses such pods.

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.reason.PendingReason;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
@@ -26,7 +27,6 @@ import java.util.UUID;
 @Service
 public class WorkloadService {
 
-    static final String LOCAL_QUEUE_NOT_FOUND = "LocalQueueNotFound";
 
     private final WorkloadStore store;
     private final PriorityResolver priorities;
@@ -85,7 +85,7 @@ public class WorkloadService {
         PriorityResolver.ResolvedPriority priority = priorities.resolve(queued);
         UUID uid = UUID.randomUUID();
         Instant now = clock.instant();
-        String pendingReason = clusterQueue.isPresent() ? null : LOCAL_QUEUE_NOT_FOUND;
+        PendingReason pendingReason = clusterQueue.isPresent() ? null : PendingReason.LocalQueueNotFound;
         String pendingMessage = clusterQueue.isPresent() ? null : "LocalQueue " + queueName + " doesn't exist";
         transitions.submit(uid, queued, clusterQueue.orElse(null), priority.className(), priority.value(),
                 pendingReason, pendingMessage, now, idempotencyKey);
@@ -126,13 +126,12 @@ public class WorkloadService {
         PriorityResolver.ResolvedPriority priority = priorities.resolve(manifest);
         UUID uid = UUID.randomUUID();
         Instant now = clock.instant();
-        transitions.submit(uid, manifest, null, priority.className(), priority.value(), PRIORITY_ONLY_REASON,
+        transitions.submit(uid, manifest, null, priority.className(), priority.value(), PendingReason.WaitingForNodePool,
                 PRIORITY_ONLY_MESSAGE, now, idempotencyKey);
         events.publishEvent(new WorkloadsChanged());
         return new Submitted(store.find(manifest.namespace(), manifest.name()).orElseThrow(), true);
     }
 
-    static final String PRIORITY_ONLY_REASON = "WaitingForNodePool";
     static final String PRIORITY_ONLY_MESSAGE = "priority-only mode (no kueue.x-k8s.io/queue-name): no quota;"
             + " waits for a free healthy node pool";
 

@@ -1,6 +1,6 @@
 package dev.platform.scheduler.workload;
 
-/** The lifecycle of a workload (design §8). */
+/** The lifecycle of a workload. */
 public enum WorkloadState {
     /** Waiting in its queue (also after being preempted and requeued). */
     Pending,

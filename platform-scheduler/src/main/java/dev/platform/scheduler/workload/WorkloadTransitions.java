@@ -1,5 +1,8 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.reason.PendingReason;
+import dev.platform.api.reason.PreemptionReason;
+import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.manifest.WorkloadManifest;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -59,7 +62,7 @@ public class WorkloadTransitions {
 
     /** A new Pending workload, with why it waits at first. The caller holds {@link #lockChanges()}. */
     public void submit(UUID uid, WorkloadManifest manifest, String clusterQueue, String priorityClassName, int priority,
-                       String pendingReason, String pendingMessage, Instant now, String idempotencyKey) {
+                       PendingReason pendingReason, String pendingMessage, Instant now, String idempotencyKey) {
         jdbc.sql("""
                 INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
                                       priority, state, manifest, pod_sets, pending_reason, pending_message,
@@ -69,12 +72,13 @@ public class WorkloadTransitions {
                 .params(uid, manifest.namespace(), manifest.name(), manifest.kind().manifestName(),
                         manifest.queueName(), clusterQueue, priorityClassName, priority,
                         json.writeValueAsString(manifest.manifest()), json.writeValueAsString(manifest.podSets()),
-                        pendingReason, pendingMessage, Timestamp.from(now), Timestamp.from(now),
+                        pendingReason == null ? null : pendingReason.name(), pendingMessage, Timestamp.from(now),
+                        Timestamp.from(now),
                         manifest.maxRestarts(), idempotencyKey, manifest.exclusiveTopology(),
                         manifest.maximumExecutionTimeSeconds())
                 .update();
         appendEvents(List.of(new NewEvent(uid, now, "QuotaReserved", "False",
-                pendingReason != null ? pendingReason : "Pending",
+                pendingReason != null ? pendingReason.name() : "Pending",
                 pendingMessage != null ? pendingMessage : "Waiting for the scheduler")));
     }
 
@@ -189,7 +193,7 @@ public class WorkloadTransitions {
     // ---- while pending ----------------------------------------------------------------------
 
     /** Why one Pending workload waits. */
-    public record PendingNote(UUID uid, String reason, String message) {
+    public record PendingNote(UUID uid, PendingReason reason, String message) {
     }
 
     /**
@@ -208,7 +212,7 @@ public class WorkloadTransitions {
                           AND (w.pending_reason IS DISTINCT FROM d.reason OR w.pending_message IS DISTINCT FROM d.message)
                         RETURNING w.uid, d.reason, d.message""")
                 .param("uids", notes.stream().map(PendingNote::uid).toArray(UUID[]::new))
-                .param("reasons", notes.stream().map(PendingNote::reason).toArray(String[]::new))
+                .param("reasons", notes.stream().map(n -> n.reason().name()).toArray(String[]::new))
                 .param("messages", notes.stream().map(PendingNote::message).toArray(String[]::new))
                 .query((rs, i) -> new NewEvent(rs.getObject(1, UUID.class), now, condition, "False",
                         rs.getString(2), rs.getString(3)))
@@ -220,10 +224,11 @@ public class WorkloadTransitions {
     /**
      * One workload to evict, if still at {@code expectedVersion}.
      *
-     * @param reason           the Evicted condition's reason (Preempted, ClusterQueueStopped, ...)
+     * @param reason           the Evicted condition's reason
      * @param preemptionReason the Preempted condition's reason, or null when not preempted
      */
-    public record Eviction(UUID uid, long expectedVersion, String reason, String message, String preemptionReason) {
+    public record Eviction(UUID uid, long expectedVersion, EvictionReason reason, String message,
+                           PreemptionReason preemptionReason) {
     }
 
     /** A workload whose quota was taken: its new version, and the cluster its pods ran in (null when none). */
@@ -259,13 +264,14 @@ public class WorkloadTransitions {
             if (!uids.contains(e.uid())) {
                 continue;
             }
-            events.add(new NewEvent(e.uid(), now, "Evicted", "True", e.reason(), e.message()));
+            String reason = e.reason().name();
+            events.add(new NewEvent(e.uid(), now, "Evicted", "True", reason, e.message()));
             if (e.preemptionReason() != null) {
-                events.add(new NewEvent(e.uid(), now, "Preempted", "True", e.preemptionReason(), e.message()));
+                events.add(new NewEvent(e.uid(), now, "Preempted", "True", e.preemptionReason().name(), e.message()));
             }
-            events.add(new NewEvent(e.uid(), now, "QuotaReserved", "False", e.reason(), "The workload was evicted"));
-            events.add(new NewEvent(e.uid(), now, "Admitted", "False", e.reason(), "The workload was evicted"));
-            events.add(new NewEvent(e.uid(), now, "Requeued", "True", e.reason(),
+            events.add(new NewEvent(e.uid(), now, "QuotaReserved", "False", reason, "The workload was evicted"));
+            events.add(new NewEvent(e.uid(), now, "Admitted", "False", reason, "The workload was evicted"));
+            events.add(new NewEvent(e.uid(), now, "Requeued", "True", reason,
                     "Requeued at its original position after eviction"));
         }
         appendEvents(events);
@@ -290,8 +296,8 @@ public class WorkloadTransitions {
      * Back to Pending at its original place after its node pools failed (Kueue's NodeFailures eviction):
      * quota released, Evicted, QuotaReserved=False and Requeued say why.
      */
-    public Optional<Released> requeue(UUID uid, Expected expected, Instant now, String reason, String message,
-                                      String requeuedMessage) {
+    public Optional<Released> requeue(UUID uid, Expected expected, Instant now, EvictionReason reason,
+                                      String message, String requeuedMessage) {
         Optional<Released> requeued = guarded("""
                 UPDATE workload w SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL, %s
                 FROM (SELECT cluster AS old_cluster FROM workload WHERE uid = :uid) o
@@ -299,9 +305,9 @@ public class WorkloadTransitions {
                 RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""", uid, expected, now);
         requeued.ifPresent(r -> {
             releaseQuota(List.of(uid));
-            appendEvents(List.of(new NewEvent(uid, now, "Evicted", "True", reason, message),
-                    new NewEvent(uid, now, "QuotaReserved", "False", reason, message),
-                    new NewEvent(uid, now, "Requeued", "True", reason, requeuedMessage)));
+            appendEvents(List.of(new NewEvent(uid, now, "Evicted", "True", reason.name(), message),
+                    new NewEvent(uid, now, "QuotaReserved", "False", reason.name(), message),
+                    new NewEvent(uid, now, "Requeued", "True", reason.name(), requeuedMessage)));
         });
         return requeued;
     }

@@ -39,8 +39,16 @@ class ArchitectureTest {
     void schedulingCoreIsPureJava() {
         ArchRule rule = classes().that().resideInAPackage("dev.platform.scheduler.core..")
                 .should().onlyDependOnClassesThat()
-                .resideInAnyPackage("dev.platform.scheduler.core..", "java..")
+                .resideInAnyPackage("dev.platform.scheduler.core..", "dev.platform.api.reason..", "java..")
                 .because("the core works on snapshots and must be testable and benchmarkable without any framework");
+        rule.check(production);
+    }
+
+    @Test
+    void theReasonVocabularyIsPureJava() {
+        ArchRule rule = classes().that().resideInAPackage("dev.platform.api.reason..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.platform.api.reason..", "java..")
+                .because("the core, the REST API and the console share these reasons");
         rule.check(production);
     }
 

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core;
 
+import dev.platform.api.reason.PendingReason;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

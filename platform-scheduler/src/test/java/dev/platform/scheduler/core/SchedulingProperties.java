@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core;
 
+import dev.platform.api.reason.PreemptionReason;
 import dev.platform.scheduler.core.preemption.PreemptionPolicies;
 import dev.platform.scheduler.core.preemption.PreemptionRequest;
 import dev.platform.scheduler.core.preemption.PreemptionTarget;
@@ -9,8 +10,8 @@ import dev.platform.scheduler.core.quota.QuotaNode;
 import dev.platform.scheduler.core.quota.Revert;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.constraints.LongRange;
+import net.jqwik.api.statistics.Statistics;
 
 import java.time.Duration;
 import java.util.ArrayList;

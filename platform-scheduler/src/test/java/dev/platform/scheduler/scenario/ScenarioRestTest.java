@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 
 /**
  * The scheduling scenario files (src/test/resources/scenarios) replayed through the REST API
- * against the running application and real PostgreSQL (issue 4, "done when" 1). Files with
+ * against the running application and real PostgreSQL. Files with
  * {@code fairSharing: true} run in {@link FairSharingScenarioRestTest}; files with
  * {@code rest: false} say in a comment why they cannot be replayed.
  *

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Priority-only mode (design §6): JobSets without a queue name run as GKE runs them without
+ * Priority-only mode: JobSets without a queue name run as GKE runs them without
  * Kueue, with the real agent on a simulated cluster of four 4x4 v6e pools. No quota; free pools
  * first; otherwise lower-priority holders are preempted (reason PriorityPreemption), unless the
  * PriorityClass says {@code preemptionPolicy: Never}.

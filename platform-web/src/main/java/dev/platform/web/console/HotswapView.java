@@ -1,12 +1,13 @@
 package dev.platform.web.console;
 
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One hotswap (design §6): the pool that failed under a running workload, the victims evicted to
+ * One hotswap: the pool that failed under a running workload, the victims evicted to
  * make room, the replacement pools, and the MTTR phases detected -> decided -> evictions done ->
  * replacement running (a phase not reached yet is null).
  */

@@ -1,21 +1,11 @@
 package dev.platform.web.console;
 
-import java.util.Map;
+import dev.platform.api.reason.PendingReason;
 
-/** Pending reason codes (design §5) in words, for people who do not know Kueue's vocabulary. */
+import java.util.Arrays;
+
+/** Pending reason codes in words, for people who do not know Kueue's vocabulary. */
 public final class PendingReasons {
-
-    private static final Map<String, String> WORDS = Map.ofEntries(
-            Map.entry("WaitingForQuota", "Waiting for quota to free up"),
-            Map.entry("WaitingForPreemptedWorkloads", "Waiting for preempted workloads to stop"),
-            Map.entry("NoMatchingFlavor", "No flavor of the queue matches its requests"),
-            Map.entry("ExceedsMaxQuota", "Asks for more than the queue can ever give"),
-            Map.entry("WaitingForNodePool", "Quota is free; waiting for a healthy node pool"),
-            Map.entry("QueueStopped", "The queue is stopped"),
-            Map.entry("InadmissibleNamespace", "The ClusterQueue does not admit this namespace"),
-            Map.entry("LocalQueueNotFound", "Its LocalQueue does not exist"),
-            Map.entry("ClusterQueueInactive", "The ClusterQueue is inactive"),
-            Map.entry("Blocked", "Blocked behind the head of a StrictFIFO queue"));
 
     private PendingReasons() {
     }
@@ -25,6 +15,22 @@ public final class PendingReasons {
         if (code == null) {
             return "Waiting for the scheduler";
         }
-        return WORDS.getOrDefault(code, code);
+        return Arrays.stream(PendingReason.values()).filter(r -> r.name().equals(code)).findFirst()
+                .map(PendingReasons::describe).orElse(code);
+    }
+
+    static String describe(PendingReason reason) {
+        return switch (reason) {
+            case WaitingForQuota -> "Waiting for quota to free up";
+            case WaitingForPreemptedWorkloads -> "Waiting for preempted workloads to stop";
+            case NoMatchingFlavor -> "No flavor of the queue matches its requests";
+            case ExceedsMaxQuota -> "Asks for more than the queue can ever give";
+            case WaitingForNodePool -> "Quota is free; waiting for a healthy node pool";
+            case QueueStopped -> "The queue is stopped";
+            case InadmissibleNamespace -> "The ClusterQueue does not admit this namespace";
+            case LocalQueueNotFound -> "Its LocalQueue does not exist";
+            case ClusterQueueInactive -> "The ClusterQueue is inactive";
+            case Blocked -> "Blocked behind the head of a StrictFIFO queue";
+        };
     }
 }

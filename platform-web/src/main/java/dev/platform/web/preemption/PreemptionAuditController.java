@@ -1,5 +1,6 @@
 package dev.platform.web.preemption;
 
+import dev.platform.api.reason.PreemptionReason;
 import dev.platform.api.identity.Caller;
 import dev.platform.web.preemption.PreemptionQueries.PreemptionPage;
 import dev.platform.web.preemption.PreemptionQueries.PreemptionSearch;
@@ -26,8 +27,7 @@ import java.util.List;
 public class PreemptionAuditController {
 
     static final int PAGE = 50;
-    static final List<String> REASONS = List.of("InClusterQueue", "InCohortReclamation",
-            "InCohortReclaimWhileBorrowing", "InCohortFairSharing", "Hotswap", "PriorityPreemption");
+    static final List<String> REASONS = PreemptionReason.names();
 
     private final PreemptionQueries queries;
 

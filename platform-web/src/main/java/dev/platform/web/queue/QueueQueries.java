@@ -1,5 +1,6 @@
 package dev.platform.web.queue;
 
+import dev.platform.api.reason.PendingReason;
 import dev.platform.api.identity.Caller;
 import dev.platform.web.console.ForecastView;
 import dev.platform.web.console.PendingReasons;
@@ -68,7 +69,8 @@ public interface QueueQueries {
 
         /** There is no quota in this mode: waiting means no pool is free and nobody may be preempted. */
         public String reasonText() {
-            return "WaitingForNodePool".equals(reason) ? "Waiting for a free node pool" : PendingReasons.describe(reason);
+            return PendingReason.WaitingForNodePool.name().equals(reason) ? "Waiting for a free node pool"
+                    : PendingReasons.describe(reason);
         }
     }
 

@@ -13,8 +13,8 @@ import org.springframework.web.util.UriUtils;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The workload page and its Cancel button. The cancel form is a plain POST; CSRF protection comes
- * with the security issue (design §10), which adds Spring Security and its token to this form.
+ * The workload page and its Cancel button. The cancel form is a plain POST; Thymeleaf's {@code th:action}
+ * adds Spring Security's CSRF token to it.
  */
 @Controller
 public class WorkloadPageController {

@@ -1,7 +1,7 @@
 package dev.platform.scheduler.core.forecast;
 
+import dev.platform.api.reason.PendingReason;
 import dev.platform.scheduler.core.Decision;
-import dev.platform.scheduler.core.PendingReason;
 import dev.platform.scheduler.core.SchedulerState;
 import dev.platform.scheduler.core.Workload;
 

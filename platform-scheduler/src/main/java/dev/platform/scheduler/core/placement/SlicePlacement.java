@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core.placement;
 
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,7 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Which workload holds which node pool, and where new or disrupted workloads can go (design §6).
+ * Which workload holds which node pool, and where new or disrupted workloads can go.
  * Deterministic: pools are tried by cluster then name. Not thread-safe: owned by the scheduling
  * loop.
  */

@@ -1,8 +1,8 @@
 package dev.platform.scheduler.core.preemption;
 
+import dev.platform.api.reason.PreemptionReason;
 import dev.platform.scheduler.core.AdmittedWorkload;
 import dev.platform.scheduler.core.ClusterQueueSpec;
-import dev.platform.scheduler.core.PreemptionReason;
 import dev.platform.scheduler.core.ReclaimWithinCohortPolicy;
 import dev.platform.scheduler.core.Snapshot;
 import dev.platform.scheduler.core.WithinClusterQueuePolicy;

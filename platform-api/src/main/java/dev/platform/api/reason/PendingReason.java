@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.api.reason;
 
 /** Why a workload is still pending after a cycle; answers "why is my job pending". */
 public enum PendingReason {
@@ -20,6 +20,6 @@ public enum PendingReason {
     ClusterQueueInactive,
     /** StrictFIFO: another workload at the head of the ClusterQueue cannot be admitted. */
     Blocked,
-    /** Quota fits, but no healthy node pool is free for its slices (placement, design §6). */
+    /** Quota fits, but no healthy node pool is free for its slices (placement). */
     WaitingForNodePool
 }

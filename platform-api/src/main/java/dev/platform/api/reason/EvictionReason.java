@@ -1,0 +1,13 @@
+package dev.platform.api.reason;
+
+/** Why an admitted workload was evicted: the reason of its Evicted condition, spelled as Kueue spells it. */
+public enum EvictionReason {
+    /** Preempted; the preemption reason says by what rule. */
+    Preempted,
+    /** Its ClusterQueue was stopped with stopPolicy HoldAndDrain. */
+    ClusterQueueStopped,
+    /** Its LocalQueue was stopped with stopPolicy HoldAndDrain. */
+    LocalQueueStopped,
+    /** A node pool under it failed (hotswap), or its START found no healthy pool. */
+    NodeFailures
+}
