@@ -2,6 +2,7 @@ package dev.platform.scheduler.cluster;
 
 import dev.platform.api.agent.GkeLabels;
 import dev.platform.scheduler.core.placement.NodePool;
+import dev.platform.scheduler.core.placement.PoolKey;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -23,8 +24,8 @@ public class NodePoolInventory {
     /** A pool Unhealthy since {@code since}, with the nodes that made it so and why. */
     public record UnhealthyPool(String cluster, String pool, List<String> nodes, String reason, Instant since) {
 
-        public String key() {
-            return cluster + "/" + pool;
+        public PoolKey key() {
+            return new PoolKey(cluster, pool);
         }
     }
 

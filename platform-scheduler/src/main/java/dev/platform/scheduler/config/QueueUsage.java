@@ -1,6 +1,6 @@
 package dev.platform.scheduler.config;
 
-import dev.platform.scheduler.workload.Quantities;
+import dev.platform.scheduler.core.Quantities;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 

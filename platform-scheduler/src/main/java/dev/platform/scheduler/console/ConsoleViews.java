@@ -1,5 +1,6 @@
 package dev.platform.scheduler.console;
 
+import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.ClusterQueueManifest;
@@ -65,7 +66,7 @@ class ConsoleViews {
         return new PreemptionView(e.id(), e.at(), e.reason(), e.message(), party(e.preemptor()), party(e.victim()));
     }
 
-    static List<PodSetPlacement> placements(WorkloadStatus.Admission admission) {
+    static List<PodSetPlacement> placements(StoredAdmission admission) {
         if (admission == null || admission.podSetAssignments() == null) {
             return List.of();
         }

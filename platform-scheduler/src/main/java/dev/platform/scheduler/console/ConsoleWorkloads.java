@@ -44,7 +44,7 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
                     w.priorityClassName(), w.priority(), w.state().name(), w.positionInClusterQueue(),
                     w.positionInLocalQueue(), row.pendingReason(), row.pendingMessage(), w.createdAt(), w.admittedAt(),
                     w.podSets().stream().map(p -> new PodSetView(p.name(), p.count(), p.requests())).toList(),
-                    ConsoleViews.placements(w.admission()),
+                    ConsoleViews.placements(row.admission()),
                     w.conditions().stream().map(c -> new ConditionView(c.type(), c.status(), c.reason(), c.message(),
                             c.lastTransitionTime())).toList(),
                     store.events(row.uid()).stream().map(e -> new EventView(e.at(), e.type(), e.status(), e.reason(),

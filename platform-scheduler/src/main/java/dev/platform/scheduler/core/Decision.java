@@ -15,7 +15,9 @@ public sealed interface Decision permits Decision.Admit, Decision.Preempt, Decis
 
     /**
      * Evict {@code workload} (the victim) to make room for {@code preemptor}. The victim keeps its quota until the
-     * adapter reports {@link SchedulerState#evictionCompleted}.
+     * eviction is reported: the scheduler reports {@link SchedulerState#evictionCommitted} once the eviction is in
+     * the database (quota free at once, the victim waits at its original place); the scenario replays may report
+     * {@link SchedulerState#evictionCompleted} instead, Kueue's moment (pods gone, requeued as of then).
      */
     record Preempt(Workload workload, String victimClusterQueue, Workload preemptor, String preemptorClusterQueue,
                    PreemptionReason reason, String message) implements Decision {

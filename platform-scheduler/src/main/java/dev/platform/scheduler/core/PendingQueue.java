@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core;
 
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -14,9 +15,7 @@ import java.util.TreeSet;
 final class PendingQueue {
 
     /** Queue order: higher priority first, then earlier queue timestamp (FIFO), then uid. */
-    static final Comparator<Workload> ORDER = Comparator.comparingInt(Workload::priority).reversed()
-            .thenComparing(Workload::queuedAt)
-            .thenComparing(Workload::uid);
+    static final Comparator<Workload> ORDER = QueueOrder.of(Workload::priority, Workload::queuedAt, Workload::uid);
 
     private final TreeSet<Workload> active = new TreeSet<>(ORDER);
     private final Map<String, Workload> inadmissible = new HashMap<>();

@@ -12,8 +12,10 @@
  *       {@link dev.platform.scheduler.core.CohortSpec}, {@link dev.platform.scheduler.core.ClusterQueueSpec},
  *       {@link dev.platform.scheduler.core.LocalQueueSpec}, {@link dev.platform.scheduler.core.Namespace}.</li>
  *   <li>Workload events, as they happen: {@code addPending(Workload)}, {@code removePending(uid)},
- *       {@code addAdmitted(Workload, Admission, admittedAt)} (start-up restore), {@code evictionStarted(uid)},
- *       {@code evictionCompleted(uid)} (victim's quota freed, victim requeued), {@code workloadFinished(uid)}.</li>
+ *       {@code addAdmitted(Workload, Admission, admittedAt)} (start-up restore), {@code evictionCommitted(uid)}
+ *       (the scheduler's: the eviction is in the database, the victim's quota is free and it waits at its original
+ *       place), {@code evictionCompleted(uid)} (Kueue's moment, pods gone and requeued as of then, which scenario
+ *       replays use), {@code workloadFinished(uid)}. The cycle itself marks victims with {@code evictionStarted}.</li>
  *   <li>"Something changed" outside the core (node pool healed, capacity reported):
  *       {@code requeueInadmissible()} or {@code requeueInadmissible(clusterQueue)}. Finishing a workload and any
  *       configuration change requeue on their own (new namespace labels: only the ClusterQueues that newly select

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.CohortManifest;
 import dev.platform.api.manifest.LabelSelector;
@@ -32,9 +33,8 @@ import dev.platform.scheduler.core.Taint;
 import dev.platform.scheduler.core.Toleration;
 import dev.platform.scheduler.core.WithinClusterQueuePolicy;
 import dev.platform.scheduler.core.Workload;
-import dev.platform.scheduler.workload.Quantities;
+import dev.platform.scheduler.core.Quantities;
 import dev.platform.scheduler.workload.WorkloadRow;
-import dev.platform.scheduler.workload.WorkloadStatus;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -101,15 +101,15 @@ public final class CoreMapping {
     }
 
     /** The core's admission as the status resource shows it (quantities as Kubernetes text). */
-    static WorkloadStatus.Admission admission(Admission admission, Map<String, List<String>> nodePools) {
-        return new WorkloadStatus.Admission(admission.clusterQueue(), admission.podSetAssignments().stream()
-                .map(a -> new WorkloadStatus.PodSetAssignment(a.name(), a.count(), new TreeMap<>(a.flavors()),
+    static StoredAdmission admission(Admission admission, Map<String, List<String>> nodePools) {
+        return new StoredAdmission(admission.clusterQueue(), admission.podSetAssignments().stream()
+                .map(a -> new StoredAdmission.PodSetAssignment(a.name(), a.count(), new TreeMap<>(a.flavors()),
                         usageText(a.resourceUsage()), nodePools.getOrDefault(a.name(), List.of())))
                 .toList());
     }
 
     /** The stored admission back in the core's terms, for restoring admitted workloads at start. */
-    static Admission admission(WorkloadStatus.Admission admission) {
+    static Admission admission(StoredAdmission admission) {
         return new Admission(admission.clusterQueue(), admission.podSetAssignments().stream()
                 .map(a -> {
                     Map<String, Long> usage = new LinkedHashMap<>();

@@ -1,21 +1,22 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.api.reason.PreemptionReason;
-import dev.platform.api.reason.EvictionReason;
+import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandType;
+import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PendingReason;
+import dev.platform.api.reason.PreemptionReason;
 import dev.platform.scheduler.cluster.AgentCommandStore;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.PodSetAssignment;
 import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.core.placement.PoolKey;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionStore;
-import dev.platform.scheduler.workload.Quantities;
+import dev.platform.scheduler.core.Quantities;
 import dev.platform.scheduler.workload.WorkloadRow;
-import dev.platform.scheduler.workload.WorkloadStatus;
 import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.scheduler.workload.WorkloadTransitions;
 import org.springframework.stereotype.Component;
@@ -31,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * Commits one cycle's decisions in one transaction: workload states, admissions,
@@ -167,7 +169,7 @@ class DecisionWriter {
             Placed placed = s.placed();
             commands.enqueue(placed.placement().cluster(), CommandType.START, s.uid(), s.namespace(), s.name(),
                     new CommandPayload(json.readTree(manifests.get(s.uid())), s.priorityClassName(),
-                            placed.placement().allPools().stream().map(DecisionWriter::poolName).toList(),
+                            placed.placement().allPools().stream().map(PoolKey::pool).toList(),
                             placed.nodeLabels(), placed.flavor()), null);
         }
     }
@@ -182,8 +184,8 @@ class DecisionWriter {
         fence.check(epoch);
         transitions.lockChanges();
         Map<String, List<String>> pools = NodePoolPlacement.poolNames(placed.placement());
-        WorkloadStatus.Admission admission = new WorkloadStatus.Admission(row.admission().clusterQueue(),
-                row.admission().podSetAssignments().stream().map(a -> new WorkloadStatus.PodSetAssignment(a.name(),
+        StoredAdmission admission = new StoredAdmission(row.admission().clusterQueue(),
+                row.admission().podSetAssignments().stream().map(a -> new StoredAdmission.PodSetAssignment(a.name(),
                         a.count(), a.flavors(), a.resourceUsage(), pools.getOrDefault(a.name(), List.of()))).toList());
         Long version = transitions.place(row.uid(), row.version(), json.writeValueAsString(admission),
                 placed.placement().cluster()).orElse(null);
@@ -220,19 +222,20 @@ class DecisionWriter {
             return Optional.empty();
         }
         Map<String, List<String>> pools = NodePoolPlacement.poolNames(placement);
-        WorkloadStatus.Admission admission = new WorkloadStatus.Admission(null, row.podSets().stream()
+        StoredAdmission admission = new StoredAdmission(null, row.podSets().stream()
                 .map(ps -> {
                     Map<String, String> usage = new java.util.TreeMap<>();
                     ps.requests().forEach((resource, q) -> usage.put(resource,
                             Quantities.format(q.milliValue() * ps.count())));
-                    return new WorkloadStatus.PodSetAssignment(ps.name(), ps.count(), Map.of(), usage,
+                    return new StoredAdmission.PodSetAssignment(ps.name(), ps.count(), Map.of(), usage,
                             pools.getOrDefault(ps.name(), List.of()));
                 }).toList());
         Long version = transitions.admitWithoutQuota(row.uid(), row.version(), json.writeValueAsString(admission),
                 placement.cluster(), now, epoch, "No queue name: placed by priority on "
-                        + String.join(", ", placement.allPools()) + (victims.isEmpty() ? "" : " after preempting "
+                        + placement.allPools().stream().map(PoolKey::toString).collect(Collectors.joining(", "))
+                        + (victims.isEmpty() ? "" : " after preempting "
                         + victims.stream().map(v -> v.namespace() + "/" + v.name())
-                        .collect(java.util.stream.Collectors.joining(", "))))
+                        .collect(Collectors.joining(", "))))
                 .orElse(null);
         if (version == null) {
             TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
@@ -261,10 +264,6 @@ class DecisionWriter {
     private static PreemptionEvent.Party party(WorkloadRow row) {
         return new PreemptionEvent.Party(row.namespace(), row.name(), row.uid().toString(), row.clusterQueue(),
                 row.priority());
-    }
-
-    static String poolName(String poolKey) {
-        return poolKey.substring(poolKey.indexOf('/') + 1);
     }
 
     /** Evicts in one statement; what lost a race (changed meanwhile) is added to {@code rejected}. */

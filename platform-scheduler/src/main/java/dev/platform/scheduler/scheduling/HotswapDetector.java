@@ -1,8 +1,10 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.scheduler.cluster.NodePoolInventory;
 import dev.platform.scheduler.cluster.NodePoolInventory.UnhealthyPool;
+import dev.platform.scheduler.cluster.NodePoolInventory;
+import dev.platform.scheduler.core.QueueOrder;
 import dev.platform.scheduler.core.placement.NodePool;
+import dev.platform.scheduler.core.placement.PoolKey;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.core.placement.SliceRequest;
 import dev.platform.scheduler.workload.WorkloadRow;
@@ -12,7 +14,6 @@ import org.springframework.stereotype.Component;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -63,19 +64,18 @@ class HotswapDetector {
             return false;
         }
         Instant now = clock.instant();
-        Map<String, UnhealthyPool> broken = brokenPools(now, placement);
+        Map<PoolKey, UnhealthyPool> broken = brokenPools(now, placement);
         if (broken.isEmpty()) {
             return false;
         }
         List<WorkloadRow> disrupted = placement.slices().holdersOf(broken.keySet()).stream()
                 .map(rows).filter(r -> r != null && r.state().holdsQuota())
-                .sorted(Comparator.comparingInt(WorkloadRow::priority).reversed()
-                        .thenComparing(r -> r.admittedAt() == null ? r.queueTimestamp() : r.admittedAt())
-                        .thenComparing(r -> r.uid().toString()))
+                .sorted(QueueOrder.of(WorkloadRow::priority,
+                        r -> r.admittedAt() == null ? r.queueTimestamp() : r.admittedAt(), r -> r.uid().toString()))
                 .toList();
         boolean decided = false;
         for (WorkloadRow row : disrupted) {
-            Set<String> itsBroken = new TreeSet<>(placement.slices().poolsOf(row.uid().toString()));
+            Set<PoolKey> itsBroken = new TreeSet<>(placement.slices().poolsOf(row.uid().toString()));
             itsBroken.retainAll(broken.keySet());
             if (itsBroken.isEmpty()) {
                 continue;
@@ -94,11 +94,11 @@ class HotswapDetector {
     }
 
     /** The pools Unhealthy past the grace period under workloads, as the database and the loop's inventory agree. */
-    private Map<String, UnhealthyPool> brokenPools(Instant now, NodePoolPlacement placement) {
+    private Map<PoolKey, UnhealthyPool> brokenPools(Instant now, NodePoolPlacement placement) {
         if (placement.slices().holdersOf(placement.unhealthyPools()).isEmpty()) {
             return Map.of();
         }
-        Map<String, UnhealthyPool> broken = new TreeMap<>();
+        Map<PoolKey, UnhealthyPool> broken = new TreeMap<>();
         // Only what the loop's inventory also sees Unhealthy: a stale cluster's pools are Unknown.
         inventory.unhealthySince(now.minus(grace)).stream()
                 .filter(p -> placement.slices().pool(p.key())

@@ -1,21 +1,22 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.api.reason.PreemptionReason;
-import dev.platform.api.reason.EvictionReason;
+import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandType;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.ResourceFlavorManifest;
+import dev.platform.api.reason.EvictionReason;
+import dev.platform.api.reason.PreemptionReason;
 import dev.platform.scheduler.cluster.AgentCommandStore;
 import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.scheduler.config.ObjectKey;
+import dev.platform.scheduler.core.placement.PoolKey;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.hotswap.HotswapEvent;
 import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.WorkloadRow;
-import dev.platform.scheduler.workload.WorkloadStatus;
 import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.scheduler.workload.WorkloadTransitions;
 import org.springframework.stereotype.Component;
@@ -28,6 +29,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Commits one hotswap in one transaction: victims evicted and requeued at
@@ -108,7 +110,7 @@ class HotswapWriter {
             versions.putAll(fail(disrupted, now));
         } else {
             outcome = Outcome.Recovering;
-            replacementPools = replacement.placement().allPools().stream().map(DecisionWriter::poolName).toList();
+            replacementPools = replacement.placement().allPools().stream().map(PoolKey::pool).toList();
             versions.putAll(restart(disrupted, replacement.placement(), now, disruption));
         }
         HotswapEvent event = new HotswapEvent(0, disruption.cluster(), disruption.pool(), disruption.nodes(),
@@ -128,12 +130,13 @@ class HotswapWriter {
     private Map<String, Long> restart(WorkloadRow w, SlicePlacement.Placement placement, Instant now,
                                       Disruption disruption) {
         Map<String, List<String>> pools = NodePoolPlacement.poolNames(placement);
-        WorkloadStatus.Admission admission = new WorkloadStatus.Admission(w.admission().clusterQueue(),
-                w.admission().podSetAssignments().stream().map(a -> new WorkloadStatus.PodSetAssignment(a.name(),
+        StoredAdmission admission = new StoredAdmission(w.admission().clusterQueue(),
+                w.admission().podSetAssignments().stream().map(a -> new StoredAdmission.PodSetAssignment(a.name(),
                         a.count(), a.flavors(), a.resourceUsage(), pools.getOrDefault(a.name(), List.of()))).toList());
         Long version = transitions.restart(w.uid(), w.version(), json.writeValueAsString(admission),
                 placement.cluster(), now, "Node pool " + disruption.cluster() + "/" + disruption.pool() + " failed ("
-                        + disruption.reason() + "); restarting on " + String.join(", ", placement.allPools())
+                        + disruption.reason() + "); restarting on "
+                        + placement.allPools().stream().map(PoolKey::toString).collect(Collectors.joining(", "))
                         + " (restart " + (w.restarts() + 1)
                         + (w.maxRestarts() == null ? "" : " of at most " + w.maxRestarts()) + ")")
                 .orElse(null);
@@ -150,7 +153,7 @@ class HotswapWriter {
         commands.deleteElsewhere(Map.of(w.uid(), placement.cluster()));
         commands.enqueue(placement.cluster(), CommandType.RESTART, w.uid(), w.namespace(), w.name(),
                 new CommandPayload(json.readTree(manifest), w.priorityClassName(),
-                        placement.allPools().stream().map(DecisionWriter::poolName).toList(), nodeLabels, flavor),
+                        placement.allPools().stream().map(PoolKey::pool).toList(), nodeLabels, flavor),
                 now.plus(RESTART_EXPIRY));
         return Map.of(w.uid().toString(), version);
     }

@@ -1,15 +1,16 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.api.agent.GkeLabels;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.scheduler.core.Admission;
 import dev.platform.scheduler.core.PodSetAssignment;
 import dev.platform.scheduler.core.placement.NodePool;
+import dev.platform.scheduler.core.placement.PoolKey;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.core.placement.SliceRequest;
 import dev.platform.scheduler.workload.WorkloadRow;
-import dev.platform.scheduler.workload.WorkloadStatus;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,8 +49,8 @@ final class NodePoolPlacement {
     }
 
     /** Keys of the pools currently Unhealthy. */
-    Set<String> unhealthyPools() {
-        Set<String> keys = new HashSet<>();
+    Set<PoolKey> unhealthyPools() {
+        Set<PoolKey> keys = new HashSet<>();
         inventory.stream().filter(p -> p.health() == NodePool.Health.Unhealthy).forEach(p -> keys.add(p.key()));
         return keys;
     }
@@ -63,9 +64,9 @@ final class NodePoolPlacement {
         if (row.cluster() == null || row.admission() == null) {
             return;
         }
-        Map<String, List<String>> pools = new TreeMap<>();
-        for (WorkloadStatus.PodSetAssignment a : row.admission().podSetAssignments()) {
-            pools.put(a.name(), a.nodePools().stream().map(p -> row.cluster() + "/" + p).toList());
+        Map<String, List<PoolKey>> pools = new TreeMap<>();
+        for (StoredAdmission.PodSetAssignment a : row.admission().podSetAssignments()) {
+            pools.put(a.name(), a.nodePools().stream().map(p -> new PoolKey(row.cluster(), p)).toList());
         }
         slices.assign(holder(row), new SlicePlacement.Placement(row.cluster(), pools));
     }
@@ -111,7 +112,7 @@ final class NodePoolPlacement {
     static Map<String, List<String>> poolNames(SlicePlacement.Placement placement) {
         Map<String, List<String>> names = new TreeMap<>();
         placement.poolsByPodSet().forEach((podSet, keys) ->
-                names.put(podSet, keys.stream().map(k -> k.substring(k.indexOf('/') + 1)).toList()));
+                names.put(podSet, keys.stream().map(PoolKey::pool).toList()));
         return names;
     }
 

@@ -1,13 +1,13 @@
 package dev.platform.scheduler.scheduling;
 
 import dev.platform.scheduler.core.Admission;
+import dev.platform.scheduler.core.QueueOrder;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.core.placement.SliceRequest;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadState;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -62,8 +62,7 @@ final class PriorityOnlyPlacement {
         // A row still showing its eviction's predecessor waits for the change feed to bring it.
         List<WorkloadRow> waiting = queue.waiting().stream().map(rows)
                 .filter(r -> r != null && r.state() == WorkloadState.Pending)
-                .sorted(Comparator.comparingInt(WorkloadRow::priority).reversed()
-                        .thenComparing(WorkloadRow::queueTimestamp).thenComparing(r -> r.uid().toString()))
+                .sorted(QueueOrder.of(WorkloadRow::priority, WorkloadRow::queueTimestamp, r -> r.uid().toString()))
                 .toList();
         List<Admitted> admitted = new ArrayList<>();
         Map<UUID, String> waitingWhy = new HashMap<>();

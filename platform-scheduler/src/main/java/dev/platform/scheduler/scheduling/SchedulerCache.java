@@ -2,6 +2,7 @@ package dev.platform.scheduler.scheduling;
 
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.core.QueueOrder;
 import dev.platform.scheduler.core.SchedulerSettings;
 import dev.platform.scheduler.core.SchedulerState;
 import dev.platform.scheduler.core.Workload;
@@ -11,7 +12,6 @@ import dev.platform.scheduler.workload.WorkloadState;
 
 import java.time.Clock;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -277,12 +277,11 @@ final class SchedulerCache {
         pending.add(workload.uid());
     }
 
-    /** Workloads admitted while no cluster was connected, so on no pool yet: highest priority first. */
+    /** Workloads admitted while no cluster was connected, so on no pool yet, in queue order. */
     List<WorkloadRow> admittedWithoutPools() {
         return rows.values().stream()
                 .filter(r -> r.state() == WorkloadState.Admitted && r.cluster() == null && r.admission() != null)
-                .sorted(Comparator.comparingInt(WorkloadRow::priority).reversed()
-                        .thenComparing(r -> r.uid().toString()))
+                .sorted(QueueOrder.of(WorkloadRow::priority, WorkloadRow::queueTimestamp, r -> r.uid().toString()))
                 .toList();
     }
 

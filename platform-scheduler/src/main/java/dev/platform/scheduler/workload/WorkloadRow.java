@@ -19,7 +19,7 @@ public record WorkloadRow(
         int priority,
         WorkloadState state,
         List<PodSetSpec> podSets,
-        WorkloadStatus.Admission admission,
+        StoredAdmission admission,
         String pendingReason,
         String pendingMessage,
         Instant queueTimestamp,

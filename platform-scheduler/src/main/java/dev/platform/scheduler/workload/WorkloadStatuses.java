@@ -36,7 +36,7 @@ public class WorkloadStatuses {
             return new WorkloadStatus(row.namespace(), row.name(), row.kind(), row.uid().toString(), row.queueName(),
                     row.clusterQueue(), row.priorityClassName(), row.priority(), row.state(),
                     row.podSets().stream().map(WorkloadStatuses::podSet).toList(),
-                    row.admission(),
+                    row.admission() == null ? null : row.admission().toStatus(),
                     conditions.getOrDefault(row.uid(), List.of()),
                     position == null ? null : position[0],
                     position == null ? null : position[1],

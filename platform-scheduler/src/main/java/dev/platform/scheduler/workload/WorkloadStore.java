@@ -49,7 +49,7 @@ public class WorkloadStore {
                 WorkloadState.valueOf(rs.getString("state")),
                 json.readValue(rs.getString("pod_sets"), POD_SETS),
                 rs.getString("admission") == null ? null
-                        : json.readValue(rs.getString("admission"), WorkloadStatus.Admission.class),
+                        : json.readValue(rs.getString("admission"), StoredAdmission.class),
                 rs.getString("pending_reason"),
                 rs.getString("pending_message"),
                 instant(rs.getTimestamp("queue_timestamp")),

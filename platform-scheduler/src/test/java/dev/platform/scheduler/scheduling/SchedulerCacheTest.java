@@ -15,9 +15,10 @@ import dev.platform.scheduler.core.StopPolicy;
 import dev.platform.scheduler.core.WithinClusterQueuePolicy;
 import dev.platform.scheduler.core.Workload;
 import dev.platform.scheduler.core.placement.NodePool;
+import dev.platform.scheduler.core.placement.PoolKey;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadState;
-import dev.platform.scheduler.workload.WorkloadStatus;
+import dev.platform.scheduler.workload.StoredAdmission;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -117,8 +118,8 @@ class SchedulerCacheTest {
         assertThat(parkedQueues).containsExactly(Map.entry(feed.uid("two-slices"), "cq"));
         assertThat(inadmissible).isEqualTo(1);
         assertThat(placed.placements().get(feed.uid("two-slices")).placement().allPools())
-                .containsExactly("c1/a", "c1/b");
-        assertThat(cache.placement().slices().poolsOf(feed.uid("two-slices"))).containsExactlyInAnyOrder("c1/a", "c1/b");
+                .containsExactly(new PoolKey("c1", "a"), new PoolKey("c1", "b"));
+        assertThat(cache.placement().slices().poolsOf(feed.uid("two-slices"))).containsExactlyInAnyOrder(new PoolKey("c1", "a"), new PoolKey("c1", "b"));
         assertThat(cache.parkedQueues()).isEmpty();
     }
 
@@ -252,7 +253,7 @@ class SchedulerCacheTest {
         }
 
         private WorkloadRow next(String name, String queue, int priority, WorkloadState state, List<PodSetSpec> podSets,
-                                 WorkloadStatus.Admission admission, Instant finishedAt) {
+                                 StoredAdmission admission, Instant finishedAt) {
             WorkloadRow before = latest.get(name);
             long version = before == null ? 1 : before.version() + 1;
             Instant admittedAt = state.holdsQuota() || finishedAt != null ? CoreFixtures.T0 : null;

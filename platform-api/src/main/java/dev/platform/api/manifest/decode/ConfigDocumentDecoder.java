@@ -53,7 +53,7 @@ final class ConfigDocumentDecoder {
             List.of("admissionChecks", "admissionChecksStrategy", "admissionScope", "concurrentAdmissionPolicy");
 
     /** The decoded object of a configuration kind, whose apiVersion and kind have been checked. */
-    ConfigManifest decode(Node root, TypeMeta type) {
+    ConfigManifest decode(FieldCursor root, TypeMeta type) {
         // Status is what a cluster reports, never an input; kubectl output carries it.
         root.skip("status");
         Kind kind = type.kind();
@@ -72,12 +72,12 @@ final class ConfigDocumentDecoder {
         };
     }
 
-    private static ResourceFlavorManifest resourceFlavor(String name, Node spec) {
+    private static ResourceFlavorManifest resourceFlavor(String name, FieldCursor spec) {
         Map<String, String> nodeLabels = KubernetesFields.labels(spec, "nodeLabels");
         List<Taint> taints = new ArrayList<>();
         Set<String> keyAndEffect = new HashSet<>();
-        List<Node> taintNodes = atMost(spec, "nodeTaints", 8);
-        for (Node taint : taintNodes) {
+        List<FieldCursor> taintNodes = atMost(spec, "nodeTaints", 8);
+        for (FieldCursor taint : taintNodes) {
             String key = taint.requiredName("key", KubernetesNames::qualifiedNameProblem);
             String value = taint.name("value", KubernetesNames::labelValueProblem);
             String effect = taint.requiredOneOf("effect", KubernetesFields.TAINT_EFFECTS);
@@ -89,7 +89,7 @@ final class ConfigDocumentDecoder {
             taints.add(new Taint(key, value, effect));
         }
         List<Toleration> tolerations = new ArrayList<>();
-        for (Node toleration : atMost(spec, "tolerations", 8)) {
+        for (FieldCursor toleration : atMost(spec, "tolerations", 8)) {
             tolerations.add(KubernetesFields.toleration(toleration));
         }
         String topologyName = spec.name("topologyName", KubernetesNames::subdomainProblem);
@@ -99,7 +99,7 @@ final class ConfigDocumentDecoder {
         return new ResourceFlavorManifest(name, nodeLabels, taints, tolerations, topologyName);
     }
 
-    private static CohortManifest cohort(String name, Node spec) {
+    private static CohortManifest cohort(String name, FieldCursor spec) {
         String parent = reference(spec, "parentName");
         if (parent != null && parent.equals(name)) {
             spec.error("parentName", "a cohort cannot be its own parent");
@@ -109,7 +109,7 @@ final class ConfigDocumentDecoder {
                 QuotaDecoder.fairSharing(spec));
     }
 
-    private static ClusterQueueManifest clusterQueue(String name, Node spec, boolean v1beta1) {
+    private static ClusterQueueManifest clusterQueue(String name, FieldCursor spec, boolean v1beta1) {
         String cohortField = v1beta1 ? "cohort" : "cohortName";
         String otherField = v1beta1 ? "cohortName" : "cohort";
         String cohort = reference(spec, cohortField);
@@ -132,7 +132,7 @@ final class ConfigDocumentDecoder {
     }
 
     /** v1beta1 also spells MayStopSearch as Borrow (whenCanBorrow) or Preempt (whenCanPreempt); v1beta2 does not. */
-    private static FlavorFungibility flavorFungibility(Node fungibility, boolean v1beta1) {
+    private static FlavorFungibility flavorFungibility(FieldCursor fungibility, boolean v1beta1) {
         if (fungibility == null) {
             return null;
         }
@@ -148,7 +148,7 @@ final class ConfigDocumentDecoder {
         return decoded;
     }
 
-    private static FungibilityPolicy fungibilityPolicy(Node fungibility, String field, String legacyWord) {
+    private static FungibilityPolicy fungibilityPolicy(FieldCursor fungibility, String field, String legacyWord) {
         List<String> allowed = new ArrayList<>(List.of("MayStopSearch", "TryNextFlavor"));
         if (legacyWord != null) {
             allowed.add(legacyWord);
@@ -160,7 +160,7 @@ final class ConfigDocumentDecoder {
         return word.equals(legacyWord) ? FungibilityPolicy.MayStopSearch : FungibilityPolicy.valueOf(word);
     }
 
-    private static Preemption preemption(Node preemption) {
+    private static Preemption preemption(FieldCursor preemption) {
         if (preemption == null) {
             return null;
         }
@@ -169,7 +169,7 @@ final class ConfigDocumentDecoder {
         WithinClusterQueue within = preemption.oneOf("withinClusterQueue", WithinClusterQueue.class);
         ReclaimWithinCohort reclaim = preemption.oneOf("reclaimWithinCohort", ReclaimWithinCohort.class);
         BorrowWithinCohort borrow = null;
-        Node borrowNode = preemption.object("borrowWithinCohort");
+        FieldCursor borrowNode = preemption.object("borrowWithinCohort");
         if (borrowNode != null) {
             borrow = new BorrowWithinCohort(borrowNode.oneOf("policy", BorrowWithinCohortPolicy.class),
                     borrowNode.int32("maxPriorityThreshold"));
@@ -186,13 +186,13 @@ final class ConfigDocumentDecoder {
         return new Preemption(within, reclaim, borrow);
     }
 
-    private static LabelSelector labelSelector(Node selector) {
+    private static LabelSelector labelSelector(FieldCursor selector) {
         if (selector == null) {
             return null;
         }
         Map<String, String> matchLabels = KubernetesFields.labels(selector, "matchLabels");
         List<LabelSelector.Requirement> requirements = new ArrayList<>();
-        for (Node expression : selector.objects("matchExpressions")) {
+        for (FieldCursor expression : selector.objects("matchExpressions")) {
             String key = expression.requiredName("key", KubernetesNames::qualifiedNameProblem);
             String operator = expression.requiredOneOf("operator", SELECTOR_OPERATORS);
             List<String> values = expression.strings("values");
@@ -207,18 +207,18 @@ final class ConfigDocumentDecoder {
         return new LabelSelector(matchLabels, requirements);
     }
 
-    private static LocalQueueManifest localQueue(String namespace, String name, Node spec) {
+    private static LocalQueueManifest localQueue(String namespace, String name, FieldCursor spec) {
         String clusterQueue = spec.requiredName("clusterQueue", KubernetesNames::subdomainProblem);
         return new LocalQueueManifest(namespace, name, clusterQueue, spec.oneOf("stopPolicy", StopPolicy.class),
                 QuotaDecoder.fairSharing(spec));
     }
 
-    private static WorkloadPriorityClassManifest workloadPriorityClass(String name, Node root) {
+    private static WorkloadPriorityClassManifest workloadPriorityClass(String name, FieldCursor root) {
         Integer value = root.require("value") ? root.int32("value") : null;
         return new WorkloadPriorityClassManifest(name, value == null ? 0 : value, root.string("description"));
     }
 
-    private static PriorityClassManifest priorityClass(String name, Node root) {
+    private static PriorityClassManifest priorityClass(String name, FieldCursor root) {
         Integer value = root.require("value") ? root.int32("value") : null;
         if (value != null && value > HIGHEST_USER_PRIORITY) {
             root.error("value", value + " is above " + HIGHEST_USER_PRIORITY
@@ -241,7 +241,7 @@ final class ConfigDocumentDecoder {
      * Only the labels matter here. As the API server does, the name label is set to the name, whatever the
      * document says.
      */
-    private static NamespaceManifest namespace(ObjectMeta metadata, Node root) {
+    private static NamespaceManifest namespace(ObjectMeta metadata, FieldCursor root) {
         root.ignoreWithWarning("spec", "a Namespace's spec holds only finalizers, which a cluster runs when it"
                 + " deletes the namespace", "ignored");
         String nameLabel = metadata.labels().get(NamespaceManifest.NAME_LABEL);
@@ -256,7 +256,7 @@ final class ConfigDocumentDecoder {
      * A team's namespaces (DNS labels, each once) and members (user names, each once, with a role).
      * That a namespace belongs to no other team is checked where teams are stored.
      */
-    private static TeamManifest team(String name, Node spec) {
+    private static TeamManifest team(String name, FieldCursor spec) {
         List<String> namespaces = spec.strings("namespaces");
         if (namespaces.size() > MAX_TEAM_ENTRIES) {
             spec.error("namespaces", "has " + namespaces.size() + " items; at most " + MAX_TEAM_ENTRIES + " are allowed");
@@ -264,7 +264,7 @@ final class ConfigDocumentDecoder {
         Set<String> seenNamespaces = new HashSet<>();
         for (int i = 0; i < namespaces.size(); i++) {
             String namespace = namespaces.get(i);
-            String path = Node.index("namespaces", i);
+            String path = FieldCursor.index("namespaces", i);
             KubernetesNames.labelProblem(namespace).ifPresent(problem -> spec.error(path, problem));
             if (!seenNamespaces.add(namespace)) {
                 spec.error(path, "namespace '" + namespace + "' is listed twice");
@@ -272,7 +272,7 @@ final class ConfigDocumentDecoder {
         }
         List<TeamManifest.Member> members = new ArrayList<>();
         Set<String> seenUsers = new HashSet<>();
-        for (Node member : atMost(spec, "members", MAX_TEAM_ENTRIES)) {
+        for (FieldCursor member : atMost(spec, "members", MAX_TEAM_ENTRIES)) {
             String user = member.requiredName("user", UserNames::problem);
             String role = member.requiredOneOf("role", TEAM_ROLES);
             if (user != null && !seenUsers.add(user)) {
@@ -283,8 +283,8 @@ final class ConfigDocumentDecoder {
         return new TeamManifest(name, namespaces, members);
     }
 
-    private static List<Node> atMost(Node node, String field, int max) {
-        List<Node> items = node.objects(field);
+    private static List<FieldCursor> atMost(FieldCursor node, String field, int max) {
+        List<FieldCursor> items = node.objects(field);
         if (items.size() > max) {
             node.error(field, "has " + items.size() + " items; at most " + max + " are allowed");
         }
@@ -292,7 +292,7 @@ final class ConfigDocumentDecoder {
     }
 
     /** A cohort name; Kueue reads an empty one as none. */
-    private static String reference(Node spec, String field) {
+    private static String reference(FieldCursor spec, String field) {
         String name = spec.string(field);
         if (name == null || name.isEmpty()) {
             return null;

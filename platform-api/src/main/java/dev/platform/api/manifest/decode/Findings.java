@@ -15,7 +15,7 @@ final class Findings {
     private final int document;
     private final List<ManifestError> errors = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
-    private final List<Node> nodes = new ArrayList<>();
+    private final List<FieldCursor> nodes = new ArrayList<>();
     private final List<String> passedThrough = new ArrayList<>();
 
     Findings(int document) {
@@ -35,7 +35,7 @@ final class Findings {
         warnings.add(path + ": " + what + "; " + platformDoes);
     }
 
-    void register(Node node) {
+    void register(FieldCursor node) {
         nodes.add(node);
     }
 
@@ -46,7 +46,7 @@ final class Findings {
 
     /** Reports every field no decoder read, in document order, as ignored; passed-through subtrees excepted. */
     void reportUnreadFields() {
-        for (Node node : nodes) {
+        for (FieldCursor node : nodes) {
             if (isPassedThrough(node.path())) {
                 continue;
             }

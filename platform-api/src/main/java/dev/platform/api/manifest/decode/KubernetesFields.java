@@ -27,7 +27,7 @@ final class KubernetesFields {
     }
 
     /** The document's kind and apiVersion, or null when either is missing or not served (the errors say why). */
-    static TypeMeta typeMeta(Node root) {
+    static TypeMeta typeMeta(FieldCursor root) {
         String apiVersion = root.requiredString("apiVersion");
         String kindName = root.requiredString("kind");
         if (kindName == null) {
@@ -60,8 +60,8 @@ final class KubernetesFields {
      * and unread. A namespaced object without a namespace is in {@code defaultNamespace}, as kubectl
      * puts it in its context's namespace.
      */
-    static ObjectMeta objectMeta(Node root, Kind kind, String defaultNamespace) {
-        Node metadata = root.objectOrEmpty("metadata");
+    static ObjectMeta objectMeta(FieldCursor root, Kind kind, String defaultNamespace) {
+        FieldCursor metadata = root.objectOrEmpty("metadata");
         // A namespace's name is a DNS label (it becomes part of DNS names); other kinds' are subdomains.
         String name = metadata.requiredName("name", kind == Kind.NAMESPACE ? KubernetesNames::labelProblem
                 : KubernetesNames::subdomainProblem);
@@ -81,7 +81,7 @@ final class KubernetesFields {
     }
 
     /** A label map: keys are qualified names, values label values (nodeLabels, matchLabels, nodeSelector). */
-    static Map<String, String> labels(Node node, String field) {
+    static Map<String, String> labels(FieldCursor node, String field) {
         Map<String, String> labels = node.stringMap(field);
         labels.forEach((key, value) -> {
             String path = node.child(field) + "." + key;
@@ -92,7 +92,7 @@ final class KubernetesFields {
     }
 
     /** A toleration, by the rules pod validation and Kueue's ResourceFlavor CRD share. */
-    static Toleration toleration(Node toleration) {
+    static Toleration toleration(FieldCursor toleration) {
         String key = toleration.name("key", KubernetesNames::qualifiedNameProblem);
         String operator = toleration.oneOf("operator", TOLERATION_OPERATORS);
         String value = toleration.string("value");

@@ -39,7 +39,7 @@ public final class KubernetesManifestParser implements ManifestParser {
         Map<ObjectKey, Integer> firstSeenAt = new HashMap<>();
         for (int index = 0; index < documents.size(); index++) {
             Findings findings = new Findings(index);
-            Node root = Node.root(documents.get(index), findings);
+            FieldCursor root = FieldCursor.root(documents.get(index), findings);
             TypeMeta type = KubernetesFields.typeMeta(root);
             Manifest manifest = type == null ? null : type.kind().isConfiguration() ? configs.decode(root, type)
                     : workloads.decode(root, type, KubernetesFields.DEFAULT_NAMESPACE);
@@ -70,7 +70,7 @@ public final class KubernetesManifestParser implements ManifestParser {
             throw invalid(-1, "", "the namespace in the request path is invalid: " + problem);
         });
         Findings findings = new Findings(0);
-        Node root = Node.root(documents.get(0), findings);
+        FieldCursor root = FieldCursor.root(documents.get(0), findings);
         TypeMeta type = KubernetesFields.typeMeta(root);
         Manifest manifest = null;
         if (type != null && type.kind().isConfiguration()) {

@@ -211,7 +211,7 @@ final class ManifestBodyReader {
                                 + " can hold")));
                 maps.add(map);
             } else {
-                errors.add(new ManifestError(count, "", notAMapping + "; found " + Node.describe(document)));
+                errors.add(new ManifestError(count, "", notAMapping + "; found " + FieldCursor.describe(document)));
             }
             count++;
         }

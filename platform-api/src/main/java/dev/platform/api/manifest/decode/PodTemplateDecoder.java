@@ -38,16 +38,16 @@ final class PodTemplateDecoder {
      *
      * @param owner where Kueue reads queue and priority from, for messages ("the JobSet's own metadata")
      */
-    static PodTemplate read(Node parent, String field, String owner) {
-        Node template = parent.requiredObject(field);
+    static PodTemplate read(FieldCursor parent, String field, String owner) {
+        FieldCursor template = parent.requiredObject(field);
         if (template == null) {
             return PodTemplate.NONE;
         }
-        Node metadata = template.object("metadata");
+        FieldCursor metadata = template.object("metadata");
         if (metadata != null) {
             warnAboutKueueLabels(metadata, owner);
         }
-        Node spec = template.requiredObject("spec");
+        FieldCursor spec = template.requiredObject("spec");
         if (spec == null) {
             return PodTemplate.NONE;
         }
@@ -60,7 +60,7 @@ final class PodTemplateDecoder {
     }
 
     /** Kueue reads its queue and priority labels from the job object; on a pod template they only reach the pods. */
-    private static void warnAboutKueueLabels(Node metadata, String owner) {
+    private static void warnAboutKueueLabels(FieldCursor metadata, String owner) {
         Map<String, String> labels = metadata.stringMap("labels");
         for (String label : List.of(QUEUE_NAME_LABEL, PRIORITY_CLASS_LABEL)) {
             if (labels.containsKey(label)) {
@@ -75,8 +75,8 @@ final class PodTemplateDecoder {
      * compute them: the sum over containers; at least each init container (plus the sidecars
      * started before it); sidecars ({@code restartPolicy: Always}) add to the sum; plus the overhead.
      */
-    private static Map<String, Quantity> requests(Node spec) {
-        List<Node> containers = spec.objects("containers");
+    private static Map<String, Quantity> requests(FieldCursor spec) {
+        List<FieldCursor> containers = spec.objects("containers");
         if (containers.isEmpty()) {
             spec.error("containers", spec.has("containers") ? "must have at least one container" : "required");
         }
@@ -84,7 +84,7 @@ final class PodTemplateDecoder {
         containers.forEach(container -> add(total, containerRequests(container)));
         Map<String, Quantity> sidecars = new LinkedHashMap<>();
         Map<String, Quantity> largestInit = new LinkedHashMap<>();
-        for (Node init : spec.objects("initContainers")) {
+        for (FieldCursor init : spec.objects("initContainers")) {
             Map<String, Quantity> requests = containerRequests(init);
             boolean sidecar = "Always".equals(init.string("restartPolicy"));
             if (sidecar) {
@@ -101,8 +101,8 @@ final class PodTemplateDecoder {
     }
 
     /** requests, with a limit standing in for a resource that has no request (Kubernetes defaulting). */
-    private static Map<String, Quantity> containerRequests(Node container) {
-        Node resources = container.object("resources");
+    private static Map<String, Quantity> containerRequests(FieldCursor container) {
+        FieldCursor resources = container.object("resources");
         if (resources == null) {
             return Map.of();
         }
@@ -127,20 +127,20 @@ final class PodTemplateDecoder {
     }
 
     /** affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution: terms ORed, expressions ANDed. */
-    private static List<List<Requirement>> requiredNodeAffinity(Node spec) {
-        Node affinity = spec.object("affinity");
-        Node nodeAffinity = affinity == null ? null : affinity.object("nodeAffinity");
-        Node required = nodeAffinity == null ? null
+    private static List<List<Requirement>> requiredNodeAffinity(FieldCursor spec) {
+        FieldCursor affinity = spec.object("affinity");
+        FieldCursor nodeAffinity = affinity == null ? null : affinity.object("nodeAffinity");
+        FieldCursor required = nodeAffinity == null ? null
                 : nodeAffinity.object("requiredDuringSchedulingIgnoredDuringExecution");
         if (required == null) {
             return List.of();
         }
-        List<Node> terms = required.objects("nodeSelectorTerms");
+        List<FieldCursor> terms = required.objects("nodeSelectorTerms");
         if (terms.isEmpty()) {
             required.error("nodeSelectorTerms", "must have at least one term");
         }
         List<List<Requirement>> decoded = new ArrayList<>();
-        for (Node term : terms) {
+        for (FieldCursor term : terms) {
             decoded.add(term.objects("matchExpressions").stream().map(PodTemplateDecoder::requirement).toList());
             if (term.has("matchFields")) {
                 term.findings().warn(term.child("matchFields"), "node fields are not known to the platform",
@@ -151,7 +151,7 @@ final class PodTemplateDecoder {
     }
 
     /** Kubernetes' ValidateNodeSelectorRequirement. */
-    private static Requirement requirement(Node expression) {
+    private static Requirement requirement(FieldCursor expression) {
         String key = expression.requiredName("key", KubernetesNames::qualifiedNameProblem);
         String operator = expression.requiredOneOf("operator", NODE_SELECTOR_OPERATORS);
         List<String> values = expression.strings("values");

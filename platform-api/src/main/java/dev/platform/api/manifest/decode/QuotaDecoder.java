@@ -38,9 +38,9 @@ final class QuotaDecoder {
     private QuotaDecoder() {
     }
 
-    static List<ResourceGroup> resourceGroups(Node spec, Owner owner) {
+    static List<ResourceGroup> resourceGroups(FieldCursor spec, Owner owner) {
         String groupsPath = spec.child("resourceGroups");
-        List<Node> groupNodes = spec.objects("resourceGroups");
+        List<FieldCursor> groupNodes = spec.objects("resourceGroups");
         Findings findings = spec.findings();
         if (groupNodes.size() > MAX_RESOURCE_GROUPS) {
             findings.error(groupsPath, "has " + groupNodes.size() + " resource groups; at most "
@@ -51,7 +51,7 @@ final class QuotaDecoder {
         List<ResourceGroup> groups = new ArrayList<>();
         int totalFlavors = 0;
         int totalCovered = 0;
-        for (Node group : groupNodes) {
+        for (FieldCursor group : groupNodes) {
             ResourceGroup decoded = resourceGroup(group, owner, resourceSeenAt, flavorSeenAt);
             groups.add(decoded);
             totalFlavors += decoded.flavors().size();
@@ -68,7 +68,7 @@ final class QuotaDecoder {
         return groups;
     }
 
-    private static ResourceGroup resourceGroup(Node group, Owner owner, Map<String, String> resourceSeenAt,
+    private static ResourceGroup resourceGroup(FieldCursor group, Owner owner, Map<String, String> resourceSeenAt,
                                                Map<String, String> flavorSeenAt) {
         Findings findings = group.findings();
         boolean coveredGiven = group.has("coveredResources");
@@ -78,7 +78,7 @@ final class QuotaDecoder {
             checkCoveredResources(covered, coveredPath, findings, resourceSeenAt);
         }
 
-        List<Node> flavorNodes = group.objects("flavors");
+        List<FieldCursor> flavorNodes = group.objects("flavors");
         String flavorsPath = group.child("flavors");
         if (flavorNodes.isEmpty()) {
             findings.error(flavorsPath, "required: a resource group needs at least one flavor");
@@ -88,7 +88,7 @@ final class QuotaDecoder {
         }
         List<FlavorQuotas> flavors = new ArrayList<>();
         int flavorResources = 0;
-        for (Node flavor : flavorNodes) {
+        for (FieldCursor flavor : flavorNodes) {
             String name = flavor.requiredName("name", KubernetesNames::subdomainProblem);
             if (name != null) {
                 String earlier = flavorSeenAt.putIfAbsent(name, flavor.child("name"));
@@ -126,7 +126,7 @@ final class QuotaDecoder {
         }
         for (int j = 0; j < covered.size(); j++) {
             String resource = covered.get(j);
-            String path = Node.index(coveredPath, j);
+            String path = FieldCursor.index(coveredPath, j);
             KubernetesNames.qualifiedNameProblem(resource).ifPresent(problem -> findings.error(path, problem));
             String earlier = resourceSeenAt.putIfAbsent(resource, path);
             if (earlier != null) {
@@ -137,7 +137,7 @@ final class QuotaDecoder {
     }
 
     /** Kueue: each flavor lists exactly the group's coveredResources, in the same order. */
-    private static void checkMatchesCovered(Node flavor, List<ResourceQuota> resources, List<String> covered) {
+    private static void checkMatchesCovered(FieldCursor flavor, List<ResourceQuota> resources, List<String> covered) {
         if (resources.size() != covered.size()) {
             flavor.error("resources", "lists " + resources.size() + " resources but the group's coveredResources "
                     + "lists " + covered.size() + " (" + String.join(", ", covered)
@@ -147,14 +147,14 @@ final class QuotaDecoder {
         for (int k = 0; k < Math.min(resources.size(), covered.size()); k++) {
             String name = resources.get(k).name();
             if (name != null && !name.equals(covered.get(k))) {
-                flavor.findings().error(Node.index(resourcesPath, k) + ".name", "'" + name + "' must be '"
+                flavor.findings().error(FieldCursor.index(resourcesPath, k) + ".name", "'" + name + "' must be '"
                         + covered.get(k) + "', the resource at the same position in coveredResources");
             }
         }
     }
 
-    private static List<ResourceQuota> resourceQuotas(Node flavor, Owner owner) {
-        List<Node> resourceNodes = flavor.objects("resources");
+    private static List<ResourceQuota> resourceQuotas(FieldCursor flavor, Owner owner) {
+        List<FieldCursor> resourceNodes = flavor.objects("resources");
         if (resourceNodes.isEmpty()) {
             flavor.error("resources", "required: a flavor needs at least one resource");
         } else if (resourceNodes.size() > MAX_PER_GROUP) {
@@ -162,7 +162,7 @@ final class QuotaDecoder {
                     + " are allowed for a flavor");
         }
         List<ResourceQuota> quotas = new ArrayList<>();
-        for (Node resource : resourceNodes) {
+        for (FieldCursor resource : resourceNodes) {
             String name = resource.requiredString("name");
             Quantity nominal = resource.require("nominalQuota") ? resource.quantity("nominalQuota") : null;
             Quantity borrowing = limit(resource, "borrowingLimit", owner);
@@ -177,7 +177,7 @@ final class QuotaDecoder {
     }
 
     /** Kueue: borrowingLimit and lendingLimit must be nil when the owner has no cohort (or no parent). */
-    private static Quantity limit(Node resource, String field, Owner owner) {
+    private static Quantity limit(FieldCursor resource, String field, Owner owner) {
         if (resource.has(field) && !owner.hasParent()) {
             resource.error(field, "must not be set when " + owner.parentWord() + " is empty: only "
                     + (owner.isCohort() ? "a cohort with a parent" : "a queue in a cohort") + " can borrow or lend");
@@ -186,8 +186,8 @@ final class QuotaDecoder {
     }
 
     /** Null when no weight is given, so that the record's default (1) applies. */
-    static FairSharing fairSharing(Node owner) {
-        Node fairSharing = owner.object("fairSharing");
+    static FairSharing fairSharing(FieldCursor owner) {
+        FieldCursor fairSharing = owner.object("fairSharing");
         if (fairSharing == null) {
             return null;
         }

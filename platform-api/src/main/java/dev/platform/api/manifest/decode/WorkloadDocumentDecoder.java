@@ -36,10 +36,10 @@ final class WorkloadDocumentDecoder {
     private static final List<String> RESTART_STRATEGIES = List.of("Recreate", "BlockingRecreate");
     private static final String SUSPENSION_IGNORED = "the platform controls suspension; ignored";
 
-    WorkloadManifest decode(Node root, TypeMeta type, String defaultNamespace) {
+    WorkloadManifest decode(FieldCursor root, TypeMeta type, String defaultNamespace) {
         root.passThrough();
         ObjectMeta metadata = KubernetesFields.objectMeta(root, type.kind(), defaultNamespace);
-        Node spec = root.requiredObject("spec");
+        FieldCursor spec = root.requiredObject("spec");
         Map<String, Object> manifest = jsonTree(root);
         return switch (type.kind()) {
             case JOB_SET -> jobSet(type, metadata, spec, manifest, root);
@@ -49,8 +49,8 @@ final class WorkloadDocumentDecoder {
         };
     }
 
-    private WorkloadManifest jobSet(TypeMeta type, ObjectMeta metadata, Node spec, Map<String, Object> manifest,
-                                    Node root) {
+    private WorkloadManifest jobSet(TypeMeta type, ObjectMeta metadata, FieldCursor spec, Map<String, Object> manifest,
+                                    FieldCursor root) {
         if (metadata.name() != null && metadata.name().length() > MAX_JOB_SET_NAME) {
             root.error("metadata.name", "'" + metadata.name() + "' is longer than " + MAX_JOB_SET_NAME
                     + " characters, JobSet's limit (its Jobs and pods are named after it)");
@@ -61,14 +61,14 @@ final class WorkloadDocumentDecoder {
         String restartStrategy = null;
         boolean suspend = false;
         if (spec != null) {
-            List<Node> replicatedJobs = spec.objects("replicatedJobs");
+            List<FieldCursor> replicatedJobs = spec.objects("replicatedJobs");
             if (replicatedJobs.isEmpty()) {
                 spec.error("replicatedJobs", spec.has("replicatedJobs") ? "must have at least one replicated job"
                         : "required");
             }
             tooManyPodSets(spec, "replicatedJobs", replicatedJobs.size());
             Map<String, String> seenAt = new HashMap<>();
-            for (Node replicatedJob : replicatedJobs) {
+            for (FieldCursor replicatedJob : replicatedJobs) {
                 String name = replicatedJob.requiredName("name", KubernetesNames::labelProblem);
                 int replicas = count(replicatedJob, "replicas");
                 if (name != null) {
@@ -79,8 +79,8 @@ final class WorkloadDocumentDecoder {
                     }
                     generatedJobNameProblem(replicatedJob, metadata.name(), name, replicas);
                 }
-                Node jobTemplate = replicatedJob.requiredObject("template");
-                Node jobSpec = jobTemplate == null ? null : jobTemplate.requiredObject("spec");
+                FieldCursor jobTemplate = replicatedJob.requiredObject("template");
+                FieldCursor jobSpec = jobTemplate == null ? null : jobTemplate.requiredObject("spec");
                 JobPods pods = jobPods(jobSpec, "the JobSet's own metadata");
                 if (priorityClassName == null) {
                     priorityClassName = pods.template().priorityClassName();
@@ -94,7 +94,7 @@ final class WorkloadDocumentDecoder {
                 podSets.add(podSet(name, (int) Math.min(count, Integer.MAX_VALUE), null, pods.template(), replicas,
                         pods.perReplica()));
             }
-            Node failurePolicy = spec.object("failurePolicy");
+            FieldCursor failurePolicy = spec.object("failurePolicy");
             if (failurePolicy != null) {
                 maxRestarts = nonNegative(failurePolicy, "maxRestarts");
                 restartStrategy = failurePolicy.oneOf("restartStrategy", RESTART_STRATEGIES);
@@ -112,7 +112,7 @@ final class WorkloadDocumentDecoder {
     }
 
     /** JobSet's webhook: the longest Job name it will generate, {@code <jobset>-<replicatedJob>-<index>}, must be a DNS label. */
-    private static void generatedJobNameProblem(Node replicatedJob, String jobSetName, String name, int replicas) {
+    private static void generatedJobNameProblem(FieldCursor replicatedJob, String jobSetName, String name, int replicas) {
         if (jobSetName == null) {
             return;
         }
@@ -123,8 +123,8 @@ final class WorkloadDocumentDecoder {
         }
     }
 
-    private WorkloadManifest job(TypeMeta type, ObjectMeta metadata, Node spec, Map<String, Object> manifest,
-                                 Node root) {
+    private WorkloadManifest job(TypeMeta type, ObjectMeta metadata, FieldCursor spec, Map<String, Object> manifest,
+                                 FieldCursor root) {
         JobPods pods = jobPods(spec, "the Job's own metadata");
         Integer minCount = minParallelism(metadata, root.findings(), pods.perReplica());
         boolean suspend = spec != null && suspend(spec);
@@ -169,19 +169,19 @@ final class WorkloadDocumentDecoder {
                 count, "between 1 and the Job's pod count (" + count + ")");
     }
 
-    private WorkloadManifest workload(TypeMeta type, ObjectMeta metadata, Node spec, Map<String, Object> manifest) {
+    private WorkloadManifest workload(TypeMeta type, ObjectMeta metadata, FieldCursor spec, Map<String, Object> manifest) {
         if (spec == null) {
             return new WorkloadManifest(Kind.WORKLOAD, type.apiVersion(), metadata, null, null, null, null,
                     List.of(), null, null, null, false, null, manifest);
         }
-        List<Node> podSetNodes = spec.objects("podSets");
+        List<FieldCursor> podSetNodes = spec.objects("podSets");
         if (podSetNodes.isEmpty()) {
             spec.error("podSets", spec.has("podSets") ? "must have at least one pod set" : "required");
         }
         tooManyPodSets(spec, "podSets", podSetNodes.size());
         List<PodSetSpec> podSets = new ArrayList<>();
         Map<String, String> seenAt = new HashMap<>();
-        for (Node podSet : podSetNodes) {
+        for (FieldCursor podSet : podSetNodes) {
             String name = podSet.has("name") ? podSet.name("name", KubernetesNames::labelProblem) : "main";
             if (name != null) {
                 String earlier = seenAt.putIfAbsent(name, podSet.path());
@@ -224,7 +224,7 @@ final class WorkloadDocumentDecoder {
     }
 
     /** v1beta1: priorityClassSource says which kind of class priorityClassName names; empty means a pod PriorityClass. */
-    private static WorkloadPriority v1beta1Priority(Node spec) {
+    private static WorkloadPriority v1beta1Priority(FieldCursor spec) {
         spec.ignoreWithWarning("priorityClassRef", "not a field of v1beta1 (v1beta1 names the class"
                 + " spec.priorityClassName with spec.priorityClassSource)", "ignored");
         String source = spec.oneOf("priorityClassSource", List.of("", WORKLOAD_PRIORITY_CLASS_SOURCE,
@@ -238,12 +238,12 @@ final class WorkloadDocumentDecoder {
     }
 
     /** v1beta2: priorityClassRef {group, kind, name}. */
-    private static WorkloadPriority v1beta2Priority(Node spec) {
+    private static WorkloadPriority v1beta2Priority(FieldCursor spec) {
         for (String field : List.of("priorityClassSource", "priorityClassName")) {
             spec.ignoreWithWarning(field, "not a field of v1beta2 (v1beta2 names the class spec.priorityClassRef)",
                     "ignored");
         }
-        Node ref = spec.object("priorityClassRef");
+        FieldCursor ref = spec.object("priorityClassRef");
         if (ref == null) {
             return WorkloadPriority.NONE;
         }
@@ -266,7 +266,7 @@ final class WorkloadDocumentDecoder {
     private record JobPods(int perReplica, PodTemplate template) {
     }
 
-    private static JobPods jobPods(Node jobSpec, String owner) {
+    private static JobPods jobPods(FieldCursor jobSpec, String owner) {
         if (jobSpec == null) {
             return new JobPods(0, PodTemplate.NONE);
         }
@@ -289,7 +289,7 @@ final class WorkloadDocumentDecoder {
      * A pod set's request of each resource, pod count times the pod's, and the pod's own (what the
      * scheduler adds up in thousandths, in 64 bits) stay within {@link Quantity#MAX}.
      */
-    private static void requestsFit(Node owner, String countField, long count, PodTemplate template) {
+    private static void requestsFit(FieldCursor owner, String countField, long count, PodTemplate template) {
         template.requests().forEach((resource, request) -> {
             if (!request.timesFits(Math.max(count, 1))) {
                 owner.error(countField, count + " pod(s) requesting " + request + " of " + resource
@@ -298,7 +298,7 @@ final class WorkloadDocumentDecoder {
         });
     }
 
-    private static void tooManyPodSets(Node spec, String field, int size) {
+    private static void tooManyPodSets(FieldCursor spec, String field, int size) {
         if (size > MAX_POD_SETS) {
             spec.error(field, "has " + size + " items; Kueue admits at most " + MAX_POD_SETS
                     + " pod sets per workload");
@@ -306,12 +306,12 @@ final class WorkloadDocumentDecoder {
     }
 
     /** A count that defaults to 1 (replicas, podSets[].count). */
-    private static int count(Node node, String field) {
+    private static int count(FieldCursor node, String field) {
         Integer value = nonNegative(node, field);
         return value == null ? 1 : value;
     }
 
-    private static Integer nonNegative(Node node, String field) {
+    private static Integer nonNegative(FieldCursor node, String field) {
         Integer value = node.int32(field);
         if (value != null && value < 0) {
             node.error(field, value + " is negative; must be greater than or equal to 0");
@@ -321,7 +321,7 @@ final class WorkloadDocumentDecoder {
     }
 
     /** The platform suspends a workload until it is admitted, whatever the submission says. */
-    private static boolean suspend(Node spec) {
+    private static boolean suspend(FieldCursor spec) {
         Boolean suspend = spec.bool("suspend");
         if (Boolean.FALSE.equals(suspend)) {
             spec.findings().warn(spec.child("suspend"), "false on submission", SUSPENSION_IGNORED);
@@ -353,7 +353,7 @@ final class WorkloadDocumentDecoder {
      * keys, infinities) become their JSON counterparts. Timestamps already read as their text.
      */
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> jsonTree(Node root) {
+    private static Map<String, Object> jsonTree(FieldCursor root) {
         return (Map<String, Object>) jsonValue(root.value());
     }
 

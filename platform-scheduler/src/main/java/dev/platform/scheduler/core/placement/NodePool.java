@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core.placement;
 
+
 import java.util.Map;
 
 /**
@@ -22,8 +23,8 @@ public record NodePool(String cluster, String name, Map<String, String> labels, 
     public enum Health { Healthy, Degraded, Unhealthy, Unknown }
 
     /** Identifies a pool across clusters. */
-    public String key() {
-        return cluster + "/" + name;
+    public PoolKey key() {
+        return new PoolKey(cluster, name);
     }
 
     public long chips() {

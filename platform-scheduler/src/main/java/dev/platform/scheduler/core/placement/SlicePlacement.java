@@ -3,6 +3,7 @@ package dev.platform.scheduler.core.placement;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,9 +21,8 @@ import java.util.TreeMap;
  */
 public final class SlicePlacement {
 
-    private final Map<String, NodePool> pools = new TreeMap<>();
-    /** pool key -> holder */
-    private final Map<String, Holder> holders = new HashMap<>();
+    private final Map<PoolKey, NodePool> pools = new TreeMap<>();
+    private final Map<PoolKey, Holder> holders = new HashMap<>();
     /** Bumped whenever pools may have become free: the inventory changed or a holder let go. */
     private long generation;
 
@@ -30,15 +30,15 @@ public final class SlicePlacement {
     public record Holder(String workloadUid, int priority, Instant admittedAt) {
     }
 
-    /** The cluster a workload runs in and its pools per PodSet name, each a pool key {@code cluster/name}. */
-    public record Placement(String cluster, Map<String, List<String>> poolsByPodSet) {
+    /** The cluster a workload runs in and its pools per PodSet name. */
+    public record Placement(String cluster, Map<String, List<PoolKey>> poolsByPodSet) {
         public Placement {
-            Map<String, List<String>> copy = new LinkedHashMap<>();
+            Map<String, List<PoolKey>> copy = new LinkedHashMap<>();
             poolsByPodSet.forEach((k, v) -> copy.put(k, List.copyOf(v)));
-            poolsByPodSet = java.util.Collections.unmodifiableMap(copy);
+            poolsByPodSet = Collections.unmodifiableMap(copy);
         }
 
-        public List<String> allPools() {
+        public List<PoolKey> allPools() {
             return poolsByPodSet.values().stream().flatMap(List::stream).toList();
         }
     }
@@ -58,7 +58,7 @@ public final class SlicePlacement {
         inventory.forEach(p -> pools.put(p.key(), p));
     }
 
-    public Optional<NodePool> pool(String key) {
+    public Optional<NodePool> pool(PoolKey key) {
         return Optional.ofNullable(pools.get(key));
     }
 
@@ -80,13 +80,13 @@ public final class SlicePlacement {
         return generation;
     }
 
-    public List<String> poolsOf(String workloadUid) {
+    public List<PoolKey> poolsOf(String workloadUid) {
         return holders.entrySet().stream().filter(e -> e.getValue().workloadUid().equals(workloadUid))
                 .map(Map.Entry::getKey).sorted().toList();
     }
 
     /** Workloads holding any of the given pools. */
-    public Set<String> holdersOf(Set<String> poolKeys) {
+    public Set<String> holdersOf(Set<PoolKey> poolKeys) {
         Set<String> uids = new HashSet<>();
         poolKeys.forEach(k -> {
             Holder h = holders.get(k);
@@ -129,10 +129,10 @@ public final class SlicePlacement {
      * healthy pools, in Kueue's candidate order (lower priority first, then most recently
      * admitted first, uid last), trimmed back to a minimal set. Empty when even that is not enough.
      */
-    public Optional<Replacement> replace(SliceRequest disrupted, Set<String> broken) {
-        Set<String> kept = new HashSet<>(poolsOf(disrupted.workloadUid()));
+    public Optional<Replacement> replace(SliceRequest disrupted, Set<PoolKey> broken) {
+        Set<PoolKey> kept = new HashSet<>(poolsOf(disrupted.workloadUid()));
         kept.removeAll(broken);
-        List<String> free = freePools(Set.of());
+        List<PoolKey> free = freePools(Set.of());
         Optional<Placement> withFree = assignFrom(disrupted, concat(healthyKept(kept), free));
         if (withFree.isPresent()) {
             return Optional.of(new Replacement(withFree.get(), List.of()));
@@ -155,7 +155,7 @@ public final class SlicePlacement {
     }
 
     /** Fill-back: drop victims, most protected first, while the disrupted workload still fits. */
-    private Replacement minimal(SliceRequest disrupted, Set<String> kept, List<Holder> victims) {
+    private Replacement minimal(SliceRequest disrupted, Set<PoolKey> kept, List<Holder> victims) {
         List<Holder> needed = new ArrayList<>(victims);
         for (int i = needed.size() - 1; i >= 0; i--) {
             Holder h = needed.remove(i);
@@ -167,20 +167,20 @@ public final class SlicePlacement {
         return new Replacement(placement, List.copyOf(needed));
     }
 
-    private List<String> healthyKept(Set<String> kept) {
+    private List<PoolKey> healthyKept(Set<PoolKey> kept) {
         return kept.stream().filter(k -> pools.containsKey(k) && pools.get(k).health() == NodePool.Health.Healthy)
                 .sorted().toList();
     }
 
-    private List<String> freePoolsWithout(List<Holder> evicted) {
+    private List<PoolKey> freePoolsWithout(List<Holder> evicted) {
         Set<String> uids = new HashSet<>();
         evicted.forEach(h -> uids.add(h.workloadUid()));
         return freePools(uids);
     }
 
     /** Healthy pools nobody holds, counting pools of {@code evicted} workloads as free. */
-    private List<String> freePools(Set<String> evicted) {
-        List<String> free = new ArrayList<>();
+    private List<PoolKey> freePools(Set<String> evicted) {
+        List<PoolKey> free = new ArrayList<>();
         for (NodePool pool : pools.values()) {
             Holder holder = holders.get(pool.key());
             if (pool.health() == NodePool.Health.Healthy && (holder == null || evicted.contains(holder.workloadUid()))) {
@@ -194,12 +194,12 @@ public final class SlicePlacement {
      * Assigns pools in the given order of preference to the exclusive slices; a workload's slices
      * stay within one cluster (a JobSet runs in one cluster).
      */
-    private Optional<Placement> assignFrom(SliceRequest request, List<String> candidates) {
-        Map<String, List<String>> byCluster = new TreeMap<>();
-        for (String key : candidates) {
-            byCluster.computeIfAbsent(pools.get(key).cluster(), c -> new ArrayList<>()).add(key);
+    private Optional<Placement> assignFrom(SliceRequest request, List<PoolKey> candidates) {
+        Map<String, List<PoolKey>> byCluster = new TreeMap<>();
+        for (PoolKey key : candidates) {
+            byCluster.computeIfAbsent(key.cluster(), c -> new ArrayList<>()).add(key);
         }
-        List<String> preferred = candidates.isEmpty() ? List.of() : List.of(pools.get(candidates.get(0)).cluster());
+        List<String> preferred = candidates.isEmpty() ? List.of() : List.of(candidates.get(0).cluster());
         List<String> clusterOrder = new ArrayList<>(preferred);
         byCluster.keySet().stream().filter(c -> !preferred.contains(c)).forEach(clusterOrder::add);
         for (String cluster : clusterOrder) {
@@ -211,20 +211,20 @@ public final class SlicePlacement {
         return Optional.empty();
     }
 
-    private Optional<Placement> assignWithin(SliceRequest request, List<String> candidates) {
+    private Optional<Placement> assignWithin(SliceRequest request, List<PoolKey> candidates) {
         if (request.slicesNeeded() == 0) {
             // no dedicated pools: the first cluster where some healthy pool fits every PodSet's labels
             boolean fits = request.podSets().stream().allMatch(ps -> candidates.stream().anyMatch(k -> ps.fits(pools.get(k))));
-            return fits ? Optional.of(new Placement(pools.get(candidates.get(0)).cluster(), Map.of())) : Optional.empty();
+            return fits ? Optional.of(new Placement(candidates.get(0).cluster(), Map.of())) : Optional.empty();
         }
-        Set<String> taken = new HashSet<>();
-        Map<String, List<String>> result = new LinkedHashMap<>();
+        Set<PoolKey> taken = new HashSet<>();
+        Map<String, List<PoolKey>> result = new LinkedHashMap<>();
         for (SliceRequest.PodSetSlices podSet : request.podSets()) {
             if (!podSet.exclusive()) {
                 continue;
             }
-            List<String> chosen = new ArrayList<>();
-            for (String key : candidates) {
+            List<PoolKey> chosen = new ArrayList<>();
+            for (PoolKey key : candidates) {
                 if (chosen.size() == podSet.replicas()) {
                     break;
                 }
@@ -238,11 +238,11 @@ public final class SlicePlacement {
             }
             result.put(podSet.name(), chosen);
         }
-        return Optional.of(new Placement(pools.get(candidates.get(0)).cluster(), result));
+        return Optional.of(new Placement(candidates.get(0).cluster(), result));
     }
 
-    private static List<String> concat(List<String> first, List<String> second) {
-        List<String> all = new ArrayList<>(first);
+    private static List<PoolKey> concat(List<PoolKey> first, List<PoolKey> second) {
+        List<PoolKey> all = new ArrayList<>(first);
         second.stream().filter(k -> !first.contains(k)).forEach(all::add);
         return all;
     }

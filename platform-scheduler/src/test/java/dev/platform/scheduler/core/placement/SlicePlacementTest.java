@@ -38,8 +38,8 @@ class SlicePlacementTest {
         Placement low = placement.place(jobSet("low", 1000000)).orElseThrow();
 
         assertThat(high.cluster()).isEqualTo("sim");
-        assertThat(high.poolsByPodSet()).containsEntry("slice", List.of("sim/pool-0", "sim/pool-1"));
-        assertThat(low.allPools()).containsExactly("sim/pool-2", "sim/pool-3");
+        assertThat(high.poolsByPodSet()).containsEntry("slice", List.of(new PoolKey("sim", "pool-0"), new PoolKey("sim", "pool-1")));
+        assertThat(low.allPools()).containsExactly(new PoolKey("sim", "pool-2"), new PoolKey("sim", "pool-3"));
     }
 
     @Test
@@ -73,10 +73,10 @@ class SlicePlacementTest {
         placement.assign(holder("low", 1000000, 2), placement.place(jobSet("low", 1000000)).orElseThrow());
         markUnhealthy("pool-1");
 
-        Replacement replacement = placement.replace(jobSet("high", 2000000), Set.of("sim/pool-1")).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 2000000), Set.of(new PoolKey("sim", "pool-1"))).orElseThrow();
 
         assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("low");
-        assertThat(replacement.placement().allPools()).contains("sim/pool-0").doesNotContain("sim/pool-1").hasSize(2);
+        assertThat(replacement.placement().allPools()).contains(new PoolKey("sim", "pool-0")).doesNotContain(new PoolKey("sim", "pool-1")).hasSize(2);
     }
 
     @Test
@@ -87,10 +87,10 @@ class SlicePlacementTest {
         placement.assign(holder("low", 1, 2), placement.place(jobSet("low", 1)).orElseThrow());
         markUnhealthy5("pool-0");
 
-        Replacement replacement = placement.replace(jobSet("high", 10), Set.of("sim/pool-0")).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 10), Set.of(new PoolKey("sim", "pool-0"))).orElseThrow();
 
         assertThat(replacement.victims()).isEmpty();
-        assertThat(replacement.placement().allPools()).containsExactlyInAnyOrder("sim/pool-1", "sim/pool-4");
+        assertThat(replacement.placement().allPools()).containsExactlyInAnyOrder(new PoolKey("sim", "pool-1"), new PoolKey("sim", "pool-4"));
     }
 
     @Test
@@ -99,7 +99,7 @@ class SlicePlacementTest {
         placement.assign(holder("b", 5, 2), placement.place(jobSet("b", 5)).orElseThrow());
         markUnhealthy("pool-0");
 
-        assertThat(placement.replace(jobSet("a", 5), Set.of("sim/pool-0"))).isEmpty();
+        assertThat(placement.replace(jobSet("a", 5), Set.of(new PoolKey("sim", "pool-0")))).isEmpty();
     }
 
     @Test
@@ -112,7 +112,7 @@ class SlicePlacementTest {
         placement.assign(holder("mid", 50, 4), placement.place(oneSlice("mid", 50)).orElseThrow());
         markUnhealthy5("pool-1");
 
-        Replacement replacement = placement.replace(jobSet("high", 100), Set.of("sim/pool-1")).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1"))).orElseThrow();
 
         assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("newer");
     }
@@ -123,10 +123,10 @@ class SlicePlacementTest {
         placement.assign(holder("low", 1, 2), placement.place(jobSet("low", 1)).orElseThrow());
         markUnhealthy("pool-0", "pool-1");
 
-        Replacement replacement = placement.replace(jobSet("high", 10), Set.of("sim/pool-0", "sim/pool-1")).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 10), Set.of(new PoolKey("sim", "pool-0"), new PoolKey("sim", "pool-1"))).orElseThrow();
 
         assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("low");
-        assertThat(replacement.placement().allPools()).containsExactlyInAnyOrder("sim/pool-2", "sim/pool-3");
+        assertThat(replacement.placement().allPools()).containsExactlyInAnyOrder(new PoolKey("sim", "pool-2"), new PoolKey("sim", "pool-3"));
     }
 
     @Test
@@ -196,9 +196,9 @@ class SlicePlacementTest {
         Placement second = placement.place(jobSet("second", 1)).orElseThrow();
 
         assertThat(first.cluster()).isEqualTo("east");
-        assertThat(first.allPools()).containsExactly("east/pool-0", "east/pool-1");
+        assertThat(first.allPools()).containsExactly(new PoolKey("east", "pool-0"), new PoolKey("east", "pool-1"));
         assertThat(second.cluster()).isEqualTo("west");
-        assertThat(second.allPools()).containsExactly("west/pool-0", "west/pool-1");
+        assertThat(second.allPools()).containsExactly(new PoolKey("west", "pool-0"), new PoolKey("west", "pool-1"));
     }
 
     @Test
@@ -212,7 +212,7 @@ class SlicePlacementTest {
                 pool("west", "pool-1", NodePool.Health.Healthy)));
 
         assertThat(placement.place(jobSet("b", 1))).isEmpty();
-        assertThat(placement.place(oneSlice("c", 1)).orElseThrow().allPools()).containsExactly("east/pool-1");
+        assertThat(placement.place(oneSlice("c", 1)).orElseThrow().allPools()).containsExactly(new PoolKey("east", "pool-1"));
     }
 
     private void markUnhealthy(String... names) {

@@ -24,22 +24,22 @@ import java.util.stream.Collectors;
  *
  * <p>An explicit {@code null} reads as absent, as the Kubernetes API server treats it.
  */
-final class Node {
+final class FieldCursor {
 
     private final String path;
     private final Map<?, ?> fields;
     private final Findings findings;
     private final Set<String> read = new HashSet<>();
 
-    private Node(String path, Map<?, ?> fields, Findings findings) {
+    private FieldCursor(String path, Map<?, ?> fields, Findings findings) {
         this.path = path;
         this.fields = fields;
         this.findings = findings;
         findings.register(this);
     }
 
-    static Node root(Map<?, ?> document, Findings findings) {
-        return new Node("", document, findings);
+    static FieldCursor root(Map<?, ?> document, Findings findings) {
+        return new FieldCursor("", document, findings);
     }
 
     String path() {
@@ -255,37 +255,37 @@ final class Node {
     }
 
     /** A nested mapping, or an empty one when absent or of the wrong type, for sections that are all optional. */
-    Node objectOrEmpty(String field) {
-        Node node = object(field);
-        return node != null ? node : new Node(child(field), Map.of(), findings);
+    FieldCursor objectOrEmpty(String field) {
+        FieldCursor node = object(field);
+        return node != null ? node : new FieldCursor(child(field), Map.of(), findings);
     }
 
     /** A nested mapping that must be there; null (and an error) when absent or of the wrong type. */
-    Node requiredObject(String field) {
+    FieldCursor requiredObject(String field) {
         return require(field) ? object(field) : null;
     }
 
     /** A nested mapping, or null when absent or of the wrong type. */
-    Node object(String field) {
+    FieldCursor object(String field) {
         Object value = take(field);
         if (value == null) {
             return null;
         }
         if (value instanceof Map<?, ?> map) {
-            return new Node(child(field), map, findings);
+            return new FieldCursor(child(field), map, findings);
         }
         typeError(field, "a map", value);
         return null;
     }
 
     /** A list of mappings; items of another type are errors at their index and are left out. */
-    List<Node> objects(String field) {
+    List<FieldCursor> objects(String field) {
         List<?> items = list(field);
-        List<Node> nodes = new ArrayList<>();
+        List<FieldCursor> nodes = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
             String itemPath = index(child(field), i);
             if (items.get(i) instanceof Map<?, ?> map) {
-                nodes.add(new Node(itemPath, map, findings));
+                nodes.add(new FieldCursor(itemPath, map, findings));
             } else {
                 findings.error(itemPath, expectedFound("a map", items.get(i)));
             }
