@@ -4,9 +4,8 @@ import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.CommandResult;
 import dev.platform.api.agent.CommandStatus;
 import dev.platform.scheduler.cluster.AgentCommandStore.StoredCommand;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -69,15 +68,15 @@ class AgentCommandService {
      */
     void recordResult(String cluster, long id, CommandResult result) {
         if (result.commandId() != id) {
-            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", "the result is for command "
+            throw new Refusal(Refusal.Kind.Malformed, "Bad Request", "the result is for command "
                     + result.commandId() + " but was posted for command " + id, List.of());
         }
         if (result.status() == null) {
-            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", "status is required", List.of());
+            throw new Refusal(Refusal.Kind.Malformed, "Bad Request", "status is required", List.of());
         }
         Optional<AgentCommandCompleted> completed = transactions.execute(tx -> {
             StoredCommand command = store.lock(cluster, id)
-                    .orElseThrow(() -> ApiException.notFound("Command", cluster + "/" + id));
+                    .orElseThrow(() -> Refusal.notFound("Command", cluster + "/" + id));
             if (command.isFinal()) {
                 return Optional.<AgentCommandCompleted>empty();
             }

@@ -5,10 +5,9 @@ import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.CommandResult;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -49,7 +48,7 @@ class AgentGatewayController {
         if (!problems.isEmpty()) {
             log.warn("cluster {}: report {} of agent {} refused, nothing applied: {}", cluster, report.sequence(),
                     report.agentId(), problems);
-            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", "the report is refused, nothing of it"
+            throw new Refusal(Refusal.Kind.Malformed, "Bad Request", "the report is refused, nothing of it"
                     + " was applied: " + String.join("; ", problems), List.of());
         }
         return reports.apply(cluster, report);
@@ -70,7 +69,7 @@ class AgentGatewayController {
         return ResponseEntity.noContent().build();
     }
 
-    private static ApiException badRequest(String detail) {
-        return new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", detail, List.of());
+    private static Refusal badRequest(String detail) {
+        return new Refusal(Refusal.Kind.Malformed, "Bad Request", detail, List.of());
     }
 }

@@ -12,7 +12,7 @@ import dev.platform.api.manifest.ManifestParser;
 import dev.platform.api.manifest.ManifestRejectedException;
 import dev.platform.scheduler.cluster.ClusterInventoryStore.LastReport;
 import dev.platform.scheduler.cluster.ClusterInventoryStore.StoredPool;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.workload.WorkloadRunStates;
 import dev.platform.scheduler.workload.WorkloadRunStates.Observation;
 import dev.platform.scheduler.workload.WorkloadService;
@@ -83,7 +83,7 @@ public class AgentReportService {
     }
 
     /**
-     * @throws ApiException 409 for a DELTA the scheduler has no basis for (no FULL report from
+     * @throws Refusal 409 for a DELTA the scheduler has no basis for (no FULL report from
      *                      this agent, or a report missed in between): the agent sends FULL next
      */
     public ReportOutcome apply(String cluster, AgentReport report) {
@@ -129,7 +129,7 @@ public class AgentReportService {
             return !notNewer || laterProcess;
         }
         if (!sameAgent) {
-            throw ApiException.conflict("no FULL report of cluster " + cluster + " from agent " + report.agentId()
+            throw Refusal.conflict("no FULL report of cluster " + cluster + " from agent " + report.agentId()
                     + (last.isPresent() ? " (the last FULL report came from " + last.get().agentId() + ")" : "")
                     + "; send a FULL report", List.of());
         }
@@ -137,7 +137,7 @@ public class AgentReportService {
             return false;
         }
         if (report.sequence() != last.get().sequence() + 1) {
-            throw ApiException.conflict("report " + report.sequence() + " of agent " + report.agentId()
+            throw Refusal.conflict("report " + report.sequence() + " of agent " + report.agentId()
                     + " follows report " + last.get().sequence() + ": a report is missing; send a FULL report",
                     List.of());
         }
@@ -256,7 +256,7 @@ public class AgentReportService {
                 rejected.add(rejection(cluster, submission, e.errors().stream()
                         .map(error -> error.path().isEmpty() ? error.message() : error.path() + ": " + error.message())
                         .reduce((a, b) -> a + "; " + b).orElse("invalid manifest")));
-            } catch (ApiException e) {
+            } catch (Refusal e) {
                 rejected.add(rejection(cluster, submission, e.getMessage()));
             }
         }

@@ -1,6 +1,6 @@
 package dev.platform.scheduler.cluster;
 
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -29,11 +29,11 @@ class ClusterController {
 
     @GetMapping("/{cluster}")
     ClusterQueries.ClusterView cluster(@PathVariable String cluster) {
-        return queries.cluster(cluster).orElseThrow(() -> ApiException.notFound("Cluster", cluster));
+        return queries.cluster(cluster).orElseThrow(() -> Refusal.notFound("Cluster", cluster));
     }
 
     @GetMapping("/{cluster}/nodepools")
     ClusterQueries.NodePoolsView nodePools(@PathVariable String cluster) {
-        return queries.nodePools(cluster).orElseThrow(() -> ApiException.notFound("Cluster", cluster));
+        return queries.nodePools(cluster).orElseThrow(() -> Refusal.notFound("Cluster", cluster));
     }
 }

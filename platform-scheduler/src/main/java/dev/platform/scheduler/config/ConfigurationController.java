@@ -10,7 +10,7 @@ import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.TeamManifest;
 import dev.platform.api.manifest.WorkloadPriorityClassManifest;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -54,7 +54,7 @@ public class ConfigurationController {
     @GetMapping("/resourceflavors/{name}")
     public ResourceFlavorManifest resourceFlavor(@PathVariable String name) {
         return store.find(Kind.RESOURCE_FLAVOR, ObjectKey.cluster(name), ResourceFlavorManifest.class)
-                .orElseThrow(() -> ApiException.notFound("ResourceFlavor", name));
+                .orElseThrow(() -> Refusal.notFound("ResourceFlavor", name));
     }
 
     @DeleteMapping("/resourceflavors/{name}")
@@ -94,8 +94,8 @@ public class ConfigurationController {
     @GetMapping("/cohorts/{name}")
     public CohortView cohort(@PathVariable String name, Caller caller) {
         return cohorts(caller).items().stream().filter(c -> c.name().equals(name)).findFirst()
-                .orElseThrow(() -> caller.readsEverything() ? ApiException.notFound("Cohort", name)
-                        : ApiException.forbidden("Cohort \"" + name + "\" holds none of your teams' ClusterQueues"));
+                .orElseThrow(() -> caller.readsEverything() ? Refusal.notFound("Cohort", name)
+                        : Refusal.forbidden("Cohort \"" + name + "\" holds none of your teams' ClusterQueues"));
     }
 
     @DeleteMapping("/cohorts/{name}")
@@ -120,7 +120,7 @@ public class ConfigurationController {
     @GetMapping("/clusterqueues/{name}")
     public ClusterQueueView clusterQueue(@PathVariable String name) {
         ClusterQueueManifest queue = store.find(Kind.CLUSTER_QUEUE, ObjectKey.cluster(name), ClusterQueueManifest.class)
-                .orElseThrow(() -> ApiException.notFound("ClusterQueue", name));
+                .orElseThrow(() -> Refusal.notFound("ClusterQueue", name));
         return ClusterQueueView.of(queue, store.missingFlavorsByClusterQueue().getOrDefault(name, List.of()),
                 usage.of(List.of(name)).getOrDefault(name, QueueUsage.Usage.NONE));
     }
@@ -146,7 +146,7 @@ public class ConfigurationController {
     @GetMapping("/namespaces/{namespace}/localqueues/{name}")
     public LocalQueueManifest localQueue(@PathVariable String namespace, @PathVariable String name) {
         return store.find(Kind.LOCAL_QUEUE, new ObjectKey(namespace, name), LocalQueueManifest.class)
-                .orElseThrow(() -> ApiException.notFound("LocalQueue", namespace + "/" + name));
+                .orElseThrow(() -> Refusal.notFound("LocalQueue", namespace + "/" + name));
     }
 
     @DeleteMapping("/namespaces/{namespace}/localqueues/{name}")
@@ -163,7 +163,7 @@ public class ConfigurationController {
     @GetMapping("/priorityclasses/{name}")
     public PriorityClassManifest priorityClass(@PathVariable String name) {
         return store.find(Kind.PRIORITY_CLASS, ObjectKey.cluster(name), PriorityClassManifest.class)
-                .orElseThrow(() -> ApiException.notFound("PriorityClass", name));
+                .orElseThrow(() -> Refusal.notFound("PriorityClass", name));
     }
 
     @DeleteMapping("/priorityclasses/{name}")
@@ -180,7 +180,7 @@ public class ConfigurationController {
     @GetMapping("/workloadpriorityclasses/{name}")
     public WorkloadPriorityClassManifest workloadPriorityClass(@PathVariable String name) {
         return store.find(Kind.WORKLOAD_PRIORITY_CLASS, ObjectKey.cluster(name), WorkloadPriorityClassManifest.class)
-                .orElseThrow(() -> ApiException.notFound("WorkloadPriorityClass", name));
+                .orElseThrow(() -> Refusal.notFound("WorkloadPriorityClass", name));
     }
 
     @DeleteMapping("/workloadpriorityclasses/{name}")
@@ -198,7 +198,7 @@ public class ConfigurationController {
     @GetMapping("/namespaces/{name}")
     public NamespaceManifest namespace(@PathVariable String name) {
         return store.find(Kind.NAMESPACE, ObjectKey.cluster(name), NamespaceManifest.class)
-                .orElseThrow(() -> ApiException.notFound("Namespace", name));
+                .orElseThrow(() -> Refusal.notFound("Namespace", name));
     }
 
     /**
@@ -221,7 +221,7 @@ public class ConfigurationController {
     @GetMapping("/teams/{name}")
     public TeamManifest team(@PathVariable String name) {
         return store.find(Kind.TEAM, ObjectKey.cluster(name), TeamManifest.class)
-                .orElseThrow(() -> ApiException.notFound("Team", name));
+                .orElseThrow(() -> Refusal.notFound("Team", name));
     }
 
     @DeleteMapping("/teams/{name}")

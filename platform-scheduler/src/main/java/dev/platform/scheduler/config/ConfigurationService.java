@@ -6,7 +6,7 @@ import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.TeamManifest;
 import dev.platform.scheduler.identity.TeamStore;
 import dev.platform.scheduler.workload.WorkloadTransitions;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
@@ -54,7 +54,7 @@ public class ConfigurationService {
                 .map(DecodedDocument::manifest).filter(TeamManifest.class::isInstance).map(TeamManifest.class::cast)
                 .toList());
         if (!ownership.isEmpty()) {
-            throw ApiException.conflict(String.join("; ", ownership),
+            throw Refusal.conflict(String.join("; ", ownership),
                     ownership.stream().map(c -> Map.of("message", c)).toList());
         }
         Map<Kind, Map<ObjectKey, String>> current = currentSpecs(documents);
@@ -99,11 +99,11 @@ public class ConfigurationService {
         jdbc.sql("SELECT pg_advisory_xact_lock(?)").param(CONFIG_LOCK_KEY).query().singleValue();
         List<String> references = store.referencesTo(kind, key.name());
         if (!references.isEmpty()) {
-            throw ApiException.conflict(kind.manifestName() + " \"" + key + "\" is still referenced by "
+            throw Refusal.conflict(kind.manifestName() + " \"" + key + "\" is still referenced by "
                     + String.join(", ", references), references.stream().map(r -> Map.of("referencedBy", r)).toList());
         }
         String before = store.delete(kind, key)
-                .orElseThrow(() -> ApiException.notFound(kind.manifestName(), key.toString()));
+                .orElseThrow(() -> Refusal.notFound(kind.manifestName(), key.toString()));
         store.audit(actor, kind, key, "deleted", before, null);
         if (kind == Kind.LOCAL_QUEUE) {
             resolveClusterQueuesOfPendingWorkloads();

@@ -4,12 +4,11 @@ import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.Manifest;
 import dev.platform.api.manifest.ManifestParser;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.workload.SubmissionRateLimiter;
 import dev.platform.scheduler.web.RequestBodies;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -70,7 +69,7 @@ public class ManifestController {
             }
         }
         if (!refused.isEmpty()) {
-            throw new ApiException(HttpStatus.FORBIDDEN, "Forbidden", refused.size() == 1
+            throw new Refusal(Refusal.Kind.Forbidden, "Forbidden", refused.size() == 1
                     ? (String) refused.get(0).get("message")
                     : refused.size() + " documents are not yours to apply; nothing was applied", refused);
         }

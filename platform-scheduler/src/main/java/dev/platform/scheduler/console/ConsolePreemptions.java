@@ -4,7 +4,7 @@ import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionFilter;
 import dev.platform.scheduler.preemption.PreemptionStore;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.web.KeysetCursor;
 import dev.platform.web.preemption.PreemptionQueries;
 import org.springframework.stereotype.Component;
@@ -34,7 +34,7 @@ class ConsolePreemptions implements PreemptionQueries {
     private static KeysetCursor<Long> decode(String cursor) {
         try {
             return KeysetCursor.decode(cursor, Long::valueOf);
-        } catch (ApiException e) {
+        } catch (Refusal e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
     }

@@ -1,8 +1,7 @@
 package dev.platform.scheduler.hotswap;
 
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.web.KeysetCursor;
-import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -43,8 +42,8 @@ public class HotswapController {
         return new HotswapPage(page.items(), page.next());
     }
 
-    private static ApiException badRequest(String detail) {
-        return new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", detail, List.of());
+    private static Refusal badRequest(String detail) {
+        return new Refusal(Refusal.Kind.Malformed, "Bad Request", detail, List.of());
     }
 
     public record HotswapPage(List<HotswapEvent> items, String next) {

@@ -1,7 +1,7 @@
 package dev.platform.scheduler.identity;
 
 import dev.platform.api.identity.Caller;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.transaction.annotation.Transactional;
 
 import java.nio.ByteBuffer;
@@ -63,7 +63,7 @@ public class AgentTokens {
     @Transactional
     public void revoke(String cluster, long id, Caller actor) {
         AgentToken token = tokens.findById(id).filter(t -> t.cluster().equals(cluster))
-                .orElseThrow(() -> ApiException.notFound("agent token of cluster " + cluster, String.valueOf(id)));
+                .orElseThrow(() -> Refusal.notFound("agent token of cluster " + cluster, String.valueOf(id)));
         if (token.revoke(actor.name(), clock.instant())) {
             audit.record(actor.name(), AccessAuditEntry.Action.AgentTokenRevoked, "agent-token/" + id,
                     "cluster=" + cluster);

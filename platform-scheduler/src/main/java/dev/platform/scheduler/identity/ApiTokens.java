@@ -1,8 +1,7 @@
 package dev.platform.scheduler.identity;
 
 import dev.platform.api.identity.Caller;
-import dev.platform.scheduler.web.ApiException;
-import org.springframework.http.HttpStatus;
+import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -51,11 +50,11 @@ public class ApiTokens {
     public Issued issue(String owner, String description, Duration lifetime, Caller actor) {
         String user = owner == null ? actor.name() : owner;
         if (!user.equals(actor.name()) && !actor.isAdmin()) {
-            throw new ApiException(HttpStatus.FORBIDDEN, "Forbidden",
+            throw new Refusal(Refusal.Kind.Forbidden, "Forbidden",
                     "only an Admin issues tokens for another user", List.of());
         }
         if (!users.existsById(user)) {
-            throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid token request", "user \"" + user
+            throw new Refusal(Refusal.Kind.Invalid, "Invalid token request", "user \"" + user
                     + "\" does not exist; an API token acts as a user of the platform (POST /api/v1/users)",
                     List.of(Map.of("document", 0, "path", "user", "message", "no such user")));
         }
@@ -75,7 +74,7 @@ public class ApiTokens {
             return user == null ? tokens.findAllByOrderById() : tokens.findAllByUserNameOrderById(user);
         }
         if (user != null && !user.equals(caller.name())) {
-            throw new ApiException(HttpStatus.FORBIDDEN, "Forbidden", "only an Admin lists another user's tokens",
+            throw new Refusal(Refusal.Kind.Forbidden, "Forbidden", "only an Admin lists another user's tokens",
                     List.of());
         }
         return tokens.findAllByUserNameOrderById(caller.name());
@@ -86,7 +85,7 @@ public class ApiTokens {
     public void revoke(long id, Caller caller) {
         ApiToken token = tokens.findById(id)
                 .filter(t -> caller.isAdmin() || t.userName().equals(caller.name()))
-                .orElseThrow(() -> ApiException.notFound("API token", String.valueOf(id)));
+                .orElseThrow(() -> Refusal.notFound("API token", String.valueOf(id)));
         if (token.revoke(caller.name(), clock.instant())) {
             audit.record(caller.name(), AccessAuditEntry.Action.TokenRevoked, "api-token/" + id,
                     "user=" + token.userName());
@@ -123,7 +122,7 @@ public class ApiTokens {
     static Duration checkedLifetime(Duration lifetime, Duration defaultLifetime) {
         Duration checked = lifetime == null ? defaultLifetime : lifetime;
         if (checked.compareTo(MIN_LIFETIME) < 0 || checked.compareTo(MAX_LIFETIME) > 0) {
-            throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid token request",
+            throw new Refusal(Refusal.Kind.Invalid, "Invalid token request",
                     "expiresInSeconds must be between " + MIN_LIFETIME.toSeconds() + " and " + MAX_LIFETIME.toSeconds(),
                     List.of(Map.of("document", 0, "path", "expiresInSeconds", "message", "out of range")));
         }
@@ -133,7 +132,7 @@ public class ApiTokens {
     static String checkedDescription(String description) {
         String text = description == null ? "" : description.strip();
         if (text.length() > 200 || text.chars().anyMatch(Character::isISOControl)) {
-            throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid token request",
+            throw new Refusal(Refusal.Kind.Invalid, "Invalid token request",
                     "description: at most 200 characters, no control characters",
                     List.of(Map.of("document", 0, "path", "description", "message", "too long or not printable")));
         }

@@ -3,8 +3,7 @@ package dev.platform.scheduler.identity;
 import dev.platform.api.identity.Caller;
 import dev.platform.api.identity.ClusterRole;
 import dev.platform.api.identity.UserNames;
-import dev.platform.scheduler.web.ApiException;
-import org.springframework.http.HttpStatus;
+import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.stereotype.Service;
@@ -48,7 +47,7 @@ public class Users {
             throw invalid("password", "a password has at least " + MIN_PASSWORD_LENGTH + " characters");
         }
         if (users.existsById(name)) {
-            throw ApiException.conflict("user \"" + name + "\" already exists", List.of());
+            throw Refusal.conflict("user \"" + name + "\" already exists", List.of());
         }
         UserAccount user = users.save(new UserAccount(name, password == null ? null : passwords.encode(password),
                 clusterRole, clock.instant(), actor.name()));
@@ -74,7 +73,7 @@ public class Users {
 
     @Transactional(readOnly = true)
     public UserAccount find(String name) {
-        return users.findById(name).orElseThrow(() -> ApiException.notFound("User", name));
+        return users.findById(name).orElseThrow(() -> Refusal.notFound("User", name));
     }
 
     /**
@@ -85,15 +84,15 @@ public class Users {
     public void delete(String name, Caller actor) {
         UserAccount user = find(name);
         if (user.clusterRole() == ClusterRole.Admin && users.findAllByClusterRole(ClusterRole.Admin).size() == 1) {
-            throw ApiException.conflict("\"" + name + "\" is the last Admin; create another Admin first", List.of());
+            throw Refusal.conflict("\"" + name + "\" is the last Admin; create another Admin first", List.of());
         }
         users.delete(user);
         sessions.findByPrincipalName(name).keySet().forEach(sessions::deleteById);
         audit.record(actor.name(), AccessAuditEntry.Action.UserDeleted, name, "");
     }
 
-    private static ApiException invalid(String field, String message) {
-        return new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid user", message,
+    private static Refusal invalid(String field, String message) {
+        return new Refusal(Refusal.Kind.Invalid, "Invalid user", message,
                 List.of(Map.of("document", 0, "path", field, "message", message)));
     }
 }

@@ -2,10 +2,9 @@ package dev.platform.scheduler.preemption;
 
 import dev.platform.api.reason.PreemptionReason;
 import dev.platform.api.identity.Caller;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.web.KeysetCursor;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -140,8 +139,8 @@ public class PreemptionController {
         return text;
     }
 
-    private static ApiException badRequest(String detail) {
-        return new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", detail, List.of());
+    private static Refusal badRequest(String detail) {
+        return new Refusal(Refusal.Kind.Malformed, "Bad Request", detail, List.of());
     }
 
     /** A page of events; {@code next} is the cursor of the following page, null on the last. */

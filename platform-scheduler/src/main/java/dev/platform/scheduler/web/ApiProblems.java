@@ -1,5 +1,6 @@
 package dev.platform.scheduler.web;
 
+import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.api.manifest.ManifestRejectedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,14 +41,28 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
         return problem(status, titleOf(e.rejection()), detail, e.errors());
     }
 
-    @ExceptionHandler(ApiException.class)
-    ResponseEntity<ProblemDetail> apiException(ApiException e) {
-        ResponseEntity<ProblemDetail> response = problem(e.status(), e.title(), e.getMessage(), e.errors());
+    @ExceptionHandler(Refusal.class)
+    ResponseEntity<ProblemDetail> refused(Refusal e) {
+        ResponseEntity<ProblemDetail> response = problem(status(e.kind()), e.title(), e.getMessage(), e.errors());
         if (e.retryAfter() != null) {
             return ResponseEntity.status(response.getStatusCode()).headers(response.getHeaders())
                     .header(HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfter().toSeconds())).body(response.getBody());
         }
         return response;
+    }
+
+    /** The one place a refusal becomes an HTTP status. */
+    public static HttpStatus status(Refusal.Kind kind) {
+        return switch (kind) {
+            case Malformed -> HttpStatus.BAD_REQUEST;
+            case Invalid -> HttpStatus.UNPROCESSABLE_CONTENT;
+            case Forbidden -> HttpStatus.FORBIDDEN;
+            case NotFound -> HttpStatus.NOT_FOUND;
+            case Conflict -> HttpStatus.CONFLICT;
+            case UnsupportedMediaType -> HttpStatus.UNSUPPORTED_MEDIA_TYPE;
+            case TooLarge -> HttpStatus.CONTENT_TOO_LARGE;
+            case TooManyRequests -> HttpStatus.TOO_MANY_REQUESTS;
+        };
     }
 
     @ExceptionHandler(Exception.class)

@@ -1,6 +1,6 @@
 package dev.platform.scheduler.web;
 
-import org.springframework.http.HttpStatus;
+import dev.platform.scheduler.refusal.Refusal;
 
 import java.util.List;
 import java.util.regex.Pattern;
@@ -16,7 +16,7 @@ public final class ClusterNames {
 
     public static void require(String cluster) {
         if (cluster.length() > 253 || !NAME.matcher(cluster).matches()) {
-            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", "\"" + cluster
+            throw new Refusal(Refusal.Kind.Malformed, "Bad Request", "\"" + cluster
                     + "\" is not a valid cluster name: lower-case letters, digits, '-' and '.', at most 253",
                     List.of());
         }

@@ -1,6 +1,6 @@
 package dev.platform.scheduler.web;
 
-import org.springframework.http.HttpStatus;
+import dev.platform.scheduler.refusal.Refusal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -40,7 +40,7 @@ public record KeysetCursor<K>(Instant at, K key) {
             String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8).split("\\|", 2);
             return new KeysetCursor<>(Instant.parse(parts[0]), key.apply(parts[1]));
         } catch (RuntimeException e) {
-            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", "cursor is not one this API issued",
+            throw new Refusal(Refusal.Kind.Malformed, "Bad Request", "cursor is not one this API issued",
                     List.of());
         }
     }

@@ -1,10 +1,10 @@
 package dev.platform.scheduler.web;
 
+import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.api.manifest.ManifestError;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.api.manifest.ManifestRejectedException;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 
@@ -61,8 +61,8 @@ public class RequestBodies {
         throw unsupported(contentType);
     }
 
-    private static ApiException unsupported(String contentType) {
-        return new ApiException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type",
+    private static Refusal unsupported(String contentType) {
+        return new Refusal(Refusal.Kind.UnsupportedMediaType, "Unsupported Media Type",
                 "content type '" + contentType + "' is not supported; use application/yaml or application/json",
                 List.of());
     }

@@ -1,8 +1,7 @@
 package dev.platform.scheduler.workload;
 
 import dev.platform.api.identity.Caller;
-import dev.platform.scheduler.web.ApiException;
-import org.springframework.http.HttpStatus;
+import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -48,7 +47,7 @@ public class PendingWorkloadsController {
 
     private static void check(int offset, int limit) {
         if (offset < 0 || limit < 1 || limit > MAX_LIMIT) {
-            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request",
+            throw new Refusal(Refusal.Kind.Malformed, "Bad Request",
                     "offset must be >= 0 and limit between 1 and " + MAX_LIMIT, List.of());
         }
     }

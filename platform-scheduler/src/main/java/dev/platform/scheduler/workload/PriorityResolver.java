@@ -1,8 +1,7 @@
 package dev.platform.scheduler.workload;
 
 import dev.platform.api.manifest.WorkloadManifest;
-import dev.platform.scheduler.web.ApiException;
-import org.springframework.http.HttpStatus;
+import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -56,8 +55,8 @@ public class PriorityResolver {
                 .params(kind, name).query(Integer.class).optional();
     }
 
-    private static ApiException missing(String kind, String name, String path) {
-        return new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid workload",
+    private static Refusal missing(String kind, String name, String path) {
+        return new Refusal(Refusal.Kind.Invalid, "Invalid workload",
                 kind + " \"" + name + "\" not found",
                 List.of(Map.of("document", 0, "path", path, "message", kind + " \"" + name + "\" not found")));
     }

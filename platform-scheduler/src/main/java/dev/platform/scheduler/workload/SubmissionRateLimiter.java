@@ -1,10 +1,9 @@
 package dev.platform.scheduler.workload;
 
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 import java.time.Clock;
@@ -63,7 +62,7 @@ public class SubmissionRateLimiter {
             return;
         }
         if (submissions > settings.burst()) {
-            throw new ApiException(HttpStatus.CONTENT_TOO_LARGE, "Too many workloads in one request", "a request may"
+            throw new Refusal(Refusal.Kind.TooLarge, "Too many workloads in one request", "a request may"
                     + " submit at most " + settings.burst() + " workloads (platform.security.submissions.burst)", List.of());
         }
         long now = clock.millis() * 1_000_000L;
@@ -83,29 +82,14 @@ public class SubmissionRateLimiter {
             return b;
         });
         if (waitSeconds[0] > 0) {
-            throw new RateLimitedException(caller, (long) Math.ceil(waitSeconds[0]));
+            long retryAfter = (long) Math.ceil(waitSeconds[0]);
+            throw Refusal.tooManyRequests(caller + " submits faster than platform.security.submissions allows; retry"
+                    + " after " + retryAfter + " s", Duration.ofSeconds(retryAfter));
         }
     }
 
     private double refilled(Bucket b, long now) {
         double elapsedSeconds = Math.max(0, now - b.refilledAtNanos) / 1e9;
         return Math.min(settings.burst(), b.tokens + elapsedSeconds * settings.perSecond());
-    }
-
-    /** 429 with the seconds to wait in {@code Retry-After}. */
-    static final class RateLimitedException extends ApiException {
-
-        private final Duration retryAfter;
-
-        RateLimitedException(String caller, long retryAfterSeconds) {
-            super(HttpStatus.TOO_MANY_REQUESTS, "Too Many Requests", caller + " submits faster than "
-                    + "platform.security.submissions allows; retry after " + retryAfterSeconds + " s", List.of());
-            this.retryAfter = Duration.ofSeconds(retryAfterSeconds);
-        }
-
-        @Override
-        public Duration retryAfter() {
-            return retryAfter;
-        }
     }
 }

@@ -3,7 +3,7 @@ package dev.platform.scheduler.workload;
 import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.ManifestParser;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.web.KeysetCursor;
 import dev.platform.scheduler.web.RequestBodies;
 import jakarta.servlet.http.HttpServletRequest;
@@ -75,7 +75,7 @@ public class WorkloadController {
                              @RequestParam(required = false) String cursor,
                              @RequestParam(defaultValue = "100") int limit) {
         if (limit < 1 || limit > MAX_PAGE) {
-            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request",
+            throw new Refusal(Refusal.Kind.Malformed, "Bad Request",
                     "limit must be between 1 and " + MAX_PAGE, List.of());
         }
         List<WorkloadRow> rows = store.list(namespace, state == null ? null : parseState(state), queue,
@@ -101,14 +101,14 @@ public class WorkloadController {
     }
 
     private WorkloadRow find(String namespace, String name) {
-        return store.find(namespace, name).orElseThrow(() -> ApiException.notFound("Workload", namespace + "/" + name));
+        return store.find(namespace, name).orElseThrow(() -> Refusal.notFound("Workload", namespace + "/" + name));
     }
 
     private static WorkloadState parseState(String state) {
         try {
             return WorkloadState.valueOf(state);
         } catch (IllegalArgumentException e) {
-            throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request", "state must be one of "
+            throw new Refusal(Refusal.Kind.Malformed, "Bad Request", "state must be one of "
                     + List.of(WorkloadState.values()), List.of());
         }
     }

@@ -6,10 +6,9 @@ import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.scheduler.identity.AccessAudit;
 import dev.platform.scheduler.identity.AccessAuditEntry;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -71,7 +70,7 @@ public class WorkloadService {
             }
         }
         if (store.find(manifest.namespace(), manifest.name()).isPresent()) {
-            throw ApiException.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
+            throw Refusal.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
                     + manifest.name() + "\" already exists", List.of());
         }
         String queueName = manifest.queueName() != null ? manifest.queueName() : defaultQueueName;
@@ -112,7 +111,7 @@ public class WorkloadService {
         if (store.sameManifest(existing.get().uid(), manifest.manifest())) {
             return false;
         }
-        throw ApiException.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
+        throw Refusal.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
                 + manifest.name() + "\" already exists with a different manifest; a submitted workload cannot be"
                 + " changed: delete it and submit again", List.of());
     }
@@ -144,7 +143,7 @@ public class WorkloadService {
     public WorkloadRow cancel(String namespace, String name, String actor) {
         transitions.lockChanges();
         WorkloadRow workload = store.find(namespace, name)
-                .orElseThrow(() -> ApiException.notFound("Workload", namespace + "/" + name));
+                .orElseThrow(() -> Refusal.notFound("Workload", namespace + "/" + name));
         if (workload.state().isTerminal()) {
             return workload;
         }
@@ -184,8 +183,8 @@ public class WorkloadService {
                 m.restartStrategy(), m.suspend(), m.maximumExecutionTimeSeconds(), m.manifest());
     }
 
-    private static ApiException invalid(String path, String message) {
-        return new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid workload", message,
+    private static Refusal invalid(String path, String message) {
+        return new Refusal(Refusal.Kind.Invalid, "Invalid workload", message,
                 List.of(Map.of("document", 0, "path", path, "message", message)));
     }
 

@@ -45,6 +45,18 @@ class ArchitectureTest {
     }
 
     @Test
+    void onlyControllersAndTheWebLayerSpeakHttp() {
+        ArchRule rule = noClasses().that().resideInAPackage("dev.platform.scheduler..")
+                .and().resideOutsideOfPackages("dev.platform.scheduler.web..", "dev.platform.scheduler.security..",
+                        "dev.platform.scheduler.console..")
+                .and().haveSimpleNameNotEndingWith("Controller")
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework.http..",
+                        "org.springframework.web..")
+                .because("services refuse with a Refusal of a domain kind; the web layer alone maps it to a status");
+        rule.check(production);
+    }
+
+    @Test
     void theReasonVocabularyIsPureJava() {
         ArchRule rule = classes().that().resideInAPackage("dev.platform.api.reason..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("dev.platform.api.reason..", "java..")

@@ -1,7 +1,7 @@
 package dev.platform.scheduler.workload;
 
 import dev.platform.scheduler.core.FakeClock;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -23,21 +23,21 @@ class SubmissionRateTest {
     void aBurstPassesThenTheCallerWaitsForTheRefillWhileOthersGoOn() {
         limiter.acquire("bob", 4);
 
-        ApiException refused = catchThrowableOfType(ApiException.class, () -> limiter.acquire("bob", 1));
-        assertThat(refused.status().value()).isEqualTo(429);
+        Refusal refused = catchThrowableOfType(Refusal.class, () -> limiter.acquire("bob", 1));
+        assertThat(refused.kind()).isEqualTo(Refusal.Kind.TooManyRequests);
         assertThat(refused.retryAfter()).isEqualTo(Duration.ofSeconds(1));
         limiter.acquire("alice", 4);
 
         clock.advance(Duration.ofMillis(1500));
         limiter.acquire("bob", 3);
-        assertThat(catchThrowableOfType(ApiException.class, () -> limiter.acquire("bob", 2)).retryAfter())
+        assertThat(catchThrowableOfType(Refusal.class, () -> limiter.acquire("bob", 2)).retryAfter())
                 .isEqualTo(Duration.ofSeconds(1));
     }
 
     @Test
     void aRequestBiggerThanTheBurstIsRefusedAsTooLargeRatherThanToWaitForever() {
-        assertThatThrownBy(() -> limiter.acquire("bob", 5)).isInstanceOfSatisfying(ApiException.class,
-                e -> assertThat(e.status().value()).isEqualTo(413));
+        assertThatThrownBy(() -> limiter.acquire("bob", 5)).isInstanceOfSatisfying(Refusal.class,
+                e -> assertThat(e.kind()).isEqualTo(Refusal.Kind.TooLarge));
     }
 
     @Test
