@@ -35,7 +35,7 @@ import java.time.ZoneOffset;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @DataJpaTest(showSql = false, includeFilters = @ComponentScan.Filter(type = FilterType.REGEX, pattern = {
-        "dev\\.platform\\.scheduler\\.workload\\.(WorkloadStore|WorkloadTransitions|PriorityResolver)",
+        "dev\\.platform\\.scheduler\\.workload\\.(WorkloadStore|WorkloadTransitions|WorkloadRunStates|PriorityResolver)",
         "dev\\.platform\\.scheduler\\.cluster\\.(AgentCommandStore|ClusterInventoryStore|ClusterQueries|CommandSignals)",
         "dev\\.platform\\.scheduler\\.config\\.(ConfigStore|QueueUsage|QueueUsageHistory)",
         "dev\\.platform\\.scheduler\\.forecast\\.ForecastStore",

@@ -20,8 +20,13 @@ public final class StoredWorkloads {
 
     /** A Job of one pod asking one cpu, parsed as the API parses it. */
     public static WorkloadManifest job(String namespace, String name, String localQueue) {
-        return (WorkloadManifest) PARSER.parseWorkload(Manifests.job(name, localQueue, "1", null)
-                .getBytes(StandardCharsets.UTF_8), ManifestParser.Format.YAML, namespace).manifest();
+        return workload(namespace, Manifests.job(name, localQueue, "1", null));
+    }
+
+    /** A submission's YAML, parsed as the API parses it. */
+    public static WorkloadManifest workload(String namespace, String yaml) {
+        return (WorkloadManifest) PARSER.parseWorkload(yaml.getBytes(StandardCharsets.UTF_8), ManifestParser.Format.YAML,
+                namespace).manifest();
     }
 
     /** Submits a Pending Job of one cpu in {@code localQueue}, feeding {@code clusterQueue}, at {@code at}. */
