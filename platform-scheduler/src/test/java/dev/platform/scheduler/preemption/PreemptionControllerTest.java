@@ -9,7 +9,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.startsWith;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
@@ -104,6 +106,33 @@ class PreemptionControllerTest extends ControllerSliceTest {
                 .andExpect(content().string(startsWith("id,at,reason,message,preemptor_namespace,")))
                 .andExpect(content().string(containsString("\r\n7,2026-01-01T10:00:00Z,InClusterQueue,"
                         + "\"'=HYPERLINK(\"\"x\"\"), then more\",team-a,big,uid-p,cq,100,team-a,'-small,uid-v,cq,1\r\n")));
+    }
+
+    @Test
+    void aPriorityIsANumberAndEveryTextCellIsDefused() throws Exception {
+        given(preemptionStore.page(any(), isNull(), eq(5000))).willReturn(List.of(new PreemptionEvent(8, AT,
+                "InClusterQueue", "=HYPERLINK(\"http://evil\",\"x\")",
+                new PreemptionEvent.Party("team-a", "p", "uid-p", "cq", -5),
+                new PreemptionEvent.Party("team-a", "v", "uid-v", "cq", 1))));
+
+        mvc.perform(get("/api/v1/preemptions").param("format", "csv"))
+                .andExpect(content().string(containsString(",\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\",")))
+                .andExpect(content().string(containsString(",cq,-5,")));
+        // names are Kubernetes names in the schema; the rule holds for every text cell all the same
+        assertThat(List.of("+cmd", "-2+3", "@SUM(A1)", "\tteam", "\rx", "", "team-a", "a=b"))
+                .map(PreemptionController::csv)
+                .containsExactly("'+cmd", "'-2+3", "'@SUM(A1)", "'\tteam", "\"'\rx\"", "", "team-a", "a=b");
+    }
+
+    @Test
+    void aBrowserLinkGetsCsvWhateverItAcceptsAndAnEmptyExportIsItsHeader() throws Exception {
+        given(preemptionStore.page(any(), isNull(), eq(5000))).willReturn(List.of());
+
+        mvc.perform(get("/api/v1/preemptions").param("clusterQueue", "other").param("format", "csv")
+                        .accept(MediaType.TEXT_HTML))
+                .andExpect(status().isOk())
+                .andExpect(content().contentTypeCompatibleWith("text/csv"))
+                .andExpect(content().string(matchesPattern("id,at,reason,message,[a-z_,]+\r\n")));
     }
 
     @Test

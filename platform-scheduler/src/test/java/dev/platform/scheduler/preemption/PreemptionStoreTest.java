@@ -42,10 +42,10 @@ class PreemptionStoreTest {
             .thenComparingLong(PreemptionEvent::id).reversed();
 
     @Test
-    void pagesFollowTheKeysetThroughEventsOfTheSameInstant() {
+    void pagesFollowTheKeysetOverManyEventsAndThroughEventsOfTheSameInstant() {
         List<PreemptionEvent> events = new ArrayList<>();
-        for (int i = 0; i < 9; i++) {
-            events.add(event(i < 6 ? T0 : T0.plusSeconds(i), "InClusterQueue", party("team-a", "p" + i, "cq", 2),
+        for (int i = 0; i < 250; i++) {
+            events.add(event(i < 100 ? T0 : T0.plusSeconds(i), "InClusterQueue", party("team-a", "p" + i, "cq", 2),
                     party("team-a", "v" + i, "cq", 1)));
         }
         store.append(events, 1);
@@ -54,16 +54,16 @@ class PreemptionStoreTest {
         KeysetCursor<Long> cursor = null;
         List<PreemptionEvent> page;
         do {
-            page = store.page(ALL, cursor, 4);
+            page = store.page(ALL, cursor, 100);
             seen.addAll(page);
             if (!page.isEmpty()) {
                 PreemptionEvent last = page.get(page.size() - 1);
                 cursor = new KeysetCursor<>(last.at(), last.id());
             }
-        } while (page.size() == 4);
+        } while (page.size() == 100);
 
-        assertThat(seen).hasSize(9).doesNotHaveDuplicates().isSortedAccordingTo(NEWEST_FIRST);
-        assertThat(seen).extracting(e -> e.preemptor().name()).startsWith("p8", "p7", "p6");
+        assertThat(seen).hasSize(250).doesNotHaveDuplicates().isSortedAccordingTo(NEWEST_FIRST);
+        assertThat(seen).extracting(e -> e.preemptor().name()).startsWith("p249", "p248", "p247");
     }
 
     @Test

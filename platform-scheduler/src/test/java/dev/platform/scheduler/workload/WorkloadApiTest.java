@@ -16,7 +16,11 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Submission, reading, listing, visibility and cancel of workloads over HTTP, on real PostgreSQL. */
+/**
+ * Submission, reading, queue positions, visibility and cancel of workloads over HTTP, on real PostgreSQL. Listing's
+ * keyset pages and filters are the store slice's ({@link WorkloadStoreTest}) and the controller slice's
+ * ({@link WorkloadControllerTest}).
+ */
 class WorkloadApiTest extends PlatformApplicationTest {
 
     @BeforeEach
@@ -148,27 +152,6 @@ class WorkloadApiTest extends PlatformApplicationTest {
         assertThat(queue.get("admittedWorkloads").asLong()).isEqualTo(1);
         assertThat(queue.at("/usage/0/used").asString()).isEqualTo("4");
         assertThat(queue.at("/usage/0/borrowed").asString()).isEqualTo("0");
-    }
-
-    @Test
-    void listingPagesWithAKeysetCursorAndFilters() {
-        for (int i = 0; i < 5; i++) {
-            api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("job-" + i, "lq", "1", null));
-        }
-
-        JsonNode first = api.get("/api/v1/namespaces/team-a/workloads?limit=2").json();
-        JsonNode second = api.get("/api/v1/namespaces/team-a/workloads?limit=2&cursor=" + first.get("next").asString()).json();
-        JsonNode third = api.get("/api/v1/namespaces/team-a/workloads?limit=2&cursor=" + second.get("next").asString()).json();
-
-        List<String> names = new ArrayList<>();
-        for (JsonNode page : List.of(first, second, third)) {
-            page.get("items").valueStream().forEach(w -> names.add(w.get("name").asString()));
-        }
-        assertThat(names).containsExactly("job-4", "job-3", "job-2", "job-1", "job-0");
-        assertThat(third.get("next").isNull()).isTrue();
-        assertThat(api.get("/api/v1/namespaces/team-a/workloads?state=Finished").json().get("items")).isEmpty();
-        assertThat(api.get("/api/v1/namespaces/team-a/workloads?state=Bogus").status()).isEqualTo(400);
-        assertThat(api.get("/api/v1/namespaces/team-a/workloads?cursor=garbage").status()).isEqualTo(400);
     }
 
     @Test

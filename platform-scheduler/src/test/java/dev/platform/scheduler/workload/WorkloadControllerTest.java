@@ -16,6 +16,7 @@ import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.nullValue;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyList;
@@ -137,6 +138,18 @@ class WorkloadControllerTest extends ControllerSliceTest {
                 .andExpect(jsonPath("$.items.length()").value(1))
                 .andExpect(jsonPath("$.items[0].name").value("newer"))
                 .andExpect(jsonPath("$.next").value(new KeysetCursor<>(newer.createdAt(), newer.uid()).encode()));
+    }
+
+    @Test
+    void theLastPageSaysNextIsNull() throws Exception {
+        WorkloadRow only = row("only", CREATED);
+        given(workloadStore.list("team-a", WorkloadState.Finished, null, null, 3)).willReturn(List.of(only));
+        given(workloadStatuses.of(List.of(only))).willReturn(List.of(statusOf(only, WorkloadState.Finished)));
+
+        mvc.perform(get("/api/v1/namespaces/team-a/workloads").param("state", "Finished").param("limit", "2"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.items.length()").value(1))
+                .andExpect(jsonPath("$.next").value(nullValue()));
     }
 
     @Test

@@ -89,6 +89,7 @@ class WorkloadStoreTest {
                 .containsExactly("a-admitted");
         assertThat(store.list("team-a", WorkloadState.Pending, "lq", null, 100)).extracting(WorkloadRow::name)
                 .containsExactly("a-pending");
+        assertThat(store.list("team-a", WorkloadState.Finished, null, null, 100)).isEmpty();
     }
 
     @Test
