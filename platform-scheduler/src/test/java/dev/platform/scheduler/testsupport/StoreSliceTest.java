@@ -35,14 +35,14 @@ import java.time.ZoneOffset;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @DataJpaTest(showSql = false, includeFilters = @ComponentScan.Filter(type = FilterType.REGEX, pattern = {
-        "dev\\.platform\\.scheduler\\.workload\\.(WorkloadStore|WorkloadTransitions|WorkloadRunStates|PriorityResolver)",
+        "dev\\.platform\\.scheduler\\.workload\\.(WorkloadStore|WorkloadTransitions|WorkloadRunStates|WorkloadService|PriorityResolver)",
         "dev\\.platform\\.scheduler\\.cluster\\.(AgentCommandStore|ClusterInventoryStore|ClusterQueries|CommandSignals)",
-        "dev\\.platform\\.scheduler\\.config\\.(ConfigStore|QueueUsage|QueueUsageHistory)",
+        "dev\\.platform\\.scheduler\\.config\\.(ConfigStore|ConfigurationService|QueueUsage|QueueUsageHistory)",
         "dev\\.platform\\.scheduler\\.forecast\\.ForecastStore",
         "dev\\.platform\\.scheduler\\.hotswap\\.HotswapStore",
         "dev\\.platform\\.scheduler\\.preemption\\.PreemptionStore",
         "dev\\.platform\\.scheduler\\.console\\.(ConsoleChangeFeed|ConsoleNodePools)",
-        "dev\\.platform\\.scheduler\\.identity\\.TeamStore"}))
+        "dev\\.platform\\.scheduler\\.identity\\.(TeamStore|AccessAudit)"}))
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
 @AutoConfigureJson
 @ContextConfiguration(initializers = TestDatabase.Initializer.class)
