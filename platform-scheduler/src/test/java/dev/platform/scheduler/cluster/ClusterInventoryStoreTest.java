@@ -15,6 +15,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -82,7 +83,7 @@ class ClusterInventoryStoreTest {
                 NodeHealthReason.NOT_READY), node("n-3", HealthState.HEALTHY, 8)), NOW, NOW);
 
         assertThat(nodes("tpu-0")).containsExactly("n-2:Unhealthy", "n-3:Healthy");
-        assertThat(inventory.pools("prod-1")).containsExactly(java.util.Map.entry("tpu-0",
+        assertThat(inventory.pools("prod-1")).containsExactly(Map.entry("tpu-0",
                 new ClusterInventoryStore.StoredPool(PoolHealth.Unhealthy, NOW)));
         assertThat(queries.nodePools("prod-1").orElseThrow().items()).singleElement().satisfies(p -> {
             assertThat(p.nodes()).isEqualTo(2);

@@ -1,6 +1,8 @@
 package dev.platform.scheduler.hotswap;
 
+import dev.platform.scheduler.testsupport.KeysetPages;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
+import dev.platform.scheduler.web.KeysetCursor;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -126,13 +128,9 @@ class HotswapStoreTest {
                     List.of()));
         }
 
-        List<HotswapEvent> seen = new ArrayList<>();
-        List<HotswapEvent> page = store.page(null, null, null, null, 2);
-        while (!page.isEmpty()) {
-            seen.addAll(page);
-            HotswapEvent last = page.get(page.size() - 1);
-            page = store.page(null, null, last.detectedAt(), last.id(), 2);
-        }
+        List<HotswapEvent> seen = KeysetPages.all((KeysetCursor<Long> cursor) -> cursor == null
+                        ? store.page(null, null, null, null, 2) : store.page(null, null, cursor.at(), cursor.key(), 2),
+                2, last -> new KeysetCursor<>(last.detectedAt(), last.id()));
 
         assertThat(seen).extracting(HotswapEvent::id).containsExactlyInAnyOrderElementsOf(ids);
         assertThat(seen).isSortedAccordingTo(Comparator.comparing(HotswapEvent::detectedAt)

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.preemption;
 
+import dev.platform.scheduler.testsupport.KeysetPages;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
 import dev.platform.scheduler.web.KeysetCursor;
 import org.junit.jupiter.api.Test;
@@ -50,17 +51,9 @@ class PreemptionStoreTest {
         }
         store.append(events, 1);
 
-        List<PreemptionEvent> seen = new ArrayList<>();
-        KeysetCursor<Long> cursor = null;
-        List<PreemptionEvent> page;
-        do {
-            page = store.page(ALL, cursor, 100);
-            seen.addAll(page);
-            if (!page.isEmpty()) {
-                PreemptionEvent last = page.get(page.size() - 1);
-                cursor = new KeysetCursor<>(last.at(), last.id());
-            }
-        } while (page.size() == 100);
+        List<PreemptionEvent> seen = KeysetPages.all(
+                (KeysetCursor<Long> cursor) -> store.page(ALL, cursor, 100), 100,
+                last -> new KeysetCursor<>(last.at(), last.id()));
 
         assertThat(seen).hasSize(250).doesNotHaveDuplicates().isSortedAccordingTo(NEWEST_FIRST);
         assertThat(seen).extracting(e -> e.preemptor().name()).startsWith("p249", "p248", "p247");

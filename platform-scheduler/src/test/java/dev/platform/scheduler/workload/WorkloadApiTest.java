@@ -18,8 +18,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Submission, reading, queue positions, visibility and cancel of workloads over HTTP, on real PostgreSQL. Listing's
- * keyset pages and filters are the store slice's ({@link WorkloadStoreTest}) and the controller slice's
- * ({@link WorkloadControllerTest}).
+ * keyset pages and filters, and the submissions refused (a name taken, a resource the queue does not cover, a
+ * priority class that does not exist), are the slices' ({@link WorkloadStoreTest}, {@link WorkloadServiceTest},
+ * {@link PriorityResolverTest}, {@link WorkloadControllerTest}).
  */
 class WorkloadApiTest extends PlatformApplicationTest {
 
@@ -65,16 +66,6 @@ class WorkloadApiTest extends PlatformApplicationTest {
     }
 
     @Test
-    void aSecondWorkloadWithTheSameNameIs409() {
-        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("train", "lq", "1", null));
-
-        Response again = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("train", "lq", "2", null));
-
-        assertThat(again.status()).isEqualTo(409);
-        assertThat(again.contentType()).startsWith("application/problem+json");
-    }
-
-    @Test
     void aWorkloadWithoutQueueNameWaitsInPriorityOnlyModeWithoutQuota() {
         Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("orphan", null, "1", null));
 
@@ -84,25 +75,6 @@ class WorkloadApiTest extends PlatformApplicationTest {
         assertThat(response.json().at("/pendingReason/code").asString()).isEqualTo("WaitingForNodePool");
         assertThat(response.json().at("/pendingReason/message").asString()).contains("priority-only mode");
         assertThat(api.get("/api/v1/clusterqueues/cq").json().get("pendingWorkloads").asLong()).isZero();
-    }
-
-    @Test
-    void requestsForAResourceTheQueueDoesNotCoverAreRejected() {
-        String gpu = Manifests.job("gpu", "lq", "1", null).replace("{cpu: \"1\"}", "{nvidia.com/gpu: \"1\"}");
-
-        Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", gpu);
-
-        assertThat(response.status()).isEqualTo(422);
-        assertThat(response.json().get("detail").asString()).contains("nvidia.com/gpu").contains("not covered");
-        assertThat(jdbc.sql("SELECT count(*) FROM workload").query(Long.class).single()).isZero();
-    }
-
-    @Test
-    void anUnknownPriorityClassIsRejected() {
-        Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("p", "lq", "1", "missing"));
-
-        assertThat(response.status()).isEqualTo(422);
-        assertThat(response.json().get("detail").asString()).contains("PriorityClass \"missing\" not found");
     }
 
     @Test

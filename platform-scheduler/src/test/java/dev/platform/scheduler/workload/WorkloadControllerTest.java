@@ -89,7 +89,8 @@ class WorkloadControllerTest extends ControllerSliceTest {
 
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
                         .header("Idempotency-Key", "retry-1").content(Manifests.job("train", "lq", "1", null)))
-                .andExpect(status().isCreated());
+                .andExpect(status().isCreated())
+                .andExpect(header().string("Location", "http://localhost/api/v1/namespaces/team-a/workloads/train"));
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
                         .header("Idempotency-Key", "  ").content(Manifests.job("train", "lq", "1", null)))
                 .andExpect(status().isCreated());
@@ -121,6 +122,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
                         .content(Manifests.job("train", "lq", "1", null)))
                 .andExpect(status().isConflict())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
                 .andExpect(jsonPath("$.detail").value("Job \"team-a/train\" exists"));
     }
 

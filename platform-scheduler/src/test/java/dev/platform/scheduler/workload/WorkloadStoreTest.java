@@ -1,5 +1,6 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.scheduler.testsupport.KeysetPages;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
 import dev.platform.scheduler.web.KeysetCursor;
 import dev.platform.scheduler.workload.PendingWorkloadsController.PendingWorkload;
@@ -10,14 +11,15 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
 import static dev.platform.scheduler.testsupport.StoredWorkloads.admission;
+import static dev.platform.scheduler.testsupport.StoredWorkloads.job;
 import static dev.platform.scheduler.testsupport.StoredWorkloads.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,17 +59,9 @@ class WorkloadStoreTest {
             pending("team-a", "job-" + i, 0, i < 5 ? T0 : T0.plusSeconds(i));
         }
 
-        List<WorkloadRow> seen = new ArrayList<>();
-        KeysetCursor<UUID> cursor = null;
-        List<WorkloadRow> page;
-        do {
-            page = store.list("team-a", null, null, cursor, 2);
-            seen.addAll(page);
-            if (!page.isEmpty()) {
-                WorkloadRow last = page.get(page.size() - 1);
-                cursor = new KeysetCursor<>(last.createdAt(), last.uid());
-            }
-        } while (page.size() == 2);
+        List<WorkloadRow> seen = KeysetPages.all(
+                (KeysetCursor<UUID> cursor) -> store.list("team-a", null, null, cursor, 2), 2,
+                last -> new KeysetCursor<>(last.createdAt(), last.uid()));
 
         assertThat(seen).hasSize(7).doesNotHaveDuplicates().isSortedAccordingTo(NEWEST_FIRST);
         assertThat(seen.subList(0, 2)).extracting(WorkloadRow::name).containsExactly("job-6", "job-5");
@@ -157,7 +151,7 @@ class WorkloadStoreTest {
         transitions.evict(List.of(new WorkloadTransitions.Eviction(uid, store.find("team-a", "a").orElseThrow().version(),
                 "Preempted", "preempted", "InClusterQueue")), T0.plusSeconds(5));
 
-        Map<String, String> latest = new java.util.HashMap<>();
+        Map<String, String> latest = new HashMap<>();
         store.conditions(List.of(uid)).get(uid).forEach(c -> latest.put(c.type(), c.status() + "/" + c.reason()));
 
         assertThat(latest).containsEntry("QuotaReserved", "False/Preempted").containsEntry("Admitted", "False/Preempted")
@@ -178,7 +172,7 @@ class WorkloadStoreTest {
 
     private UUID priorityOnly(String name, int priority, Instant at) {
         UUID uid = UUID.randomUUID();
-        transitions.submit(uid, dev.platform.scheduler.testsupport.StoredWorkloads.job("team-a", name, null), null, null,
+        transitions.submit(uid, job("team-a", name, null), null, null,
                 priority, WorkloadService.PRIORITY_ONLY_REASON, WorkloadService.PRIORITY_ONLY_MESSAGE, at, null);
         return uid;
     }
