@@ -23,8 +23,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 
 /**
- * One persistence slice for every store, writer and JPA repository outside the scheduling loop, shared by
- * all store tests (one context for all of them): the stores over JDBC and JPA in one transaction manager,
+ * One persistence slice for every store, writer and JPA repository outside the scheduling loop (and the two
+ * services that write rows, submission and configuration), shared by all store tests (one context for all of
+ * them): the stores over JDBC and JPA in one transaction manager,
  * as in the application, on a database of their own on the tests' real PostgreSQL server, migrated by
  * Flyway. Their own database keeps the running application contexts of the story tests (their scheduling
  * loops, their cleaners) away from these rows, and the other way round. Each test runs in a transaction
