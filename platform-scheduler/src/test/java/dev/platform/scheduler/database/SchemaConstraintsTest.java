@@ -1,14 +1,11 @@
 package dev.platform.scheduler.database;
 
-import dev.platform.scheduler.testsupport.DatabaseCleaner;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.StoreSliceTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.dao.DataIntegrityViolationException;
-import dev.platform.scheduler.scheduling.SchedulingLoop;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.transaction.annotation.Transactional;
 
 import java.util.List;
 
@@ -17,21 +14,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The Flyway schema on real PostgreSQL holds its rules itself, whatever the Java code does. Each
- * test runs in a transaction rolled back at its end, so its raw rows never reach the scheduler.
+ * test runs in the store slice's transaction, rolled back at its end.
  */
-@PlatformIntegrationTest
-@Transactional
+@StoreSliceTest
 class SchemaConstraintsTest {
 
     @Autowired
     JdbcClient jdbc;
 
-    @Autowired
-    SchedulingLoop loop;
-
     @BeforeEach
-    void clean() {
-        DatabaseCleaner.clean(jdbc, loop);
+    void aClusterQueue() {
         jdbc.sql("""
                 INSERT INTO cluster_queue (name, queueing_strategy, stop_policy, spec)
                 VALUES ('cq', 'BestEffortFIFO', 'None', '{}')""").update();

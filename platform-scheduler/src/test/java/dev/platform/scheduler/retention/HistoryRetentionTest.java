@@ -1,11 +1,12 @@
 package dev.platform.scheduler.retention;
 
-import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import dev.platform.scheduler.testsupport.StoreSliceTest;
 import dev.platform.scheduler.workload.WorkloadTransitions;
-import org.springframework.beans.factory.annotation.Autowired;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -23,7 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * progress, and workloads still active), does nothing where no retention is set, and runs on the
  * leader only.
  */
-class HistoryRetentionTest extends PlatformApplicationTest {
+@StoreSliceTest
+class HistoryRetentionTest {
+
+    @Autowired
+    JdbcClient jdbc;
 
     @Autowired
     WorkloadTransitions transitions;

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /** Empties every table of the platform's schema (not Flyway's history) between tests. */
 public final class DatabaseCleaner {
@@ -30,11 +31,11 @@ public final class DatabaseCleaner {
      * authenticating as they did.
      */
     public static void clean(JdbcClient jdbc) {
-        List<String> tables = jdbc.sql("""
+        List<String> tables = used(jdbc, jdbc.sql("""
                 SELECT tablename FROM pg_tables
                 WHERE schemaname = 'public'
                   AND tablename NOT IN ('flyway_schema_history', 'scheduler_leader', 'app_user', 'api_token')""")
-                .query(String.class).list();
+                .query(String.class).list());
         // TRUNCATE locks the tables one after the other while the application's scheduled readers (gauges,
         // usage samples) lock several in another order: PostgreSQL may end the TRUNCATE as a deadlock victim.
         for (int attempt = 1; !tables.isEmpty(); attempt++) {
@@ -49,6 +50,28 @@ public final class DatabaseCleaner {
         }
         jdbc.sql("DELETE FROM api_token WHERE created_by <> 'bootstrap'").update();
         jdbc.sql("DELETE FROM app_user WHERE created_by <> 'bootstrap'").update();
+    }
+
+    /**
+     * The tables among {@code tables} that hold a row or whose own sequence has handed out a value, in one
+     * statement: truncating only these leaves the schema as truncating all of them would, at a fraction of the
+     * cost, since each truncated table gets new files, and most tests touch a few tables of the thirty-odd.
+     */
+    private static List<String> used(JdbcClient jdbc, List<String> tables) {
+        if (tables.isEmpty()) {
+            return tables;
+        }
+        String holdingRows = tables.stream()
+                .map(table -> "SELECT '" + table + "' WHERE EXISTS (SELECT 1 FROM " + table + ")")
+                .collect(Collectors.joining(" UNION ALL "));
+        return jdbc.sql(holdingRows + """
+                         UNION
+                        SELECT t.relname::text FROM pg_depend d
+                        JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S'
+                        JOIN pg_class t ON t.oid = d.refobjid
+                        JOIN pg_sequences q ON q.schemaname = 'public' AND q.sequencename = s.relname
+                        WHERE d.deptype IN ('a', 'i') AND q.last_value IS NOT NULL AND t.relname = ANY(:tables)""")
+                .param("tables", tables.toArray(String[]::new)).query(String.class).list();
     }
 
     /**

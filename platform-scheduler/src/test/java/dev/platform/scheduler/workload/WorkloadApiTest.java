@@ -16,7 +16,12 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Submission, reading, listing, visibility and cancel of workloads over HTTP, on real PostgreSQL. */
+/**
+ * Submission, reading, queue positions, visibility and cancel of workloads over HTTP, on real PostgreSQL. Listing's
+ * keyset pages and filters, and the submissions refused (a name taken, a resource the queue does not cover, a
+ * priority class that does not exist), are the slices' ({@link WorkloadStoreTest}, {@link WorkloadServiceTest},
+ * {@link PriorityResolverTest}, {@link WorkloadControllerTest}).
+ */
 class WorkloadApiTest extends PlatformApplicationTest {
 
     @BeforeEach
@@ -61,16 +66,6 @@ class WorkloadApiTest extends PlatformApplicationTest {
     }
 
     @Test
-    void aSecondWorkloadWithTheSameNameIs409() {
-        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("train", "lq", "1", null));
-
-        Response again = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("train", "lq", "2", null));
-
-        assertThat(again.status()).isEqualTo(409);
-        assertThat(again.contentType()).startsWith("application/problem+json");
-    }
-
-    @Test
     void aWorkloadWithoutQueueNameWaitsInPriorityOnlyModeWithoutQuota() {
         Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("orphan", null, "1", null));
 
@@ -80,25 +75,6 @@ class WorkloadApiTest extends PlatformApplicationTest {
         assertThat(response.json().at("/pendingReason/code").asString()).isEqualTo("WaitingForNodePool");
         assertThat(response.json().at("/pendingReason/message").asString()).contains("priority-only mode");
         assertThat(api.get("/api/v1/clusterqueues/cq").json().get("pendingWorkloads").asLong()).isZero();
-    }
-
-    @Test
-    void requestsForAResourceTheQueueDoesNotCoverAreRejected() {
-        String gpu = Manifests.job("gpu", "lq", "1", null).replace("{cpu: \"1\"}", "{nvidia.com/gpu: \"1\"}");
-
-        Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", gpu);
-
-        assertThat(response.status()).isEqualTo(422);
-        assertThat(response.json().get("detail").asString()).contains("nvidia.com/gpu").contains("not covered");
-        assertThat(jdbc.sql("SELECT count(*) FROM workload").query(Long.class).single()).isZero();
-    }
-
-    @Test
-    void anUnknownPriorityClassIsRejected() {
-        Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("p", "lq", "1", "missing"));
-
-        assertThat(response.status()).isEqualTo(422);
-        assertThat(response.json().get("detail").asString()).contains("PriorityClass \"missing\" not found");
     }
 
     @Test
@@ -148,27 +124,6 @@ class WorkloadApiTest extends PlatformApplicationTest {
         assertThat(queue.get("admittedWorkloads").asLong()).isEqualTo(1);
         assertThat(queue.at("/usage/0/used").asString()).isEqualTo("4");
         assertThat(queue.at("/usage/0/borrowed").asString()).isEqualTo("0");
-    }
-
-    @Test
-    void listingPagesWithAKeysetCursorAndFilters() {
-        for (int i = 0; i < 5; i++) {
-            api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("job-" + i, "lq", "1", null));
-        }
-
-        JsonNode first = api.get("/api/v1/namespaces/team-a/workloads?limit=2").json();
-        JsonNode second = api.get("/api/v1/namespaces/team-a/workloads?limit=2&cursor=" + first.get("next").asString()).json();
-        JsonNode third = api.get("/api/v1/namespaces/team-a/workloads?limit=2&cursor=" + second.get("next").asString()).json();
-
-        List<String> names = new ArrayList<>();
-        for (JsonNode page : List.of(first, second, third)) {
-            page.get("items").valueStream().forEach(w -> names.add(w.get("name").asString()));
-        }
-        assertThat(names).containsExactly("job-4", "job-3", "job-2", "job-1", "job-0");
-        assertThat(third.get("next").isNull()).isTrue();
-        assertThat(api.get("/api/v1/namespaces/team-a/workloads?state=Finished").json().get("items")).isEmpty();
-        assertThat(api.get("/api/v1/namespaces/team-a/workloads?state=Bogus").status()).isEqualTo(400);
-        assertThat(api.get("/api/v1/namespaces/team-a/workloads?cursor=garbage").status()).isEqualTo(400);
     }
 
     @Test

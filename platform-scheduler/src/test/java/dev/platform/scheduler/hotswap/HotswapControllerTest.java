@@ -1,0 +1,91 @@
+package dev.platform.scheduler.hotswap;
+
+import dev.platform.scheduler.testsupport.ControllerSliceTest;
+import dev.platform.scheduler.web.KeysetCursor;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.MediaType;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.isNull;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.then;
+import static org.mockito.Mockito.never;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/** {@code GET /api/v1/hotswaps}: filters and keyset cursor passed to the store, the MTTR fields, bad input as 400. */
+class HotswapControllerTest extends ControllerSliceTest {
+
+    private static final Instant DETECTED = Instant.parse("2026-01-01T10:00:00Z");
+
+    private static HotswapEvent event(long id, Instant detectedAt, Instant runningAt) {
+        return new HotswapEvent(id, "prod-1", "pool-a", List.of("node-1"), "NodeNotReady",
+                new HotswapEvent.Party("team-a", "train", "uid-" + id, 100), List.of(), List.of("pool-b"),
+                runningAt == null ? "InProgress" : "Recovered", detectedAt, detectedAt.plusSeconds(1),
+                detectedAt.plusSeconds(5), runningAt, null);
+    }
+
+    @Test
+    void aPageShowsEachEventsPhasesAndMttrAndTheNextCursor() throws Exception {
+        given(hotswapStore.page(null, null, null, null, 3)).willReturn(List.of(
+                event(9, DETECTED, DETECTED.plusMillis(12_500)), event(8, DETECTED.minusSeconds(60), null),
+                event(7, DETECTED.minusSeconds(120), null)));
+
+        mvc.perform(get("/api/v1/hotswaps").param("limit", "2"))
+                .andExpect(status().isOk())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_JSON))
+                .andExpect(jsonPath("$.items.length()").value(2))
+                .andExpect(jsonPath("$.items[0].id").value(9))
+                .andExpect(jsonPath("$.items[0].nodePool").value("pool-a"))
+                .andExpect(jsonPath("$.items[0].disrupted.uid").value("uid-9"))
+                .andExpect(jsonPath("$.items[0].replacementPools[0]").value("pool-b"))
+                .andExpect(jsonPath("$.items[0].outcome").value("Recovered"))
+                .andExpect(jsonPath("$.items[0].detectedAt").value("2026-01-01T10:00:00Z"))
+                .andExpect(jsonPath("$.items[0].mttrSeconds").value(12.5))
+                .andExpect(jsonPath("$.items[1].mttrSeconds").doesNotExist())
+                .andExpect(jsonPath("$.next").value(new KeysetCursor<>(DETECTED.minusSeconds(60), 8L).encode()));
+    }
+
+    @Test
+    void theFiltersAndTheCursorReachTheStore() throws Exception {
+        UUID uid = UUID.randomUUID();
+        String cursor = new KeysetCursor<>(DETECTED, 42L).encode();
+        given(hotswapStore.page("prod-1", uid, DETECTED, 42L, 101)).willReturn(List.of());
+
+        mvc.perform(get("/api/v1/hotswaps").param("cluster", "prod-1").param("workloadUid", uid.toString())
+                        .param("cursor", cursor))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.items").isEmpty())
+                .andExpect(jsonPath("$.next").doesNotExist());
+        then(hotswapStore).should().page("prod-1", uid, DETECTED, 42L, 101);
+    }
+
+    @Test
+    void aLimitOutOfRangeABadUidOrAForeignCursorIs400() throws Exception {
+        for (String[] param : List.of(new String[]{"limit", "0"}, new String[]{"limit", "1001"},
+                new String[]{"workloadUid", "not-a-uuid"}, new String[]{"cursor", "bm90IG91cnM"})) {
+            mvc.perform(get("/api/v1/hotswaps").param(param[0], param[1]))
+                    .andExpect(status().isBadRequest())
+                    .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON));
+        }
+        mvc.perform(get("/api/v1/hotswaps").param("limit", "many"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errors").isEmpty());
+        then(hotswapStore).should(never()).page(any(), any(), any(), any(), anyInt());
+    }
+
+    @Test
+    void noCursorReadsFromTheNewest() throws Exception {
+        given(hotswapStore.page(isNull(), isNull(), isNull(), isNull(), anyInt())).willReturn(List.of());
+
+        mvc.perform(get("/api/v1/hotswaps")).andExpect(status().isOk());
+        then(hotswapStore).should().page(null, null, null, null, 101);
+    }
+}

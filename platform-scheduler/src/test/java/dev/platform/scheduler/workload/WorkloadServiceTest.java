@@ -1,0 +1,129 @@
+package dev.platform.scheduler.workload;
+
+import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.scheduler.identity.AccessAuditEntry;
+import dev.platform.scheduler.testsupport.Manifests;
+import dev.platform.scheduler.testsupport.StoreSliceTest;
+import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.workload.WorkloadService.Submitted;
+import dev.platform.scheduler.workload.WorkloadService.WorkloadCancelled;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.HttpStatus;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.event.ApplicationEvents;
+import org.springframework.test.context.event.RecordApplicationEvents;
+
+import java.util.List;
+
+import static dev.platform.scheduler.testsupport.StoredWorkloads.workload;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Submitting and cancelling: a retried submission with its Idempotency-Key gets the first one's workload, a
+ * second workload of the same name is a conflict, a request the ClusterQueue does not cover is refused before
+ * any row is written, a missing LocalQueue or no queue at all says why the workload waits, and a cancel is
+ * done once, audited and announced to the cluster it ran in.
+ */
+@StoreSliceTest
+@RecordApplicationEvents
+class WorkloadServiceTest {
+
+    @Autowired
+    WorkloadService service;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    ApplicationEvents events;
+
+    @BeforeEach
+    void aQueueCoveringCpu() {
+        jdbc.sql("""
+                INSERT INTO cluster_queue (name, queueing_strategy, stop_policy, spec)
+                VALUES ('cq', 'BestEffortFIFO', 'None', '{}')""").update();
+        jdbc.sql("""
+                INSERT INTO cluster_queue_quota (cluster_queue, group_index, flavor_index, flavor, resource, nominal_quota)
+                VALUES ('cq', 0, 0, 'default', 'cpu', 4)""").update();
+        jdbc.sql("""
+                INSERT INTO local_queue (namespace, name, cluster_queue, stop_policy, spec)
+                VALUES ('team-a', 'lq', 'cq', 'None', '{}')""").update();
+    }
+
+    private static DecodedDocument document(String yaml) {
+        return new DecodedDocument(0, workload("team-a", yaml), List.of());
+    }
+
+    private long rows() {
+        return jdbc.sql("SELECT count(*) FROM workload").query(Long.class).single();
+    }
+
+    @Test
+    void aRetryWithTheIdempotencyKeyGetsTheFirstWorkload() {
+        Submitted first = service.submit(document(Manifests.job("train", "lq", "1", null)), "retry-1");
+        Submitted retry = service.submit(document(Manifests.job("train", "lq", "1", null)), "retry-1");
+
+        assertThat(first.created()).isTrue();
+        assertThat(retry.created()).isFalse();
+        assertThat(retry.workload().uid()).isEqualTo(first.workload().uid());
+        assertThat(first.workload().clusterQueue()).isEqualTo("cq");
+        assertThat(rows()).isEqualTo(1);
+        assertThat(events.stream(WorkloadService.WorkloadsChanged.class)).hasSize(1);
+    }
+
+    @Test
+    void aSecondWorkloadOfTheSameNameIsAConflictAndTheSameManifestAppliedAgainIsNoChange() {
+        service.submit(document(Manifests.job("train", "lq", "1", null)), null);
+
+        assertThatThrownBy(() -> service.submit(document(Manifests.job("train", "lq", "2", null)), "other-key"))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(HttpStatus.CONFLICT));
+        assertThat(service.apply(document(Manifests.job("train", "lq", "1", null)))).isFalse();
+        assertThatThrownBy(() -> service.apply(document(Manifests.job("train", "lq", "2", null))))
+                .isInstanceOf(ApiException.class).hasMessageContaining("cannot be changed");
+        assertThat(rows()).isEqualTo(1);
+    }
+
+    @Test
+    void aRequestTheClusterQueueDoesNotCoverIsRefusedBeforeAnyRow() {
+        String gpu = Manifests.job("gpu", "lq", "1", null).replace("{cpu: \"1\"}", "{nvidia.com/gpu: \"1\"}");
+
+        assertThatThrownBy(() -> service.submit(document(gpu), null)).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.status()).isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT);
+            assertThat(e.getMessage()).contains("nvidia.com/gpu").contains("not covered by ClusterQueue cq");
+        });
+        assertThat(rows()).isZero();
+    }
+
+    @Test
+    void aWorkloadWaitsSayingWhyWhenItsLocalQueueIsMissingOrItHasNone() {
+        WorkloadRow early = service.submit(document(Manifests.job("early", "later", "1", null)), null).workload();
+        WorkloadRow orphan = service.submit(document(Manifests.job("orphan", null, "1", null)), null).workload();
+
+        assertThat(early.pendingReason()).isEqualTo(WorkloadService.LOCAL_QUEUE_NOT_FOUND);
+        assertThat(early.pendingMessage()).isEqualTo("LocalQueue later doesn't exist");
+        assertThat(early.clusterQueue()).isNull();
+        assertThat(orphan.pendingReason()).isEqualTo(WorkloadService.PRIORITY_ONLY_REASON);
+        assertThat(orphan.queueName()).isNull();
+        assertThat(orphan.clusterQueue()).isNull();
+    }
+
+    @Test
+    void aCancelIsDoneOnceAuditedAndAnnounced() {
+        WorkloadRow train = service.submit(document(Manifests.job("train", "lq", "1", null)), null).workload();
+
+        WorkloadRow cancelled = service.cancel("team-a", "train", "alice");
+        WorkloadRow again = service.cancel("team-a", "train", "bob");
+
+        assertThat(cancelled.state()).isEqualTo(WorkloadState.Finished);
+        assertThat(again).isEqualTo(cancelled);
+        assertThat(events.stream(WorkloadCancelled.class))
+                .containsExactly(new WorkloadCancelled(train.uid(), "team-a", "train", null));
+        assertThat(jdbc.sql("SELECT actor || ' ' || action || ' ' || subject FROM access_audit").query(String.class).list())
+                .containsExactly("alice " + AccessAuditEntry.Action.WorkloadCancelled + " team-a/train");
+        assertThatThrownBy(() -> service.cancel("team-a", "nope", "alice")).isInstanceOfSatisfying(ApiException.class,
+                e -> assertThat(e.status()).isEqualTo(HttpStatus.NOT_FOUND));
+    }
+}

@@ -1,0 +1,341 @@
+package dev.platform.scheduler.workload;
+
+import dev.platform.scheduler.testsupport.StoreSliceTest;
+import dev.platform.scheduler.workload.WorkloadTransitions.Admitting;
+import dev.platform.scheduler.workload.WorkloadTransitions.Eviction;
+import dev.platform.scheduler.workload.WorkloadTransitions.Expected;
+import dev.platform.scheduler.workload.WorkloadTransitions.QuotaUse;
+import dev.platform.scheduler.workload.WorkloadTransitions.Released;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static dev.platform.scheduler.testsupport.StoredWorkloads.admission;
+import static dev.platform.scheduler.testsupport.StoredWorkloads.job;
+import static dev.platform.scheduler.testsupport.StoredWorkloads.submit;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The one writer of the {@code workload} table, a test per transition: what each changes, that each
+ * bumps the version and draws a later change sequence (the loop's feed), the quota rows and timeline it
+ * keeps in step, and that each refuses a row no longer as its caller expects.
+ */
+@StoreSliceTest
+class WorkloadTransitionsTest {
+
+    private static final Instant T0 = StoreSliceTest.NOW;
+    private static final Instant T1 = T0.plusSeconds(10);
+
+    @Autowired
+    WorkloadTransitions transitions;
+
+    @Autowired
+    WorkloadStore store;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    private UUID uid;
+
+    @BeforeEach
+    void aPendingWorkload() {
+        uid = submit(transitions, "team-a", "train", "lq", "cq", 5, T0);
+    }
+
+    private WorkloadRow row() {
+        return store.find("team-a", "train").orElseThrow();
+    }
+
+    private List<String> conditions(Instant at) {
+        return store.events(uid).stream().filter(e -> e.at().equals(at))
+                .map(e -> e.type() + "=" + e.status() + "/" + e.reason()).toList();
+    }
+
+    private long quotaRows() {
+        return jdbc.sql("SELECT count(*) FROM workload_usage WHERE workload_uid = ?").param(uid).query(Long.class).single();
+    }
+
+    /** The row moved on by one version, with a change sequence drawn after {@code before}'s. */
+    private static void assertBumped(WorkloadRow before, WorkloadRow after) {
+        assertThat(after.version()).isEqualTo(before.version() + 1);
+        assertThat(after.changeSeq()).isGreaterThan(before.changeSeq());
+    }
+
+    private WorkloadRow admitted(String... pools) {
+        WorkloadRow pending = row();
+        Map<UUID, Long> landed = transitions.admit(List.of(new Admitting(uid, pending.version(), "cq",
+                admission("cq", pools), pools.length == 0 ? null : "prod-1",
+                List.of(new QuotaUse("default", "cpu", BigDecimal.ONE)))), T0, 1);
+        assertThat(landed).containsKey(uid);
+        return row();
+    }
+
+    @Test
+    void aSubmissionIsPendingWithWhyItWaitsOnItsTimeline() {
+        WorkloadRow row = row();
+
+        assertThat(row.state()).isEqualTo(WorkloadState.Pending);
+        assertThat(row.clusterQueue()).isEqualTo("cq");
+        assertThat(row.priority()).isEqualTo(5);
+        assertThat(row.queueTimestamp()).isEqualTo(T0);
+        assertThat(row.pendingReason()).isEqualTo("WaitingForQuota");
+        assertThat(row.podSets()).hasSize(1);
+        assertThat(row.changeSeq()).isPositive();
+        assertThat(conditions(T0)).containsExactly("QuotaReserved=False/WaitingForQuota");
+    }
+
+    @Test
+    void aSubmissionKeepsItsIdempotencyKeyAndManifest() {
+        UUID keyed = UUID.randomUUID();
+        transitions.submit(keyed, job("team-a", "keyed", "lq"), "cq", null, 0, null, null, T0, "retry-1");
+
+        assertThat(store.findByIdempotencyKey("team-a", "retry-1")).map(WorkloadRow::uid).contains(keyed);
+        assertThat(store.manifest(keyed)).hasValueSatisfying(m -> assertThat(m).contains("\"kind\": \"Job\""));
+        assertThat(store.events(keyed)).extracting(WorkloadStore.WorkloadEvent::reason).containsExactly("Pending");
+    }
+
+    @Test
+    void admitTakesQuotaAndBumps() {
+        WorkloadRow before = row();
+
+        WorkloadRow after = admitted("pool-a");
+
+        assertBumped(before, after);
+        assertThat(after.state()).isEqualTo(WorkloadState.Admitted);
+        assertThat(after.admittedAt()).isEqualTo(T0);
+        assertThat(after.cluster()).isEqualTo("prod-1");
+        assertThat(after.pendingReason()).isNull();
+        assertThat(after.admission().podSetAssignments().get(0).nodePools()).containsExactly("pool-a");
+        assertThat(quotaRows()).isEqualTo(1);
+        assertThat(conditions(T0)).contains("QuotaReserved=True/QuotaReserved", "Admitted=True/Admitted");
+    }
+
+    @Test
+    void admitAtAnOldVersionLandsNothing() {
+        WorkloadRow before = row();
+
+        Map<UUID, Long> landed = transitions.admit(List.of(new Admitting(uid, before.version() + 1, "cq",
+                admission("cq"), null, List.of(new QuotaUse("default", "cpu", BigDecimal.ONE)))), T1, 1);
+
+        assertThat(landed).isEmpty();
+        assertThat(row()).isEqualTo(before);
+        assertThat(quotaRows()).isZero();
+        assertThat(conditions(T1)).isEmpty();
+    }
+
+    @Test
+    void placeGivesAWorkloadAdmittedWithoutAClusterItsPoolsOnce() {
+        WorkloadRow unplaced = admitted();
+
+        assertThat(transitions.place(uid, unplaced.version(), admission("cq", "pool-a"), "prod-1")).hasValue(unplaced.version() + 1);
+        WorkloadRow placed = row();
+        assertBumped(unplaced, placed);
+        assertThat(placed.cluster()).isEqualTo("prod-1");
+        assertThat(transitions.place(uid, placed.version(), admission("cq", "pool-b"), "prod-2")).isEmpty();
+        assertThat(transitions.place(uid, unplaced.version(), admission("cq", "pool-b"), "prod-2")).isEmpty();
+    }
+
+    @Test
+    void admitWithoutQuotaTakesNoQuotaRowsAndSaysPriorityOnly() {
+        WorkloadRow before = row();
+
+        assertThat(transitions.admitWithoutQuota(uid, before.version(), admission("cq", "pool-a"), "prod-1", T1, 1,
+                "placed by priority")).isPresent();
+        WorkloadRow after = row();
+        assertBumped(before, after);
+        assertThat(after.state()).isEqualTo(WorkloadState.Admitted);
+        assertThat(quotaRows()).isZero();
+        assertThat(conditions(T1)).containsExactly("Admitted=True/PriorityOnly");
+        assertThat(transitions.admitWithoutQuota(uid, before.version(), admission("cq"), null, T1, 1, "again")).isEmpty();
+    }
+
+    @Test
+    void restartMovesToNewPoolsKeepsTheQuotaAndCountsARestart() {
+        WorkloadRow before = admitted("pool-a");
+
+        assertThat(transitions.restart(uid, before.version(), admission("cq", "pool-b"), "prod-1", T1, "hotswapped"))
+                .hasValue(before.version() + 1);
+        WorkloadRow after = row();
+        assertBumped(before, after);
+        assertThat(after.restarts()).isEqualTo(1);
+        assertThat(after.admission().podSetAssignments().get(0).nodePools()).containsExactly("pool-b");
+        assertThat(quotaRows()).isEqualTo(1);
+        assertThat(conditions(T1)).containsExactly("Hotswap=True/NodeFailure");
+        assertThat(transitions.restart(uid, before.version(), admission("cq", "pool-c"), "prod-1", T1, "stale")).isEmpty();
+    }
+
+    @Test
+    void recordPendingSaysWhyWithoutANewVersionAndOnlyWhenItChanged() {
+        WorkloadRow before = row();
+
+        transitions.recordPending(List.of(new WorkloadTransitions.PendingNote(uid, "WaitingForNodePool", "no pool")),
+                "QuotaReserved", T1);
+        transitions.recordPending(List.of(new WorkloadTransitions.PendingNote(uid, "WaitingForNodePool", "no pool")),
+                "QuotaReserved", T1);
+
+        WorkloadRow after = row();
+        assertThat(after.version()).isEqualTo(before.version());
+        assertThat(after.changeSeq()).isEqualTo(before.changeSeq());
+        assertThat(after.pendingReason()).isEqualTo("WaitingForNodePool");
+        assertThat(after.pendingMessage()).isEqualTo("no pool");
+        assertThat(conditions(T1)).containsExactly("QuotaReserved=False/WaitingForNodePool");
+    }
+
+    @Test
+    void evictRequeuesAtTheOriginalPlaceReleasesQuotaAndSaysWhy() {
+        WorkloadRow before = admitted("pool-a");
+
+        List<Released> released = transitions.evict(List.of(new Eviction(uid, before.version(), "Preempted",
+                "preempted by big", "InClusterQueue")), T1);
+
+        assertThat(released).containsExactly(new Released(uid, before.version() + 1, "prod-1", "team-a", "train"));
+        WorkloadRow after = row();
+        assertBumped(before, after);
+        assertThat(after.state()).isEqualTo(WorkloadState.Pending);
+        assertThat(after.admission()).isNull();
+        assertThat(after.cluster()).isNull();
+        assertThat(after.queueTimestamp()).isEqualTo(T0);
+        assertThat(quotaRows()).isZero();
+        assertThat(conditions(T1)).containsExactly("Evicted=True/Preempted", "Preempted=True/InClusterQueue",
+                "QuotaReserved=False/Preempted", "Admitted=False/Preempted", "Requeued=True/Preempted");
+    }
+
+    @Test
+    void evictRefusesAnOldVersionAndAPendingWorkload() {
+        WorkloadRow pending = row();
+        assertThat(transitions.evict(List.of(new Eviction(uid, pending.version(), "Preempted", "m", null)), T1)).isEmpty();
+
+        WorkloadRow admitted = admitted("pool-a");
+        assertThat(transitions.evict(List.of(new Eviction(uid, pending.version(), "Preempted", "m", null)), T1)).isEmpty();
+        assertThat(row()).isEqualTo(admitted);
+        assertThat(quotaRows()).isEqualTo(1);
+    }
+
+    @Test
+    void requeueAtTheExpectedVersionReleasesQuotaAndSaysWhy() {
+        WorkloadRow before = admitted("pool-a");
+
+        assertThat(transitions.requeue(uid, new Expected.AtVersion(before.version() + 1), T1, "NodeFailures", "m", "r"))
+                .isEmpty();
+        assertThat(transitions.requeue(uid, new Expected.AtVersion(before.version()), T1, "NodeFailures", "pool failed",
+                "requeued")).hasValueSatisfying(r -> assertThat(r.cluster()).isEqualTo("prod-1"));
+
+        WorkloadRow after = row();
+        assertBumped(before, after);
+        assertThat(after.state()).isEqualTo(WorkloadState.Pending);
+        assertThat(quotaRows()).isZero();
+        assertThat(conditions(T1)).containsExactly("Evicted=True/NodeFailures", "QuotaReserved=False/NodeFailures",
+                "Requeued=True/NodeFailures");
+    }
+
+    @Test
+    void anOutcomeOfACommandLandsOnlyWhileNoLaterCommandExists() {
+        admitted("pool-a");
+        jdbc.sql("INSERT INTO cluster (name) VALUES ('prod-1')").update();
+        long first = command();
+
+        long later = command();
+        assertThat(transitions.fail(uid, new Expected.LatestCommand("prod-1", first), T1, "StartFailed", "m")).isEmpty();
+        assertThat(transitions.fail(uid, new Expected.LatestCommand("prod-2", later), T1, "StartFailed", "m")).isEmpty();
+        assertThat(transitions.fail(uid, new Expected.LatestCommand("prod-1", later), T1, "StartFailed",
+                "image not found")).isPresent();
+        assertThat(row().state()).isEqualTo(WorkloadState.Failed);
+    }
+
+    private long command() {
+        return jdbc.sql("""
+                INSERT INTO agent_command (cluster, type, workload_uid, payload, expires_at)
+                VALUES ('prod-1', 'START', ?, '{}', now() + interval '1 hour') RETURNING seq""")
+                .param(uid).query(Long.class).single();
+    }
+
+    @Test
+    void failFinishesReleasesQuotaAndSaysWhy() {
+        WorkloadRow before = admitted("pool-a");
+
+        assertThat(transitions.fail(uid, new Expected.AtVersion(before.version()), T1, "RestartsExhausted", "gave up"))
+                .isPresent();
+        WorkloadRow after = row();
+        assertBumped(before, after);
+        assertThat(after.state()).isEqualTo(WorkloadState.Failed);
+        assertThat(after.finishedAt()).isEqualTo(T1);
+        assertThat(quotaRows()).isZero();
+        assertThat(conditions(T1)).containsExactly("Finished=True/RestartsExhausted");
+    }
+
+    @Test
+    void markRunningOnlyWhereTheAdmissionPlacedIt() {
+        WorkloadRow before = admitted("pool-a", "pool-b");
+
+        assertThat(transitions.markRunning(uid, "prod-2", List.of("pool-a", "pool-b"), T1, "m")).isFalse();
+        assertThat(transitions.markRunning(uid, "prod-1", List.of("pool-a"), T1, "m")).isFalse();
+        assertThat(transitions.markRunning(uid, "prod-1", List.of("pool-b", "pool-a", "pool-b"), T1, "pods ready")).isTrue();
+
+        WorkloadRow after = row();
+        assertBumped(before, after);
+        assertThat(after.state()).isEqualTo(WorkloadState.Running);
+        assertThat(conditions(T1)).containsExactly("PodsReady=True/PodsReady");
+        assertThat(transitions.markRunning(uid, "prod-1", List.of("pool-a", "pool-b"), T1, "again")).isFalse();
+    }
+
+    @Test
+    void endFinishesARunningWorkloadOnceAndNotAPendingOne() {
+        assertThat(transitions.end(uid, WorkloadState.Finished, "Succeeded", "done", T1)).isFalse();
+
+        WorkloadRow before = admitted("pool-a");
+        assertThat(transitions.end(uid, WorkloadState.Finished, "Succeeded", "done", T1)).isTrue();
+        assertThat(transitions.end(uid, WorkloadState.Failed, "Failed", "again", T1)).isFalse();
+
+        WorkloadRow after = row();
+        assertBumped(before, after);
+        assertThat(after.state()).isEqualTo(WorkloadState.Finished);
+        assertThat(after.finishedAt()).isEqualTo(T1);
+        assertThat(quotaRows()).isZero();
+        assertThat(conditions(T1)).containsExactly("Finished=True/Succeeded");
+    }
+
+    @Test
+    void cancelFinishesWithTheActorOnceAndReleasesQuotaAtOnce() {
+        WorkloadRow before = admitted("pool-a");
+
+        assertThat(transitions.cancel(uid, T1, "alice")).isTrue();
+        assertThat(transitions.cancel(uid, T1, "bob")).isFalse();
+
+        WorkloadRow after = row();
+        assertBumped(before, after);
+        assertThat(after.state()).isEqualTo(WorkloadState.Finished);
+        assertThat(quotaRows()).isZero();
+        assertThat(store.events(uid)).filteredOn(e -> e.at().equals(T1))
+                .extracting(WorkloadStore.WorkloadEvent::message).containsExactly("Cancelled by alice");
+    }
+
+    @Test
+    void pendingWorkloadsFollowTheirLocalQueueToItsClusterQueue() {
+        jdbc.sql("""
+                INSERT INTO local_queue (namespace, name, cluster_queue, stop_policy, spec)
+                VALUES ('team-a', 'lq', 'other-cq', 'None', '{}')""").update();
+
+        transitions.followLocalQueues();
+
+        assertThat(row().clusterQueue()).isEqualTo("other-cq");
+    }
+
+    @Test
+    void finishedHistoryIsDeletedOldestFirstInBatches() {
+        transitions.cancel(uid, T0, "alice");
+        UUID newer = submit(transitions, "team-a", "newer", "lq", "cq", 0, T0);
+        transitions.cancel(newer, T1, "alice");
+
+        assertThat(transitions.deleteFinishedBefore(T1.plusSeconds(1), 1)).isEqualTo(1);
+        assertThat(store.find("team-a", "train")).isEmpty();
+        assertThat(store.find("team-a", "newer")).isPresent();
+        assertThat(store.events(uid)).isEmpty();
+    }
+}
