@@ -9,7 +9,7 @@ import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.TeamManifest;
 import dev.platform.scheduler.testsupport.ControllerSliceTest;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 
@@ -78,7 +78,7 @@ class ConfigurationControllerTest extends ControllerSliceTest {
 
     @Test
     void aDeleteOfAReferencedObjectIs409ListingTheReferences() throws Exception {
-        willThrow(ApiException.conflict("ResourceFlavor \"tpu\" is still referenced by ClusterQueue cq",
+        willThrow(Refusal.conflict("ResourceFlavor \"tpu\" is still referenced by ClusterQueue cq",
                 List.of(Map.of("referencedBy", "ClusterQueue cq"))))
                 .given(configuration).delete(Kind.RESOURCE_FLAVOR, ObjectKey.cluster("tpu"), ADMIN.name());
 

@@ -8,11 +8,10 @@ import dev.platform.api.manifest.decode.KubernetesManifestParser;
 import dev.platform.scheduler.config.ConfigurationService.ConfigurationChanged;
 import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.workload.WorkloadTransitions;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.event.ApplicationEvents;
 import org.springframework.test.context.event.RecordApplicationEvents;
@@ -100,8 +99,8 @@ class ConfigurationServiceTest {
                 kind: Team
                 metadata: {name: speech}
                 spec: {namespaces: [team-a]}
-                """, false)).isInstanceOfSatisfying(ApiException.class, e -> {
-            assertThat(e.status()).isEqualTo(HttpStatus.CONFLICT);
+                """, false)).isInstanceOfSatisfying(Refusal.class, e -> {
+            assertThat(e.kind()).isEqualTo(Refusal.Kind.Conflict);
             assertThat(e.getMessage()).isEqualTo("namespace team-a is claimed by teams vision and speech");
         });
         assertThat(audit()).isEmpty();
@@ -112,12 +111,12 @@ class ConfigurationServiceTest {
         apply(Manifests.queue("cq", "4", "Never"), false);
 
         assertThatThrownBy(() -> configuration.delete(Kind.CLUSTER_QUEUE, ObjectKey.cluster("cq"), "alice"))
-                .isInstanceOfSatisfying(ApiException.class, e -> {
-                    assertThat(e.status()).isEqualTo(HttpStatus.CONFLICT);
+                .isInstanceOfSatisfying(Refusal.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Refusal.Kind.Conflict);
                     assertThat(e.errors()).hasSize(1);
                 });
         assertThatThrownBy(() -> configuration.delete(Kind.CLUSTER_QUEUE, ObjectKey.cluster("nope"), "alice"))
-                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(HttpStatus.NOT_FOUND));
+                .isInstanceOfSatisfying(Refusal.class, e -> assertThat(e.kind()).isEqualTo(Refusal.Kind.NotFound));
 
         configuration.delete(Kind.LOCAL_QUEUE, new ObjectKey("team-a", "lq"), "bob");
         configuration.delete(Kind.CLUSTER_QUEUE, ObjectKey.cluster("cq"), "bob");

@@ -4,10 +4,9 @@ import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.Kind;
 import dev.platform.scheduler.testsupport.ControllerSliceTest;
 import dev.platform.scheduler.testsupport.Manifests;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 
 import java.util.List;
@@ -135,7 +134,7 @@ class ManifestControllerTest extends ControllerSliceTest {
 
     @Test
     void aRateLimitedSubmitterGetsTheLimitersProblem() throws Exception {
-        willThrow(new ApiException(HttpStatus.TOO_MANY_REQUESTS, "Too Many Requests", "slow down", List.of()))
+        willThrow(new Refusal(Refusal.Kind.TooManyRequests, "Too Many Requests", "slow down", List.of()))
                 .given(submissionRate).acquire(anyString(), anyInt());
 
         mvc.perform(post("/api/v1/manifests").contentType("application/yaml").content(jobIn("team-a")))

@@ -1,7 +1,7 @@
 package dev.platform.scheduler.identity;
 
 import dev.platform.scheduler.testsupport.ControllerSliceTest;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 import org.springframework.test.util.ReflectionTestUtils;
@@ -71,7 +71,7 @@ class AgentTokenControllerTest extends ControllerSliceTest {
         mvc.perform(delete("/api/v1/clusters/prod-1/agent-tokens/3")).andExpect(status().isNoContent());
         then(agentTokens).should().revoke("prod-1", 3, ADMIN);
 
-        willThrow(ApiException.notFound("agent token of cluster prod-1", "4")).given(agentTokens).revoke("prod-1", 4, ADMIN);
+        willThrow(Refusal.notFound("agent token of cluster prod-1", "4")).given(agentTokens).revoke("prod-1", 4, ADMIN);
         mvc.perform(delete("/api/v1/clusters/prod-1/agent-tokens/4"))
                 .andExpect(status().isNotFound())
                 .andExpect(jsonPath("$.detail").value("agent token of cluster prod-1 \"4\" not found"));

@@ -1,9 +1,8 @@
 package dev.platform.scheduler.identity;
 
 import dev.platform.scheduler.testsupport.ControllerSliceTest;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.junit.jupiter.api.Test;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.util.ReflectionTestUtils;
 
@@ -74,7 +73,7 @@ class TokenControllerTest extends ControllerSliceTest {
     @Test
     void anotherUsersTokensAreTheServicesToRefuse() throws Exception {
         callerIs(ENGINEER);
-        given(apiTokens.list("alice", ENGINEER)).willThrow(new ApiException(HttpStatus.FORBIDDEN, "Forbidden",
+        given(apiTokens.list("alice", ENGINEER)).willThrow(new Refusal(Refusal.Kind.Forbidden, "Forbidden",
                 "only an Admin lists another user's tokens", List.of()));
 
         mvc.perform(get("/api/v1/tokens").param("user", "alice"))
@@ -87,7 +86,7 @@ class TokenControllerTest extends ControllerSliceTest {
         mvc.perform(delete("/api/v1/tokens/7")).andExpect(status().isNoContent());
         then(apiTokens).should().revoke(7, ADMIN);
 
-        willThrow(ApiException.notFound("API token", "9")).given(apiTokens).revoke(9, ADMIN);
+        willThrow(Refusal.notFound("API token", "9")).given(apiTokens).revoke(9, ADMIN);
         mvc.perform(delete("/api/v1/tokens/9")).andExpect(status().isNotFound());
         mvc.perform(delete("/api/v1/tokens/seven")).andExpect(status().isBadRequest());
     }

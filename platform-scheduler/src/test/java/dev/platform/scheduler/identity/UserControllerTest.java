@@ -2,7 +2,7 @@ package dev.platform.scheduler.identity;
 
 import dev.platform.api.identity.ClusterRole;
 import dev.platform.scheduler.testsupport.ControllerSliceTest;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 
@@ -52,8 +52,8 @@ class UserControllerTest extends ControllerSliceTest {
 
     @Test
     void theServicesRefusalsAreProblems() throws Exception {
-        given(users.find("nobody")).willThrow(ApiException.notFound("User", "nobody"));
-        willThrow(ApiException.conflict("\"root\" is the last Admin; create another Admin first", List.of()))
+        given(users.find("nobody")).willThrow(Refusal.notFound("User", "nobody"));
+        willThrow(Refusal.conflict("\"root\" is the last Admin; create another Admin first", List.of()))
                 .given(users).delete("root", ADMIN);
 
         mvc.perform(get("/api/v1/users/nobody"))

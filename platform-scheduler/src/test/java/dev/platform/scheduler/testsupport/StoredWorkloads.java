@@ -1,5 +1,6 @@
 package dev.platform.scheduler.testsupport;
 
+import dev.platform.api.reason.PendingReason;
 import dev.platform.api.manifest.ManifestLimits;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.api.manifest.WorkloadManifest;
@@ -34,7 +35,7 @@ public final class StoredWorkloads {
                               String clusterQueue, int priority, Instant at) {
         UUID uid = UUID.randomUUID();
         transitions.lockChanges();
-        transitions.submit(uid, job(namespace, name, localQueue), clusterQueue, null, priority, "WaitingForQuota",
+        transitions.submit(uid, job(namespace, name, localQueue), clusterQueue, null, priority, PendingReason.WaitingForQuota,
                 "waiting", at, null);
         return uid;
     }

@@ -3,12 +3,11 @@ package dev.platform.scheduler.workload;
 import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.workload.PriorityResolver.ResolvedPriority;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static dev.platform.scheduler.testsupport.StoredWorkloads.workload;
@@ -62,12 +61,12 @@ class PriorityResolverTest {
 
     @Test
     void aClassNamedThatDoesNotExistIsRefused() {
-        assertThatThrownBy(() -> priorities.resolve(job("missing", null))).isInstanceOfSatisfying(ApiException.class,
+        assertThatThrownBy(() -> priorities.resolve(job("missing", null))).isInstanceOfSatisfying(Refusal.class,
                 e -> {
-                    assertThat(e.status()).isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT);
+                    assertThat(e.kind()).isEqualTo(Refusal.Kind.Invalid);
                     assertThat(e.getMessage()).contains("PriorityClass \"missing\" not found");
                 });
-        assertThatThrownBy(() -> priorities.resolve(job(null, "batch-missing"))).isInstanceOf(ApiException.class)
+        assertThatThrownBy(() -> priorities.resolve(job(null, "batch-missing"))).isInstanceOf(Refusal.class)
                 .hasMessageContaining("WorkloadPriorityClass \"batch-missing\" not found");
     }
 }

@@ -3,7 +3,7 @@ package dev.platform.scheduler.workload;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.scheduler.testsupport.ControllerSliceTest;
 import dev.platform.scheduler.testsupport.Manifests;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.web.KeysetCursor;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
@@ -100,7 +100,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
 
     @Test
     void aRateLimitedSubmissionIs429WithRetryAfterAndIsNotRead() throws Exception {
-        willThrow(new SubmissionRateLimiter.RateLimitedException("root", 3)).given(submissionRate).acquire("root", 1);
+        willThrow(Refusal.tooManyRequests("root submits too fast", java.time.Duration.ofSeconds(3))).given(submissionRate).acquire("root", 1);
 
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml").content("kind: [broken"))
                 .andExpect(status().isTooManyRequests())
@@ -117,7 +117,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
                 .andExpect(jsonPath("$.title").value("Malformed manifest"));
         then(workloadService).shouldHaveNoInteractions();
 
-        given(workloadService.submit(any(), any())).willThrow(ApiException.conflict("Job \"team-a/train\" exists",
+        given(workloadService.submit(any(), any())).willThrow(Refusal.conflict("Job \"team-a/train\" exists",
                 List.of()));
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
                         .content(Manifests.job("train", "lq", "1", null)))

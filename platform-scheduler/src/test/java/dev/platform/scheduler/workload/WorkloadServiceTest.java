@@ -1,16 +1,16 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.reason.PendingReason;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.scheduler.identity.AccessAuditEntry;
 import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
-import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.workload.WorkloadService.Submitted;
 import dev.platform.scheduler.workload.WorkloadService.WorkloadCancelled;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.event.ApplicationEvents;
 import org.springframework.test.context.event.RecordApplicationEvents;
@@ -79,10 +79,10 @@ class WorkloadServiceTest {
         service.submit(document(Manifests.job("train", "lq", "1", null)), null);
 
         assertThatThrownBy(() -> service.submit(document(Manifests.job("train", "lq", "2", null)), "other-key"))
-                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(HttpStatus.CONFLICT));
+                .isInstanceOfSatisfying(Refusal.class, e -> assertThat(e.kind()).isEqualTo(Refusal.Kind.Conflict));
         assertThat(service.apply(document(Manifests.job("train", "lq", "1", null)))).isFalse();
         assertThatThrownBy(() -> service.apply(document(Manifests.job("train", "lq", "2", null))))
-                .isInstanceOf(ApiException.class).hasMessageContaining("cannot be changed");
+                .isInstanceOf(Refusal.class).hasMessageContaining("cannot be changed");
         assertThat(rows()).isEqualTo(1);
     }
 
@@ -90,8 +90,8 @@ class WorkloadServiceTest {
     void aRequestTheClusterQueueDoesNotCoverIsRefusedBeforeAnyRow() {
         String gpu = Manifests.job("gpu", "lq", "1", null).replace("{cpu: \"1\"}", "{nvidia.com/gpu: \"1\"}");
 
-        assertThatThrownBy(() -> service.submit(document(gpu), null)).isInstanceOfSatisfying(ApiException.class, e -> {
-            assertThat(e.status()).isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT);
+        assertThatThrownBy(() -> service.submit(document(gpu), null)).isInstanceOfSatisfying(Refusal.class, e -> {
+            assertThat(e.kind()).isEqualTo(Refusal.Kind.Invalid);
             assertThat(e.getMessage()).contains("nvidia.com/gpu").contains("not covered by ClusterQueue cq");
         });
         assertThat(rows()).isZero();
@@ -102,10 +102,10 @@ class WorkloadServiceTest {
         WorkloadRow early = service.submit(document(Manifests.job("early", "later", "1", null)), null).workload();
         WorkloadRow orphan = service.submit(document(Manifests.job("orphan", null, "1", null)), null).workload();
 
-        assertThat(early.pendingReason()).isEqualTo(WorkloadService.LOCAL_QUEUE_NOT_FOUND);
+        assertThat(early.pendingReason()).isEqualTo(PendingReason.LocalQueueNotFound.name());
         assertThat(early.pendingMessage()).isEqualTo("LocalQueue later doesn't exist");
         assertThat(early.clusterQueue()).isNull();
-        assertThat(orphan.pendingReason()).isEqualTo(WorkloadService.PRIORITY_ONLY_REASON);
+        assertThat(orphan.pendingReason()).isEqualTo(PendingReason.WaitingForNodePool.name());
         assertThat(orphan.queueName()).isNull();
         assertThat(orphan.clusterQueue()).isNull();
     }
@@ -123,7 +123,7 @@ class WorkloadServiceTest {
                 .containsExactly(new WorkloadCancelled(train.uid(), "team-a", "train", null));
         assertThat(jdbc.sql("SELECT actor || ' ' || action || ' ' || subject FROM access_audit").query(String.class).list())
                 .containsExactly("alice " + AccessAuditEntry.Action.WorkloadCancelled + " team-a/train");
-        assertThatThrownBy(() -> service.cancel("team-a", "nope", "alice")).isInstanceOfSatisfying(ApiException.class,
-                e -> assertThat(e.status()).isEqualTo(HttpStatus.NOT_FOUND));
+        assertThatThrownBy(() -> service.cancel("team-a", "nope", "alice")).isInstanceOfSatisfying(Refusal.class,
+                e -> assertThat(e.kind()).isEqualTo(Refusal.Kind.NotFound));
     }
 }

@@ -1,5 +1,8 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.reason.PreemptionReason;
+import dev.platform.api.reason.EvictionReason;
+import dev.platform.api.reason.PendingReason;
 import dev.platform.scheduler.testsupport.KeysetPages;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
 import dev.platform.scheduler.web.KeysetCursor;
@@ -149,7 +152,7 @@ class WorkloadStoreTest {
         UUID uid = pending("team-a", "a", 0, T0);
         admit(uid);
         transitions.evict(List.of(new WorkloadTransitions.Eviction(uid, store.find("team-a", "a").orElseThrow().version(),
-                "Preempted", "preempted", "InClusterQueue")), T0.plusSeconds(5));
+                EvictionReason.Preempted, "preempted", PreemptionReason.InClusterQueue)), T0.plusSeconds(5));
 
         Map<String, String> latest = new HashMap<>();
         store.conditions(List.of(uid)).get(uid).forEach(c -> latest.put(c.type(), c.status() + "/" + c.reason()));
@@ -173,7 +176,7 @@ class WorkloadStoreTest {
     private UUID priorityOnly(String name, int priority, Instant at) {
         UUID uid = UUID.randomUUID();
         transitions.submit(uid, job("team-a", name, null), null, null,
-                priority, WorkloadService.PRIORITY_ONLY_REASON, WorkloadService.PRIORITY_ONLY_MESSAGE, at, null);
+                priority, PendingReason.WaitingForNodePool, WorkloadService.PRIORITY_ONLY_MESSAGE, at, null);
         return uid;
     }
 }

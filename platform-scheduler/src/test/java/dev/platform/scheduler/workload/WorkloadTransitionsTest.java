@@ -1,5 +1,8 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.reason.PreemptionReason;
+import dev.platform.api.reason.EvictionReason;
+import dev.platform.api.reason.PendingReason;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
 import dev.platform.scheduler.workload.WorkloadTransitions.Admitting;
 import dev.platform.scheduler.workload.WorkloadTransitions.Eviction;
@@ -175,9 +178,9 @@ class WorkloadTransitionsTest {
     void recordPendingSaysWhyWithoutANewVersionAndOnlyWhenItChanged() {
         WorkloadRow before = row();
 
-        transitions.recordPending(List.of(new WorkloadTransitions.PendingNote(uid, "WaitingForNodePool", "no pool")),
+        transitions.recordPending(List.of(new WorkloadTransitions.PendingNote(uid, PendingReason.WaitingForNodePool, "no pool")),
                 "QuotaReserved", T1);
-        transitions.recordPending(List.of(new WorkloadTransitions.PendingNote(uid, "WaitingForNodePool", "no pool")),
+        transitions.recordPending(List.of(new WorkloadTransitions.PendingNote(uid, PendingReason.WaitingForNodePool, "no pool")),
                 "QuotaReserved", T1);
 
         WorkloadRow after = row();
@@ -192,8 +195,8 @@ class WorkloadTransitionsTest {
     void evictRequeuesAtTheOriginalPlaceReleasesQuotaAndSaysWhy() {
         WorkloadRow before = admitted("pool-a");
 
-        List<Released> released = transitions.evict(List.of(new Eviction(uid, before.version(), "Preempted",
-                "preempted by big", "InClusterQueue")), T1);
+        List<Released> released = transitions.evict(List.of(new Eviction(uid, before.version(), EvictionReason.Preempted,
+                "preempted by big", PreemptionReason.InClusterQueue)), T1);
 
         assertThat(released).containsExactly(new Released(uid, before.version() + 1, "prod-1", "team-a", "train"));
         WorkloadRow after = row();
@@ -210,10 +213,10 @@ class WorkloadTransitionsTest {
     @Test
     void evictRefusesAnOldVersionAndAPendingWorkload() {
         WorkloadRow pending = row();
-        assertThat(transitions.evict(List.of(new Eviction(uid, pending.version(), "Preempted", "m", null)), T1)).isEmpty();
+        assertThat(transitions.evict(List.of(new Eviction(uid, pending.version(), EvictionReason.Preempted, "m", null)), T1)).isEmpty();
 
         WorkloadRow admitted = admitted("pool-a");
-        assertThat(transitions.evict(List.of(new Eviction(uid, pending.version(), "Preempted", "m", null)), T1)).isEmpty();
+        assertThat(transitions.evict(List.of(new Eviction(uid, pending.version(), EvictionReason.Preempted, "m", null)), T1)).isEmpty();
         assertThat(row()).isEqualTo(admitted);
         assertThat(quotaRows()).isEqualTo(1);
     }
@@ -222,9 +225,9 @@ class WorkloadTransitionsTest {
     void requeueAtTheExpectedVersionReleasesQuotaAndSaysWhy() {
         WorkloadRow before = admitted("pool-a");
 
-        assertThat(transitions.requeue(uid, new Expected.AtVersion(before.version() + 1), T1, "NodeFailures", "m", "r"))
+        assertThat(transitions.requeue(uid, new Expected.AtVersion(before.version() + 1), T1, EvictionReason.NodeFailures, "m", "r"))
                 .isEmpty();
-        assertThat(transitions.requeue(uid, new Expected.AtVersion(before.version()), T1, "NodeFailures", "pool failed",
+        assertThat(transitions.requeue(uid, new Expected.AtVersion(before.version()), T1, EvictionReason.NodeFailures, "pool failed",
                 "requeued")).hasValueSatisfying(r -> assertThat(r.cluster()).isEqualTo("prod-1"));
 
         WorkloadRow after = row();
