@@ -190,8 +190,16 @@ public class SchedulingMetrics {
 
     /** Kueue's eviction reasons: Preempted, ClusterQueueStopped, NodeFailures. */
     void evicted(String clusterQueue, String reason, String priorityClass) {
+        evicted(clusterQueue, reason, "", priorityClass);
+    }
+
+    /**
+     * Kueue's eviction reasons with their underlying cause: PodsReadyTimeout (WaitForStart, WaitForRecovery),
+     * Deactivated (RequeuingLimitExceeded, MaximumExecutionTimeExceeded), and ours, StartFailed.
+     */
+    void evicted(String clusterQueue, String reason, String underlyingCause, String priorityClass) {
         Counter.builder("kueue.evicted.workloads").description("Evicted workloads per ClusterQueue and reason")
-                .tags("cluster_queue", nullToEmpty(clusterQueue), "reason", reason, "underlying_cause", "",
+                .tags("cluster_queue", nullToEmpty(clusterQueue), "reason", reason, "underlying_cause", underlyingCause,
                         "priority_class", nullToEmpty(priorityClass), "replica_role", LEADER)
                 .register(registry).increment();
     }
