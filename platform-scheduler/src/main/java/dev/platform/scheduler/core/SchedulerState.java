@@ -338,11 +338,6 @@ public final class SchedulerState {
         }
     }
 
-    /** Whether a workload waits for its backoff to end before it queues again. */
-    public boolean isBackingOff(String uid) {
-        return backingOff.containsKey(uid);
-    }
-
     // ---- reads for adapters and views
 
     /** Pending workloads of a ClusterQueue in queue order; the index is Kueue's positionInClusterQueue. */
