@@ -198,8 +198,8 @@ public class KubernetesCluster implements Cluster {
             return switch (e.getCode()) {
                 case 404 -> EvictionOutcome.GONE;
                 case 429 -> EvictionOutcome.BLOCKED_BY_DISRUPTION_BUDGET;
-                default -> throw new ClusterCallException("eviction of " + namespace + "/" + name + " answered " + e.getCode()
-                        + ": " + e.getResponseBody(), e);
+                default -> throw new ClusterCallException(e.getCode(), "eviction of " + namespace + "/" + name
+                        + " answered " + e.getCode() + ": " + e.getResponseBody(), e);
             };
         }
     }
@@ -220,13 +220,14 @@ public class KubernetesCluster implements Cluster {
             if (e.getCause() instanceof ApiException api && api.getCode() > 0) {
                 return new KubernetesApiResponse<>(new V1Status().code(api.getCode()).message(api.getMessage()), api.getCode());
             }
-            throw e;
+            throw new ClusterCallException(0, "no answer from the API server: " + e.getMessage(), e);
         }
     }
 
     private static <T extends KubernetesObject> KubernetesApiResponse<T> succeeded(KubernetesApiResponse<T> response) {
         if (!response.isSuccess()) {
-            throw new ClusterCallException("API server answered " + response.getHttpStatusCode() + ": "
+            throw new ClusterCallException(response.getHttpStatusCode(), "API server answered "
+                    + response.getHttpStatusCode() + ": "
                     + (response.getStatus() == null ? "" : response.getStatus().getMessage()), null);
         }
         return response;
@@ -259,7 +260,10 @@ public class KubernetesCluster implements Cluster {
         return new ClusterPod(metadata.getNamespace(), metadata.getName(),
                 labels(metadata).get(AgentProtocol.WORKLOAD_UID_LABEL),
                 pod.getSpec() == null ? null : pod.getSpec().getNodeName(),
-                pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Pending" : pod.getStatus().getPhase());
+                pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Pending" : pod.getStatus().getPhase(),
+                pod.getStatus() != null && pod.getStatus().getConditions() != null
+                        && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())));
     }
 
     private ClusterJobSet toJobSet(DynamicKubernetesObject jobSet) {
@@ -271,10 +275,26 @@ public class KubernetesCluster implements Cluster {
         return metadata == null || metadata.getLabels() == null ? Map.of() : new HashMap<>(metadata.getLabels());
     }
 
-    /** A call to the API server failed in a way the command cannot work around. */
+    /**
+     * A call to the API server failed in a way the command cannot work around; {@code status} is the HTTP
+     * status of the answer, 0 when there was none (connection refused, timed out).
+     */
     public static class ClusterCallException extends RuntimeException {
-        ClusterCallException(String message, Throwable cause) {
+
+        private final int status;
+
+        public ClusterCallException(int status, String message, Throwable cause) {
             super(message, cause);
+            this.status = status;
+        }
+
+        /**
+         * Whether the same call may succeed later: no answer, a server error (5xx), throttling (429), a
+         * timeout (408) or a conflict with a concurrent writer (409). Any other 4xx (an invalid object, a
+         * missing namespace, a refusal by an admission webhook or a ResourceQuota) would be answered the same.
+         */
+        public boolean isTransient() {
+            return status == 0 || status >= 500 || status == 429 || status == 408 || status == 409;
         }
     }
 }

@@ -5,10 +5,12 @@ import dev.platform.agent.cluster.Cluster;
 import dev.platform.agent.cluster.ClusterJobSet;
 import dev.platform.agent.cluster.ClusterPod;
 import dev.platform.agent.cluster.EvictionOutcome;
+import dev.platform.agent.cluster.KubernetesCluster;
 import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.CommandResult;
 import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.EvictionProgress;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -103,8 +105,26 @@ public class CommandExecutor {
             };
         } catch (RuntimeException e) {
             log.warn("command {} failed", command.id(), e);
-            return result(command, CommandStatus.FAILED, e.toString(), null);
+            return new CommandResult(command.id(), CommandStatus.FAILED, e.toString(), null, agentId, clock.instant(),
+                    isTransient(e));
         }
+    }
+
+    /**
+     * Whether a failure may pass when the command is tried again later: the API server did not answer, or
+     * answered with an error that says so ({@link KubernetesCluster.ClusterCallException#isTransient()}), or the
+     * connection failed. Anything else (an invalid manifest, a refusal) would fail the same way again.
+     */
+    static boolean isTransient(RuntimeException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof KubernetesCluster.ClusterCallException call) {
+                return call.isTransient();
+            }
+            if (cause instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private CommandResult start(AgentCommand command) {

@@ -177,7 +177,8 @@ public class ClusterInventory implements ClusterEvents {
                 location == null ? mine.get(0).namespace() : location.namespace(),
                 location == null ? null : location.jobSetName(),
                 phase(jobSet, mine.isEmpty(), running), pending, running, succeeded, failed,
-                List.copyOf(boundNodes), List.copyOf(pools));
+                List.copyOf(boundNodes), List.copyOf(pools),
+                (int) mine.stream().filter(p -> p.ready() && "Running".equals(p.phase())).count());
     }
 
     /** JobSet status wins; without a JobSet controller's verdict, running pods mean Running. */

@@ -51,7 +51,8 @@ public class SimulatedCluster implements Cluster {
 
     private record SimulatedPod(ClusterPod pod, String jobSetKey, Instant finishesAt) {
         SimulatedPod withPhase(String phase) {
-            return new SimulatedPod(new ClusterPod(pod.namespace(), pod.name(), pod.workloadUid(), pod.nodeName(), phase),
+            return new SimulatedPod(new ClusterPod(pod.namespace(), pod.name(), pod.workloadUid(), pod.nodeName(), phase,
+                    "Running".equals(phase)),
                     jobSetKey, finishesAt);
         }
     }
@@ -243,7 +244,8 @@ public class SimulatedCluster implements Cluster {
                             + "-" + Long.toString(++podCounter, 36);
                     String uid = podTemplate.path("metadata").path("labels").path(AgentProtocol.WORKLOAD_UID_LABEL)
                             .asString(view.labels().get(AgentProtocol.WORKLOAD_UID_LABEL));
-                    ClusterPod pod = new ClusterPod(view.namespace(), name, uid, nodeName, nodeName == null ? "Pending" : "Running");
+                    ClusterPod pod = new ClusterPod(view.namespace(), name, uid, nodeName, nodeName == null ? "Pending" : "Running",
+                            nodeName != null);
                     updatePod(new SimulatedPod(pod, key, runtime == null || nodeName == null ? null : now.plus(runtime)));
                 }
             }

@@ -9,5 +9,11 @@ public enum EvictionReason {
     /** Its LocalQueue was stopped with stopPolicy HoldAndDrain. */
     LocalQueueStopped,
     /** A node pool under it failed (hotswap), or its START found no healthy pool. */
-    NodeFailures
+    NodeFailures,
+    /** Its pods were not all ready in time (Kueue's {@code WorkloadEvictedByPodsReadyTimeout}). */
+    PodsReadyTimeout,
+    /** It was deactivated; the Evicted condition reads {@code DeactivatedDueTo<DeactivationReason>} (Kueue's form). */
+    Deactivated,
+    /** Ours: its agent could not start it for a reason that may pass (API error, timeout, 5xx, 429, conflict). */
+    StartFailed
 }

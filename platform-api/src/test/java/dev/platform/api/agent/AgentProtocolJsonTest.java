@@ -69,4 +69,31 @@ class AgentProtocolJsonTest {
         assertThat(Map.of("SUCCEEDED", CommandStatus.SUCCEEDED.isFinal(), "REFUSED_EXPIRED", CommandStatus.REFUSED_EXPIRED.isFinal()))
                 .containsOnly(Map.entry("SUCCEEDED", true), Map.entry("REFUSED_EXPIRED", true));
     }
+
+    @Test
+    void aResultFromAnAgentThatDoesNotSayWhetherAFailureIsTransientReadsAsPermanent() {
+        CommandResult old = json.readValue("""
+                {"commandId": 9, "status": "FAILED", "message": "namespaces \\"x\\" not found", "eviction": null,
+                 "agentId": "agent-0", "at": "2026-01-01T00:00:00Z"}""", CommandResult.class);
+        CommandResult current = json.readValue("""
+                {"commandId": 10, "status": "FAILED", "message": "503", "agentId": "agent-0",
+                 "at": "2026-01-01T00:00:00Z", "transientFailure": true}""", CommandResult.class);
+
+        assertThat(old.transientFailure()).isNull();
+        assertThat(old.failedTransiently()).isFalse();
+        assertThat(current.failedTransiently()).isTrue();
+    }
+
+    @Test
+    void aWorkloadReportWithoutReadyPodsCountsRunningPodsAsReady() {
+        WorkloadStatusReport old = json.readValue("""
+                {"workloadUid": "wl-1", "namespace": "default", "jobSetName": "train", "phase": "RUNNING",
+                 "podsPending": 0, "podsRunning": 3, "podsSucceeded": 1, "podsFailed": 0}""",
+                WorkloadStatusReport.class);
+        WorkloadStatusReport current = new WorkloadStatusReport("wl-1", "default", "train", WorkloadPhase.RUNNING, 0, 3,
+                1, 0, List.of(), List.of(), 2);
+
+        assertThat(old.podsReadyOrSucceeded()).isEqualTo(4);
+        assertThat(current.podsReadyOrSucceeded()).isEqualTo(3);
+    }
 }

@@ -88,7 +88,7 @@ class AgentCommandService {
             Instant now = clock.instant();
             store.recordFinal(cluster, id, result.status(), message, now);
             return Optional.of(new AgentCommandCompleted(cluster, id, command.type(), command.workloadUid(),
-                    result.status(), message, now));
+                    result.status(), message, now, result.failedTransiently()));
         });
         completed.ifPresent(events::publishEvent);
     }

@@ -218,12 +218,14 @@ public class AgentReportService {
         String jobSet = "JobSet " + status.namespace() + "/" + status.jobSetName();
         return switch (status.phase()) {
             case RUNNING -> Optional.of(Observation.running(uid, cluster, status.nodePools(),
-                    jobSet + " is running: " + status.podsRunning() + " pod(s) running"));
+                    jobSet + " is running: " + status.podsRunning() + " pod(s) running",
+                    status.podsReadyOrSucceeded()));
+            case PENDING -> Optional.of(Observation.waiting(uid, cluster, status.podsReadyOrSucceeded()));
             case SUCCEEDED -> Optional.of(Observation.ended(uid, WorkloadRunStates.Outcome.SUCCEEDED,
                     jobSet + " completed: " + status.podsSucceeded() + " pod(s) succeeded"));
             case FAILED -> Optional.of(Observation.ended(uid, WorkloadRunStates.Outcome.FAILED,
                     jobSet + " failed: " + status.podsFailed() + " pod(s) failed"));
-            case PENDING, SUSPENDED, DELETED -> Optional.empty();
+            case SUSPENDED, DELETED -> Optional.empty();
         };
     }
 

@@ -138,16 +138,18 @@ class ClusterInventoryStore {
     void putWorkload(String cluster, UUID uid, WorkloadStatusReport status, Instant now) {
         jdbc.sql("""
                         INSERT INTO cluster_workload (cluster, workload_uid, phase, pods_pending, pods_running,
-                                                      pods_succeeded, pods_failed, nodes, node_pools, reported_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?::text[], ?::text[], ?)
+                                                      pods_succeeded, pods_failed, nodes, node_pools, reported_at,
+                                                      pods_ready)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?::text[], ?::text[], ?, ?)
                         ON CONFLICT (cluster, workload_uid) DO UPDATE SET phase = excluded.phase,
                             pods_pending = excluded.pods_pending, pods_running = excluded.pods_running,
                             pods_succeeded = excluded.pods_succeeded, pods_failed = excluded.pods_failed,
+                            pods_ready = excluded.pods_ready,
                             nodes = excluded.nodes, node_pools = excluded.node_pools,
                             reported_at = excluded.reported_at""")
                 .params(cluster, uid, status.phase().name(), status.podsPending(), status.podsRunning(),
                         status.podsSucceeded(), status.podsFailed(), status.nodes().toArray(String[]::new),
-                        status.nodePools().toArray(String[]::new), Timestamp.from(now))
+                        status.nodePools().toArray(String[]::new), Timestamp.from(now), status.podsReady())
                 .update();
     }
 

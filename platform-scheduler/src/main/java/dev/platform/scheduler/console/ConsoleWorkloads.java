@@ -51,7 +51,9 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
                             e.message())).toList(),
                     preemptions.involving(row.uid(), PREEMPTIONS).stream()
                             .map(e -> ConsoleViews.preemption(e.seenBy(caller))).toList(),
-                    store.manifest(row.uid()).orElse(null), ConsoleViews.forecast(w.forecast()));
+                    store.manifest(row.uid()).orElse(null), ConsoleViews.forecast(w.forecast()), w.active(),
+                    w.requeueState() == null ? null
+                            : new WorkloadQueries.RequeueView(w.requeueState().count(), w.requeueState().requeueAt()));
         });
     }
 

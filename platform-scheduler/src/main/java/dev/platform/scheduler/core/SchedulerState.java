@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +49,11 @@ public final class SchedulerState {
     private final Map<String, AdmittedWorkload> admittedByUid = new HashMap<>();
     private final Map<String, Map<FlavorResource, Long>> usageByQueue = new HashMap<>();
     private final Map<String, Decision.Pending> lastReported = new HashMap<>();
+    /** Pending workloads kept out of their queue until their backoff ends (Kueue's requeueState.requeueAt). */
+    private final Map<String, BackingOff> backingOff = new HashMap<>();
+
+    private record BackingOff(Workload workload, Instant until) {
+    }
 
     /**
      * Change counter: every change that can alter when a ClusterQueue's workloads are admitted (a workload
@@ -196,8 +202,23 @@ public final class SchedulerState {
         }
     }
 
+    /**
+     * A workload requeued with backoff: it joins its queue once {@code requeueAt} has passed (the first cycle after
+     * it), and at once when {@code requeueAt} is null or past.
+     */
+    public void addPending(Workload workload, Instant requeueAt) {
+        if (requeueAt == null || !requeueAt.isAfter(clock.instant())) {
+            addPending(workload);
+        } else {
+            backingOff.put(workload.uid(), new BackingOff(workload, requeueAt));
+        }
+    }
+
     /** A pending workload was deleted. */
     public void removePending(String uid) {
+        if (backingOff.remove(uid) != null) {
+            return;
+        }
         Workload w = pendingByUid.remove(uid);
         if (w != null) {
             // A pending workload is either an orphan or in the queue of its LocalQueue's ClusterQueue.
@@ -298,7 +319,23 @@ public final class SchedulerState {
 
     /** Runs one admission cycle and applies its decisions to this state. */
     public CycleResult runCycle() {
+        endBackoffs();
         return new AdmissionCycle(this).run();
+    }
+
+    /** Workloads whose backoff has ended join their queues (Kueue's BackoffFinished requeue). */
+    private void endBackoffs() {
+        if (backingOff.isEmpty()) {
+            return;
+        }
+        Instant now = clock.instant();
+        List<BackingOff> ended = backingOff.values().stream().filter(b -> !b.until().isAfter(now))
+                .sorted(Comparator.comparing(BackingOff::until).thenComparing(b -> b.workload().uid()))
+                .toList();
+        for (BackingOff b : ended) {
+            backingOff.remove(b.workload().uid());
+            addPending(b.workload());
+        }
     }
 
     // ---- reads for adapters and views
@@ -360,7 +397,7 @@ public final class SchedulerState {
 
     /** Pending and admitted workloads this state holds. */
     public int workloadCount() {
-        return pendingByUid.size() + admittedByUid.size();
+        return pendingByUid.size() + admittedByUid.size() + backingOff.size();
     }
 
     /** Workloads whose LocalQueue does not exist, in arrival order. */
@@ -444,6 +481,11 @@ public final class SchedulerState {
                 copy.localQueues.put(lq.key(), lq);
             }
         }
+        backingOff.forEach((uid, b) -> {
+            if (copy.localQueues.containsKey(b.workload().localQueueKey())) {
+                copy.backingOff.put(uid, b);
+            }
+        });
         return copy;
     }
 

@@ -6,11 +6,16 @@ import dev.platform.scheduler.core.QueueOrder;
 import dev.platform.scheduler.core.SchedulerSettings;
 import dev.platform.scheduler.core.SchedulerState;
 import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.core.lifecycle.AdmittedRun;
+import dev.platform.scheduler.core.lifecycle.LifecycleTimers;
+import dev.platform.scheduler.core.lifecycle.PodsReady;
+import dev.platform.scheduler.core.lifecycle.WaitForPodsReady;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadState;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,7 +27,8 @@ import java.util.Set;
  * What the scheduling loop knows, kept in step in one place (Kueue's cache and queue manager): the
  * core's state, and beside it what the core does not hold: the version of every workload as the
  * state knows it, the latest row of each, the workloads parked until a node pool frees up, which
- * workload holds which pool, and who waits in priority-only mode.
+ * workload holds which pool, who waits in priority-only mode, and the lifecycle timers (pods-ready
+ * timeouts, maximum execution times) of the workloads holding quota.
  * <p>
  * The core assumes an admission as soon as its cycle decides it; the cache then either keeps it
  * ({@link #committed}) or forgets it (it lost a race, or no node pool fits: {@link #park}). Evicted
@@ -57,9 +63,11 @@ final class SchedulerCache {
      * inventory changes (placement's inadmissible set).
      */
     private final Map<String, Workload> waitingForNodePool = new HashMap<>();
+    private final LifecycleTimers lifecycle;
 
-    SchedulerCache(Clock clock, SchedulerSettings settings, Observer observer) {
+    SchedulerCache(Clock clock, SchedulerSettings settings, WaitForPodsReady podsReady, Observer observer) {
         this.state = new SchedulerState(clock, settings);
+        this.lifecycle = new LifecycleTimers(podsReady);
         this.clock = clock;
         this.observer = observer;
     }
@@ -70,6 +78,10 @@ final class SchedulerCache {
 
     NodePoolPlacement placement() {
         return placement;
+    }
+
+    LifecycleTimers lifecycle() {
+        return lifecycle;
     }
 
     PriorityOnlyQueue priorityOnly() {
@@ -97,6 +109,8 @@ final class SchedulerCache {
     void reconcile(WorkloadRow row) {
         String uid = row.uid().toString();
         WorkloadRow previous = rows.put(uid, row);
+        // before the version check: the loop's own admissions are known at their version before the feed brings them
+        trackLifecycle(row);
         if (row.state() == WorkloadState.Running && previous != null && previous.state() != WorkloadState.Running) {
             observer.startedRunning(row);
         }
@@ -122,8 +136,11 @@ final class SchedulerCache {
                 if (held) {
                     state.workloadFinished(uid);
                 }
-                state.addPending(CoreMapping.workload(row));
-                pending.add(uid);
+                // an inactive workload is kept but not queued (Kueue's spec.active: false)
+                if (row.lifecycle().active()) {
+                    state.addPending(CoreMapping.workload(row), row.lifecycle().requeueAt());
+                    pending.add(uid);
+                }
                 versions.put(uid, row.version());
             }
             case Admitted, Running, Evicted -> {
@@ -142,6 +159,21 @@ final class SchedulerCache {
                 rows.remove(uid);
             }
         }
+    }
+
+    /** Starts, moves or stops the lifecycle timers of a workload as its row says. */
+    private void trackLifecycle(WorkloadRow row) {
+        if (!row.state().holdsQuota() || row.admittedAt() == null) {
+            lifecycle.forget(row.uid().toString());
+            return;
+        }
+        WorkloadRow.Lifecycle l = row.lifecycle();
+        PodsReady podsReady = l.podsReady() ? PodsReady.Ready
+                : l.podsReadyChangedAt() == null ? PodsReady.WaitForStart : PodsReady.WaitForRecovery;
+        lifecycle.track(new AdmittedRun(row.uid().toString(), row.namespace() + "/" + row.name(), row.admittedAt(),
+                row.cluster() != null, podsReady, l.podsReadyChangedAt(), l.requeueCount(),
+                row.maximumExecutionTimeSeconds() == null ? null
+                        : Duration.ofSeconds(row.maximumExecutionTimeSeconds())));
     }
 
     /** A workload without a queue: tracked for placement by priority only; the core never sees it. */

@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>run maintenance queued to run between turns ({@link #quiesced});</li>
  *   <li>keep or take leadership; on taking it, rebuild the cache from PostgreSQL;</li>
  *   <li>read what changed since the last turn: configuration, node pools, the workload change feed;</li>
- *   <li>hotswap the workloads on pools broken past the grace period;</li>
+ *   <li>hotswap the workloads on pools broken past the grace period; evict those past their pods-ready
+ *       timeout or maximum execution time;</li>
  *   <li>place the workloads without a queue name, by priority;</li>
  *   <li>run one core cycle, put its admissions on node pools, commit its decisions in one transaction
  *       fenced by the leader epoch, and keep in the cache what landed;</li>
@@ -49,6 +50,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     private final NodePoolInventory inventory;
     private final DecisionWriter writer;
     private final HotswapDetector hotswapDetector;
+    private final LifecycleWatch lifecycle;
     private final CacheObserver cacheObserver;
     private final ForecastService forecasts;
     private final SchedulingMetrics metrics;
@@ -71,13 +73,14 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
 
     public SchedulingLoop(SchedulingProperties properties, ConfigStore config, WorkloadStore workloads,
                           NodePoolInventory inventory, DecisionWriter writer, HotswapDetector hotswapDetector,
-                          ForecastService forecasts, SchedulingMetrics metrics, CacheObserver cacheObserver,
+                          LifecycleWatch lifecycle, ForecastService forecasts, SchedulingMetrics metrics, CacheObserver cacheObserver,
                           LoopWakeup wakeup, DataSource dataSource, Clock clock, AgentsProperties agents) {
         this.properties = properties;
         this.workloads = workloads;
         this.inventory = inventory;
         this.writer = writer;
         this.hotswapDetector = hotswapDetector;
+        this.lifecycle = lifecycle;
         this.cacheObserver = cacheObserver;
         this.wakeup = wakeup;
         this.forecasts = forecasts;
@@ -163,7 +166,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
                 }
                 boolean changed = readChanges();                                                // 3
                 changed |= hotswapDetector.run(leadership.epoch(), cache, configuration.flavorLabels(),
-                        this::hotswapped);                                                      // 4
+                        this::hotswapped) | lifecycle.run(leadership.epoch(), cache);           // 4
                 changed |= placePriorityOnly();                                                 // 5
                 boolean progressed = runCycle();                                                // 6
                 metrics.pendingCounts(cache.pendingCounts());                                   // 7
@@ -210,7 +213,8 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     /** Kueue's cache rebuilt from the source of truth. */
     private void rebuild() {
         cache = new SchedulerCache(clock, properties.fairSharing().enabled()
-                ? SchedulerSettings.FAIR_SHARING : SchedulerSettings.CLASSICAL, cacheObserver);
+                ? SchedulerSettings.FAIR_SHARING : SchedulerSettings.CLASSICAL,
+                properties.waitForPodsReady().settings(), cacheObserver);
         admissions = new AdmissionPlacement(cache, configuration.flavorLabels());
         priorityOnly = new PriorityOnlyPlacement(cache.placement(), cache.priorityOnly(), writer,
                 configuration.flavorLabels(), configuration.nonPreemptingClasses());

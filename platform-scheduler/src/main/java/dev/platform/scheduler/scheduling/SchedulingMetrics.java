@@ -191,9 +191,17 @@ public class SchedulingMetrics {
     }
 
     void evicted(String clusterQueue, EvictionReason reason, String priorityClass) {
+        evicted(clusterQueue, reason, "", priorityClass);
+    }
+
+    /**
+     * Kueue's eviction reasons with their underlying cause: PodsReadyTimeout (WaitForStart, WaitForRecovery),
+     * Deactivated (RequeuingLimitExceeded, MaximumExecutionTimeExceeded), and ours, StartFailed.
+     */
+    void evicted(String clusterQueue, EvictionReason reason, String underlyingCause, String priorityClass) {
         Counter.builder("kueue.evicted.workloads").description("Evicted workloads per ClusterQueue and reason")
-                .tags("cluster_queue", nullToEmpty(clusterQueue), "reason", reason.name(), "underlying_cause", "",
-                        "priority_class", nullToEmpty(priorityClass), "replica_role", LEADER)
+                .tags("cluster_queue", nullToEmpty(clusterQueue), "reason", reason.name(),
+                        "underlying_cause", underlyingCause, "priority_class", nullToEmpty(priorityClass), "replica_role", LEADER)
                 .register(registry).increment();
     }
 

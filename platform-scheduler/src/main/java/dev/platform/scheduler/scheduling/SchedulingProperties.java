@@ -1,5 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.core.lifecycle.RequeuingTimestamp;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -16,13 +17,16 @@ import java.time.Duration;
  * @param leaderLease      how long a leader may go without renewing before a follower ends its
  *                         session (and with it the advisory lock) and takes over: a paused or hung
  *                         leader would otherwise keep the lock; it renews every fifth of this
+ * @param waitForPodsReady Kueue's waitForPodsReady: evict and requeue admitted workloads whose pods do not
+ *                         all get ready in time
  */
 @ConfigurationProperties("platform.scheduler")
 public record SchedulingProperties(@DefaultValue("true") boolean enabled,
                                    @DefaultValue FairSharing fairSharing,
                                    @DefaultValue("200ms") Duration pollInterval,
                                    @DefaultValue("1s") Duration leaderRetry,
-                                   @DefaultValue("10s") Duration leaderLease) {
+                                   @DefaultValue("10s") Duration leaderLease,
+                                   @DefaultValue WaitForPodsReady waitForPodsReady) {
 
     /**
      * Kueue's fair sharing.
@@ -30,5 +34,50 @@ public record SchedulingProperties(@DefaultValue("true") boolean enabled,
      * @param enabled preempt and order by dominant resource share within cohorts, for every ClusterQueue
      */
     public record FairSharing(@DefaultValue("false") boolean enabled) {
+    }
+
+    /**
+     * Kueue's waitForPodsReady, with Kueue 0.19's defaults.
+     *
+     * @param enable            evict (reason PodsReadyTimeout) and requeue an admitted workload whose pods are not all
+     *                          ready within the timeout of its admission, or that stopped being ready for longer than
+     *                          the recovery timeout
+     * @param timeout           how long an admitted workload's pods may take to be all ready
+     * @param recoveryTimeout   how long a running workload's pods may stay not all ready; unset: the timeout; 0s: no
+     *                          limit
+     * @param requeuingStrategy how an evicted workload is requeued (also a START that failed transiently)
+     */
+    public record WaitForPodsReady(@DefaultValue("true") boolean enable,
+                                   @DefaultValue("30m") Duration timeout,
+                                   Duration recoveryTimeout,
+                                   @DefaultValue RequeuingStrategy requeuingStrategy) {
+
+        /** These settings as the core's lifecycle timers take them. */
+        public dev.platform.scheduler.core.lifecycle.WaitForPodsReady settings() {
+            return new dev.platform.scheduler.core.lifecycle.WaitForPodsReady(enable, timeout,
+                    recoveryTimeout == null ? timeout : recoveryTimeout, requeuingStrategy.settings());
+        }
+    }
+
+    /**
+     * Kueue's waitForPodsReady.requeuingStrategy: the n-th requeue waits backoffBaseSeconds * 2^(n-1), at most
+     * backoffMaxSeconds.
+     *
+     * @param timestamp          the requeued workload's place in its queue: Eviction (the eviction time) or Creation
+     *                           (its original place)
+     * @param backoffBaseSeconds the first requeue's wait, in seconds
+     * @param backoffMaxSeconds  the longest wait, in seconds
+     * @param backoffLimitCount  requeues after which the next timeout deactivates the workload (reason
+     *                           RequeuingLimitExceeded); unset: no limit
+     */
+    public record RequeuingStrategy(@DefaultValue("Eviction") RequeuingTimestamp timestamp,
+                                    @DefaultValue("60") int backoffBaseSeconds,
+                                    @DefaultValue("3600") int backoffMaxSeconds,
+                                    Integer backoffLimitCount) {
+
+        dev.platform.scheduler.core.lifecycle.RequeuingStrategy settings() {
+            return new dev.platform.scheduler.core.lifecycle.RequeuingStrategy(timestamp, backoffBaseSeconds,
+                    backoffMaxSeconds, backoffLimitCount);
+        }
     }
 }

@@ -32,7 +32,32 @@ public record WorkloadRow(
         String exclusiveTopology,
         String cluster,
         Integer maxRestarts,
-        Integer maximumExecutionTimeSeconds) {
+        Integer maximumExecutionTimeSeconds,
+        Lifecycle lifecycle) {
+
+    /** A row with the lifecycle of a workload just submitted. */
+    public WorkloadRow(UUID uid, String namespace, String name, String kind, String queueName, String clusterQueue,
+                       String priorityClassName, int priority, WorkloadState state, List<PodSetSpec> podSets,
+                       StoredAdmission admission, String pendingReason, String pendingMessage,
+                       Instant queueTimestamp, Instant createdAt, Instant admittedAt, Instant finishedAt, int restarts,
+                       long version, long changeSeq, String exclusiveTopology, String cluster, Integer maxRestarts,
+                       Integer maximumExecutionTimeSeconds) {
+        this(uid, namespace, name, kind, queueName, clusterQueue, priorityClassName, priority, state, podSets,
+                admission, pendingReason, pendingMessage, queueTimestamp, createdAt, admittedAt, finishedAt, restarts,
+                version, changeSeq, exclusiveTopology, cluster, maxRestarts, maximumExecutionTimeSeconds,
+                Lifecycle.SUBMITTED);
+    }
+
+    /**
+     * Kueue's {@code spec.active}, {@code status.requeueState} ({@code requeueCount}, {@code requeueAt}: null when
+     * not backing off) and PodsReady condition (whether every pod is ready, and when that last changed: null while
+     * the workload waits for its first start).
+     */
+    public record Lifecycle(boolean active, int requeueCount, Instant requeueAt, boolean podsReady,
+                            Instant podsReadyChangedAt) {
+
+        public static final Lifecycle SUBMITTED = new Lifecycle(true, 0, null, false, null);
+    }
 
     /** Whether JobSet's exclusive-topology annotation asks one whole node pool per replicated-job replica. */
     public boolean exclusiveNodePools() {

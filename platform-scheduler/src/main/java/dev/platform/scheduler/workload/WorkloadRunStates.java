@@ -10,8 +10,9 @@ import java.util.UUID;
 /**
  * What agents see of admitted workloads in their clusters, written back through the workload's
  * transitions: Admitted -> Running when pods run, Admitted/Running -> Finished or Failed when the
- * JobSet reaches a terminal state (the Kueue Finished condition, reasons Succeeded and Failed). A
- * finished workload gives its quota back. Runs in the caller's transaction.
+ * JobSet reaches a terminal state (the Kueue Finished condition, reasons Succeeded and Failed), and
+ * whether all its pods are ready (Kueue's PodsReady condition, which the leader's pods-ready timers
+ * follow). A finished workload gives its quota back. Runs in the caller's transaction.
  */
 @Repository
 public class WorkloadRunStates {
@@ -37,17 +38,25 @@ public class WorkloadRunStates {
     }
 
     /**
-     * One observation: the workload runs ({@code outcome} null) in {@code cluster} on
-     * {@code nodePools}, or has ended with {@code outcome}.
+     * One observation: the workload runs ({@code outcome} null, {@code running} true) in {@code cluster} on
+     * {@code nodePools}, or waits there for its pods ({@code running} false), or has ended with {@code outcome}.
+     * {@code readyPods} counts its ready and succeeded pods (null for an ended workload).
      */
-    public record Observation(UUID uid, Outcome outcome, String message, String cluster, List<String> nodePools) {
+    public record Observation(UUID uid, Outcome outcome, String message, String cluster, List<String> nodePools,
+                              boolean running, Integer readyPods) {
 
-        public static Observation running(UUID uid, String cluster, List<String> nodePools, String message) {
-            return new Observation(uid, null, message, cluster, List.copyOf(nodePools));
+        public static Observation running(UUID uid, String cluster, List<String> nodePools, String message,
+                                          int readyPods) {
+            return new Observation(uid, null, message, cluster, List.copyOf(nodePools), true, readyPods);
+        }
+
+        /** Its JobSet exists in {@code cluster} and runs no pod (not yet, or no longer). */
+        public static Observation waiting(UUID uid, String cluster, int readyPods) {
+            return new Observation(uid, null, null, cluster, List.of(), false, readyPods);
         }
 
         public static Observation ended(UUID uid, Outcome outcome, String message) {
-            return new Observation(uid, outcome, message, null, List.of());
+            return new Observation(uid, outcome, message, null, List.of(), false, null);
         }
     }
 
@@ -72,9 +81,10 @@ public class WorkloadRunStates {
         transitions.lockChanges();
         for (Observation o : observations) {
             if (o.outcome() == null) {
-                if (transitions.markRunning(o.uid(), o.cluster(), o.nodePools(), now, o.message())) {
+                if (o.running() && transitions.markRunning(o.uid(), o.cluster(), o.nodePools(), now, o.message())) {
                     running.add(o.uid());
                 }
+                transitions.recordPodsReady(o.uid(), o.cluster(), o.readyPods(), now);
             } else if (transitions.end(o.uid(), o.outcome().state, o.outcome().reason, o.message(), now)) {
                 finished.add(o.uid());
             }

@@ -7,7 +7,9 @@ import java.util.Map;
 /**
  * The workload status resource of the REST contract, whose field names are fixed (callers outside rely on them).
  * {@code forecast} is an addition: when a pending workload is expected to be admitted (null for other states and
- * before the first forecast).
+ * before the first forecast). {@code active} is Kueue's {@code spec.active} (false once the workload is deactivated:
+ * it is kept but not queued), {@code requeueState} Kueue's {@code status.requeueState} (null until the workload is
+ * first requeued after a PodsReady timeout or a start that failed transiently).
  */
 public record WorkloadStatus(
         String namespace,
@@ -27,7 +29,9 @@ public record WorkloadStatus(
         PendingReason pendingReason,
         Instant createdAt,
         Instant admittedAt,
-        Forecast forecast) {
+        Forecast forecast,
+        boolean active,
+        RequeueState requeueState) {
 
     /** requests are per pod, as Kubernetes quantities. */
     public record PodSet(String name, int count, Map<String, String> requests) {
@@ -48,6 +52,13 @@ public record WorkloadStatus(
     }
 
     public record PendingReason(String code, String message) {
+    }
+
+    /**
+     * Kueue's requeueState: how many times the workload was requeued with backoff, and when its current backoff
+     * ends (null when it is not backing off).
+     */
+    public record RequeueState(int count, Instant requeueAt) {
     }
 
     /**

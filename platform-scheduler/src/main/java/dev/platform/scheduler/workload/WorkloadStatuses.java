@@ -42,8 +42,14 @@ public class WorkloadStatuses {
                     position == null ? null : position[1],
                     row.state() == WorkloadState.Pending && row.pendingReason() != null
                             ? new WorkloadStatus.PendingReason(row.pendingReason(), row.pendingMessage()) : null,
-                    row.createdAt(), row.admittedAt(), forecasts.get(row.uid()));
+                    row.createdAt(), row.admittedAt(), forecasts.get(row.uid()), row.lifecycle().active(),
+                    requeueState(row.lifecycle()));
         }).toList();
+    }
+
+    private static WorkloadStatus.RequeueState requeueState(WorkloadRow.Lifecycle lifecycle) {
+        return lifecycle.requeueCount() == 0 && lifecycle.requeueAt() == null ? null
+                : new WorkloadStatus.RequeueState(lifecycle.requeueCount(), lifecycle.requeueAt());
     }
 
     private static WorkloadStatus.PodSet podSet(PodSetSpec spec) {

@@ -62,14 +62,18 @@ public class WorkloadStore {
                 rs.getString("exclusive_topology"),
                 rs.getString("cluster"),
                 (Integer) rs.getObject("max_restarts"),
-                (Integer) rs.getObject("maximum_execution_time_seconds"));
+                (Integer) rs.getObject("maximum_execution_time_seconds"),
+                new WorkloadRow.Lifecycle(rs.getBoolean("active"), rs.getInt("requeue_count"),
+                        instant(rs.getTimestamp("requeue_at")), rs.getBoolean("pods_ready"),
+                        instant(rs.getTimestamp("pods_ready_changed_at"))));
     }
 
     static final String COLUMNS = """
             uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name, priority, state,
             pod_sets::text AS pod_sets, admission::text AS admission, pending_reason, pending_message,
             queue_timestamp, created_at, admitted_at, finished_at, restarts, version, change_seq, exclusive_topology,
-            cluster, max_restarts, maximum_execution_time_seconds""";
+            cluster, max_restarts, maximum_execution_time_seconds, active, requeue_count, requeue_at, pods_ready,
+            pods_ready_changed_at""";
 
     /** Forecast columns of {@link #FORECAST_JOIN}, all prefixed {@code forecast_}. */
     private static final String FORECAST_COLUMNS = """
@@ -88,6 +92,10 @@ public class WorkloadStore {
     public Optional<WorkloadRow> find(String namespace, String name) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE namespace = ? AND name = ?")
                 .params(namespace, name).query(rowMapper).optional();
+    }
+
+    public Optional<WorkloadRow> find(UUID uid) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE uid = ?").param(uid).query(rowMapper).optional();
     }
 
     public Optional<WorkloadRow> findByIdempotencyKey(String namespace, String key) {

@@ -115,7 +115,7 @@ public class WorkloadTransitions {
                 UPDATE workload w
                 SET state = 'Admitted', cluster_queue = d.cq, admission = d.admission::jsonb, admitted_at = :now,
                     cluster = d.cluster, admitted_epoch = :epoch, pending_reason = NULL, pending_message = NULL,
-                    %s
+                    requeue_at = NULL, pods_ready = false, pods_ready_changed_at = NULL, %s
                 FROM unnest(:uids::uuid[], :queues::text[], :admissions::text[], :clusters::text[],
                             :versions::bigint[]) AS d(uid, cq, admission, cluster, version)
                 WHERE w.uid = d.uid AND w.state = 'Pending' AND w.version = d.version
@@ -167,7 +167,8 @@ public class WorkloadTransitions {
                                             Instant now, long epoch, String message) {
         Optional<Long> version = jdbc.sql("""
                         UPDATE workload w SET state = 'Admitted', admission = ?::jsonb, cluster = ?, admitted_at = ?,
-                               admitted_epoch = ?, pending_reason = NULL, pending_message = NULL, %s
+                               admitted_epoch = ?, pending_reason = NULL, pending_message = NULL, requeue_at = NULL,
+                               pods_ready = false, pods_ready_changed_at = NULL, %s
                         WHERE w.uid = ? AND w.version = ? AND w.state = 'Pending' RETURNING w.version""".formatted(BUMP))
                 .params(admission, cluster, Timestamp.from(now), epoch, uid, expectedVersion)
                 .query(Long.class).optional();
@@ -177,15 +178,16 @@ public class WorkloadTransitions {
 
     /**
      * A hotswap's recovery: re-placed on new pools with its quota kept, a restart counted, Admitted again
-     * until the agent reports it running. Empty when it changed meanwhile.
+     * until the agent reports it running; its pods wait for recovery from now (Kueue's PodsReady=False,
+     * WaitForRecovery), so the recovery timeout, not the start timeout, bounds them. Empty when it changed meanwhile.
      */
     public Optional<Long> restart(UUID uid, long expectedVersion, String admission, String cluster, Instant now,
                                   String message) {
         Optional<Long> version = jdbc.sql("""
                         UPDATE workload w SET state = 'Admitted', admission = ?::jsonb, cluster = ?,
-                               restarts = w.restarts + 1, %s
+                               restarts = w.restarts + 1, pods_ready = false, pods_ready_changed_at = ?, %s
                         WHERE w.uid = ? AND w.version = ? RETURNING w.version""".formatted(BUMP))
-                .params(admission, cluster, uid, expectedVersion).query(Long.class).optional();
+                .params(admission, cluster, Timestamp.from(now), uid, expectedVersion).query(Long.class).optional();
         version.ifPresent(v -> appendEvents(List.of(new NewEvent(uid, now, "Hotswap", "True", "NodeFailure", message))));
         return version;
     }
@@ -326,7 +328,96 @@ public class WorkloadTransitions {
         return failed;
     }
 
+    /**
+     * Admitted or Running -> Pending, to queue again once {@code requeueAt} has passed (Kueue's eviction for
+     * {@code PodsReadyTimeout} with its requeueState): quota released, the requeue counted, the queue timestamp
+     * moved to now when {@code queueAtEviction} (Kueue's requeuingStrategy.timestamp Eviction); Evicted says why,
+     * Requeued=False until the backoff ends.
+     */
+    public Optional<Released> requeueWithBackoff(UUID uid, Expected expected, Instant now, String reason,
+                                                 String message, int requeueCount, Instant requeueAt,
+                                                 boolean queueAtEviction) {
+        Optional<Released> requeued = guarded("""
+                UPDATE workload w SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL,
+                       requeue_count = :count, requeue_at = :requeueAt, pods_ready = false,
+                       pods_ready_changed_at = NULL, pending_reason = :reason, pending_message = :waiting,
+                       queue_timestamp = CASE WHEN :queueAtEviction THEN :now ELSE w.queue_timestamp END, %s
+                FROM (SELECT cluster AS old_cluster FROM workload WHERE uid = :uid) o
+                WHERE w.uid = :uid AND w.state IN ('Admitted', 'Running') AND %s
+                RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""", uid, expected, now,
+                Map.of("count", requeueCount, "requeueAt", Timestamp.from(requeueAt), "reason", reason,
+                        "waiting", backoffMessage(requeueCount, requeueAt), "queueAtEviction", queueAtEviction));
+        requeued.ifPresent(r -> {
+            releaseQuota(List.of(uid));
+            appendEvents(List.of(new NewEvent(uid, now, "Evicted", "True", reason, message),
+                    new NewEvent(uid, now, "QuotaReserved", "False", reason, "The workload was evicted"),
+                    new NewEvent(uid, now, "Admitted", "False", reason, "The workload was evicted"),
+                    new NewEvent(uid, now, "Requeued", "False", reason, backoffMessage(requeueCount, requeueAt))));
+        });
+        return requeued;
+    }
+
+    private static String backoffMessage(int requeueCount, Instant requeueAt) {
+        return "Requeued " + requeueCount + " time(s); backing off until " + requeueAt;
+    }
+
+    /**
+     * Admitted or Running -> Pending and inactive (Kueue's {@code spec.active: false}): quota released, not queued
+     * until activated again. DeactivationTarget says why ({@code reason}, as Kueue's RequeuingLimitExceeded or
+     * MaximumExecutionTimeExceeded), Evicted with {@code evictedReason} (Kueue's DeactivatedDueTo...), and
+     * {@code extra} events the caller adds (Kueue's warning event of the same name).
+     */
+    public Optional<Released> deactivate(UUID uid, Expected expected, Instant now, String reason,
+                                         String evictedReason, String message, List<NewEvent> extra) {
+        Optional<Released> deactivated = guarded("""
+                UPDATE workload w SET state = 'Pending', active = false, admission = NULL, admitted_at = NULL,
+                       cluster = NULL, requeue_at = NULL, pods_ready = false, pods_ready_changed_at = NULL,
+                       pending_reason = 'Deactivated', pending_message = :message, %s
+                FROM (SELECT cluster AS old_cluster FROM workload WHERE uid = :uid) o
+                WHERE w.uid = :uid AND w.state IN ('Admitted', 'Running') AND %s
+                RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""", uid, expected, now,
+                Map.of("message", message));
+        deactivated.ifPresent(d -> {
+            releaseQuota(List.of(uid));
+            List<NewEvent> events = new ArrayList<>(List.of(
+                    new NewEvent(uid, now, "DeactivationTarget", "True", reason, message),
+                    new NewEvent(uid, now, "Evicted", "True", evictedReason, message),
+                    new NewEvent(uid, now, "QuotaReserved", "False", evictedReason, "The workload was evicted"),
+                    new NewEvent(uid, now, "Admitted", "False", evictedReason, "The workload was evicted"),
+                    new NewEvent(uid, now, "Requeued", "False", "Deactivated", "The workload is deactivated")));
+            events.addAll(extra);
+            appendEvents(events);
+        });
+        return deactivated;
+    }
+
     // ---- what the cluster reports ------------------------------------------------------------
+
+    /**
+     * Kueue's PodsReady condition of a workload holding quota in {@code cluster}: true when {@code readyPods} (the
+     * agent's count of ready and succeeded pods) covers every pod of its pod sets. Recorded only when it changes,
+     * with its time, so the leader's timers follow (a workload whose pods stop being ready waits for recovery from
+     * then). The timeline gets the changes after the first start (WaitForRecovery, Recovered); the first start is
+     * the Running transition's own entry. Returns whether it changed.
+     */
+    public boolean recordPodsReady(UUID uid, String cluster, int readyPods, Instant now) {
+        Optional<Map.Entry<Boolean, Boolean>> changed = jdbc.sql("""
+                        UPDATE workload w SET pods_ready = d.ready, pods_ready_changed_at = :now, %s
+                        FROM (SELECT uid, pods_ready_changed_at IS NOT NULL AS started_before,
+                                     :ready >= (SELECT coalesce(sum((ps ->> 'count')::int), 0)
+                                                FROM jsonb_array_elements(pod_sets) ps) AS ready
+                              FROM workload WHERE uid = :uid) d
+                        WHERE w.uid = d.uid AND w.state IN ('Admitted', 'Running') AND w.cluster = :cluster
+                          AND w.pods_ready <> d.ready
+                        RETURNING w.pods_ready, d.started_before""".formatted(BUMP))
+                .param("uid", uid).param("cluster", cluster).param("ready", readyPods).param("now", Timestamp.from(now))
+                .query((rs, i) -> Map.entry(rs.getBoolean(1), rs.getBoolean(2))).optional();
+        changed.filter(Map.Entry::getValue).ifPresent(c -> appendEvents(List.of(c.getKey()
+                ? new NewEvent(uid, now, "PodsReady", "True", "Recovered", "All pods are ready again (" + readyPods + ")")
+                : new NewEvent(uid, now, "PodsReady", "False", "WaitForRecovery",
+                "At least one pod has stopped being ready (" + readyPods + " ready)"))));
+        return changed.isPresent();
+    }
 
     /**
      * Admitted -> Running when the pods run where the admission placed them: in its cluster and, for a
@@ -421,6 +512,12 @@ public class WorkloadTransitions {
      * {@code %s}; it may use {@code :uid} and {@code :now}, and returns the row as {@link Released}.
      */
     private Optional<Released> guarded(String sql, UUID uid, Expected expected, Instant now) {
+        return guarded(sql, uid, expected, now, Map.of());
+    }
+
+    /** {@link #guarded(String, UUID, Expected, Instant)} with more named parameters. */
+    private Optional<Released> guarded(String sql, UUID uid, Expected expected, Instant now,
+                                       Map<String, Object> params) {
         JdbcClient.StatementSpec statement;
         if (expected instanceof Expected.AtVersion v) {
             statement = jdbc.sql(sql.formatted(BUMP, "w.version = :expected")).param("expected", v.version());
@@ -432,7 +529,7 @@ public class WorkloadTransitions {
                                             WHERE later.workload_uid = w.uid AND later.seq > :seq)"""))
                     .param("cluster", c.cluster()).param("seq", c.commandSeq());
         }
-        return statement.param("uid", uid).param("now", Timestamp.from(now))
+        return statement.params(params).param("uid", uid).param("now", Timestamp.from(now))
                 .query((rs, i) -> new Released(rs.getObject(1, UUID.class), rs.getLong(2), rs.getString(3),
                         rs.getString(4), rs.getString(5))).optional();
     }

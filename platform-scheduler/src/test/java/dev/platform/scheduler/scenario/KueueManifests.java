@@ -106,6 +106,7 @@ final class KueueManifests {
             podSets.add(podSet);
         }
         spec.put("podSets", podSets);
+        copy(w, spec, "maximumExecutionTimeSeconds");
         Map<String, Object> doc = object("Workload", namespace(w), str(w.get("name")), spec);
         if (priority != null) {
             map(doc.get("metadata")).put("labels", Map.of("kueue.x-k8s.io/priority-class", priorityClass(priority)));

@@ -14,7 +14,8 @@ import java.util.stream.Stream;
 /**
  * The scheduling scenario files (src/test/resources/scenarios) replayed through the REST API
  * against the running application and real PostgreSQL. Files with
- * {@code fairSharing: true} run in {@link FairSharingScenarioRestTest}; files with
+ * {@code fairSharing: true} run in {@link FairSharingScenarioRestTest}, files with
+ * {@code waitForPodsReady} in {@link LifecycleScenarioRestTest}; files with
  * {@code rest: false} say in a comment why they cannot be replayed.
  *
  * <p>For each file: the tables are emptied; the configuration is posted to {@code /manifests} as
@@ -66,7 +67,7 @@ class ScenarioRestTest {
 
     @TestFactory
     Stream<DynamicTest> scenarios() {
-        return replay(ScenarioFile.all().stream().filter(s -> !s.fairSharing()));
+        return replay(ScenarioFile.all().stream().filter(s -> !s.fairSharing() && !s.lifecycle()));
     }
 
     Stream<DynamicTest> replay(Stream<ScenarioFile> scenarios) {

@@ -11,6 +11,7 @@ import dev.platform.scheduler.core.FakeClock;
 import dev.platform.scheduler.core.LocalQueueSpec;
 import dev.platform.scheduler.core.PreemptionPolicy;
 import dev.platform.scheduler.core.SchedulerSettings;
+import dev.platform.scheduler.core.lifecycle.WaitForPodsReady;
 import dev.platform.scheduler.core.StopPolicy;
 import dev.platform.scheduler.core.WithinClusterQueuePolicy;
 import dev.platform.scheduler.core.Workload;
@@ -50,7 +51,7 @@ class SchedulerCacheTest {
 
     @BeforeEach
     void queueWithEightChips() {
-        cache = new SchedulerCache(clock, SchedulerSettings.CLASSICAL, new SchedulerCache.Observer() {
+        cache = new SchedulerCache(clock, SchedulerSettings.CLASSICAL, WaitForPodsReady.KUEUE_DEFAULTS, new SchedulerCache.Observer() {
             @Override
             public void startedRunning(WorkloadRow row) {
                 startedRunning.add(row.name());

@@ -53,7 +53,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
         return new WorkloadStatus(row.namespace(), row.name(), row.kind(), row.uid().toString(), row.queueName(),
                 row.clusterQueue(), null, 0, state, List.of(new WorkloadStatus.PodSet("main", 1, java.util.Map.of("cpu", "1"))),
                 null, List.of(new WorkloadStatus.Condition("QuotaReserved", "False", "Pending", "Waiting", row.createdAt())),
-                0, 0, new WorkloadStatus.PendingReason("WaitingForQuota", "msg"), row.createdAt(), null, null);
+                0, 0, new WorkloadStatus.PendingReason("WaitingForQuota", "msg"), row.createdAt(), null, null, true, null);
     }
 
     @Test

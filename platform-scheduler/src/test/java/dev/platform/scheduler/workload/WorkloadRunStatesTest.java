@@ -52,8 +52,8 @@ class WorkloadRunStatesTest {
         UUID fails = admitted("fails");
         UUID waits = submit(transitions, "team-a", "waits", "lq", "cq", 0, T0);
         List<Observation> observations = List.of(
-                Observation.running(runs, "prod-1", List.of("pool-a"), "pods ready"),
-                Observation.running(waits, "prod-1", List.of("pool-a"), "pods ready"),
+                Observation.running(runs, "prod-1", List.of("pool-a"), "pods ready", 1),
+                Observation.running(waits, "prod-1", List.of("pool-a"), "pods ready", 1),
                 Observation.ended(succeeds, Outcome.SUCCEEDED, "done"),
                 Observation.ended(fails, Outcome.FAILED, "BackoffLimitExceeded"),
                 Observation.ended(waits, Outcome.FAILED, "stale"),

@@ -20,7 +20,8 @@ public interface WorkloadQueries {
     /**
      * A workload in full. {@code manifestJson} is the manifest as submitted, stored as JSON;
      * {@code preemptions} are those it took part in, as preemptor or victim, newest first; {@code forecast} is
-     * when a pending workload should start (null otherwise, or before the first forecast).
+     * when a pending workload should start (null otherwise, or before the first forecast); {@code active} is
+     * Kueue's spec.active (false once deactivated), {@code requeue} its requeueState (null before its first requeue).
      */
     record WorkloadDetail(String namespace, String name, String kind, String uid, String queueName,
                           String clusterQueue, String priorityClassName, int priority, String state,
@@ -28,7 +29,7 @@ public interface WorkloadQueries {
                           String pendingMessage, Instant createdAt, Instant admittedAt, List<PodSetView> podSets,
                           List<PodSetPlacement> admission, List<ConditionView> conditions,
                           List<EventView> events, List<PreemptionView> preemptions, String manifestJson,
-                          ForecastView forecast) {
+                          ForecastView forecast, boolean active, RequeueView requeue) {
 
         public String pendingReasonText() {
             return PendingReasons.describe(pendingReason);
@@ -37,6 +38,10 @@ public interface WorkloadQueries {
         public boolean isFinished() {
             return "Finished".equals(state) || "Failed".equals(state);
         }
+    }
+
+    /** Kueue's requeueState: requeues so far, and when the current backoff ends (null when it is not backing off). */
+    record RequeueView(int count, Instant requeueAt) {
     }
 
     /** requests are per pod. */

@@ -87,13 +87,39 @@ class WorkloadPageControllerTest {
                 null, null, null, null, T0, T0.plusSeconds(5), w.podSets(),
                 List.of(new PodSetPlacement("slice", 8, Map.of("google.com/tpu", "tpu-v6e-slice"),
                         Map.of("google.com/tpu", "32"), List.of())),
-                w.conditions(), w.events(), List.of(), MANIFEST, null)));
+                w.conditions(), w.events(), List.of(), MANIFEST, null, true, null)));
 
         mvc.perform(get("/namespaces/default/workloads/done"))
                 .andExpect(status().isOk())
                 .andExpect(content().string(allOf(containsString("google.com/tpu in tpu-v6e-slice (32)"),
                         containsString("None, as preemptor or as victim."), not(containsString("Cancel workload")),
                         not(containsString("Why it waits")))));
+    }
+
+    @Test
+    void showsTheRequeueStateOfAWorkloadBackingOffAndMarksAnInactiveOne() throws Exception {
+        WorkloadDetail w = pending();
+        given(queries.workload(ADMIN, "default", "stuck")).willReturn(Optional.of(withRequeue(w, "stuck", true,
+                new WorkloadQueries.RequeueView(2, NOW.plusSeconds(120)))));
+        given(queries.workload(ADMIN, "default", "off")).willReturn(Optional.of(withRequeue(w, "off", false,
+                new WorkloadQueries.RequeueView(3, null))));
+
+        mvc.perform(get("/namespaces/default/workloads/stuck"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("Requeued"), containsString("2 time(s)"),
+                        containsString("backing off until"), not(containsString("Inactive")))));
+        mvc.perform(get("/namespaces/default/workloads/off"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("3 time(s)"), containsString("Inactive"),
+                        not(containsString("backing off until")))));
+    }
+
+    private static WorkloadDetail withRequeue(WorkloadDetail w, String name, boolean active,
+                                              WorkloadQueries.RequeueView requeue) {
+        return new WorkloadDetail(w.namespace(), name, w.kind(), w.uid(), w.queueName(), w.clusterQueue(),
+                w.priorityClassName(), w.priority(), w.state(), w.positionInClusterQueue(), w.positionInLocalQueue(),
+                w.pendingReason(), w.pendingMessage(), w.createdAt(), w.admittedAt(), w.podSets(), w.admission(),
+                w.conditions(), w.events(), w.preemptions(), w.manifestJson(), w.forecast(), active, requeue);
     }
 
     @Test
@@ -125,6 +151,7 @@ class WorkloadPageControllerTest {
                 List.of(new EventView(T0, "QuotaReserved", "False", "Pending", "Waiting for the scheduler")),
                 List.of(preemption(7, "low-jax-trillium")), MANIFEST,
                 new ForecastView(NOW.plusSeconds(25 * 60), NOW.plusSeconds(10 * 60), NOW.plusSeconds(50 * 60),
-                        "LocalQueueHistory", "after 2 workloads in its cohort finish", NOW.minusSeconds(30), false));
+                        "LocalQueueHistory", "after 2 workloads in its cohort finish", NOW.minusSeconds(30), false),
+                true, null);
     }
 }

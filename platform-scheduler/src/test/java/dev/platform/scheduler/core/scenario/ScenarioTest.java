@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,16 +36,27 @@ class ScenarioTest {
     @MethodSource("scenarios")
     void scenario(Path file) throws IOException {
         Scenario s = Scenario.load(file);
+        LifecycleSteps lifecycle = new LifecycleSteps(s);
         CycleResult first = s.state.runCycle();
+        lifecycle.cycleRan(first);
         check(s, "first cycle", first, map(s.doc.get("expect")));
         int n = 0;
         for (Map<String, Object> step : list(s.doc.get("steps"))) {
             n++;
+            Map<String, LifecycleSteps.Decided> decided = new LinkedHashMap<>();
             for (Map<String, Object> action : list(step.get("do"))) {
-                apply(s, action);
+                if (!lifecycle.apply(action, decided)) {
+                    apply(s, action);
+                }
             }
-            s.clock.advance(Duration.ofMinutes(1));
-            check(s, "step " + n, s.state.runCycle(), map(step.get("expect")));
+            s.clock.advance(step.containsKey("advance") ? Scenario.duration(str(step.get("advance")))
+                    : Duration.ofMinutes(1));
+            lifecycle.timersRan(decided);
+            CycleResult result = s.state.runCycle();
+            lifecycle.cycleRan(result);
+            String where = s.file + " (" + s.name() + "), step " + n + ": ";
+            lifecycle.check(where, map(step.get("expect")), decided);
+            check(s, "step " + n, result, map(step.get("expect")));
         }
     }
 
