@@ -23,13 +23,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Run it with {@value #COMMAND} (the profile also runs the hotswap, console and core benchmarks first).
  * {@code -Dplatform.performance.phases=baseline,rest} picks phases; {@code -Dplatform.performance.publish=false}
  * keeps the docs as they are; {@code -Dplatform.performance.jfr=true} records a JFR profile of each scheduler
- * into target/performance-work/<phase>/.
+ * into target/performance-work/<phase>/; {@code -Dplatform.performance.size=small} runs every phase at a tenth
+ * of its size or less, to try the benchmarks out (publish=false with it: its figures are no results).
  */
 class EndToEndBenchmark {
 
-    static final String COMMAND = "./mvnw -B -ntp -pl platform-scheduler -am verify -Pperformance";
+    static final String COMMAND = "./mvnw -B -ntp -pl platform-scheduler -am clean verify -Pperformance";
     private static final Path WORK = Path.of("target", "performance-work");
     private static final int CLIENTS = Integer.getInteger("platform.performance.clients", 16);
+    private static final boolean SMALL = "small".equals(System.getProperty("platform.performance.size"));
 
     @Test
     void everyEndToEndBenchmark() {
@@ -38,31 +40,33 @@ class EndToEndBenchmark {
         try (BenchmarkPostgres postgres = new BenchmarkPostgres(WORK.resolve("pgdata"))) {
             if (phases.contains("baseline")) {
                 try (SchedulerProcessHost host = host(postgres, "baseline")) {
-                    record("baseline", host, KueueShapeRun.run(host, KueueShape.baseline(), CLIENTS,
+                    record("baseline", host, KueueShapeRun.run(host,
+                            SMALL ? KueueShape.baseline().scaledDown(5, 2, 10) : KueueShape.baseline(), CLIENTS,
                             Duration.ofMinutes(30)));
                 }
             }
             if (phases.contains("large-scale")) {
                 try (SchedulerProcessHost host = host(postgres, "large_scale")) {
-                    record("largeScale", host, KueueShapeRun.run(host, KueueShape.largeScale(), CLIENTS,
+                    record("largeScale", host, KueueShapeRun.run(host,
+                            SMALL ? KueueShape.largeScale().scaledDown(10, 10, 1) : KueueShape.largeScale(), CLIENTS,
                             Duration.ofMinutes(60)));
                 }
             }
             if (phases.contains("rest")) {
                 try (SchedulerProcessHost host = host(postgres, "rest")) {
-                    record("rest", host, RestSubmissionRun.run(host, CLIENTS, 1_000, 2_000));
+                    record("rest", host, RestSubmissionRun.run(host, CLIENTS, SMALL ? 100 : 1_000, 2_000));
                 }
-                pgbench(postgres.server(), CLIENTS, 10, Duration.ofSeconds(30))
+                pgbench(postgres.server(), CLIENTS, 10, Duration.ofSeconds(SMALL ? 5 : 30))
                         .ifPresent(figures -> PerformanceResults.record("pgbench", figures));
             }
             if (phases.contains("admission")) {
                 try (SchedulerProcessHost host = host(postgres, "admission")) {
-                    record("admission", host, AdmissionThroughputRun.run(host, 100, 50_000));
+                    record("admission", host, AdmissionThroughputRun.run(host, 100, SMALL ? 5_000 : 50_000));
                 }
             }
             if (phases.contains("startup")) {
                 try (SchedulerProcessHost host = host(postgres, "startup")) {
-                    record("heap", host, StartupRun.run(host, 100, 10, 50, 100));
+                    record("heap", host, StartupRun.run(host, SMALL ? 10 : 100, 10, 50, 100));
                 }
             }
         }
