@@ -4,6 +4,7 @@ import dev.platform.scheduler.database.EmbeddedPostgresConfiguration;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.util.FileSystemUtils;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,8 +20,10 @@ final class BenchmarkPostgres implements AutoCloseable {
 
     private final EmbeddedPostgres postgres;
 
+    /** Starts on an empty {@code dataDirectory}: a run that was killed leaves its data behind, and initdb refuses it. */
     BenchmarkPostgres(Path dataDirectory) {
         try {
+            FileSystemUtils.deleteRecursively(dataDirectory);
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setDataDirectory(dataDirectory)
                     .setCleanDataDirectory(true)
