@@ -6,7 +6,6 @@ import dev.platform.scheduler.core.PendingReason;
 import dev.platform.scheduler.core.PodSetAssignment;
 import dev.platform.scheduler.core.Workload;
 import dev.platform.api.agent.CommandPayload;
-import dev.platform.api.agent.CommandType;
 import dev.platform.scheduler.cluster.AgentCommandStore;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.preemption.PreemptionEvent;
@@ -185,19 +184,19 @@ class DecisionWriter {
         Map<UUID, String> clusters = new HashMap<>();
         placedUids.forEach(uid -> clusters.put(uid, placements.get(uid.toString()).placement().cluster()));
         commands.deleteElsewhere(clusters);
-        jdbc.sql("SELECT uid, namespace, name, priority_class_name, manifest::text FROM workload WHERE uid = ANY(:uids)")
+        commands.enqueueStarts(jdbc.sql("""
+                        SELECT uid, namespace, name, priority_class_name, manifest::text FROM workload
+                        WHERE uid = ANY(:uids) ORDER BY queue_timestamp, uid""")
                 .param("uids", placedUids.toArray(UUID[]::new))
-                .query((rs, i) -> new Object[]{rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
-                        rs.getString(4), rs.getString(5)})
-                .list()
-                .forEach(row -> {
-                    UUID uid = (UUID) row[0];
+                .query((rs, i) -> {
+                    UUID uid = rs.getObject(1, UUID.class);
                     Placed placed = placements.get(uid.toString());
-                    commands.enqueue(placed.placement().cluster(), CommandType.START, uid, (String) row[1],
-                            (String) row[2], new CommandPayload(json.readTree((String) row[4]), (String) row[3],
-                                    placed.placement().allPools().stream().map(DecisionWriter::poolName).toList(),
-                                    placed.nodeLabels(), placed.flavor()), null);
-                });
+                    return new AgentCommandStore.NewStart(placed.placement().cluster(), uid, rs.getString(2),
+                            rs.getString(3), new CommandPayload(json.readTree(rs.getString(5)), rs.getString(4),
+                            placed.placement().allPools().stream().map(DecisionWriter::poolName).toList(),
+                            placed.nodeLabels(), placed.flavor()));
+                })
+                .list());
     }
 
     /**
