@@ -139,18 +139,34 @@ final class ResultsTable {
                     .append(row.kueue()).append(" | ").append(row.goal().text()).append(" | ")
                     .append(measured == null ? "" : row.goal().verdict(measured, results)).append(" |\n");
         }
-        md.append("\n| measurement | at | load average (1 min) start → end | where |\n|---|---|---|---|\n");
+        md.append("\n| measurement | size | at | load average (1 min) start → end | where |\n|---|---|---|---|---|\n");
         results.properties().forEach(section -> {
             if (section.getKey().equals("run")) {
                 return;
             }
             JsonNode s = section.getValue();
             JsonNode load = s.path("loadAverage");
-            md.append("| ").append(section.getKey()).append(" | ").append(s.path("measuredAt").asString(""))
+            md.append("| ").append(section.getKey()).append(" | ").append(size(section.getKey(), s)).append(" | ")
+                    .append(s.path("measuredAt").asString(""))
                     .append(" | ").append(load.path("start").path(0).isMissingNode() ? "" : load.path("start").path(0)
                             .asString() + " → ").append(load.path("end").path(0).asString(""))
                     .append(" | ").append(s.path("host").asString("")).append(" |\n");
         });
         return md.toString();
+    }
+
+    /** What a section measured, from its own figures: a run at a reduced size says so here. */
+    private static String size(String section, JsonNode s) {
+        return switch (section) {
+            case "baseline", "largeScale" -> s.path("shape").asString("");
+            case "rest" -> s.path("submissions").asString("") + " submissions per variant, "
+                    + s.path("clients").asString("") + " clients";
+            case "pgbench" -> s.path("clients").asString("") + " clients, single client too";
+            case "admission" -> s.path("backlog").asString("") + " pending in " + s.path("clusterQueues").asString("")
+                    + " ClusterQueues";
+            case "heap" -> s.path("pending").asString("") + " pending + " + s.path("admitted").asString("")
+                    + " admitted in " + s.path("clusterQueues").asString("") + " ClusterQueues";
+            default -> s.path("data").asString(s.path("clock").asString(""));
+        };
     }
 }

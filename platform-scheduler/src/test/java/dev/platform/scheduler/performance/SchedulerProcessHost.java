@@ -105,19 +105,22 @@ final class SchedulerProcessHost implements SchedulerHost, AutoCloseable {
         whileStopped.run();
         Instant launched = start();
         Path log = process.log();
-        Instant leading = await().atMost(Duration.ofMinutes(5)).until(() -> logged(log, "is the scheduling leader"),
-                i -> i != null);
-        Instant rebuilt = await().atMost(Duration.ofMinutes(5)).until(() -> logged(log, "scheduler state rebuilt"),
-                i -> i != null);
+        Instant leading = await().atMost(Duration.ofMinutes(5))
+                .until(() -> logged(log, "is the scheduling leader", launched), i -> i != null);
+        Instant rebuilt = await().atMost(Duration.ofMinutes(5))
+                .until(() -> logged(log, "scheduler state rebuilt", launched), i -> i != null);
         return new Startup(Duration.between(launched, rebuilt), Duration.between(leading, rebuilt));
     }
 
-    /** When the process last logged a line containing {@code text}, or null. */
-    private static Instant logged(Path log, String text) throws IOException {
+    /**
+     * When the process last logged a line containing {@code text} at or after {@code since}, or null. The log is
+     * appended to, so it may hold the lines of an earlier run in the same work directory.
+     */
+    static Instant logged(Path log, String text, Instant since) throws IOException {
         Instant last = null;
         for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
             Matcher m = LOG_INSTANT.matcher(line);
-            if (line.contains(text) && m.find()) {
+            if (line.contains(text) && m.find() && !Instant.parse(m.group(1)).isBefore(since)) {
                 last = Instant.parse(m.group(1));
             }
         }
