@@ -40,7 +40,8 @@ class HotswapDecisionBenchmark extends PlatformApplicationTest {
     private static final int POOLS = 1_000;
     private static final int RUNNING = 10_000;
     private static final int FAILURES = 210;
-    private static final String CLUSTER = "bench";
+    /** A cluster the tests' agents hold a token for (agent calls need the cluster's own token). */
+    private static final String CLUSTER = "prod-1";
 
     @Test
     void decisionLatencyFromTheUnhealthyReport() {
@@ -95,9 +96,9 @@ class HotswapDecisionBenchmark extends PlatformApplicationTest {
                            'name', 'slice', 'count', 4, 'flavors', jsonb_build_object('google.com/tpu', 'default'),
                            'resourceUsage', jsonb_build_object('google.com/tpu', '16'),
                            'nodePools', jsonb_build_array('pool-' || lpad(i::text, 4, '0'))))),
-                       now(), now(), now() - (i || ' seconds')::interval, 'bench',
+                       now(), now(), now() - (i || ' seconds')::interval, ?,
                        CASE WHEN i < ? THEN 'cloud.google.com/gke-nodepool' END
-                FROM generate_series(0, ? - 1) AS i""").params(POOLS, RUNNING).update();
+                FROM generate_series(0, ? - 1) AS i""").params(CLUSTER, POOLS, RUNNING).update();
         jdbc.sql("UPDATE workload SET admission = jsonb_set(admission, '{podSetAssignments,0,nodePools}', '[]'), "
                 + "cluster = NULL WHERE exclusive_topology IS NULL").update();
         jdbc.sql("""

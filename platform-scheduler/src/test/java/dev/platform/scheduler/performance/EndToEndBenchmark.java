@@ -24,7 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code -Dplatform.performance.phases=baseline,rest} picks phases; {@code -Dplatform.performance.publish=false}
  * keeps the docs as they are; {@code -Dplatform.performance.jfr=true} records a JFR profile of each scheduler
  * into target/performance-work/<phase>/; {@code -Dplatform.performance.size=small} runs every phase at a tenth
- * of its size or less, to try the benchmarks out (publish=false with it: its figures are no results).
+ * of its size or less, to try the benchmarks out; {@code -Dplatform.performance.reduced=baseline,large-scale,rest}
+ * runs the named phases so (baseline: every ClusterQueue, a tenth of the workloads; large-scale: a tenth of the
+ * ClusterQueues; rest: a tenth of the submissions). A published section names its size.
  */
 class EndToEndBenchmark {
 
@@ -32,6 +34,7 @@ class EndToEndBenchmark {
     private static final Path WORK = Path.of("target", "performance-work");
     private static final int CLIENTS = Integer.getInteger("platform.performance.clients", 16);
     private static final boolean SMALL = "small".equals(System.getProperty("platform.performance.size"));
+    private static final Set<String> REDUCED = Set.of(System.getProperty("platform.performance.reduced", "").split(","));
 
     @Test
     void everyEndToEndBenchmark() {
@@ -41,38 +44,47 @@ class EndToEndBenchmark {
             if (phases.contains("baseline")) {
                 try (SchedulerProcessHost host = host(postgres, "baseline")) {
                     record("baseline", host, KueueShapeRun.run(host,
-                            SMALL ? KueueShape.baseline().scaledDown(5, 2, 10) : KueueShape.baseline(), CLIENTS,
+                            reduced("baseline") ? KueueShape.baseline().scaledDown(5, 6, 10) : KueueShape.baseline(),
+                            CLIENTS,
                             Duration.ofMinutes(30)));
                 }
             }
             if (phases.contains("large-scale")) {
                 try (SchedulerProcessHost host = host(postgres, "large_scale")) {
                     record("largeScale", host, KueueShapeRun.run(host,
-                            SMALL ? KueueShape.largeScale().scaledDown(10, 10, 1) : KueueShape.largeScale(), CLIENTS,
+                            reduced("large-scale") ? KueueShape.largeScale().scaledDown(10, 10, 1)
+                                    : KueueShape.largeScale(), CLIENTS,
                             Duration.ofMinutes(60)));
                 }
             }
             if (phases.contains("rest")) {
                 try (SchedulerProcessHost host = host(postgres, "rest")) {
-                    record("rest", host, RestSubmissionRun.run(host, CLIENTS, SMALL ? 100 : 1_000, 2_000));
+                    record("rest", host, RestSubmissionRun.run(host, CLIENTS, reduced("rest") ? 100 : 1_000,
+                            reduced("rest") ? 200 : 2_000));
                 }
                 pgbench(postgres.server(), CLIENTS, 10, Duration.ofSeconds(SMALL ? 5 : 30))
                         .ifPresent(figures -> PerformanceResults.record("pgbench", figures));
             }
             if (phases.contains("admission")) {
                 try (SchedulerProcessHost host = host(postgres, "admission")) {
-                    record("admission", host, AdmissionThroughputRun.run(host, 100, SMALL ? 5_000 : 50_000));
+                    record("admission", host, AdmissionThroughputRun.run(host, 100,
+                            reduced("admission") ? 5_000 : 50_000));
                 }
             }
             if (phases.contains("startup")) {
                 try (SchedulerProcessHost host = host(postgres, "startup")) {
-                    record("heap", host, StartupRun.run(host, SMALL ? 10 : 100, 10, 50, 100));
+                    record("heap", host, StartupRun.run(host, reduced("startup") ? 10 : 100, 10, 50, 100));
                 }
             }
         }
         if (Boolean.parseBoolean(System.getProperty("platform.performance.publish", "true"))) {
             PerformanceResults.publish(PerformanceResults.repository(), COMMAND);
         }
+    }
+
+    /** Whether {@code phase} runs at its reduced size: {@code size=small}, or named in {@code reduced}. */
+    private static boolean reduced(String phase) {
+        return SMALL || REDUCED.contains(phase);
     }
 
     private static SchedulerProcessHost host(BenchmarkPostgres postgres, String phase) {
