@@ -6,6 +6,7 @@ import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodePoolReport;
 import dev.platform.api.agent.NodeReport;
 import dev.platform.api.agent.ReportKind;
+import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.TestIdentity;
 import tools.jackson.databind.json.JsonMapper;
@@ -106,28 +107,8 @@ final class AdmissionThroughputRun {
      * statement under the workload writers' lock (so the change feed sees them in order), then cancelled itself.
      */
     private static void seed(SchedulerHost host, PlatformClient api, int queues, int backlog) {
-        PlatformClient.Response template = api.postYaml("/api/v1/namespaces/" + NAMESPACE + "/workloads", """
-                apiVersion: jobset.x-k8s.io/v1alpha2
-                kind: JobSet
-                metadata:
-                  name: adm-template
-                  labels: {kueue.x-k8s.io/queue-name: adm-0}
-                spec:
-                  replicatedJobs:
-                  - name: main
-                    replicas: 1
-                    template:
-                      spec:
-                        parallelism: 1
-                        completions: 1
-                        template:
-                          spec:
-                            restartPolicy: Never
-                            containers:
-                            - name: main
-                              image: busybox
-                              resources: {requests: {cpu: "1"}}
-                """);
+        PlatformClient.Response template = api.postYaml("/api/v1/namespaces/" + NAMESPACE + "/workloads",
+                Manifests.onePodJobSet("adm-template", Map.of("kueue.x-k8s.io/queue-name", "adm-0"), Map.of(), "1"));
         assertThat(template.status()).as(template.body()).isEqualTo(201);
         host.jdbc().sql("""
                         WITH changes AS (SELECT pg_advisory_xact_lock(:lock))

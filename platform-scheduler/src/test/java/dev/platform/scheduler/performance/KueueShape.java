@@ -1,9 +1,12 @@
 package dev.platform.scheduler.performance;
 
+import dev.platform.scheduler.testsupport.Manifests;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A scheduler-performance shape as Kueue's generator reads it (test/performance/scheduler/configs/
@@ -170,28 +173,8 @@ record KueueShape(String name, int cohorts, int queuesPerCohort, int nominalQuot
      */
     static String jobSet(Arrival arrival) {
         WorkloadClass c = arrival.workloadClass();
-        return """
-                apiVersion: jobset.x-k8s.io/v1alpha2
-                kind: JobSet
-                metadata:
-                  name: %s
-                  labels: {kueue.x-k8s.io/queue-name: %s, kueue.x-k8s.io/priority-class: %s}
-                  annotations: {platform.dev/simulated-runtime: %dms}
-                spec:
-                  replicatedJobs:
-                  - name: main
-                    replicas: 1
-                    template:
-                      spec:
-                        parallelism: 1
-                        completions: 1
-                        template:
-                          spec:
-                            restartPolicy: Never
-                            containers:
-                            - name: main
-                              image: busybox
-                              resources: {requests: {cpu: "%d"}}
-                """.formatted(arrival.name(), arrival.namespace(), c.name(), c.runtime().toMillis(), c.request());
+        return Manifests.onePodJobSet(arrival.name(),
+                Map.of("kueue.x-k8s.io/queue-name", arrival.namespace(), "kueue.x-k8s.io/priority-class", c.name()),
+                Map.of("platform.dev/simulated-runtime", c.runtime().toMillis() + "ms"), Integer.toString(c.request()));
     }
 }

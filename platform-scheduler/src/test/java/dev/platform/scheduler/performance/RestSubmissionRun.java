@@ -1,5 +1,6 @@
 package dev.platform.scheduler.performance;
 
+import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.PlatformClient;
 
 import java.net.http.HttpRequest;
@@ -115,27 +116,6 @@ final class RestSubmissionRun {
     }
 
     private static String jobSet(String name) {
-        return """
-                apiVersion: jobset.x-k8s.io/v1alpha2
-                kind: JobSet
-                metadata:
-                  name: %s
-                  labels: {kueue.x-k8s.io/queue-name: %s}
-                spec:
-                  replicatedJobs:
-                  - name: main
-                    replicas: 1
-                    template:
-                      spec:
-                        parallelism: 1
-                        completions: 1
-                        template:
-                          spec:
-                            restartPolicy: Never
-                            containers:
-                            - name: main
-                              image: busybox
-                              resources: {requests: {cpu: "1"}}
-                """.formatted(name, NAMESPACE);
+        return Manifests.onePodJobSet(name, Map.of("kueue.x-k8s.io/queue-name", NAMESPACE), Map.of(), "1");
     }
 }

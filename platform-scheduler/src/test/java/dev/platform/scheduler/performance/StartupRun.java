@@ -1,5 +1,6 @@
 package dev.platform.scheduler.performance;
 
+import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.PlatformClient;
 
 import java.time.Duration;
@@ -39,28 +40,8 @@ final class StartupRun {
                     configuration(from, to, queuesPerCohort, admittedPerQueue));
             assertThat(applied.status()).as(applied.body()).isEqualTo(200);
         }
-        PlatformClient.Response template = api.postYaml("/api/v1/namespaces/" + NAMESPACE + "/workloads", """
-                apiVersion: jobset.x-k8s.io/v1alpha2
-                kind: JobSet
-                metadata:
-                  name: startup-template
-                  labels: {kueue.x-k8s.io/queue-name: st-0}
-                spec:
-                  replicatedJobs:
-                  - name: main
-                    replicas: 1
-                    template:
-                      spec:
-                        parallelism: 1
-                        completions: 1
-                        template:
-                          spec:
-                            restartPolicy: Never
-                            containers:
-                            - name: main
-                              image: busybox
-                              resources: {requests: {cpu: "1"}}
-                """);
+        PlatformClient.Response template = api.postYaml("/api/v1/namespaces/" + NAMESPACE + "/workloads",
+                Manifests.onePodJobSet("startup-template", Map.of("kueue.x-k8s.io/queue-name", "st-0"), Map.of(), "1"));
         assertThat(template.status()).as(template.body()).isEqualTo(201);
         assertThat(api.delete("/api/v1/namespaces/" + NAMESPACE + "/workloads/startup-template").status())
                 .isEqualTo(200);
