@@ -74,7 +74,7 @@ final class SchedulerProcessHost implements SchedulerHost, AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        process.awaitUp();
+        process.awaitUp(Duration.ofMinutes(10));
         return launched;
     }
 

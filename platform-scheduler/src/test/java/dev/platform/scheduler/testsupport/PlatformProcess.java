@@ -91,8 +91,13 @@ public final class PlatformProcess implements AutoCloseable {
     }
 
     public PlatformProcess awaitUp() {
+        return awaitUp(Duration.ofSeconds(180));
+    }
+
+    /** The same with more patience: a benchmark's process may start on a machine busy with other builds. */
+    public PlatformProcess awaitUp(Duration patience) {
         PlatformClient api = client();
-        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+        await().atMost(patience).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .failFast("the platform process exited; see " + log, () -> !process.isAlive())
                 .until(() -> api.get("/actuator/health").json().get("status").asString().equals("UP"));
         return this;
