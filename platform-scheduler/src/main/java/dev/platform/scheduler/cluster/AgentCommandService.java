@@ -86,7 +86,7 @@ class AgentCommandService {
                 return Optional.<AgentCommandCompleted>empty();
             }
             Instant now = clock.instant();
-            store.recordFinal(cluster, id, result.status(), message, now);
+            store.recordFinal(id, result.status(), message, now);
             return Optional.of(new AgentCommandCompleted(cluster, id, command.type(), command.workloadUid(),
                     result.status(), message, now, result.failedTransiently()));
         });

@@ -4,6 +4,7 @@ import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -16,6 +17,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -29,11 +32,13 @@ public class AgentCommandStore {
     static final int DELIVERY_BATCH = 100;
 
     private final JdbcClient jdbc;
+    private final JdbcTemplate jdbcTemplate;
     private final JsonMapper json;
     private final CommandSignals signals;
 
-    AgentCommandStore(JdbcClient jdbc, JsonMapper json, CommandSignals signals) {
+    AgentCommandStore(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, CommandSignals signals) {
         this.jdbc = jdbc;
+        this.jdbcTemplate = jdbcTemplate;
         this.json = json;
         this.signals = signals;
     }
@@ -113,6 +118,31 @@ public class AgentCommandStore {
                 .query(Long.class).single();
         signalAfterCommit(cluster);
         return id;
+    }
+
+    /** A START command for {@link #enqueueStarts}. */
+    public record NewStart(String cluster, UUID workloadUid, String namespace, String name, CommandPayload payload) {
+    }
+
+    /**
+     * Queues START commands as {@link #enqueue} queues one, in one batch: a cycle that admits thousands
+     * of workloads writes their commands without a round trip to the database for each.
+     *
+     * @throws UnknownClusterException when no agent ever reported for one of the clusters
+     */
+    public void enqueueStarts(List<NewStart> starts) {
+        Set<String> clusters = new TreeSet<>();
+        starts.forEach(s -> clusters.add(s.cluster()));
+        Set<String> known = new TreeSet<>(jdbc.sql("SELECT name FROM cluster WHERE name = ANY(?)")
+                .param(clusters.toArray(String[]::new)).query(String.class).list());
+        clusters.stream().filter(c -> !known.contains(c)).findFirst().ifPresent(c -> {
+            throw new UnknownClusterException(c);
+        });
+        jdbcTemplate.batchUpdate("""
+                INSERT INTO agent_command (cluster, type, workload_uid, namespace, name, payload)
+                VALUES (?, 'START', ?, ?, ?, ?::jsonb)""", starts.stream().map(s -> new Object[]{s.cluster(),
+                s.workloadUid(), s.namespace(), s.name(), json.writeValueAsString(s.payload())}).toList());
+        clusters.forEach(this::signalAfterCommit);
     }
 
     /** Answers the polls held open on this replica once the command is committed. */
@@ -206,10 +236,11 @@ public class AgentCommandStore {
     }
 
     /**
-     * A final result: the command's state, and the cluster's last acknowledged id (the highest
-     * final one, displayed as {@code lastAcknowledgedCommand}; delivery does not use it).
+     * A final result: the command's state. The cluster's last acknowledged command is read from these
+     * states ({@link ClusterQueries}), not kept on the cluster row: one row written by every result
+     * made an agent's command lanes wait for each other's commits.
      */
-    void recordFinal(String cluster, long id, CommandStatus status, String message, Instant now) {
+    void recordFinal(long id, CommandStatus status, String message, Instant now) {
         String state = switch (status) {
             case SUCCEEDED -> "Succeeded";
             case FAILED -> "Failed";
@@ -218,7 +249,5 @@ public class AgentCommandStore {
         };
         jdbc.sql("UPDATE agent_command SET state = ?, acked_at = ?, result_message = ? WHERE seq = ?")
                 .params(state, Timestamp.from(now), message, id).update();
-        jdbc.sql("UPDATE cluster SET last_acked_command = greatest(last_acked_command, ?) WHERE name = ?")
-                .params(id, cluster).update();
     }
 }

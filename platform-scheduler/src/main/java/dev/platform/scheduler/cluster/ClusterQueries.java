@@ -130,7 +130,10 @@ public class ClusterQueries {
 
     private List<ClusterRow> clusterRows(String name) {
         return jdbc.sql("""
-                        SELECT name, agent_identity, last_report_at, last_acked_command FROM cluster
+                        SELECT name, agent_identity, last_report_at,
+                               (SELECT coalesce(max(a.seq), 0) FROM agent_command a
+                                WHERE a.cluster = c.name AND a.state IN ('Succeeded', 'Failed', 'Refused'))
+                        FROM cluster c
                         WHERE (CAST(? AS text) IS NULL OR name = ?) ORDER BY name""")
                 .params(name, name)
                 .query((rs, i) -> new ClusterRow(rs.getString(1), rs.getString(2),

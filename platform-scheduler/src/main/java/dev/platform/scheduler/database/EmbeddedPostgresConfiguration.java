@@ -53,7 +53,7 @@ public class EmbeddedPostgresConfiguration {
      * {@code synchronous_commit=off}; a {@code -c} setting comes after {@code -F} on the command line
      * and wins, so these restore PostgreSQL's own crash-safe defaults.
      */
-    static Map<String, String> serverSettings(boolean durable) {
+    public static Map<String, String> serverSettings(boolean durable) {
         String value = durable ? "on" : "off";
         return Map.of("fsync", value, "synchronous_commit", value, "full_page_writes", value);
     }

@@ -165,13 +165,13 @@ class DecisionWriter {
         starting.forEach(s -> clusters.put(s.uid(), s.placed().placement().cluster()));
         commands.deleteElsewhere(clusters);
         Map<UUID, String> manifests = workloads.manifests(clusters.keySet());
-        for (Starting s : starting) {
+        commands.enqueueStarts(starting.stream().map(s -> {
             Placed placed = s.placed();
-            commands.enqueue(placed.placement().cluster(), CommandType.START, s.uid(), s.namespace(), s.name(),
+            return new AgentCommandStore.NewStart(placed.placement().cluster(), s.uid(), s.namespace(), s.name(),
                     new CommandPayload(json.readTree(manifests.get(s.uid())), s.priorityClassName(),
                             placed.placement().allPools().stream().map(PoolKey::pool).toList(),
-                            placed.nodeLabels(), placed.flavor()), null);
-        }
+                            placed.nodeLabels(), placed.flavor()));
+        }).toList());
     }
 
     /**

@@ -135,7 +135,7 @@ class AgentCommandApiTest extends PlatformApplicationTest {
         assertThat(stateOf(first)).isEqualTo("Succeeded");
         assertThat(jdbc.sql("SELECT acked_at IS NOT NULL FROM agent_command WHERE seq = ?").param(first)
                 .query(Boolean.class).single()).isTrue();
-        assertThat(jdbc.sql("SELECT last_acked_command FROM cluster WHERE name = 'prod-1'").query(Long.class).single())
+        assertThat(api.get("/api/v1/clusters/prod-1").json().get("lastAcknowledgedCommand").asLong())
                 .isEqualTo(first);
         assertThat(ids(agent.poll("prod-1", "waitSeconds=0"))).containsExactly(second);
         assertThat(ids(agent.poll("prod-1", "after=0&waitSeconds=0"))).containsExactly(first, second);
@@ -158,7 +158,7 @@ class AgentCommandApiTest extends PlatformApplicationTest {
         agent.result("prod-1", new CommandResult(done, CommandStatus.SUCCEEDED, "JobSet deleted", null, "agent-a",
                 Instant.now()));
 
-        assertThat(jdbc.sql("SELECT last_acked_command FROM cluster WHERE name = 'prod-1'").query(Long.class).single())
+        assertThat(api.get("/api/v1/clusters/prod-1").json().get("lastAcknowledgedCommand").asLong())
                 .isEqualTo(done);
         assertThat(ids(agent.poll("prod-1", "waitSeconds=0"))).containsExactly(stuck, queued);
         assertThat(ids(agent.poll("prod-1", "after=" + done + "&waitSeconds=0"))).containsExactly(queued);

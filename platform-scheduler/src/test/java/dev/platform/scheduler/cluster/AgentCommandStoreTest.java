@@ -75,7 +75,7 @@ class AgentCommandStoreTest {
         stop("prod-2", WORKLOAD);
 
         assertThat(ids(commands.deliver("prod-1", null))).containsExactly(first, second, third);
-        commands.recordFinal("prod-1", second, CommandStatus.SUCCEEDED, "deleted", StoreSliceTest.NOW);
+        commands.recordFinal(second, CommandStatus.SUCCEEDED, "deleted", StoreSliceTest.NOW);
 
         assertThat(ids(commands.deliver("prod-1", null))).containsExactly(first, third);
         assertThat(ids(commands.deliver("prod-1", first))).containsExactly(second, third);
@@ -91,10 +91,11 @@ class AgentCommandStoreTest {
         long lower = stop("prod-1", WORKLOAD);
         long higher = stop("prod-1", WORKLOAD);
 
-        commands.recordFinal("prod-1", higher, CommandStatus.SUCCEEDED, "done", StoreSliceTest.NOW);
-        commands.recordFinal("prod-1", lower, CommandStatus.REFUSED_EXPIRED, "expired", StoreSliceTest.NOW);
+        commands.recordFinal(higher, CommandStatus.SUCCEEDED, "done", StoreSliceTest.NOW);
+        commands.recordFinal(lower, CommandStatus.REFUSED_EXPIRED, "expired", StoreSliceTest.NOW);
 
-        assertThat(jdbc.sql("SELECT last_acked_command FROM cluster WHERE name = 'prod-1'").query(Long.class).single())
+        assertThat(jdbc.sql("SELECT max(seq) FROM agent_command WHERE cluster = 'prod-1'"
+                + " AND state IN ('Succeeded', 'Failed', 'Refused')").query(Long.class).single())
                 .isEqualTo(higher);
         assertThat(stateAndAttempts(lower)).isEqualTo("Refused:0");
         assertThat(commands.lock("prod-1", lower)).hasValueSatisfying(c -> assertThat(c.isFinal()).isTrue());

@@ -86,7 +86,7 @@ class AgentEndToEndTest extends SimulatedClusterTest {
         Map<String, Object> start = jdbc.sql("SELECT seq, type, state FROM agent_command WHERE workload_uid = ?")
                 .param(uid).query().singleRow();
         assertThat(start).containsEntry("type", "START").containsEntry("state", "Succeeded");
-        assertThat(jdbc.sql("SELECT last_acked_command FROM cluster WHERE name = 'sim'").query(Long.class).single())
+        assertThat(api.get("/api/v1/clusters/sim").json().get("lastAcknowledgedCommand").asLong())
                 .isEqualTo(((Number) start.get("seq")).longValue());
         assertThat(api.get("/api/v1/namespaces/team-a/workloads/short/events").json().get("items").valueStream()
                 .map(e -> e.get("type").asString() + "/" + e.get("reason").asString()))

@@ -1,6 +1,7 @@
 package dev.platform.scheduler.forecast;
 
 import dev.platform.scheduler.core.forecast.SimulatedClock;
+import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.PlatformClient;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
@@ -145,29 +146,9 @@ final class ForecastReplay {
 
     private static String jobSet(ReplayTrace.Arrival a) {
         ReplayTrace.WorkloadClass c = a.workloadClass();
-        return """
-                apiVersion: jobset.x-k8s.io/v1alpha2
-                kind: JobSet
-                metadata:
-                  name: %s
-                  labels: {kueue.x-k8s.io/queue-name: %s, kueue.x-k8s.io/priority-class: %s}
-                  annotations: {platform.dev/simulated-runtime: %dm}
-                spec:
-                  replicatedJobs:
-                  - name: main
-                    replicas: 1
-                    template:
-                      spec:
-                        parallelism: 1
-                        completions: 1
-                        template:
-                          spec:
-                            restartPolicy: Never
-                            containers:
-                            - name: main
-                              image: busybox
-                              resources: {requests: {cpu: "%d"}}
-                """.formatted(a.name(), c.localQueue(), c.priorityClass(), a.runtime().toMinutes(), c.cpu());
+        return Manifests.onePodJobSet(a.name(),
+                Map.of("kueue.x-k8s.io/queue-name", c.localQueue(), "kueue.x-k8s.io/priority-class", c.priorityClass()),
+                Map.of("platform.dev/simulated-runtime", a.runtime().toMinutes() + "m"), Integer.toString(c.cpu()));
     }
 
     /**

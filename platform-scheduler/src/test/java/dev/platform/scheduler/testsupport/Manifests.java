@@ -1,5 +1,8 @@
 package dev.platform.scheduler.testsupport;
 
+import java.util.Map;
+import java.util.stream.Collectors;
+
 /** Small manifests for tests, written as a Kueue user would. */
 public final class Manifests {
 
@@ -47,6 +50,42 @@ public final class Manifests {
                         image: busybox
                         resources: {requests: {cpu: "%s"}}
                 """.formatted(name, labels, priority, cpu);
+    }
+
+    /**
+     * A JobSet of one single-pod job asking for {@code cpu}, with the given labels (the LocalQueue, a
+     * WorkloadPriorityClass) and annotations (a simulated runtime), as the benchmarks submit it.
+     */
+    public static String onePodJobSet(String name, Map<String, String> labels, Map<String, String> annotations,
+                                      String cpu) {
+        return """
+                apiVersion: jobset.x-k8s.io/v1alpha2
+                kind: JobSet
+                metadata:
+                  name: %s
+                  labels: %s
+                  annotations: %s
+                spec:
+                  replicatedJobs:
+                  - name: main
+                    replicas: 1
+                    template:
+                      spec:
+                        parallelism: 1
+                        completions: 1
+                        template:
+                          spec:
+                            restartPolicy: Never
+                            containers:
+                            - name: main
+                              image: busybox
+                              resources: {requests: {cpu: "%s"}}
+                """.formatted(name, flowMap(labels), flowMap(annotations), cpu);
+    }
+
+    private static String flowMap(Map<String, String> entries) {
+        return entries.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
+                .collect(Collectors.joining(", ", "{", "}"));
     }
 
     public static String priorityClass(String name, int value) {

@@ -19,6 +19,9 @@ import static org.awaitility.Awaitility.await;
  */
 public final class PlatformProcess implements AutoCloseable {
 
+    private static final String DEFAULT_HEAP = "-Xmx512m";
+    private static final List<String> DEFAULT_JVM_OPTIONS = List.of(DEFAULT_HEAP);
+
     private final Process process;
     private final int port;
     private final Path log;
@@ -40,10 +43,16 @@ public final class PlatformProcess implements AutoCloseable {
     /** The same from another copy of the scheduler's jar (an extracted layered one, say). */
     public static PlatformProcess start(Path schedulerJar, Path workDir, String name, List<String> arguments)
             throws IOException {
+        return start(schedulerJar, workDir, name, DEFAULT_JVM_OPTIONS, arguments);
+    }
+
+    /** The scheduler's jar with JVM options of its own (heap size, flight recording) instead of {@value #DEFAULT_HEAP}. */
+    public static PlatformProcess start(Path schedulerJar, Path workDir, String name, List<String> jvmOptions,
+                                        List<String> arguments) throws IOException {
         List<String> withAgentTokens = new ArrayList<>(arguments);
         TestIdentity.AGENT_CLUSTERS.forEach(c ->
                 withAgentTokens.add("--platform.agents.tokens." + c + "=" + TestIdentity.agentToken(c)));
-        return start(schedulerJar, workDir, name, withAgentTokens,
+        return start(schedulerJar, workDir, name, jvmOptions, withAgentTokens,
                 Map.of("PLATFORM_BOOTSTRAP_ADMIN_TOKEN", TestIdentity.ADMIN_TOKEN));
     }
 
@@ -51,19 +60,20 @@ public final class PlatformProcess implements AutoCloseable {
     public static PlatformProcess startSimulatedAgent(Path workDir, String schedulerUrl, String cluster)
             throws IOException {
         return start(Path.of("..", "platform-agent", "target", "platform-agent.jar"), workDir, "agent-" + cluster,
-                List.of("--platform.agent.mode=simulated", "--platform.agent.scheduler-url=" + schedulerUrl,
+                DEFAULT_JVM_OPTIONS, List.of("--platform.agent.mode=simulated", "--platform.agent.scheduler-url=" + schedulerUrl,
                         "--platform.agent.cluster-name=" + cluster, "--platform.agent.token=" + TestIdentity.agentToken(cluster),
                         "--platform.agent.agent-id=sim-agent"), Map.of());
     }
 
-    private static PlatformProcess start(Path jarPath, Path workDir, String name, List<String> arguments,
-                                         Map<String, String> environment) throws IOException {
+    private static PlatformProcess start(Path jarPath, Path workDir, String name, List<String> jvmOptions,
+                                         List<String> arguments, Map<String, String> environment) throws IOException {
         Path jar = jarPath.toAbsolutePath().normalize();
         assertThat(jar).exists();
         int port = freePort();
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                "-jar", jar.toString(), "--server.port=" + port));
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar.toString(), "--server.port=" + port));
         command.addAll(arguments);
         Files.createDirectories(workDir);
         Path log = workDir.resolve(name + ".log");
@@ -81,8 +91,13 @@ public final class PlatformProcess implements AutoCloseable {
     }
 
     public PlatformProcess awaitUp() {
+        return awaitUp(Duration.ofSeconds(180));
+    }
+
+    /** The same with more patience: a benchmark's process may start on a machine busy with other builds. */
+    public PlatformProcess awaitUp(Duration patience) {
         PlatformClient api = client();
-        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+        await().atMost(patience).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .failFast("the platform process exited; see " + log, () -> !process.isAlive())
                 .until(() -> api.get("/actuator/health").json().get("status").asString().equals("UP"));
         return this;
@@ -94,6 +109,10 @@ public final class PlatformProcess implements AutoCloseable {
 
     public String url() {
         return "http://127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
     }
 
     public long pid() {

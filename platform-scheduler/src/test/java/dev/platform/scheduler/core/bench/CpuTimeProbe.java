@@ -28,7 +28,8 @@ public final class CpuTimeProbe {
         }
     }
 
-    private static void preemption(boolean fairSharing, int calls, int warmup) {
+    /** Times {@code calls} preemption decisions; returns the CPU times after the warm-up, sorted, in nanoseconds. */
+    static long[] preemption(boolean fairSharing, int calls, int warmup) {
         PreemptionBenchmark b = new PreemptionBenchmark();
         b.fairSharing = fairSharing;
         b.buildWorld();
@@ -44,9 +45,13 @@ public final class CpuTimeProbe {
         System.out.printf("preemption decision, fairSharing=%s, %d calls: cpu p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms%n",
                 fairSharing, measured.length, ms(measured[measured.length / 2]), ms(measured[(int) (measured.length * 0.9)]),
                 ms(measured[(int) (measured.length * 0.99)]), ms(measured[measured.length - 1]));
+        return measured;
     }
 
-    private static void admissionCycle(boolean fairSharing, int cycles, int warmup) {
+    /** Times whole admission cycles; returns the decisions per second of CPU time over the cycles after the warm-up. */
+    static double admissionCycle(boolean fairSharing, int cycles, int warmup) {
+        long measuredDecisions = 0;
+        long measuredCpu = 0;
         for (int i = 0; i < cycles; i++) {
             SchedulerState state = ScaleWorld.admissionCycleWorld(new FakeClock(CoreFixtures.T0), fairSharing);
             long cpuStart = THREADS.getCurrentThreadCpuTime();
@@ -58,7 +63,12 @@ public final class CpuTimeProbe {
             System.out.printf("admission cycle%s, fairSharing=%s: %d decisions (%d admitted), cpu %.0f ms (%.0f decisions/s), wall %.0f ms (%.0f decisions/s)%n",
                     i < warmup ? " (warm-up)" : "", fairSharing, decisions, r.admitted().size(), ms(cpu),
                     decisions / (cpu / 1e9), ms(wall), decisions / (wall / 1e9));
+            if (i >= warmup) {
+                measuredDecisions += decisions;
+                measuredCpu += cpu;
+            }
         }
+        return measuredDecisions / (measuredCpu / 1e9);
     }
 
     private static double ms(long nanos) {

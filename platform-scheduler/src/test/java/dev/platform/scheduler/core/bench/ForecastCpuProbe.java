@@ -28,11 +28,7 @@ public final class ForecastCpuProbe {
         ForecastWorld world = new ForecastWorld();
         List<List<String>> trees = new ArrayList<>(world.state.cohortTrees().values());
         for (int i = 0; i < 3; i++) {
-            long start = THREADS.getCurrentThreadCpuTime();
-            List<SchedulerState> copies = new ArrayList<>();
-            trees.forEach(queues -> copies.add(world.state.copyOf(queues, world.clock)));
-            System.out.printf("copy of %d trees (%d workloads): cpu %.0f ms%n", copies.size(),
-                    copies.stream().mapToInt(SchedulerState::workloadCount).sum(), ms(THREADS.getCurrentThreadCpuTime() - start));
+            copyEveryTree(world, trees);
         }
         Forecaster forecaster = new Forecaster(world.history, Duration.ofDays(7));
         for (int i = 0; i < TREES_FORECAST; i++) {
@@ -60,6 +56,17 @@ public final class ForecastCpuProbe {
             System.out.printf("round of 1 s: %d trees touched, %d workloads with an estimate, cpu %.0f ms%n",
                     forecastTrees, estimated, ms(THREADS.getCurrentThreadCpuTime() - start));
         }
+    }
+
+    /** Copies every cohort tree for a forecast round, as the scheduling thread does; returns the CPU time in ms. */
+    static double copyEveryTree(ForecastWorld world, List<List<String>> trees) {
+        long start = THREADS.getCurrentThreadCpuTime();
+        List<SchedulerState> copies = new ArrayList<>();
+        trees.forEach(queues -> copies.add(world.state.copyOf(queues, world.clock)));
+        double cpu = ms(THREADS.getCurrentThreadCpuTime() - start);
+        System.out.printf("copy of %d trees (%d workloads): cpu %.0f ms%n", copies.size(),
+                copies.stream().mapToInt(SchedulerState::workloadCount).sum(), cpu);
+        return cpu;
     }
 
     private static long estimates(TreeForecast forecast) {

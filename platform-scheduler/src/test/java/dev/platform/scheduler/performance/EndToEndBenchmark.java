@@ -1,0 +1,128 @@
+package dev.platform.scheduler.performance;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The end-to-end benchmarks at full size, each on a scheduler process of its own (the packaged jar, on a database
+ * of its own on one durable PostgreSQL server): Kueue's {@code baseline} and {@code large-scale} shapes, REST
+ * submissions with pgbench on the same server, durable admissions from a deep backlog, and start-up and heap with
+ * 100,000 pending and 50,000 admitted workloads. Then publishes every section of this build into
+ * docs/performance/results.json and docs/performance.md. A benchmark: it asserts only that what it measured
+ * happened (every workload finished, every submission was accepted), never how fast.
+ *
+ * <p>Run it with {@value #COMMAND} (the profile also runs the hotswap, console and core benchmarks first).
+ * {@code -Dplatform.performance.phases=baseline,rest} picks phases; {@code -Dplatform.performance.publish=false}
+ * keeps the docs as they are; {@code -Dplatform.performance.jfr=true} records a JFR profile of each scheduler
+ * into target/performance-work/<phase>/; {@code -Dplatform.performance.size=small} runs every phase at a tenth
+ * of its size or less, to try the benchmarks out; {@code -Dplatform.performance.reduced=baseline,large-scale,rest}
+ * runs the named phases so (baseline: every ClusterQueue, a tenth of the workloads; large-scale: a tenth of the
+ * ClusterQueues; rest: a tenth of the submissions). A published section names its size.
+ */
+class EndToEndBenchmark {
+
+    static final String COMMAND = "./mvnw -B -ntp -pl platform-scheduler -am clean verify -Pperformance";
+    private static final Path WORK = Path.of("target", "performance-work");
+    private static final int CLIENTS = Integer.getInteger("platform.performance.clients", 16);
+    private static final boolean SMALL = "small".equals(System.getProperty("platform.performance.size"));
+    private static final Set<String> REDUCED = Set.of(System.getProperty("platform.performance.reduced", "").split(","));
+
+    @Test
+    void everyEndToEndBenchmark() {
+        Set<String> phases = Set.of(System.getProperty("platform.performance.phases",
+                "baseline,large-scale,rest,admission,startup").split(","));
+        try (BenchmarkPostgres postgres = new BenchmarkPostgres(WORK.resolve("pgdata"))) {
+            if (phases.contains("baseline")) {
+                try (SchedulerProcessHost host = host(postgres, "baseline")) {
+                    record("baseline", host, KueueShapeRun.run(host,
+                            reduced("baseline") ? KueueShape.baseline().scaledDown(5, 6, 10) : KueueShape.baseline(),
+                            CLIENTS,
+                            Duration.ofMinutes(30)));
+                }
+            }
+            if (phases.contains("large-scale")) {
+                try (SchedulerProcessHost host = host(postgres, "large_scale")) {
+                    record("largeScale", host, KueueShapeRun.run(host,
+                            reduced("large-scale") ? KueueShape.largeScale().scaledDown(10, 10, 1)
+                                    : KueueShape.largeScale(), CLIENTS,
+                            Duration.ofMinutes(60)));
+                }
+            }
+            if (phases.contains("rest")) {
+                try (SchedulerProcessHost host = host(postgres, "rest")) {
+                    record("rest", host, RestSubmissionRun.run(host, CLIENTS, reduced("rest") ? 100 : 1_000,
+                            reduced("rest") ? 200 : 2_000));
+                }
+                pgbench(postgres.server(), CLIENTS, 10, Duration.ofSeconds(SMALL ? 5 : 30))
+                        .ifPresent(figures -> PerformanceResults.record("pgbench", figures));
+            }
+            if (phases.contains("admission")) {
+                try (SchedulerProcessHost host = host(postgres, "admission")) {
+                    record("admission", host, AdmissionThroughputRun.run(host, 100,
+                            reduced("admission") ? 5_000 : 50_000));
+                }
+            }
+            if (phases.contains("startup")) {
+                try (SchedulerProcessHost host = host(postgres, "startup")) {
+                    record("heap", host, StartupRun.run(host, reduced("startup") ? 10 : 100, 10, 50, 100));
+                }
+            }
+        }
+        if (Boolean.parseBoolean(System.getProperty("platform.performance.publish", "true"))) {
+            PerformanceResults.publish(PerformanceResults.repository(), COMMAND);
+        }
+    }
+
+    /** Whether {@code phase} runs at its reduced size: {@code size=small}, or named in {@code reduced}. */
+    private static boolean reduced(String phase) {
+        return SMALL || REDUCED.contains(phase);
+    }
+
+    private static SchedulerProcessHost host(BenchmarkPostgres postgres, String phase) {
+        return new SchedulerProcessHost(postgres, phase, WORK.resolve(phase), List.of());
+    }
+
+    private static void record(String section, SchedulerHost host, Map<String, Object> figures) {
+        Map<String, Object> withHost = new LinkedHashMap<>(figures);
+        withHost.put("host", host.description());
+        PerformanceResults.record(section, withHost);
+    }
+
+    /**
+     * pgbench simple-update on the same server with {@code clients} connections (the REST benchmark's), and with
+     * one (the scheduling loop's single writer), recorded as section {@code pgbench}; skipped, and said so, without
+     * a pgbench binary.
+     */
+    static Optional<Map<String, Object>> pgbench(SchedulerHost.PostgresServer server, int clients, int scale,
+                                                 Duration duration) {
+        Optional<Path> pgbench = Pgbench.executable();
+        if (pgbench.isEmpty()) {
+            System.out.println("pgbench not found on the PATH (Debian: apt-get install postgresql-client): the pgbench"
+                    + " comparison is skipped");
+            return Optional.empty();
+        }
+        LoadAverage load = LoadAverage.start();
+        Pgbench.initialise(pgbench.get(), server, scale);
+        Pgbench.Result concurrent = Pgbench.simpleUpdate(pgbench.get(), server, clients, duration);
+        Pgbench.Result single = Pgbench.simpleUpdate(pgbench.get(), server, 1, duration);
+        assertThat(concurrent.tps()).isPositive();
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("tps", concurrent.tps());
+        figures.put("clients", clients);
+        figures.put("latencyAverageMillis", concurrent.latencyAverageMillis());
+        figures.put("singleClientTps", single.tps());
+        figures.put("command", concurrent.command() + " (after pgbench -i -s " + scale + ")");
+        figures.put("loadAverage", load.end());
+        figures.put("host", server.version());
+        return Optional.of(figures);
+    }
+}

@@ -1,0 +1,54 @@
+package dev.platform.scheduler.performance;
+
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every end-to-end benchmark at smoke size on the suite's shared application, so that the benchmarks keep working
+ * between full runs: a Kueue shape of 2 ClusterQueues and 40 workloads through the simulated agent, REST
+ * submissions, pgbench (skipped, and said so, where it is not installed), admissions from a backlog, and a rebuild.
+ * The figures mean nothing at this size and on the tests' non-durable database: they and the results table
+ * rendered from them go to a temporary directory, never into docs/.
+ */
+class PerformanceSmokeTest extends PlatformApplicationTest {
+
+    @Test
+    void everyBenchmarkRunsAtSmokeSize(@TempDir Path output) throws IOException {
+        SchedulerHost host = new SharedApplicationHost(port, jdbc, loop);
+
+        Map<String, Object> shape = KueueShapeRun.run(host, KueueShape.baseline().scaledDown(1, 2, 25), 4,
+                Duration.ofMinutes(2));
+        assertThat(shape).containsEntry("workloads", 40).containsEntry("failed", 0L);
+        PerformanceResults.record(output, "baseline", shape);
+
+        Map<String, Object> rest = RestSubmissionRun.run(host, 4, 20, 20);
+        assertThat(rest).containsEntry("submissions", 80);
+        PerformanceResults.record(output, "rest", rest);
+        EndToEndBenchmark.pgbench(host.postgres(), 4, 1, Duration.ofSeconds(2))
+                .ifPresent(figures -> PerformanceResults.record(output, "pgbench", figures));
+
+        Map<String, Object> admission = AdmissionThroughputRun.run(host, 4, 200);
+        assertThat(admission).containsEntry("startCommands", 200L).containsEntry("quotaRows", 200L);
+        PerformanceResults.record(output, "admission", admission);
+
+        Map<String, Object> startup = StartupRun.run(host, 2, 2, 5, 10);
+        assertThat(startup).containsEntry("pending", 40).containsEntry("admitted", 20);
+        PerformanceResults.record(output, "heap", startup);
+
+        Path markdown = output.resolve("performance.md");
+        Files.writeString(markdown, "# Performance\n\n" + PerformanceResults.BEGIN + "\n" + PerformanceResults.END + "\n");
+        PerformanceResults.publish(output, output.resolve("results.json"), markdown, "smoke");
+        assertThat(Files.readString(markdown)).contains("| baseline: wall time | ", "| REST submissions per second | ");
+        assertThat(Files.readString(output.resolve("results.json"))).contains("\"wallSeconds\"",
+                "\"meanTimeToAdmissionSeconds\"", "\"submissionsPerSecond\"", "\"perSecond\"");
+    }
+}

@@ -1,0 +1,139 @@
+package dev.platform.scheduler.performance;
+
+import dev.platform.scheduler.testsupport.Manifests;
+import dev.platform.scheduler.testsupport.PlatformClient;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static dev.platform.scheduler.performance.KueueShapeRun.round;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The scheduler's start-up and heap at scale: {@code cohorts} x {@code queuesPerCohort} ClusterQueues, each
+ * full with {@code admittedPerQueue} admitted 1-cpu workloads and {@code pendingPerQueue} more waiting (nothing can
+ * be admitted or preempted: the waiting are of equal or lower priority). Written while the scheduler is stopped;
+ * then measured: launch to state rebuilt, the rebuild alone, until the first cycle has recorded why each waits,
+ * and the live heap after a full collection.
+ */
+final class StartupRun {
+
+    static final String NAMESPACE = "startup";
+    /** WorkloadStore's advisory lock, as in {@link AdmissionThroughputRun}. */
+    private static final long WORKLOAD_CHANGES_LOCK = 0x776f726b6c6f6164L;
+
+    private StartupRun() {
+    }
+
+    static Map<String, Object> run(SchedulerHost host, int cohorts, int queuesPerCohort, int admittedPerQueue,
+                                   int pendingPerQueue) {
+        PlatformClient api = host.api();
+        int queues = cohorts * queuesPerCohort;
+        for (int from = 0; from < queues; from += 100) {
+            int to = Math.min(queues, from + 100);
+            PlatformClient.Response applied = api.postYaml("/api/v1/manifests",
+                    configuration(from, to, queuesPerCohort, admittedPerQueue));
+            assertThat(applied.status()).as(applied.body()).isEqualTo(200);
+        }
+        PlatformClient.Response template = api.postYaml("/api/v1/namespaces/" + NAMESPACE + "/workloads",
+                Manifests.onePodJobSet("startup-template", Map.of("kueue.x-k8s.io/queue-name", "st-0"), Map.of(), "1"));
+        assertThat(template.status()).as(template.body()).isEqualTo(201);
+        assertThat(api.delete("/api/v1/namespaces/" + NAMESPACE + "/workloads/startup-template").status())
+                .isEqualTo(200);
+
+        int admitted = queues * admittedPerQueue;
+        int pending = queues * pendingPerQueue;
+        LoadAverage load = LoadAverage.start();
+        SchedulerHost.Startup startup = host.restart(() -> seed(host, queues, admitted, pending));
+        long ready = System.nanoTime();
+        await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(100)).until(() -> host.jdbc()
+                .sql("SELECT count(*) FROM workload WHERE namespace = ? AND state = 'Pending' AND pending_reason IS NOT NULL")
+                .param(NAMESPACE).query(Long.class).single() == pending);
+        double caughtUp = (System.nanoTime() - ready) / 1e9;
+        OptionalLong heap = host.liveHeapBytes();
+
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("clusterQueues", queues);
+        figures.put("pending", pending);
+        figures.put("admitted", admitted);
+        figures.put("pending100kMiB", heap.isPresent() ? round(heap.getAsLong() / (1024.0 * 1024)) : null);
+        figures.put("maxHeap", heap.isPresent() ? SchedulerProcessHost.HEAP : null);
+        figures.put("readySeconds", round(startup.ready().toMillis() / 1000.0));
+        figures.put("rebuildSeconds", round(startup.rebuild().toMillis() / 1000.0));
+        figures.put("firstDecisionsAfterReadySeconds", round(caughtUp));
+        figures.put("loadAverage", load.end());
+        return figures;
+    }
+
+    /**
+     * The admitted workloads with their admission and quota rows, then the pending ones (priority 0 and 1, their
+     * queue timestamps in order), all copies of the template, in one transaction under the writers' lock.
+     */
+    private static void seed(SchedulerHost host, int queues, int admitted, int pending) {
+        host.jdbc().sql("""
+                        WITH changes AS (SELECT pg_advisory_xact_lock(:lock)),
+                        template AS (SELECT t.* FROM workload t, changes WHERE t.namespace = :namespace
+                                     AND t.name = 'startup-template'),
+                        admitted AS (
+                          INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
+                                                priority, state, manifest, pod_sets, admission, queue_timestamp,
+                                                created_at, admitted_at)
+                          SELECT gen_random_uuid(), t.namespace, 'admitted-' || i, t.kind, 'st-' || (i % :queues),
+                                 'st-' || (i % :queues), t.priority_class_name, 1, 'Admitted', t.manifest, t.pod_sets,
+                                 jsonb_build_object('clusterQueue', 'st-' || (i % :queues), 'podSetAssignments',
+                                     jsonb_build_array(jsonb_build_object('name', t.pod_sets -> 0 ->> 'name', 'count', 1,
+                                         'flavors', jsonb_build_object('cpu', 'st-rf'),
+                                         'resourceUsage', jsonb_build_object('cpu', '1'), 'nodePools', '[]'::jsonb))),
+                                 now() - interval '1 hour' + i * interval '1 microsecond', now() - interval '1 hour',
+                                 now() - interval '30 minutes'
+                          FROM template t, generate_series(0, :admitted - 1) AS i
+                          RETURNING uid, cluster_queue)
+                        INSERT INTO workload_usage (workload_uid, cluster_queue, flavor, resource, amount)
+                        SELECT uid, cluster_queue, 'st-rf', 'cpu', 1 FROM admitted""")
+                .param("lock", WORKLOAD_CHANGES_LOCK).param("namespace", NAMESPACE).param("queues", queues)
+                .param("admitted", admitted).update();
+        host.jdbc().sql("""
+                        WITH changes AS (SELECT pg_advisory_xact_lock(:lock))
+                        INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
+                                              priority, state, manifest, pod_sets, queue_timestamp, created_at)
+                        SELECT gen_random_uuid(), t.namespace, 'pending-' || i, t.kind, 'st-' || (i % :queues),
+                               'st-' || (i % :queues), t.priority_class_name, i % 2, 'Pending', t.manifest, t.pod_sets,
+                               now() + i * interval '1 microsecond', now()
+                        FROM workload t, generate_series(0, :pending - 1) AS i, changes
+                        WHERE t.namespace = :namespace AND t.name = 'startup-template'""")
+                .param("lock", WORKLOAD_CHANGES_LOCK).param("namespace", NAMESPACE).param("queues", queues)
+                .param("pending", pending).update();
+        host.jdbc().sql("VACUUM ANALYZE workload").update();
+    }
+
+    private static String configuration(int from, int to, int queuesPerCohort, int nominal) {
+        StringBuilder yaml = new StringBuilder("""
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ResourceFlavor
+                metadata: {name: st-rf}
+                """);
+        yaml.append(IntStream.range(from, to).mapToObj(i -> """
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ClusterQueue
+                metadata: {name: st-%d}
+                spec:
+                  cohort: st-cohort-%d
+                  preemption: {reclaimWithinCohort: LowerPriority, withinClusterQueue: LowerPriority}
+                  resourceGroups:
+                  - coveredResources: [cpu]
+                    flavors: [{name: st-rf, resources: [{name: cpu, nominalQuota: "%d"}]}]
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: LocalQueue
+                metadata: {name: st-%d, namespace: %s}
+                spec: {clusterQueue: st-%d}
+                """.formatted(i, i / queuesPerCohort, nominal, i, NAMESPACE, i)).collect(Collectors.joining()));
+        return yaml.toString();
+    }
+}
