@@ -8,6 +8,7 @@ import dev.platform.scheduler.core.quota.QuotaNode;
 import dev.platform.scheduler.core.quota.Revert;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,6 +40,7 @@ final class AdmissionCycle {
 
     static final String NO_LONGER_FITS = "Workload no longer fits after processing another workload";
     static final String OVERLAPPING_TARGETS = "Workload has overlapping preemption targets with another workload";
+    private static final MathContext USAGE_DIGITS = new MathContext(3, RoundingMode.HALF_UP);
 
     /** What became of a head in a round. */
     private enum Outcome { ADMITTED, INADMISSIBLE, STAYS_AT_HEAD }
@@ -462,11 +464,12 @@ final class AdmissionCycle {
                 + " being below this workload's LocalQueue " + e.workload.localQueue() + " at " + usageText(ownUsage);
     }
 
+    /** Three significant digits: enough to compare, and steady while usage decays for a few seconds. */
     private static String usageText(double usage) {
         if (Double.isInfinite(usage)) {
             return "infinity (weight 0)";
         }
-        return BigDecimal.valueOf(usage).setScale(3, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+        return new BigDecimal(usage, USAGE_DIGITS).stripTrailingZeros().toPlainString();
     }
 
     private boolean report(Workload w, PendingReason reason, String message, boolean inadmissible) {

@@ -369,6 +369,11 @@ public final class SchedulerState {
         return ledger == null ? Optional.empty() : Optional.ofNullable(ledger.usage(namespace + "/" + name));
     }
 
+    /** Whether the settings turn admission fair sharing on (for the ClusterQueues whose mode asks for it). */
+    public boolean usesAdmissionFairSharing() {
+        return ledger != null;
+    }
+
     /** Whether a ClusterQueue orders its workloads by LocalQueue usage: its mode says so and the settings allow it. */
     boolean usesAdmissionFairSharing(String clusterQueue) {
         ClusterQueueSpec spec = clusterQueues.get(clusterQueue);

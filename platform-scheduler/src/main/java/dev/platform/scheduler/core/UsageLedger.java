@@ -91,6 +91,7 @@ final class UsageLedger {
         }
         account.weight = spec.fairWeight();
         account.score = Double.NaN;
+        changed.add(spec.key());
         return true;
     }
 
@@ -140,6 +141,7 @@ final class UsageLedger {
         usage.forEach((fr, amount) -> penalty.merge(fr.resource(), share * amount, Double::sum));
         account.penalties.put(uid, penalty);
         account.score = Double.NaN;
+        changed.add(localQueueKey);
         return true;
     }
 
@@ -150,6 +152,7 @@ final class UsageLedger {
             return false;
         }
         account.score = Double.NaN;
+        changed.add(localQueueKey);
         return true;
     }
 
@@ -249,13 +252,17 @@ final class UsageLedger {
         return new LocalQueueUsage(account.namespace, account.name, consumed, account.lastUpdate);
     }
 
-    /** The LocalQueues whose consumed resources changed since the last call, as they are now (settled only). */
+    /**
+     * The LocalQueues whose consumed resources or score changed since the last call, as they are now: the consumed
+     * resources settled only, the score as the next cycle orders by it.
+     */
     List<LocalQueueUsage> takeChanged() {
         List<LocalQueueUsage> out = new ArrayList<>(changed.size());
         for (String key : changed) {
             Account account = accounts.get(key);
             if (account != null) {
-                out.add(new LocalQueueUsage(account.namespace, account.name, account.consumed, account.lastUpdate));
+                out.add(new LocalQueueUsage(account.namespace, account.name, account.consumed, account.lastUpdate,
+                        score(key)));
             }
         }
         changed.clear();

@@ -5,7 +5,6 @@ import dev.platform.scheduler.config.ConfigurationService.ConfigurationChanged;
 import dev.platform.scheduler.core.Admission;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
-import dev.platform.scheduler.core.SchedulerSettings;
 import dev.platform.scheduler.core.SchedulerState;
 import dev.platform.scheduler.core.PendingReason;
 import dev.platform.scheduler.core.Workload;
@@ -77,6 +76,7 @@ public class SchedulingLoop implements SmartLifecycle {
     private final HotswapWriter hotswapWriter;
     private final HotswapStore hotswaps;
     private final ForecastService forecasts;
+    private final LocalQueueUsageSync localQueueUsage;
 
     private final ReentrantLock wakeLock = new ReentrantLock();
     private final Condition wakeUp = wakeLock.newCondition();
@@ -112,7 +112,8 @@ public class SchedulingLoop implements SmartLifecycle {
                           SchedulingMetrics metrics,
                           @Value("${platform.agents.staleness:30s}") Duration staleness,
                           @Value("${platform.hotswap.grace:5s}") Duration hotswapGrace,
-                          HotswapWriter hotswapWriter, HotswapStore hotswaps, ForecastService forecasts) {
+                          HotswapWriter hotswapWriter, HotswapStore hotswaps, ForecastService forecasts,
+                          LocalQueueUsageSync localQueueUsage) {
         this.properties = properties;
         this.config = config;
         this.workloads = workloads;
@@ -125,6 +126,7 @@ public class SchedulingLoop implements SmartLifecycle {
         this.hotswapWriter = hotswapWriter;
         this.hotswaps = hotswaps;
         this.forecasts = forecasts;
+        this.localQueueUsage = localQueueUsage;
         this.configuration = new ConfigurationMirror(config, jdbc);
         this.leadership = new SchedulerLeadership(dataSource, ManagementFactory.getRuntimeMXBean().getName()
                 + "/" + UUID.randomUUID().toString().substring(0, 8), properties.leaderLease());
@@ -244,6 +246,7 @@ public class SchedulingLoop implements SmartLifecycle {
                     metrics.cycle(!result.admitted().isEmpty(), Duration.ofNanos(System.nanoTime() - cycleStarted));
                 }
                 publishPendingCounts();
+                localQueueUsage.persist(state, leadership.epoch());
                 forecasts.afterTurn(state, !progressed && !changed, this::parkedQueues);
                 if (!progressed && !changed) {
                     await(properties.pollInterval().toMillis());
@@ -299,8 +302,7 @@ public class SchedulingLoop implements SmartLifecycle {
 
     /** Kueue's cache rebuilt from the source of truth. */
     private void rebuild() {
-        state = new SchedulerState(clock, properties.fairSharing().enabled()
-                ? SchedulerSettings.FAIR_SHARING : SchedulerSettings.CLASSICAL);
+        state = new SchedulerState(clock, properties.schedulerSettings());
         versions.clear();
         pending.clear();
         rows.clear();
@@ -314,6 +316,7 @@ public class SchedulingLoop implements SmartLifecycle {
         configuration.reset();
         lastChangeSeq = workloads.latestChange();
         reloadConfiguration();
+        localQueueUsage.restore(state, leadership.epoch());
         List<WorkloadRow> active = workloads.active();
         active.forEach(this::reconcile);
         active.stream().filter(r -> r.state().holdsQuota() || r.state() == WorkloadState.Evicted)
