@@ -52,6 +52,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>read what changed since the last turn (configuration, the workload change feed);</li>
  *   <li>run one core cycle;</li>
  *   <li>commit its decisions in one transaction, fenced by the leader epoch;</li>
+ *   <li>write the LocalQueue usage the turn changed ({@link LocalQueueUsageSync}, admission fair sharing);</li>
  *   <li>undo in the state what lost a race; requeue evicted victims (quota-only operation);</li>
  *   <li>when a forecast round is due, copy the cohort trees that changed for it ({@link ForecastService});</li>
  *   <li>wait for a change, a poll interval or the tick.</li>
