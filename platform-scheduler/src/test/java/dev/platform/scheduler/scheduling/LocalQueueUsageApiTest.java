@@ -2,16 +2,11 @@ package dev.platform.scheduler.scheduling;
 
 import dev.platform.scheduler.config.LocalQueueUsageStore;
 import dev.platform.scheduler.core.LocalQueueUsage;
-import dev.platform.scheduler.testsupport.DatabaseCleaner;
-import dev.platform.scheduler.testsupport.PlatformClient;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
-import dev.platform.scheduler.testsupport.TestDatabase;
+import dev.platform.scheduler.testsupport.AdmissionFairSharingContext;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
@@ -26,16 +21,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * Admission fair sharing through the running application: the usage the leader records for each LocalQueue is
  * stored, shown by the REST API as Kueue's LocalQueue status shows it, and orders the queue again after the state
- * is rebuilt from the database (what a restart or a new leader does). Runs in the context of
- * {@code AdmissionFairSharingScenarioRestTest} (same settings, same database).
+ * is rebuilt from the database (what a restart or a new leader does).
  */
-@PlatformIntegrationTest
-@TestPropertySource(properties = {
-        "platform.scheduler.admission-fair-sharing.usage-half-life-time=1h",
-        "platform.scheduler.admission-fair-sharing.usage-sampling-interval=5m",
-        "platform.scheduler.admission-fair-sharing.resource-weights[google.com/tpu]=8",
-        TestDatabase.DATABASE_PROPERTY + "=admission_fair_sharing"})
-class LocalQueueUsageApiTest {
+@AdmissionFairSharingContext
+class LocalQueueUsageApiTest extends PlatformApplicationTest {
 
     private static final String CONFIGURATION = """
             apiVersion: kueue.x-k8s.io/v1beta2
@@ -70,24 +59,11 @@ class LocalQueueUsageApiTest {
             value: 100
             """;
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
-    @Autowired
-    SchedulingLoop loop;
-
     @Autowired
     LocalQueueUsageStore store;
 
-    private PlatformClient api;
-
     @BeforeEach
     void sharedQueueWithTwoLocalQueues() {
-        DatabaseCleaner.clean(jdbc, loop);
-        api = new PlatformClient(port);
         assertThat(api.postYaml("/api/v1/manifests", CONFIGURATION).status()).isEqualTo(200);
     }
 
