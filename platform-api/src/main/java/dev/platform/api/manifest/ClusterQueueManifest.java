@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * A ClusterQueue with Kueue's defaults applied. {@code cohort} is v1beta1's {@code spec.cohort} or
- * v1beta2's {@code spec.cohortName}; null when the queue stands alone.
+ * v1beta2's {@code spec.cohortName}; null when the queue stands alone. {@code admissionScope} is
+ * null when the spec has none (no admission fair sharing).
  */
 public record ClusterQueueManifest(
         String name,
@@ -15,7 +16,8 @@ public record ClusterQueueManifest(
         FlavorFungibility flavorFungibility,
         Preemption preemption,
         FairSharing fairSharing,
-        StopPolicy stopPolicy) implements ConfigManifest {
+        StopPolicy stopPolicy,
+        AdmissionScope admissionScope) implements ConfigManifest {
 
     public ClusterQueueManifest {
         resourceGroups = resourceGroups == null ? List.of() : List.copyOf(resourceGroups);
@@ -33,6 +35,12 @@ public record ClusterQueueManifest(
     }
 
     public enum QueueingStrategy { StrictFIFO, BestEffortFIFO }
+
+    /** Kueue's {@code spec.admissionScope}: whether the LocalQueues' recent usage orders the pending workloads. */
+    public record AdmissionScope(AdmissionMode admissionMode) {
+    }
+
+    public enum AdmissionMode { UsageBasedAdmissionFairSharing, NoAdmissionFairSharing }
 
     public enum StopPolicy { None, Hold, HoldAndDrain }
 

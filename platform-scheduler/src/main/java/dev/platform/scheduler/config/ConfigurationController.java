@@ -10,6 +10,7 @@ import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.TeamManifest;
 import dev.platform.api.manifest.WorkloadPriorityClassManifest;
+import dev.platform.scheduler.core.LocalQueueUsage;
 import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -39,11 +40,14 @@ public class ConfigurationController {
     private final ConfigStore store;
     private final ConfigurationService configuration;
     private final QueueUsage usage;
+    private final LocalQueueUsageStore localQueueUsage;
 
-    public ConfigurationController(ConfigStore store, ConfigurationService configuration, QueueUsage usage) {
+    public ConfigurationController(ConfigStore store, ConfigurationService configuration, QueueUsage usage,
+                                   LocalQueueUsageStore localQueueUsage) {
         this.store = store;
         this.configuration = configuration;
         this.usage = usage;
+        this.localQueueUsage = localQueueUsage;
     }
 
     @GetMapping("/resourceflavors")
@@ -132,21 +136,30 @@ public class ConfigurationController {
     }
 
     @GetMapping("/localqueues")
-    public Items<LocalQueueManifest> localQueues(Caller caller) {
-        return new Items<>(store.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class).stream()
+    public Items<LocalQueueView> localQueues(Caller caller) {
+        return localQueueViews(store.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class).stream()
                 .filter(q -> caller.mayRead(q.namespace())).toList());
     }
 
     @GetMapping("/namespaces/{namespace}/localqueues")
-    public Items<LocalQueueManifest> localQueues(@PathVariable String namespace) {
-        return new Items<>(store.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class).stream()
+    public Items<LocalQueueView> localQueues(@PathVariable String namespace) {
+        return localQueueViews(store.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class).stream()
                 .filter(q -> q.namespace().equals(namespace)).toList());
     }
 
     @GetMapping("/namespaces/{namespace}/localqueues/{name}")
-    public LocalQueueManifest localQueue(@PathVariable String namespace, @PathVariable String name) {
-        return store.find(Kind.LOCAL_QUEUE, new ObjectKey(namespace, name), LocalQueueManifest.class)
+    public LocalQueueView localQueue(@PathVariable String namespace, @PathVariable String name) {
+        LocalQueueManifest queue = store.find(Kind.LOCAL_QUEUE, new ObjectKey(namespace, name), LocalQueueManifest.class)
                 .orElseThrow(() -> Refusal.notFound("LocalQueue", namespace + "/" + name));
+        return localQueueViews(List.of(queue)).items().get(0);
+    }
+
+    /** LocalQueues with their admission fair sharing usage, if any was recorded. */
+    private Items<LocalQueueView> localQueueViews(List<LocalQueueManifest> queues) {
+        Map<String, LocalQueueUsage> usages = queues.isEmpty() ? Map.of() : localQueueUsage.all().stream()
+                .collect(Collectors.toMap(LocalQueueUsage::key, u -> u));
+        return new Items<>(queues.stream()
+                .map(q -> LocalQueueView.of(q, usages.get(q.namespace() + "/" + q.name()))).toList());
     }
 
     @DeleteMapping("/namespaces/{namespace}/localqueues/{name}")

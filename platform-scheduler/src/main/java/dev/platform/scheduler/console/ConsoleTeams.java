@@ -6,8 +6,11 @@ import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LocalQueueManifest;
 import dev.platform.api.manifest.TeamManifest;
 import dev.platform.scheduler.config.ConfigStore;
+import dev.platform.scheduler.config.LocalQueueUsageStore;
 import dev.platform.scheduler.config.ObjectKey;
 import dev.platform.scheduler.config.QueueUsageHistory;
+import dev.platform.scheduler.core.LocalQueueUsage;
+import dev.platform.scheduler.core.Quantities;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStatuses;
 import dev.platform.scheduler.workload.WorkloadStore;
@@ -38,10 +41,12 @@ class ConsoleTeams implements TeamQueries {
     private final WorkloadStatuses statuses;
     private final QueueUsageHistory history;
     private final Clock clock;
+    private final LocalQueueUsageStore localQueueUsage;
 
     ConsoleTeams(ConfigStore config, ConsoleViews views, WorkloadStore workloads, WorkloadStatuses statuses,
-                 QueueUsageHistory history, Clock clock) {
+                 QueueUsageHistory history, Clock clock, LocalQueueUsageStore localQueueUsage) {
         this.history = history;
+        this.localQueueUsage = localQueueUsage;
         this.clock = clock;
         this.config = config;
         this.views = views;
@@ -97,11 +102,25 @@ class ConsoleTeams implements TeamQueries {
         return config.find(Kind.TEAM, ObjectKey.cluster(team), TeamManifest.class);
     }
 
+    /** The team's LocalQueues with the recent usage admission fair sharing recorded for them. */
     private List<LocalQueueView> localQueuesOf(List<String> namespaces) {
         Set<String> owned = Set.copyOf(namespaces);
-        return config.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class).stream()
-                .filter(l -> owned.contains(l.namespace()))
-                .map(l -> new LocalQueueView(l.namespace(), l.name(), l.clusterQueue(), l.stopPolicy().name()))
-                .toList();
+        List<LocalQueueManifest> queues = config.list(Kind.LOCAL_QUEUE, LocalQueueManifest.class).stream()
+                .filter(l -> owned.contains(l.namespace())).toList();
+        Map<String, LocalQueueUsage> usages = queues.isEmpty() ? Map.of() : localQueueUsage.all().stream()
+                .filter(u -> owned.contains(u.namespace()))
+                .collect(Collectors.toMap(LocalQueueUsage::key, u -> u));
+        return queues.stream().map(l -> localQueue(l, usages.get(l.namespace() + "/" + l.name()))).toList();
+    }
+
+    private static LocalQueueView localQueue(LocalQueueManifest l, LocalQueueUsage usage) {
+        if (usage == null) {
+            return new LocalQueueView(l.namespace(), l.name(), l.clusterQueue(), l.stopPolicy().name());
+        }
+        String consumed = usage.consumedResources().entrySet().stream()
+                .map(e -> e.getKey() + " " + Quantities.format(Math.round(e.getValue())))
+                .collect(Collectors.joining(", "));
+        return new LocalQueueView(l.namespace(), l.name(), l.clusterQueue(), l.stopPolicy().name(),
+                l.fairSharing().weight().toString(), consumed.isEmpty() ? "nothing" : consumed, usage.lastUpdate());
     }
 }

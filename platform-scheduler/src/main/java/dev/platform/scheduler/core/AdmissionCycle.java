@@ -9,6 +9,9 @@ import dev.platform.scheduler.core.quota.FlavorResource;
 import dev.platform.scheduler.core.quota.QuotaNode;
 import dev.platform.scheduler.core.quota.Revert;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -39,6 +42,7 @@ final class AdmissionCycle {
 
     static final String NO_LONGER_FITS = "Workload no longer fits after processing another workload";
     static final String OVERLAPPING_TARGETS = "Workload has overlapping preemption targets with another workload";
+    private static final MathContext USAGE_DIGITS = new MathContext(3, RoundingMode.HALF_UP);
 
     /** What became of a head in a round. */
     private enum Outcome { ADMITTED, INADMISSIBLE, STAYS_AT_HEAD }
@@ -68,6 +72,14 @@ final class AdmissionCycle {
     private final Map<NominationKey, Boolean> fitsWithoutReservations = new HashMap<>();
     /** Whether every flavor of a ClusterQueue exists: the configuration does not change during a cycle. */
     private final Map<String, Boolean> activeQueues = new HashMap<>();
+    /**
+     * Under admission fair sharing, the first workload this cycle admitted from each LocalQueue of a ClusterQueue,
+     * with its LocalQueue's usage before the admission: what a workload left without quota waited behind.
+     */
+    private final Map<String, Map<String, AdmittedFirst>> admittedFirst = new HashMap<>();
+
+    private record AdmittedFirst(Workload workload, double usage) {
+    }
 
     /**
      * What a nomination depends on beyond the snapshot: the pod sets (flavor assignment), the priority (preemption
@@ -297,7 +309,12 @@ final class AdmissionCycle {
             return preempting(e);
         }
         admitted.add(new Decision.Admit(e.workload, a.admission(e.clusterQueue)));
+        if (state.usesAdmissionFairSharing(e.clusterQueue)) {
+            admittedFirst.computeIfAbsent(e.clusterQueue, k -> new HashMap<>()).putIfAbsent(e.workload.localQueueKey(),
+                    new AdmittedFirst(e.workload, state.localQueueScore(e.workload.localQueueKey())));
+        }
         state.queue(e.clusterQueue).remove(e.workload);
+        state.chargeEntryPenalty(e.workload, e.clusterQueue, a.usage());
         return Outcome.ADMITTED;
     }
 
@@ -371,7 +388,8 @@ final class AdmissionCycle {
     }
 
     /** The head can't be admitted: BestEffortFIFO moves it aside; StrictFIFO keeps it and blocks the queue. */
-    private Outcome failed(Entry e, PendingReason reason, String message) {
+    private Outcome failed(Entry e, PendingReason reason, String quotaMessage) {
+        String message = reason == PendingReason.WaitingForQuota ? behindLowerUsage(e, quotaMessage) : quotaMessage;
         boolean strict = e.spec.queueingStrategy() == QueueingStrategy.StrictFIFO
                 && reason != PendingReason.QueueStopped;
         if (!strict && reason == PendingReason.WaitingForQuota && admissibleWithoutReservations(e)) {
@@ -418,8 +436,45 @@ final class AdmissionCycle {
 
     /** Lost to another entry of this cycle; stays at the head and is retried next cycle. */
     private Outcome skipped(Entry e, String message) {
-        report(e.workload, PendingReason.WaitingForQuota, message, false);
+        report(e.workload, PendingReason.WaitingForQuota,
+                message.equals(NO_LONGER_FITS) ? behindLowerUsage(e, message) : message, false);
         return Outcome.STAYS_AT_HEAD;
+    }
+
+    /**
+     * Under admission fair sharing, says when quota went this cycle to a workload of another LocalQueue of the same
+     * ClusterQueue whose usage was lower than this workload's LocalQueue's usage now: why another team went first.
+     */
+    private String behindLowerUsage(Entry e, String message) {
+        Map<String, AdmittedFirst> first = admittedFirst.get(e.clusterQueue);
+        if (first == null) {
+            return message;
+        }
+        String own = e.workload.localQueueKey();
+        double ownUsage = state.localQueueScore(own);
+        AdmittedFirst ahead = null;
+        for (Map.Entry<String, AdmittedFirst> other : first.entrySet()) {
+            AdmittedFirst candidate = other.getValue();
+            if (!other.getKey().equals(own) && candidate.usage() < ownUsage && (ahead == null
+                    || candidate.usage() < ahead.usage() || (candidate.usage() == ahead.usage()
+                        && candidate.workload().uid().compareTo(ahead.workload().uid()) < 0))) {
+                ahead = candidate;
+            }
+        }
+        if (ahead == null) {
+            return message;
+        }
+        return message + "; admission fair sharing admitted workload " + ahead.workload() + " of LocalQueue "
+                + ahead.workload().localQueue() + " first, its usage " + usageText(ahead.usage())
+                + " being below this workload's LocalQueue " + e.workload.localQueue() + " at " + usageText(ownUsage);
+    }
+
+    /** Three significant digits: enough to compare, and steady while usage decays for a few seconds. */
+    private static String usageText(double usage) {
+        if (Double.isInfinite(usage)) {
+            return "infinity (weight 0)";
+        }
+        return new BigDecimal(usage, USAGE_DIGITS).stripTrailingZeros().toPlainString();
     }
 
     private boolean report(Workload w, PendingReason reason, String message, boolean inadmissible) {

@@ -5,11 +5,12 @@ import java.util.List;
 /**
  * A ClusterQueue as the core needs it. {@code cohort} is null for a standalone queue. As in Kueue, a null
  * {@code namespaceSelector} selects no namespace and an empty one ({@link LabelSelector#EVERYTHING}) every namespace.
+ * A null {@code admissionMode} (no admissionScope) is {@link AdmissionMode#NoAdmissionFairSharing}.
  */
 public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> resourceGroups,
                                QueueingStrategy queueingStrategy, LabelSelector namespaceSelector,
                                FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
-                               double fairWeight, StopPolicy stopPolicy) {
+                               double fairWeight, StopPolicy stopPolicy, AdmissionMode admissionMode) {
 
     public ClusterQueueSpec {
         resourceGroups = List.copyOf(resourceGroups);
@@ -18,6 +19,16 @@ public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> r
         flavorFungibility = flavorFungibility == null ? FlavorFungibility.DEFAULT : flavorFungibility;
         preemption = preemption == null ? PreemptionPolicy.NEVER : preemption;
         stopPolicy = stopPolicy == null ? StopPolicy.None : stopPolicy;
+        admissionMode = admissionMode == null ? AdmissionMode.NoAdmissionFairSharing : admissionMode;
+    }
+
+    /** A ClusterQueue without an admission scope. */
+    public ClusterQueueSpec(String name, String cohort, List<ResourceGroup> resourceGroups,
+                            QueueingStrategy queueingStrategy, LabelSelector namespaceSelector,
+                            FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
+                            double fairWeight, StopPolicy stopPolicy) {
+        this(name, cohort, resourceGroups, queueingStrategy, namespaceSelector, flavorFungibility, preemption,
+                fairWeight, stopPolicy, null);
     }
 
     /** The resource group covering {@code resource}, if any. */

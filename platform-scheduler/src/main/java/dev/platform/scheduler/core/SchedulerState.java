@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The long-lived scheduling state (Kueue's cache plus queue manager) and the entry point of the core.
@@ -66,11 +67,19 @@ public final class SchedulerState {
 
     private QuotaTree tree;
     private boolean drainRequested;
+    /** Admission fair sharing's per-LocalQueue usage; null when the settings turn it off. */
+    private final UsageLedger ledger;
 
     public SchedulerState(Clock clock, SchedulerSettings settings) {
+        this(clock, settings, settings.admissionFairSharing() == null ? null
+                : new UsageLedger(settings.admissionFairSharing()));
+    }
+
+    private SchedulerState(Clock clock, SchedulerSettings settings, UsageLedger ledger) {
         this.clock = clock;
         this.settings = settings;
         this.preemptor = new Preemptor(settings.fairSharing());
+        this.ledger = ledger;
     }
 
     // ---- configuration: any change may make inadmissible workloads admissible (Kueue requeues on config events)
@@ -97,12 +106,20 @@ public final class SchedulerState {
 
     public void applyClusterQueue(ClusterQueueSpec clusterQueue) {
         clusterQueues.put(clusterQueue.name(), clusterQueue);
+        PendingQueue q = queues.get(clusterQueue.name());
+        if (q != null) {
+            q.orderBy(usageOrder(clusterQueue.name()));
+        }
         drainRequested |= clusterQueue.stopPolicy() == StopPolicy.HoldAndDrain;
         configurationChanged();
     }
 
     public void removeClusterQueue(String name) {
         clusterQueues.remove(name);
+        PendingQueue q = queues.get(name);
+        if (q != null) {
+            q.orderBy(null);
+        }
         configurationChanged();
     }
 
@@ -110,6 +127,9 @@ public final class SchedulerState {
         LocalQueueSpec previous = localQueues.put(localQueue.key(), localQueue);
         if (previous != null && !previous.clusterQueue().equals(localQueue.clusterQueue())) {
             movePendingOf(localQueue.key(), previous.clusterQueue(), localQueue.clusterQueue());
+        }
+        if (ledger != null && ledger.localQueue(localQueue, clock.instant())) {
+            queue(localQueue.clusterQueue()).usageChanged(localQueue.key());
         }
         for (Workload w : new ArrayList<>(orphans.values())) {
             if (w.localQueueKey().equals(localQueue.key())) {
@@ -123,6 +143,9 @@ public final class SchedulerState {
 
     public void removeLocalQueue(String namespace, String name) {
         LocalQueueSpec removed = localQueues.remove(namespace + "/" + name);
+        if (ledger != null) {
+            ledger.removeLocalQueue(namespace + "/" + name);
+        }
         if (removed != null) {
             PendingQueue q = queue(removed.clusterQueue());
             for (Workload w : q.all()) {
@@ -244,6 +267,9 @@ public final class SchedulerState {
         if (node != null) {
             node.addUsage(admitted.usage());
         }
+        if (ledger != null) {
+            ledger.admitted(workload.localQueueKey(), admitted.usage());
+        }
         stamp(admission.clusterQueue());
     }
 
@@ -261,6 +287,13 @@ public final class SchedulerState {
         QuotaNode node = tree == null ? null : tree.clusterQueue(cq);
         if (node != null) {
             node.removeUsage(admitted.usage());
+        }
+        if (ledger != null) {
+            String lq = admitted.workload().localQueueKey();
+            ledger.released(lq, admitted.usage());
+            if (ledger.dropEntryPenalty(lq, uid)) {
+                usageChanged(lq);
+            }
         }
         stamp(cq);
         requeueInadmissible(cq);
@@ -317,9 +350,19 @@ public final class SchedulerState {
 
     // ---- the cycle
 
-    /** Runs one admission cycle and applies its decisions to this state. */
+    /**
+     * Runs one admission cycle and applies its decisions to this state. Under admission fair sharing, the entry
+     * penalties of the last cycle's admissions settle first, and every LocalQueue is sampled when it is time.
+     */
     public CycleResult runCycle() {
         endBackoffs();
+        if (ledger != null) {
+            Instant now = clock.instant();
+            ledger.settle(now).forEach(this::usageChanged);
+            if (ledger.sampleIfDue(now)) {
+                queues.values().forEach(PendingQueue::usageChanged);
+            }
+        }
         return new AdmissionCycle(this).run();
     }
 
@@ -335,6 +378,65 @@ public final class SchedulerState {
         for (BackingOff b : ended) {
             backingOff.remove(b.workload().uid());
             addPending(b.workload());
+        }
+    }
+
+    // ---- admission fair sharing
+
+    /**
+     * Restores what was persisted of a LocalQueue's usage (after a restart or a change of leader); before its
+     * workloads, or they are reordered.
+     */
+    public void restoreLocalQueueUsage(LocalQueueUsage usage) {
+        if (ledger != null && ledger.restore(usage, clock.instant())) {
+            usageChanged(usage.key());
+        }
+    }
+
+    /** The LocalQueues whose consumed resources changed since the last call, for the adapter to persist. */
+    public List<LocalQueueUsage> takeChangedLocalQueueUsage() {
+        return ledger == null ? List.of() : ledger.takeChanged();
+    }
+
+    /**
+     * A LocalQueue's consumed resources as the next cycle will order by them (entry penalties not yet settled
+     * included), when admission fair sharing is on.
+     */
+    public Optional<LocalQueueUsage> localQueueUsage(String namespace, String name) {
+        return ledger == null ? Optional.empty() : Optional.ofNullable(ledger.usage(namespace + "/" + name));
+    }
+
+    /** Whether the settings turn admission fair sharing on (for the ClusterQueues whose mode asks for it). */
+    public boolean usesAdmissionFairSharing() {
+        return ledger != null;
+    }
+
+    /** Whether a ClusterQueue orders its workloads by LocalQueue usage: its mode says so and the settings allow it. */
+    boolean usesAdmissionFairSharing(String clusterQueue) {
+        ClusterQueueSpec spec = clusterQueues.get(clusterQueue);
+        return ledger != null && spec != null && spec.admissionMode() == AdmissionMode.UsageBasedAdmissionFairSharing;
+    }
+
+    /** The usage score of a LocalQueue: lower goes first; NaN when admission fair sharing is off. */
+    double localQueueScore(String localQueueKey) {
+        return ledger == null ? Double.NaN : ledger.score(localQueueKey);
+    }
+
+    /** Kueue's entry penalty: the workload just admitted through an admission fair sharing queue charges its LocalQueue. */
+    void chargeEntryPenalty(Workload w, String clusterQueue, Map<FlavorResource, Long> usage) {
+        if (usesAdmissionFairSharing(clusterQueue) && ledger.chargeEntryPenalty(w.localQueueKey(), w.uid(), usage)) {
+            queue(clusterQueue).usageChanged(w.localQueueKey());
+        }
+    }
+
+    private ToDoubleFunction<String> usageOrder(String clusterQueue) {
+        return usesAdmissionFairSharing(clusterQueue) ? ledger::score : null;
+    }
+
+    private void usageChanged(String localQueueKey) {
+        LocalQueueSpec lq = localQueues.get(localQueueKey);
+        if (lq != null) {
+            queue(lq.clusterQueue()).usageChanged(localQueueKey);
         }
     }
 
@@ -444,7 +546,9 @@ public final class SchedulerState {
      * runs its cycles on {@code clock}. Workloads and specs are immutable records, so the copy shares them.
      */
     public SchedulerState copyOf(Collection<String> clusterQueueNames, Clock clock) {
-        SchedulerState copy = new SchedulerState(clock, settings);
+        SchedulerState copy = new SchedulerState(clock, settings, ledger == null ? null
+                : ledger.copyOf(localQueues.values().stream()
+                        .filter(lq -> clusterQueueNames.contains(lq.clusterQueue())).map(LocalQueueSpec::key).toList()));
         copy.flavors.putAll(flavors);
         copy.namespaces.putAll(namespaces);
         copy.drainRequested = drainRequested;
@@ -459,7 +563,7 @@ public final class SchedulerState {
             }
             PendingQueue q = queues.get(cq);
             if (q != null) {
-                PendingQueue copied = q.copy();
+                PendingQueue copied = q.copy(copy.ledger == null ? null : copy.ledger::score);
                 copy.queues.put(cq, copied);
                 for (Workload w : copied.all()) {
                     copy.pendingByUid.put(w.uid(), w);
@@ -540,7 +644,13 @@ public final class SchedulerState {
     }
 
     PendingQueue queue(String clusterQueue) {
-        return queues.computeIfAbsent(clusterQueue, k -> new PendingQueue());
+        PendingQueue q = queues.get(clusterQueue);
+        if (q == null) {
+            q = new PendingQueue();
+            q.orderBy(usageOrder(clusterQueue));
+            queues.put(clusterQueue, q);
+        }
+        return q;
     }
 
     QuotaTree quotaTree() {
@@ -552,7 +662,13 @@ public final class SchedulerState {
     }
 
     Snapshot snapshot() {
-        return new Snapshot(quotaTree().copy(), clusterQueues, flavors, admittedByQueue, clock.instant());
+        return new Snapshot(quotaTree().copy(), clusterQueues, flavors, admittedByQueue, clock.instant(),
+                ledger == null ? null : this::preemptionUsage);
+    }
+
+    /** A candidate's LocalQueue usage for preemption ordering: NaN unless its ClusterQueue uses admission fair sharing. */
+    private double preemptionUsage(AdmittedWorkload w) {
+        return usesAdmissionFairSharing(w.clusterQueue()) ? ledger.score(w.workload().localQueueKey()) : Double.NaN;
     }
 
     boolean takeDrainRequest() {

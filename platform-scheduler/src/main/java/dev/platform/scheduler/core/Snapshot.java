@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What one cycle sees: a copy of the quota tree, the configuration, and read-only views of the admitted workloads.
@@ -22,14 +23,17 @@ public final class Snapshot {
     private final Map<String, ResourceFlavor> flavors;
     private final Map<String, ? extends Map<String, AdmittedWorkload>> admittedByQueue;
     private final Instant now;
+    private final ToDoubleFunction<AdmittedWorkload> localQueueUsage;
 
     Snapshot(QuotaTree tree, Map<String, ClusterQueueSpec> clusterQueues, Map<String, ResourceFlavor> flavors,
-             Map<String, ? extends Map<String, AdmittedWorkload>> admittedByQueue, Instant now) {
+             Map<String, ? extends Map<String, AdmittedWorkload>> admittedByQueue, Instant now,
+             ToDoubleFunction<AdmittedWorkload> localQueueUsage) {
         this.tree = tree;
         this.clusterQueues = clusterQueues;
         this.flavors = flavors;
         this.admittedByQueue = admittedByQueue;
         this.now = now;
+        this.localQueueUsage = localQueueUsage;
     }
 
     public QuotaTree tree() {
@@ -50,6 +54,19 @@ public final class Snapshot {
 
     public Instant now() {
         return now;
+    }
+
+    /** Whether some ClusterQueue may order its workloads by LocalQueue usage (admission fair sharing is on). */
+    public boolean admissionFairSharing() {
+        return localQueueUsage != null;
+    }
+
+    /**
+     * The usage score of an admitted workload's LocalQueue, if its ClusterQueue uses admission fair sharing; NaN
+     * otherwise.
+     */
+    public double localQueueUsage(AdmittedWorkload w) {
+        return localQueueUsage == null ? Double.NaN : localQueueUsage.applyAsDouble(w);
     }
 
     /** Admitted workloads of a ClusterQueue, in a stable order. */

@@ -11,6 +11,7 @@ import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.ResourceGroup;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.scheduler.core.Admission;
+import dev.platform.scheduler.core.AdmissionMode;
 import dev.platform.scheduler.core.BorrowWithinCohortPolicy;
 import dev.platform.scheduler.core.ClusterQueueSpec;
 import dev.platform.scheduler.core.CohortSpec;
@@ -71,11 +72,13 @@ public final class CoreMapping {
                         BorrowWithinCohortPolicy.valueOf(p.borrowWithinCohort().policy().name()),
                         p.borrowWithinCohort().maxPriorityThreshold()),
                 weight(q.fairSharing().weight()),
-                StopPolicy.valueOf(q.stopPolicy().name()));
+                StopPolicy.valueOf(q.stopPolicy().name()),
+                q.admissionScope() == null ? null : AdmissionMode.valueOf(q.admissionScope().admissionMode().name()));
     }
 
     static LocalQueueSpec localQueue(LocalQueueManifest l) {
-        return new LocalQueueSpec(l.namespace(), l.name(), l.clusterQueue(), StopPolicy.valueOf(l.stopPolicy().name()));
+        return new LocalQueueSpec(l.namespace(), l.name(), l.clusterQueue(), StopPolicy.valueOf(l.stopPolicy().name()),
+                weight(l.fairSharing().weight()));
     }
 
     static Namespace namespace(NamespaceManifest n) {

@@ -4,7 +4,6 @@ import dev.platform.scheduler.cluster.AgentsProperties;
 import dev.platform.scheduler.cluster.NodePoolInventory;
 import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.scheduler.core.CycleResult;
-import dev.platform.scheduler.core.SchedulerSettings;
 import dev.platform.scheduler.forecast.ForecastService;
 import dev.platform.scheduler.leadership.LeaderStatus;
 import dev.platform.scheduler.workload.WorkloadRow;
@@ -36,7 +35,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>place the workloads without a queue name, by priority;</li>
  *   <li>run one core cycle, put its admissions on node pools, commit its decisions in one transaction
  *       fenced by the leader epoch, and keep in the cache what landed;</li>
- *   <li>publish the pending counts; when a forecast round is due, copy the cohort trees that changed for it;</li>
+ *   <li>publish the pending counts, write the LocalQueue usage the turn changed (admission fair sharing); when a
+ *       forecast round is due, copy the cohort trees that changed for it;</li>
  *   <li>wait for a change, a poll interval or the tick, unless the turn changed something.</li>
  * </ol>
  */
@@ -60,6 +60,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     private final ConfigurationMirror configuration;
     private final LoopWakeup wakeup;
     private final QuiescedTasks quiescedTasks = new QuiescedTasks();
+    private final LocalQueueUsageSync localQueueUsage;
 
     private volatile boolean running;
     private volatile boolean leading;
@@ -74,7 +75,8 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     public SchedulingLoop(SchedulingProperties properties, ConfigStore config, WorkloadStore workloads,
                           NodePoolInventory inventory, DecisionWriter writer, HotswapDetector hotswapDetector,
                           LifecycleWatch lifecycle, ForecastService forecasts, SchedulingMetrics metrics, CacheObserver cacheObserver,
-                          LoopWakeup wakeup, DataSource dataSource, Clock clock, AgentsProperties agents) {
+                          LoopWakeup wakeup, DataSource dataSource, Clock clock, AgentsProperties agents,
+                          LocalQueueUsageSync localQueueUsage) {
         this.properties = properties;
         this.workloads = workloads;
         this.inventory = inventory;
@@ -83,6 +85,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
         this.lifecycle = lifecycle;
         this.cacheObserver = cacheObserver;
         this.wakeup = wakeup;
+        this.localQueueUsage = localQueueUsage;
         this.forecasts = forecasts;
         this.metrics = metrics;
         this.clock = clock;
@@ -97,10 +100,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
         wakeup.wake();
     }
 
-    /**
-     * Whether this replica led the last turn. Read from any thread; only the loop thread touches
-     * the leadership connection (a JDBC connection is not for concurrent use).
-     */
+    /** Whether this replica led the last turn; any thread reads it, only the loop touches the lock's connection. */
     @Override
     public boolean isLeader() {
         return leading;
@@ -170,6 +170,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
                 changed |= placePriorityOnly();                                                 // 5
                 boolean progressed = runCycle();                                                // 6
                 metrics.pendingCounts(cache.pendingCounts());                                   // 7
+                localQueueUsage.persist(cache.state(), leadership.epoch());
                 forecasts.afterTurn(cache.state(), !progressed && !changed, cache::parkedQueues);
                 if (!progressed && !changed) {                                                  // 8
                     await(properties.pollInterval());
@@ -212,9 +213,8 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
 
     /** Kueue's cache rebuilt from the source of truth. */
     private void rebuild() {
-        cache = new SchedulerCache(clock, properties.fairSharing().enabled()
-                ? SchedulerSettings.FAIR_SHARING : SchedulerSettings.CLASSICAL,
-                properties.waitForPodsReady().settings(), cacheObserver);
+        cache = new SchedulerCache(clock, properties.schedulerSettings(), properties.waitForPodsReady().settings(),
+                cacheObserver);
         admissions = new AdmissionPlacement(cache, configuration.flavorLabels());
         priorityOnly = new PriorityOnlyPlacement(cache.placement(), cache.priorityOnly(), writer,
                 configuration.flavorLabels(), configuration.nonPreemptingClasses());
@@ -222,6 +222,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
         configuration.reset();
         feed = new ChangeFeed(workloads);
         reloadConfiguration();
+        localQueueUsage.restore(cache.state(), leadership.epoch());
         List<WorkloadRow> active = workloads.active();
         cache.restore(active);
         forecasts.leadershipTaken(feed.position(), CoreMapping::workload);
@@ -237,9 +238,8 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
             changed = true;
         }
         changed |= feed.read(cache::reconcile);
-        // A configuration change committed before a workload in the feed must be in force when that workload
-        // is decided (a LocalQueue stopped, then a workload submitted to it): the first check may have run
-        // before the change committed, this one runs after the feed read that saw the workload.
+        // Again after the feed: a configuration change committed before a workload the feed saw (a LocalQueue
+        // stopped, then a workload submitted to it) must be in force when that workload is decided.
         changed |= reloadConfiguration();
         return changed;
     }

@@ -1,16 +1,22 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.core.AdmissionFairSharing;
+import dev.platform.scheduler.core.SchedulerSettings;
 import dev.platform.scheduler.core.lifecycle.RequeuingTimestamp;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * Settings of the scheduling loop ({@code platform.scheduler.*}).
  *
  * @param enabled          whether this replica competes for leadership and runs cycles
  * @param fairSharing      Kueue's fair sharing (dominant resource share), global switch
+ * @param admissionFairSharing Kueue's admissionFairSharing block: null when no property of it is
+ *                         set, and then no ClusterQueue orders by LocalQueue usage, whatever its
+ *                         {@code admissionScope} says (as in Kueue)
  * @param pollInterval     how long an idle leader waits before looking for changes made by other
  *                         replicas (changes made by this one wake it at once)
  * @param leaderRetry      how often a follower tries for leadership
@@ -23,6 +29,7 @@ import java.time.Duration;
 @ConfigurationProperties("platform.scheduler")
 public record SchedulingProperties(@DefaultValue("true") boolean enabled,
                                    @DefaultValue FairSharing fairSharing,
+                                   AdmissionFairSharingSettings admissionFairSharing,
                                    @DefaultValue("200ms") Duration pollInterval,
                                    @DefaultValue("1s") Duration leaderRetry,
                                    @DefaultValue("10s") Duration leaderLease,
@@ -79,5 +86,27 @@ public record SchedulingProperties(@DefaultValue("true") boolean enabled,
             return new dev.platform.scheduler.core.lifecycle.RequeuingStrategy(timestamp, backoffBaseSeconds,
                     backoffMaxSeconds, backoffLimitCount);
         }
+    }
+
+    /**
+     * Kueue's Configuration {@code admissionFairSharing}, in its field names.
+     *
+     * @param usageHalfLifeTime     after this long a LocalQueue's consumed resources count half; unset or
+     *                              zero forgets them at every sample
+     * @param usageSamplingInterval how often every LocalQueue's consumed resources take in what it holds
+     * @param resourceWeights       weight of a resource in the usage score ({@code resource-weights[google.com/tpu]=8});
+     *                              a resource not listed weighs 1
+     */
+    public record AdmissionFairSharingSettings(Duration usageHalfLifeTime,
+                                               @DefaultValue("5m") Duration usageSamplingInterval,
+                                               Map<String, Double> resourceWeights) {
+    }
+
+    /** The core's settings: fair sharing, and admission fair sharing when its block is set. */
+    SchedulerSettings schedulerSettings() {
+        AdmissionFairSharingSettings afs = admissionFairSharing;
+        return new SchedulerSettings(fairSharing.enabled(), afs == null ? null
+                : new AdmissionFairSharing(afs.usageHalfLifeTime() == null ? Duration.ZERO : afs.usageHalfLifeTime(),
+                        afs.usageSamplingInterval(), afs.resourceWeights()));
     }
 }

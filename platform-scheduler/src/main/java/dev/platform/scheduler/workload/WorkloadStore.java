@@ -76,6 +76,19 @@ public class WorkloadStore {
             pods_ready_changed_at""";
 
     /** Forecast columns of {@link #FORECAST_JOIN}, all prefixed {@code forecast_}. */
+    /**
+     * Whether the ClusterQueue named by the SQL expression {@code %s} orders by LocalQueue usage: its admissionScope
+     * asks for it (the leader stores no scores when the settings turn admission fair sharing off).
+     */
+    private static final String USES_ADMISSION_FAIR_SHARING = """
+            coalesce((SELECT c.spec -> 'admissionScope' ->> 'admissionMode' = 'UsageBasedAdmissionFairSharing'
+                      FROM cluster_queue c WHERE c.name = %s), false)""";
+
+    /** The stored admission fair sharing score of workload {@code %s}'s LocalQueue; 0 when it has none, as in the core. */
+    private static final String LOCAL_QUEUE_SCORE = """
+            coalesce((SELECT u.score FROM local_queue_usage u
+                      WHERE u.namespace = %1$s.namespace AND u.local_queue = %1$s.queue_name), 0)""";
+
     private static final String FORECAST_COLUMNS = """
             f.estimated_admission_at AS forecast_at, f.admission_p10 AS forecast_p10,
             f.admission_p90 AS forecast_p90, f.basis AS forecast_basis, f.message AS forecast_message,
@@ -199,7 +212,8 @@ public class WorkloadStore {
 
     /**
      * Zero-based positions of pending workloads in their ClusterQueue and LocalQueue, in the
-     * scheduler's order (priority, then queue timestamp, then uid), one statement for a page.
+     * scheduler's order (priority, then queue timestamp, then uid; in a ClusterQueue under admission
+     * fair sharing, the LocalQueue's score first), one statement for a page.
      */
     public Map<UUID, int[]> positions(Collection<UUID> pendingUids) {
         Map<UUID, int[]> positions = new HashMap<>();
@@ -208,10 +222,18 @@ public class WorkloadStore {
         }
         jdbc.sql("""
                 SELECT w.uid,
-                       (SELECT count(*) FROM workload o
-                        WHERE o.cluster_queue = w.cluster_queue AND o.state = 'Pending'
-                          AND (o.priority > w.priority OR (o.priority = w.priority
-                               AND (o.queue_timestamp, o.uid) < (w.queue_timestamp, w.uid)))) AS in_cq,
+                       CASE WHEN """ + " " + USES_ADMISSION_FAIR_SHARING.formatted("w.cluster_queue") + " " + """
+                       THEN (SELECT count(*) FROM workload o
+                             WHERE o.cluster_queue = w.cluster_queue AND o.state = 'Pending'
+                               AND (""" + LOCAL_QUEUE_SCORE.formatted("o") + " " + """
+                                    , -o.priority, o.queue_timestamp, o.uid)
+                                   < (""" + LOCAL_QUEUE_SCORE.formatted("w") + " " + """
+                                    , -w.priority, w.queue_timestamp, w.uid))
+                       ELSE (SELECT count(*) FROM workload o
+                             WHERE o.cluster_queue = w.cluster_queue AND o.state = 'Pending'
+                               AND (o.priority > w.priority OR (o.priority = w.priority
+                                    AND (o.queue_timestamp, o.uid) < (w.queue_timestamp, w.uid))))
+                       END AS in_cq,
                        (SELECT count(*) FROM workload o
                         WHERE o.namespace = w.namespace AND o.queue_name = w.queue_name AND o.state = 'Pending'
                           AND (o.priority > w.priority OR (o.priority = w.priority
@@ -231,15 +253,19 @@ public class WorkloadStore {
      */
     public List<PendingWorkloadsController.PendingWorkload> pendingInClusterQueue(String clusterQueue, int offset,
                                                                                   int limit) {
+        boolean byUsage = jdbc.sql("SELECT " + USES_ADMISSION_FAIR_SHARING.formatted("?")).param(clusterQueue)
+                .query(Boolean.class).single();
+        String first = byUsage ? LOCAL_QUEUE_SCORE.formatted("w") + ", " : "";
         return jdbc.sql("""
                         WITH page AS (
                           SELECT * FROM (
                             SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
                                    pending_reason, pending_message,
-                                   row_number() OVER (ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_cq,
+                                   row_number() OVER (ORDER BY """ + " " + first + " " + """
+                                                      priority DESC, queue_timestamp, uid) - 1 AS in_cq,
                                    row_number() OVER (PARTITION BY namespace, queue_name
                                                       ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
-                            FROM workload WHERE state = 'Pending' AND cluster_queue = :cq) ranked
+                            FROM workload w WHERE state = 'Pending' AND cluster_queue = :cq) ranked
                           ORDER BY in_cq OFFSET :offset LIMIT :limit)
                         SELECT page.*, """ + FORECAST_COLUMNS + """
                         FROM page""" + FORECAST_JOIN + """

@@ -37,7 +37,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 class ConfigurationControllerTest extends ControllerSliceTest {
 
     private static ClusterQueueManifest queue(String name, String cohort) {
-        return new ClusterQueueManifest(name, cohort, List.of(), null, null, null, null, null, null);
+        return new ClusterQueueManifest(name, cohort, List.of(), null, null, null, null, null, null, null);
     }
 
     @Test

@@ -108,6 +108,7 @@ public final class CoreFixtures {
         private double weight = 1.0;
         private StopPolicy stop = StopPolicy.None;
         private LabelSelector namespaceSelector = LabelSelector.EVERYTHING;
+        private AdmissionMode admissionMode;
 
         private ClusterQueueBuilder(String name) {
             this.name = name;
@@ -143,6 +144,11 @@ public final class CoreFixtures {
             return this;
         }
 
+        public ClusterQueueBuilder admissionMode(AdmissionMode mode) {
+            this.admissionMode = mode;
+            return this;
+        }
+
         public ClusterQueueBuilder stopPolicy(StopPolicy s) {
             this.stop = s;
             return this;
@@ -166,7 +172,7 @@ public final class CoreFixtures {
             List<FlavorQuotas> fq = new ArrayList<>();
             flavors.forEach((f, rs) -> fq.add(new FlavorQuotas(f, rs)));
             return new ClusterQueueSpec(name, cohort, List.of(new ResourceGroup(covered, fq)), strategy,
-                    namespaceSelector, fungibility, preemption, weight, stop);
+                    namespaceSelector, fungibility, preemption, weight, stop, admissionMode);
         }
     }
 }

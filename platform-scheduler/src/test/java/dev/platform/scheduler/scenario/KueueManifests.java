@@ -58,7 +58,7 @@ final class KueueManifests {
         }
         for (Map<String, Object> lq : scenario.section("localQueues")) {
             Map<String, Object> spec = new LinkedHashMap<>();
-            copy(lq, spec, "clusterQueue");
+            copy(lq, spec, "clusterQueue", "fairSharing");
             if (stopped) {
                 copy(lq, spec, "stopPolicy");
             }

@@ -68,6 +68,11 @@ record ScenarioFile(String file, Map<String, Object> doc) {
         return doc.containsKey("waitForPodsReady");
     }
 
+    /** Whether the file sets admission fair sharing (its {@code admissionFairSharing} block). */
+    boolean admissionFairSharing() {
+        return doc.containsKey("admissionFairSharing");
+    }
+
     /** Whether any ClusterQueue or LocalQueue has a stopPolicy other than None. */
     boolean stopsQueues() {
         return Stream.concat(section("clusterQueues").stream(), section("localQueues").stream())
@@ -81,6 +86,7 @@ record ScenarioFile(String file, Map<String, Object> doc) {
     List<Map<String, Object>> section(String key) {
         return list(doc.get(key));
     }
+
 
     static String namespace(Map<String, Object> workload) {
         Object ns = workload.get("namespace");

@@ -6,6 +6,9 @@ import dev.platform.scheduler.scenario.EventualOutcome.Pending;
 import dev.platform.scheduler.scenario.EventualOutcome.Phase;
 import dev.platform.scheduler.scenario.EventualOutcome.Preemption;
 import dev.platform.scheduler.scenario.EventualOutcome.SeenPending;
+import dev.platform.api.manifest.Quantity;
+import dev.platform.scheduler.config.LocalQueueUsageStore;
+import dev.platform.scheduler.core.LocalQueueUsage;
 import dev.platform.scheduler.scheduling.SchedulingLoop;
 import dev.platform.scheduler.testsupport.DatabaseCleaner;
 import dev.platform.scheduler.testsupport.PlatformClient;
@@ -14,6 +17,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -40,6 +44,7 @@ final class ScenarioReplay {
     private final PlatformClient api;
     private final JdbcClient jdbc;
     private final SchedulingLoop loop;
+    private final LocalQueueUsageStore localQueueUsage;
     /** Workload name to namespace, for every workload of the scenario. */
     private final Map<String, String> namespaces = new LinkedHashMap<>();
     /** Workload name to its entry in the file. */
@@ -50,11 +55,13 @@ final class ScenarioReplay {
     private final Set<String> stillAdmitted = new LinkedHashSet<>();
     private final List<Preemption> preemptedSoFar = new ArrayList<>();
 
-    ScenarioReplay(ScenarioFile scenario, PlatformClient api, JdbcClient jdbc, SchedulingLoop loop) {
+    ScenarioReplay(ScenarioFile scenario, PlatformClient api, JdbcClient jdbc, SchedulingLoop loop,
+                   LocalQueueUsageStore localQueueUsage) {
         this.scenario = scenario;
         this.api = api;
         this.jdbc = jdbc;
         this.loop = loop;
+        this.localQueueUsage = localQueueUsage;
     }
 
     void run() {
@@ -65,6 +72,7 @@ final class ScenarioReplay {
         if (stopPolicies) {
             apply(KueueManifests.configuration(scenario, true));
         }
+        storeConsumedResources();
         submitPending();
         for (Phase phase : EventualOutcome.phases(scenario)) {
             for (String name : phase.finish()) {
@@ -103,6 +111,27 @@ final class ScenarioReplay {
                     .as(where("admitted " + name + " is not reproducible: flavors of " + podSet))
                     .isEqualTo(strMap(flavors)));
             stillAdmitted.add(name);
+        }
+    }
+
+    /**
+     * What the file's LocalQueues consumed, stored as of now between two cycles; the loop then rebuilds its state
+     * from the database, as after a restart, so that it orders by these and not by what admitting the file's
+     * admitted workloads charged.
+     */
+    private void storeConsumedResources() {
+        List<LocalQueueUsage> usages = new ArrayList<>();
+        Instant now = Instant.now();
+        for (Map<String, Object> lq : scenario.section("localQueues")) {
+            if (lq.containsKey("consumedResources")) {
+                Map<String, Double> consumed = new LinkedHashMap<>();
+                strMap(lq.get("consumedResources")).forEach((resource, quantity) ->
+                        consumed.put(resource, (double) Quantity.parse(quantity).milliValue()));
+                usages.add(new LocalQueueUsage(namespace(lq), str(lq.get("name")), consumed, now));
+            }
+        }
+        if (!usages.isEmpty()) {
+            loop.quiesced(() -> localQueueUsage.write(usages)).join();
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.scenario;
 
+import dev.platform.scheduler.config.LocalQueueUsageStore;
 import dev.platform.scheduler.scheduling.SchedulingLoop;
 import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
@@ -13,9 +14,9 @@ import java.util.stream.Stream;
 
 /**
  * The scheduling scenario files (src/test/resources/scenarios) replayed through the REST API
- * against the running application and real PostgreSQL. Files with
- * {@code fairSharing: true} run in {@link FairSharingScenarioRestTest}, files with
- * {@code waitForPodsReady} in {@link LifecycleScenarioRestTest}; files with
+ * against the running application and real PostgreSQL. Files with {@code fairSharing: true} run in
+ * {@link FairSharingScenarioRestTest}, files with {@code waitForPodsReady} in {@link LifecycleScenarioRestTest},
+ * files with an {@code admissionFairSharing} block in {@link AdmissionFairSharingScenarioRestTest}; files with
  * {@code rest: false} say in a comment why they cannot be replayed.
  *
  * <p>For each file: the tables are emptied; the configuration is posted to {@code /manifests} as
@@ -23,7 +24,9 @@ import java.util.stream.Stream;
  * {@code namespaces} as v1 Namespaces with their labels; the {@code admitted}
  * workloads are submitted one at a time as kueue Workloads and each must be Admitted on the
  * file's flavors before the next (this reproduces the admission order; stop policies are applied
- * only afterwards, so that a held queue can start with admitted workloads); the {@code pending}
+ * only afterwards, so that a held queue can start with admitted workloads); the LocalQueues'
+ * {@code consumedResources} are then stored as admission fair sharing's memory of them, as of now,
+ * and the loop rebuilds its state from it; the {@code pending}
  * workloads are then posted in list order in one {@code /manifests} request, so that they are
  * stored in one transaction and the loop's next cycle sees all of them, as the file's cycle does.
  *
@@ -65,14 +68,19 @@ class ScenarioRestTest {
     @Autowired
     SchedulingLoop loop;
 
+    @Autowired
+    LocalQueueUsageStore localQueueUsage;
+
     @TestFactory
     Stream<DynamicTest> scenarios() {
-        return replay(ScenarioFile.all().stream().filter(s -> !s.fairSharing() && !s.lifecycle()));
+        return replay(ScenarioFile.all().stream()
+                .filter(s -> !s.fairSharing() && !s.lifecycle() && !s.admissionFairSharing()));
     }
 
     Stream<DynamicTest> replay(Stream<ScenarioFile> scenarios) {
         PlatformClient api = new PlatformClient(port);
         return scenarios.filter(ScenarioFile::replayableThroughRest)
-                .map(s -> DynamicTest.dynamicTest(s.file(), () -> new ScenarioReplay(s, api, jdbc, loop).run()));
+                .map(s -> DynamicTest.dynamicTest(s.file(),
+                        () -> new ScenarioReplay(s, api, jdbc, loop, localQueueUsage).run()));
     }
 }

@@ -9,6 +9,7 @@ import dev.platform.scheduler.cluster.ClusterQueries;
 import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.scheduler.config.ConfigurationService;
 import dev.platform.scheduler.config.ManifestApplication;
+import dev.platform.scheduler.config.LocalQueueUsageStore;
 import dev.platform.scheduler.config.QueueUsage;
 import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.scheduler.identity.AgentTokens;
@@ -75,6 +76,8 @@ public abstract class ControllerSliceTest implements AgentGatewayPorts {
     protected ConfigurationService configuration;
     @MockitoBean
     protected QueueUsage queueUsage;
+    @MockitoBean
+    protected LocalQueueUsageStore localQueueUsage;
     @MockitoBean
     protected ManifestApplication manifestApplication;
     @MockitoBean

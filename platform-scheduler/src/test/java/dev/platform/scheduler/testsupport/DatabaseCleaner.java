@@ -76,7 +76,8 @@ public final class DatabaseCleaner {
 
     /**
      * A digest of every row of every platform table, to prove that a rejected request changed
-     * nothing (counts alone would miss an update). Left out: the leader row, the usage samples and the
+     * nothing (counts alone would miss an update). Left out: the leader row, the usage samples, the
+     * LocalQueues' admission fair sharing usage and the
      * forecasts, which the leader renews, appends and rewrites at its own pace whatever the requests do.
      */
     public static Map<String, String> contentDigest(JdbcClient jdbc) {
@@ -84,7 +85,7 @@ public final class DatabaseCleaner {
                 SELECT tablename FROM pg_tables
                 WHERE schemaname = 'public'
                   AND tablename NOT IN ('flyway_schema_history', 'scheduler_leader', 'cluster_queue_usage_sample',
-                                        'workload_forecast', 'cluster_queue_forecast')
+                                        'workload_forecast', 'cluster_queue_forecast', 'local_queue_usage')
                 ORDER BY tablename""")
                 .query(String.class).list();
         Map<String, String> digests = new TreeMap<>();

@@ -50,7 +50,8 @@ class TeamPageControllerTest {
     void showsTheChosenTeamsQueuesQuotaBorrowingAndWorkloads() throws Exception {
         given(queries.teams(ADMIN)).willReturn(List.of("default-team", "team-b"));
         given(queries.team("team-b", 50)).willReturn(Optional.of(new TeamView("team-b", List.of("team-b"),
-                List.of(new LocalQueueView("team-b", "lq-b", "team-b", "None")),
+                List.of(new LocalQueueView("team-b", "lq-b", "team-b", "None", "2", "cpu 3500m, google.com/tpu 8",
+                        T0), new LocalQueueView("team-b", "lq-new", "team-b", "None")),
                 List.of(borrowingQueue()),
                 List.of(new WorkloadLine("team-b", "train-1", "JobSet", "Pending", "lq-b", "team-b", 5, 3, 1,
                         "WaitingForQuota", "short", T0, null),
@@ -63,6 +64,8 @@ class TeamPageControllerTest {
                 .andExpect(content().string(allOf(
                         containsString("<option value=\"team-b\" selected=\"selected\">team-b</option>"),
                         containsString("<th scope=\"row\">team-b/lq-b</th>"), containsString("href=\"/queues/team-b\""),
+                        containsString("cpu 3500m, google.com/tpu 8"), containsString("(weight <span>2</span>"),
+                        containsString("not recorded"),
                         containsString("20 of 16"), containsString("borrowed 4"), containsString("borrow ≤ 8"),
                         containsString("href=\"/namespaces/team-b/workloads/train-1\""), containsString("3 / 1"),
                         containsString("Waiting for quota to free up"), containsString("Running"),

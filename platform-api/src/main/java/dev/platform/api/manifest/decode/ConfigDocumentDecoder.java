@@ -1,6 +1,8 @@
 package dev.platform.api.manifest.decode;
 
 import dev.platform.api.manifest.ClusterQueueManifest;
+import dev.platform.api.manifest.ClusterQueueManifest.AdmissionMode;
+import dev.platform.api.manifest.ClusterQueueManifest.AdmissionScope;
 import dev.platform.api.manifest.ClusterQueueManifest.BorrowWithinCohort;
 import dev.platform.api.manifest.ClusterQueueManifest.BorrowWithinCohortPolicy;
 import dev.platform.api.manifest.ClusterQueueManifest.FlavorFungibility;
@@ -50,7 +52,7 @@ final class ConfigDocumentDecoder {
     private static final int MAX_TEAM_ENTRIES = 1000;
     /** Kueue ClusterQueue fields outside the platform's scope: accepted, said to be ignored. */
     private static final List<String> UNSUPPORTED_CLUSTER_QUEUE_FIELDS =
-            List.of("admissionChecks", "admissionChecksStrategy", "admissionScope", "concurrentAdmissionPolicy");
+            List.of("admissionChecks", "admissionChecksStrategy", "concurrentAdmissionPolicy");
 
     /** The decoded object of a configuration kind, whose apiVersion and kind have been checked. */
     ConfigManifest decode(FieldCursor root, TypeMeta type) {
@@ -128,7 +130,17 @@ final class ConfigDocumentDecoder {
                 flavorFungibility(spec.object("flavorFungibility"), v1beta1),
                 preemption(spec.object("preemption")),
                 QuotaDecoder.fairSharing(spec),
-                spec.oneOf("stopPolicy", StopPolicy.class));
+                spec.oneOf("stopPolicy", StopPolicy.class),
+                admissionScope(spec.object("admissionScope")));
+    }
+
+    /** Kueue requires admissionMode once admissionScope is given. */
+    private static AdmissionScope admissionScope(FieldCursor scope) {
+        if (scope == null) {
+            return null;
+        }
+        return new AdmissionScope(scope.require("admissionMode") ? scope.oneOf("admissionMode", AdmissionMode.class)
+                : null);
     }
 
     /** v1beta1 also spells MayStopSearch as Borrow (whenCanBorrow) or Preempt (whenCanPreempt); v1beta2 does not. */

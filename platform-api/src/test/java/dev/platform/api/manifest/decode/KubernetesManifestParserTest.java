@@ -1,6 +1,7 @@
 package dev.platform.api.manifest.decode;
 
 import dev.platform.api.manifest.ClusterQueueManifest;
+import dev.platform.api.manifest.ClusterQueueManifest.AdmissionMode;
 import dev.platform.api.manifest.ClusterQueueManifest.FungibilityPolicy;
 import dev.platform.api.manifest.ClusterQueueManifest.FungibilityPreference;
 import dev.platform.api.manifest.CohortManifest;
@@ -169,6 +170,48 @@ class KubernetesManifestParserTest {
         assertThat(queue.preemption()).isEqualTo(ClusterQueueManifest.Preemption.DEFAULT);
         assertThat(queue.fairSharing()).isEqualTo(FairSharing.DEFAULT);
         assertThat(queue.stopPolicy()).isEqualTo(ClusterQueueManifest.StopPolicy.None);
+    }
+
+    @Test
+    void anAdmissionScopeNamesItsModeAndALocalQueueItsFairSharingWeight() {
+        List<DecodedDocument> docs = parse("""
+                apiVersion: kueue.x-k8s.io/v1beta2
+                kind: ClusterQueue
+                metadata: {name: shared}
+                spec:
+                  admissionScope: {admissionMode: UsageBasedAdmissionFairSharing}
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta2
+                kind: LocalQueue
+                metadata: {name: team-a, namespace: a}
+                spec: {clusterQueue: shared, fairSharing: {weight: "2"}}
+                """);
+
+        var queue = (ClusterQueueManifest) docs.get(0).manifest();
+        var local = (LocalQueueManifest) docs.get(1).manifest();
+        assertThat(queue.admissionScope().admissionMode()).isEqualTo(AdmissionMode.UsageBasedAdmissionFairSharing);
+        assertThat(docs.get(0).warnings()).isEmpty();
+        assertThat(local.fairSharing().weight()).isEqualTo(Quantity.of(2));
+    }
+
+    @Test
+    void anAdmissionScopeWithoutAKnownModeIsRejectedAsKueueRequiresOne() {
+        List<ManifestError> errors = rejected("""
+                apiVersion: kueue.x-k8s.io/v1beta2
+                kind: ClusterQueue
+                metadata: {name: a}
+                spec:
+                  admissionScope: {}
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta2
+                kind: ClusterQueue
+                metadata: {name: b}
+                spec:
+                  admissionScope: {admissionMode: Usage}
+                """, Cause.INVALID);
+
+        assertThat(errors).extracting(ManifestError::document, ManifestError::path).containsExactly(
+                tuple(0, "spec.admissionScope.admissionMode"), tuple(1, "spec.admissionScope.admissionMode"));
     }
 
     @Test

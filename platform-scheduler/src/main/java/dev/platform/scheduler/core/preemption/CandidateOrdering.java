@@ -1,31 +1,45 @@
 package dev.platform.scheduler.core.preemption;
 
 import dev.platform.scheduler.core.AdmittedWorkload;
+import dev.platform.scheduler.core.Snapshot;
 
 import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.Map;
 
 /**
  * Kueue's CandidatesOrdering (preemption/common/ordering.go), in this order:
  * <ol>
  *   <li>workloads already being evicted first (their quota is about to come back anyway);</li>
  *   <li>workloads of other ClusterQueues before the preemptor's own;</li>
+ *   <li>under admission fair sharing, of two workloads of one such ClusterQueue from different LocalQueues, the one
+ *       whose LocalQueue has the higher usage first;</li>
  *   <li>lower priority first;</li>
  *   <li>most recently admitted first (least work lost);</li>
  *   <li>uid, so that the order is total and deterministic.</li>
  * </ol>
  * Written out by hand rather than as a comparator chain: it runs some 10^5 times per preemption over 10^4
- * candidates, and boxing in a chain of key extractors costs more than the search itself.
+ * candidates, and boxing in a chain of key extractors costs more than the search itself. LocalQueue usage is read
+ * once per candidate and only when admission fair sharing is on.
  */
-public final class CandidateOrdering {
+public final class CandidateOrdering implements Comparator<AdmittedWorkload> {
 
-    private CandidateOrdering() {
+    private final String preemptorClusterQueue;
+    private final Snapshot snapshot;
+    private final Map<AdmittedWorkload, Double> usage;
+
+    private CandidateOrdering(String preemptorClusterQueue, Snapshot snapshot) {
+        this.preemptorClusterQueue = preemptorClusterQueue;
+        this.snapshot = snapshot.admissionFairSharing() ? snapshot : null;
+        this.usage = this.snapshot == null ? null : new IdentityHashMap<>();
     }
 
-    public static Comparator<AdmittedWorkload> forPreemptorIn(String preemptorClusterQueue) {
-        return (a, b) -> compare(a, b, preemptorClusterQueue);
+    public static CandidateOrdering forPreemptorIn(String preemptorClusterQueue, Snapshot snapshot) {
+        return new CandidateOrdering(preemptorClusterQueue, snapshot);
     }
 
-    static int compare(AdmittedWorkload a, AdmittedWorkload b, String preemptorClusterQueue) {
+    @Override
+    public int compare(AdmittedWorkload a, AdmittedWorkload b) {
         if (a.evicted() != b.evicted()) {
             return a.evicted() ? -1 : 1;
         }
@@ -34,7 +48,11 @@ public final class CandidateOrdering {
         if (aOwn != bOwn) {
             return aOwn ? 1 : -1;
         }
-        int c = Integer.compare(a.priority(), b.priority());
+        int c = snapshot == null ? 0 : byLocalQueueUsage(a, b);
+        if (c != 0) {
+            return c;
+        }
+        c = Integer.compare(a.priority(), b.priority());
         if (c != 0) {
             return c;
         }
@@ -43,5 +61,20 @@ public final class CandidateOrdering {
             return c;
         }
         return a.uid().compareTo(b.uid());
+    }
+
+    /** Kueue's resourceUsagePreemptionEnabled: same ClusterQueue, different LocalQueues, both with a usage. */
+    private int byLocalQueueUsage(AdmittedWorkload a, AdmittedWorkload b) {
+        if (!a.clusterQueue().equals(b.clusterQueue())
+                || (a.workload().localQueue().equals(b.workload().localQueue())
+                    && a.workload().namespace().equals(b.workload().namespace()))) {
+            return 0;
+        }
+        double aUsage = usage.computeIfAbsent(a, snapshot::localQueueUsage);
+        double bUsage = usage.computeIfAbsent(b, snapshot::localQueueUsage);
+        if (Double.isNaN(aUsage) || Double.isNaN(bUsage)) {
+            return 0;
+        }
+        return Double.compare(bUsage, aUsage);
     }
 }

@@ -222,7 +222,7 @@ final class FairSharingPreemption {
         private final Map<String, Integer> cursor = new HashMap<>();
         private final Set<QuotaNode> pruned = new HashSet<>();
         private final Set<QuotaNode> preemptorAncestors = new HashSet<>(preemptorQueue.ancestors());
-        private final Comparator<AdmittedWorkload> order = CandidateOrdering.forPreemptorIn(request.clusterQueue());
+        private final Comparator<AdmittedWorkload> order = CandidateOrdering.forPreemptorIn(request.clusterQueue(), snapshot);
 
         TargetQueueOrdering(Map<String, List<AdmittedWorkload>> candidates) {
             // Sorted lazily: a target queue usually gives up only its first few candidates.

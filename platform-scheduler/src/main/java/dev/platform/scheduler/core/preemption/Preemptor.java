@@ -89,7 +89,7 @@ public final class Preemptor {
         collected.addAll(hierarchy);
         collected.addAll(byPriority);
         collected.addAll(sameQueue);
-        String own = request.clusterQueue();
+        CandidateOrdering order = CandidateOrdering.forPreemptorIn(request.clusterQueue(), snapshot);
         LazilySorted<Candidate> all = new LazilySorted<>(collected, (a, b) -> {
             if (a.workload().evicted() != b.workload().evicted()) {
                 return a.workload().evicted() ? -1 : 1;
@@ -97,7 +97,7 @@ public final class Preemptor {
             if (a.kind() != b.kind()) {
                 return Integer.compare(a.kind(), b.kind());
             }
-            return CandidateOrdering.compare(a.workload(), b.workload(), own);
+            return order.compare(a.workload(), b.workload());
         });
 
         // 3. Try with borrowing allowed and without, in Kueue's order for the situation.

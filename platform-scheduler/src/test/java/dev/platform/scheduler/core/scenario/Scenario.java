@@ -1,6 +1,8 @@
 package dev.platform.scheduler.core.scenario;
 
 import dev.platform.scheduler.core.Admission;
+import dev.platform.scheduler.core.AdmissionFairSharing;
+import dev.platform.scheduler.core.AdmissionMode;
 import dev.platform.scheduler.core.BorrowWithinCohortPolicy;
 import dev.platform.scheduler.core.ClusterQueueSpec;
 import dev.platform.scheduler.core.CohortSpec;
@@ -13,6 +15,7 @@ import dev.platform.scheduler.core.FungibilityPreference;
 import dev.platform.scheduler.core.LabelRequirement;
 import dev.platform.scheduler.core.LabelSelector;
 import dev.platform.scheduler.core.LocalQueueSpec;
+import dev.platform.scheduler.core.LocalQueueUsage;
 import dev.platform.scheduler.core.Namespace;
 import dev.platform.scheduler.core.PodSet;
 import dev.platform.scheduler.core.PodSetAssignment;
@@ -73,8 +76,20 @@ final class Scenario {
     private Scenario(String file, Map<String, Object> doc) {
         this.file = file;
         this.doc = doc;
-        this.state = new SchedulerState(clock, Boolean.TRUE.equals(doc.get("fairSharing"))
-                ? SchedulerSettings.FAIR_SHARING : SchedulerSettings.CLASSICAL);
+        this.state = new SchedulerState(clock, new SchedulerSettings(Boolean.TRUE.equals(doc.get("fairSharing")),
+                admissionFairSharing(doc)));
+    }
+
+    /** The file's {@code admissionFairSharing} block (Kueue's Configuration field names), or null when absent. */
+    static AdmissionFairSharing admissionFairSharing(Map<String, Object> doc) {
+        if (!doc.containsKey("admissionFairSharing")) {
+            return null;
+        }
+        Map<String, Object> afs = map(doc.get("admissionFairSharing"));
+        Map<String, Double> weights = new LinkedHashMap<>();
+        map(afs.get("resourceWeights")).forEach((r, w) -> weights.put(r, ((Number) w).doubleValue()));
+        return new AdmissionFairSharing(duration(str(afs.get("usageHalfLifeTime"))),
+                duration(str(afs.get("usageSamplingInterval"))), weights);
     }
 
     /** The scenario files of a classpath folder, in name order. */
@@ -118,9 +133,13 @@ final class Scenario {
         }
         for (Map<String, Object> lq : list(doc.get("localQueues"))) {
             LocalQueueSpec spec = new LocalQueueSpec(ns(lq), str(lq.get("name")), str(lq.get("clusterQueue")),
-                    enumOf(StopPolicy.class, lq.get("stopPolicy")));
+                    enumOf(StopPolicy.class, lq.get("stopPolicy")), weight(lq));
             queueOfLocalQueue.put(spec.key(), spec.clusterQueue());
             state.applyLocalQueue(spec);
+            // As the REST replay stores them: what the LocalQueue consumed so far, as of the scenario's present.
+            Map<String, Double> consumed = new LinkedHashMap<>();
+            strMap(lq.get("consumedResources")).forEach((r, q) -> consumed.put(r, (double) CoreFixtures.milli(q)));
+            state.restoreLocalQueueUsage(new LocalQueueUsage(spec.namespace(), spec.name(), consumed, NOW));
         }
         int i = 0;
         for (Map<String, Object> a : list(doc.get("admitted"))) {
@@ -170,7 +189,8 @@ final class Scenario {
         return new ClusterQueueSpec(str(cq.get("name")), str(cq.get("cohort")), resourceGroups(cq.get("resourceGroups")),
                 enumOf(QueueingStrategy.class, cq.get("queueingStrategy")),
                 selector == null ? null : labelSelector(map(selector)),
-                fungibility, preemption, weight(cq), enumOf(StopPolicy.class, cq.get("stopPolicy")));
+                fungibility, preemption, weight(cq), enumOf(StopPolicy.class, cq.get("stopPolicy")),
+                enumOf(AdmissionMode.class, map(cq.get("admissionScope")).get("admissionMode")));
     }
 
     /** v1beta1 spelled MayStopSearch as Borrow / Preempt. */
