@@ -21,7 +21,7 @@ import java.util.TreeSet;
 /**
  * One admission cycle, in the steps of Kueue's Scheduler.schedule():
  * <ol>
- *   <li>drain queues stopped with HoldAndDrain;</li>
+ *   <li>evict what queues stopped with HoldAndDrain hold, and deactivated workloads;</li>
  *   <li>report workloads whose LocalQueue does not exist;</li>
  *   <li>snapshot the quota tree;</li>
  *   <li>in rounds: take the head of every open ClusterQueue, nominate (assign flavors, find victims), order the
@@ -109,11 +109,17 @@ final class AdmissionCycle {
             for (AdmittedWorkload w : List.copyOf(e.getValue().values())) {
                 LocalQueueSpec lq = state.localQueue(w.workload().localQueueKey());
                 boolean localDrains = lq != null && lq.stopPolicy() == StopPolicy.HoldAndDrain;
-                if (w.evicted() || !(queueDrains || localDrains)) {
+                EvictionReason reason = state.deactivating(w.uid()) ? EvictionReason.Deactivated
+                        : queueDrains ? EvictionReason.ClusterQueueStopped
+                        : localDrains ? EvictionReason.LocalQueueStopped : null;
+                if (w.evicted() || reason == null) {
                     continue;
                 }
-                String message = queueDrains ? "The ClusterQueue is stopped" : "The LocalQueue is stopped";
-                evicted.add(new Decision.Evict(w.workload(), e.getKey(), message));
+                evicted.add(new Decision.Evict(w.workload(), e.getKey(), reason, switch (reason) {
+                    case Deactivated -> "The workload is deactivated";
+                    case ClusterQueueStopped -> "The ClusterQueue is stopped";
+                    case LocalQueueStopped -> "The LocalQueue is stopped";
+                }));
                 state.evictionStarted(w.uid());
             }
         }

@@ -88,7 +88,7 @@ class DecisionWriter {
         List<String> rejectedEvictions = new ArrayList<>();
         evict(result.preempted().stream().map(p -> eviction(p.workload(), versions, "Preempted", p.message(),
                 p.reason().name())).toList(), now, newVersions, rejectedEvictions);
-        evict(result.evicted().stream().map(e -> eviction(e.workload(), versions, stopReason(e.message()), e.message(),
+        evict(result.evicted().stream().map(e -> eviction(e.workload(), versions, e.reason().name(), e.message(),
                 null)).toList(), now, newVersions, rejectedEvictions);
         preemptions.append(result.preempted().stream()
                 .filter(p -> !rejectedEvictions.contains(p.workload().uid()))
@@ -275,9 +275,5 @@ class DecisionWriter {
     private static PreemptionEvent.Party party(Workload workload, String clusterQueue) {
         return new PreemptionEvent.Party(workload.namespace(), workload.name(), workload.uid(), clusterQueue,
                 workload.priority());
-    }
-
-    private static String stopReason(String message) {
-        return message != null && message.contains("LocalQueue") ? "LocalQueueStopped" : "ClusterQueueStopped";
     }
 }

@@ -48,7 +48,7 @@ final class SchedulerCache {
     private final Observer observer;
     /** Version of every workload as the state knows it; a feed row with the same version is already reflected. */
     private final Map<String, Long> versions = new HashMap<>();
-    /** Workloads the state holds as pending (the others in {@link #versions} hold quota). */
+    /** Workloads the state holds as pending, inactive ones too (the others in {@link #versions} hold quota). */
     private final Set<String> pending = new HashSet<>();
     /** The latest row of every active workload: what placement needs beyond the core's view. */
     private final Map<String, WorkloadRow> rows = new HashMap<>();
@@ -122,7 +122,11 @@ final class SchedulerCache {
                 if (held) {
                     state.workloadFinished(uid);
                 }
-                state.addPending(CoreMapping.workload(row));
+                if (row.active()) {
+                    state.addPending(CoreMapping.workload(row));
+                } else {
+                    state.addInactive(CoreMapping.workload(row));
+                }
                 pending.add(uid);
                 versions.put(uid, row.version());
             }
@@ -130,6 +134,13 @@ final class SchedulerCache {
                 if (!held && row.admission() != null) {
                     state.addAdmitted(CoreMapping.workload(row), CoreMapping.admission(row.admission()),
                             row.admittedAt());
+                } else if (held) {
+                    state.changePriority(uid, row.priority());
+                }
+                if (row.active()) {
+                    state.activate(uid);
+                } else {
+                    state.deactivate(uid);
                 }
                 versions.put(uid, row.version());
             }

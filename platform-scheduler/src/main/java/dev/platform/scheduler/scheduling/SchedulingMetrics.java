@@ -149,7 +149,7 @@ public class SchedulingMetrics {
         }
         for (Decision.Evict e : result.evicted()) {
             if (!outcome.rejectedEvictions().contains(e.workload().uid())) {
-                evicted(e.clusterQueue(), "ClusterQueueStopped", e.workload().priorityClassName());
+                evicted(e.clusterQueue(), e.reason().name(), e.workload().priorityClassName());
             }
         }
     }

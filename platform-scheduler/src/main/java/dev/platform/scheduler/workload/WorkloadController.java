@@ -12,6 +12,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -41,9 +42,12 @@ public class WorkloadController {
     private final WorkloadStore store;
     private final WorkloadStatuses statuses;
     private final SubmissionRateLimiter rate;
+    private final WorkloadUpdates updates;
 
     public WorkloadController(ManifestParser parser, RequestBodies bodies, WorkloadService workloads,
-                              WorkloadStore store, WorkloadStatuses statuses, SubmissionRateLimiter rate) {
+                              WorkloadStore store, WorkloadStatuses statuses, SubmissionRateLimiter rate,
+                              WorkloadUpdates updates) {
+        this.updates = updates;
         this.parser = parser;
         this.bodies = bodies;
         this.workloads = workloads;
@@ -74,11 +78,17 @@ public class WorkloadController {
                              @RequestParam(required = false) String queue,
                              @RequestParam(required = false) String cursor,
                              @RequestParam(defaultValue = "100") int limit) {
+        return page(store, statuses, List.of(namespace), state, queue, cursor, limit);
+    }
+
+    /** One page of the workloads of {@code namespaces} (null: every namespace), newest first. */
+    static WorkloadPage page(WorkloadStore store, WorkloadStatuses statuses, java.util.Collection<String> namespaces,
+                             String state, String queue, String cursor, int limit) {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new ApiException(HttpStatus.BAD_REQUEST, "Bad Request",
                     "limit must be between 1 and " + MAX_PAGE, List.of());
         }
-        List<WorkloadRow> rows = store.list(namespace, state == null ? null : parseState(state), queue,
+        List<WorkloadRow> rows = store.list(namespaces, state == null ? null : parseState(state), queue,
                 cursor == null ? null : KeysetCursor.decode(cursor, UUID::fromString), limit + 1);
         KeysetCursor.Page<WorkloadRow> page = KeysetCursor.page(rows, limit,
                 w -> new KeysetCursor<>(w.createdAt(), w.uid()));
@@ -98,6 +108,28 @@ public class WorkloadController {
     @DeleteMapping("/{name}")
     public WorkloadStatus cancel(@PathVariable String namespace, @PathVariable String name, Caller caller) {
         return statuses.of(workloads.cancel(namespace, name, caller.name()));
+    }
+
+    /** kueuectl stop workload: spec.active false; an admitted workload is evicted by the scheduler's next turn. */
+    @PostMapping("/{name}/stop")
+    public WorkloadStatus stop(@PathVariable String namespace, @PathVariable String name, Caller caller) {
+        return statuses.of(updates.setActive(namespace, name, false, caller.name()));
+    }
+
+    /** kueuectl resume workload: spec.active true; it waits in its queue again at its place. */
+    @PostMapping("/{name}/resume")
+    public WorkloadStatus resume(@PathVariable String namespace, @PathVariable String name, Caller caller) {
+        return statuses.of(updates.setActive(namespace, name, true, caller.name()));
+    }
+
+    /**
+     * A JSON merge patch of the workload (kubectl patch --type=merge): {@code spec.active} and the label
+     * {@code kueue.x-k8s.io/priority-class} may change; anything else is a 422.
+     */
+    @PatchMapping(path = "/{name}", consumes = {"application/merge-patch+json", "application/json"})
+    public WorkloadStatus patch(@PathVariable String namespace, @PathVariable String name, HttpServletRequest request,
+                                Caller caller) throws IOException {
+        return statuses.of(updates.patch(namespace, name, bodies.read(request.getInputStream()), caller.name()));
     }
 
     private WorkloadRow find(String namespace, String name) {

@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * The workload status resource of the REST contract, whose field names are fixed (callers outside rely on them).
  * {@code forecast} is an addition: when a pending workload is expected to be admitted (null for other states and
- * before the first forecast).
+ * before the first forecast). {@code active} is Kueue's spec.active, also an addition: false for a deactivated
+ * workload, which holds no quota and waits outside its queue (pending reason Deactivated) until it is activated.
  */
 public record WorkloadStatus(
         String namespace,
@@ -27,7 +28,8 @@ public record WorkloadStatus(
         PendingReason pendingReason,
         Instant createdAt,
         Instant admittedAt,
-        Forecast forecast) {
+        Forecast forecast,
+        boolean active) {
 
     /** requests are per pod, as Kubernetes quantities. */
     public record PodSet(String name, int count, Map<String, String> requests) {

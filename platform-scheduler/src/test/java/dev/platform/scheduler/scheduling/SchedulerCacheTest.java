@@ -259,7 +259,7 @@ class SchedulerCacheTest {
             WorkloadRow row = new WorkloadRow(UUID.fromString(uid(name)), "team", name, "JobSet", queue,
                     queue == null ? null : "cq", null, priority, state, podSets, admission, null, null,
                     CoreFixtures.T0, CoreFixtures.T0, admittedAt, finishedAt, 0, version, ++changeSeq,
-                    GkeLabels.NODE_POOL, null, null, null);
+                    GkeLabels.NODE_POOL, null, null, null, true);
             latest.put(name, row);
             return row;
         }
