@@ -5,6 +5,7 @@ import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.scheduler.web.ApiException;
 import dev.platform.scheduler.web.KeysetCursor;
+import dev.platform.scheduler.web.KubernetesYaml;
 import dev.platform.scheduler.web.RequestBodies;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
@@ -20,9 +21,14 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.net.URI;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.UUID;
 
@@ -43,11 +49,15 @@ public class WorkloadController {
     private final WorkloadStatuses statuses;
     private final SubmissionRateLimiter rate;
     private final WorkloadUpdates updates;
+    private final JsonMapper json;
+    private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
+    };
 
     public WorkloadController(ManifestParser parser, RequestBodies bodies, WorkloadService workloads,
                               WorkloadStore store, WorkloadStatuses statuses, SubmissionRateLimiter rate,
-                              WorkloadUpdates updates) {
+                              WorkloadUpdates updates, JsonMapper json) {
         this.updates = updates;
+        this.json = json;
         this.parser = parser;
         this.bodies = bodies;
         this.workloads = workloads;
@@ -98,6 +108,25 @@ public class WorkloadController {
     @GetMapping("/{name}")
     public WorkloadStatus get(@PathVariable String namespace, @PathVariable String name) {
         return statuses.of(find(namespace, name));
+    }
+
+    /**
+     * The workload as a Kubernetes object: the manifest as submitted (with the changes made since: spec.active of a
+     * Workload, the priority-class label), its uid and creation time in metadata, and the status above as
+     * {@code status}. {@code POST /api/v1/manifests} takes it back as {@code unchanged}.
+     */
+    @GetMapping(path = "/{name}", produces = KubernetesYaml.MEDIA_TYPE)
+    public String object(@PathVariable String namespace, @PathVariable String name) {
+        WorkloadRow row = find(namespace, name);
+        Map<String, Object> object = json.readValue(store.manifest(row.uid()).orElseThrow(), OBJECT);
+        Map<String, Object> metadata = new LinkedHashMap<>(json.convertValue(object.get("metadata"), OBJECT));
+        metadata.put("uid", row.uid().toString());
+        metadata.put("creationTimestamp", row.createdAt().truncatedTo(ChronoUnit.SECONDS).toString());
+        object.put("metadata", metadata);
+        Map<String, Object> status = json.convertValue(statuses.of(row), OBJECT);
+        List.of("namespace", "name", "kind", "uid").forEach(status::remove);
+        object.put("status", status);
+        return KubernetesYaml.yaml(object);
     }
 
     @GetMapping("/{name}/events")

@@ -101,7 +101,7 @@ public class WorkloadUpdates {
      */
     boolean applyChanged(WorkloadRow row, WorkloadManifest posted, String actor) {
         Map<String, Object> stored = json.readValue(store.manifest(row.uid()).orElseThrow(), TREE);
-        Map<String, Object> candidate = asObject(mergePatch(stored, mutableFieldsOf(posted)));
+        Map<String, Object> candidate = asObject(mergePatch(stored, mutableFieldsOf(posted, stored)));
         if (!store.sameObject(json.writeValueAsString(candidate), json.writeValueAsString(posted.manifest()))) {
             return false;
         }
@@ -131,12 +131,19 @@ public class WorkloadUpdates {
         events.publishEvent(new WorkloadService.WorkloadsChanged());
     }
 
-    /** The mutable fields of a posted manifest, as a merge patch of the stored one. */
-    private static Map<String, Object> mutableFieldsOf(WorkloadManifest posted) {
-        Map<String, Object> labels = new LinkedHashMap<>();
-        labels.put(PRIORITY_CLASS_LABEL, posted.workloadPriorityClassName());
+    /**
+     * The mutable fields of a posted manifest, as a merge patch of the stored one (a label the stored one lacks is
+     * not removed, lest the patch leave an empty {@code labels} behind).
+     */
+    private static Map<String, Object> mutableFieldsOf(WorkloadManifest posted, Map<String, Object> stored) {
         Map<String, Object> patch = new LinkedHashMap<>();
-        patch.put("metadata", Map.of("labels", labels));
+        String label = posted.kind() == Kind.WORKLOAD && posted.metadata().labels().get(PRIORITY_CLASS_LABEL) == null
+                ? null : posted.workloadPriorityClassName();
+        if (label != null || child(child(stored, "metadata"), "labels").containsKey(PRIORITY_CLASS_LABEL)) {
+            Map<String, Object> labels = new LinkedHashMap<>();
+            labels.put(PRIORITY_CLASS_LABEL, label);
+            patch.put("metadata", Map.of("labels", labels));
+        }
         if (posted.kind() == Kind.WORKLOAD) {
             patch.put("spec", Map.of("active", posted.active()));
         }

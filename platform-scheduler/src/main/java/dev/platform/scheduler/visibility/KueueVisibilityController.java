@@ -1,4 +1,4 @@
-package dev.platform.scheduler.workload;
+package dev.platform.scheduler.visibility;
 
 import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.ClusterQueueManifest;
@@ -7,6 +7,8 @@ import dev.platform.api.manifest.LocalQueueManifest;
 import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.scheduler.config.ObjectKey;
 import dev.platform.scheduler.web.ApiException;
+import dev.platform.scheduler.workload.PendingWorkloadsController;
+import dev.platform.scheduler.workload.WorkloadStore;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
