@@ -15,7 +15,8 @@ public final class PendingReasons {
             Map.entry("InadmissibleNamespace", "The ClusterQueue does not admit this namespace"),
             Map.entry("LocalQueueNotFound", "Its LocalQueue does not exist"),
             Map.entry("ClusterQueueInactive", "The ClusterQueue is inactive"),
-            Map.entry("Blocked", "Blocked behind the head of a StrictFIFO queue"));
+            Map.entry("Blocked", "Blocked behind the head of a StrictFIFO queue"),
+            Map.entry("Deactivated", "Stopped (deactivated): out of its queue until resumed"));
 
     private PendingReasons() {
     }

@@ -20,7 +20,8 @@ public interface WorkloadQueries {
     /**
      * A workload in full. {@code manifestJson} is the manifest as submitted, stored as JSON;
      * {@code preemptions} are those it took part in, as preemptor or victim, newest first; {@code forecast} is
-     * when a pending workload should start (null otherwise, or before the first forecast).
+     * when a pending workload should start (null otherwise, or before the first forecast); {@code active} is false for
+ * a stopped (deactivated) workload.
      */
     record WorkloadDetail(String namespace, String name, String kind, String uid, String queueName,
                           String clusterQueue, String priorityClassName, int priority, String state,
@@ -28,7 +29,7 @@ public interface WorkloadQueries {
                           String pendingMessage, Instant createdAt, Instant admittedAt, List<PodSetView> podSets,
                           List<PodSetPlacement> admission, List<ConditionView> conditions,
                           List<EventView> events, List<PreemptionView> preemptions, String manifestJson,
-                          ForecastView forecast) {
+                          ForecastView forecast, boolean active) {
 
         public String pendingReasonText() {
             return PendingReasons.describe(pendingReason);

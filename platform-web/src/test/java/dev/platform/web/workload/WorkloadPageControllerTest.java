@@ -76,7 +76,9 @@ class WorkloadPageControllerTest {
                         containsString("    kueue.x-k8s.io/queue-name: default-queue"),
                         containsString("method=\"post\""),
                         containsString("action=\"/namespaces/default/workloads/low-jax-trillium/cancel\""),
-                        containsString("Cancel workload"))));
+                        containsString("Cancel workload"),
+                        containsString("action=\"/namespaces/default/workloads/low-jax-trillium/stop\""),
+                        not(containsString("Resume workload")))));
     }
 
     @Test
@@ -87,7 +89,7 @@ class WorkloadPageControllerTest {
                 null, null, null, null, T0, T0.plusSeconds(5), w.podSets(),
                 List.of(new PodSetPlacement("slice", 8, Map.of("google.com/tpu", "tpu-v6e-slice"),
                         Map.of("google.com/tpu", "32"), List.of())),
-                w.conditions(), w.events(), List.of(), MANIFEST, null)));
+                w.conditions(), w.events(), List.of(), MANIFEST, null, true)));
 
         mvc.perform(get("/namespaces/default/workloads/done"))
                 .andExpect(status().isOk())
@@ -108,6 +110,37 @@ class WorkloadPageControllerTest {
     }
 
     @Test
+    void stopAndResumeCallTheServiceAndRedirectBackWithANotice() throws Exception {
+        given(commands.setActive(ADMIN, "default", "low-jax-trillium", false)).willReturn(Cancellation.CANCELLED);
+        given(commands.setActive(ADMIN, "default", "low-jax-trillium", true)).willReturn(Cancellation.CANCELLED);
+
+        mvc.perform(post("/namespaces/default/workloads/low-jax-trillium/stop"))
+                .andExpect(status().is3xxRedirection())
+                .andExpect(redirectedUrl("/namespaces/default/workloads/low-jax-trillium"))
+                .andExpect(flash().attribute("notice", containsString("Stopped default/low-jax-trillium")));
+        mvc.perform(post("/namespaces/default/workloads/low-jax-trillium/resume"))
+                .andExpect(status().is3xxRedirection())
+                .andExpect(flash().attribute("notice", containsString("Resumed default/low-jax-trillium")));
+        then(commands).should().setActive(ADMIN, "default", "low-jax-trillium", false);
+        then(commands).should().setActive(ADMIN, "default", "low-jax-trillium", true);
+    }
+
+    @Test
+    void aStoppedWorkloadOffersResume() throws Exception {
+        WorkloadDetail w = pending();
+        given(queries.workload(ADMIN, "default", "stopped")).willReturn(Optional.of(new WorkloadDetail(w.namespace(),
+                "stopped", w.kind(), w.uid(), w.queueName(), w.clusterQueue(), w.priorityClassName(), w.priority(),
+                "Pending", null, null, "Deactivated", "The workload is deactivated", T0, null, w.podSets(), List.of(),
+                w.conditions(), w.events(), List.of(), MANIFEST, null, false)));
+
+        mvc.perform(get("/namespaces/default/workloads/stopped"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("Resume workload"),
+                        containsString("action=\"/namespaces/default/workloads/stopped/resume\""),
+                        not(containsString("Stop workload")))));
+    }
+
+    @Test
     void unknownWorkloadIsNotFound() throws Exception {
         given(queries.workload(ADMIN, "default", "nope")).willReturn(Optional.empty());
 
@@ -125,6 +158,7 @@ class WorkloadPageControllerTest {
                 List.of(new EventView(T0, "QuotaReserved", "False", "Pending", "Waiting for the scheduler")),
                 List.of(preemption(7, "low-jax-trillium")), MANIFEST,
                 new ForecastView(NOW.plusSeconds(25 * 60), NOW.plusSeconds(10 * 60), NOW.plusSeconds(50 * 60),
-                        "LocalQueueHistory", "after 2 workloads in its cohort finish", NOW.minusSeconds(30), false));
+                        "LocalQueueHistory", "after 2 workloads in its cohort finish", NOW.minusSeconds(30), false),
+                true);
     }
 }
