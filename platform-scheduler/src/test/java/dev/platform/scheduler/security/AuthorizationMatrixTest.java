@@ -350,7 +350,8 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
     void noOtherTeamsNameLeaksThroughListsPagesTheAuditItsCsvOrTheStream() {
         List<String> json = List.of("/api/v1/clusterqueues", "/api/v1/cohorts", "/api/v1/cohorts/org",
                 "/api/v1/localqueues", "/api/v1/namespaces", "/api/v1/teams", "/api/v1/me", "/api/v1/tokens",
-                "/api/v1/clusterqueues/shared-cq/pendingworkloads");
+                "/api/v1/clusterqueues/shared-cq/pendingworkloads", "/api/v1/workloads",
+                "/apis/visibility.kueue.x-k8s.io/v1beta2/clusterqueues/shared-cq/pendingworkloads");
         List<String> pages = List.of("/", "/queues", "/queues/shared-cq");
         Map<Who, List<String>> othersNames = Map.of(Who.ENGINEER, AccessFixture.NLP_NAMES,
                 Who.LEAD, AccessFixture.NLP_NAMES, Who.OTHER_ENGINEER, AccessFixture.VISION_NAMES);
