@@ -154,17 +154,18 @@ public class WorkloadUpdates {
         for (Map.Entry<String, Object> top : patch.entrySet()) {
             switch (top.getKey()) {
                 case "metadata" -> {
-                    for (Map.Entry<String, Object> field : child(patch, "metadata").entrySet()) {
-                        if (!field.getKey().equals("labels")) {
-                            throw immutable("metadata." + field.getKey());
+                    Map<String, Object> metadata = child(patch, "metadata");
+                    for (String field : metadata.keySet()) {
+                        if (!field.equals("labels")) {
+                            throw immutable("metadata." + field);
                         }
-                        for (Map.Entry<String, Object> label : child(child(patch, "metadata"), "labels").entrySet()) {
-                            if (!label.getKey().equals(PRIORITY_CLASS_LABEL)) {
-                                throw immutable("metadata.labels." + label.getKey());
-                            }
-                            if (label.getValue() != null && !(label.getValue() instanceof String)) {
-                                throw invalid("metadata.labels." + PRIORITY_CLASS_LABEL, "must be a string or null");
-                            }
+                    }
+                    for (Map.Entry<String, Object> label : child(metadata, "labels").entrySet()) {
+                        if (!label.getKey().equals(PRIORITY_CLASS_LABEL)) {
+                            throw immutable("metadata.labels." + label.getKey());
+                        }
+                        if (label.getValue() != null && !(label.getValue() instanceof String)) {
+                            throw invalid("metadata.labels." + PRIORITY_CLASS_LABEL, "must be a string or null");
                         }
                     }
                 }
@@ -177,9 +178,6 @@ public class WorkloadUpdates {
                             throw invalid("spec.active", "must be true or false");
                         }
                     }
-                }
-                case "apiVersion", "kind", "status" -> {
-                    // Read back with the object; not changes.
                 }
                 default -> throw immutable(top.getKey());
             }

@@ -59,11 +59,14 @@ class WorkloadLifecycleApiTest extends PlatformApplicationTest {
         assertThat(first.at("/pendingReason/code").asString()).isEqualTo("Deactivated");
         assertThat(first.get("positionInClusterQueue").isNull()).isTrue();
         assertThat(events("first")).contains("Evicted/Deactivated", "Requeued/Deactivated");
+        assertThat(api.get("/api/v1/clusterqueues/cq").json().get("pendingWorkloads").asLong())
+                .as("a stopped workload is in no queue").isZero();
 
         api.post(PATH + "first/resume", "application/json", "");
         await().until(() -> "WaitingForQuota".equals(api.get(PATH + "first").json().at("/pendingReason/code").asString()));
         assertThat(events("first")).contains("Requeued/Reactivated");
         assertThat(api.get(PATH + "first").json().get("positionInClusterQueue").asInt()).isZero();
+        assertThat(api.get("/api/v1/clusterqueues/cq").json().get("pendingWorkloads").asLong()).isEqualTo(1);
     }
 
     @Test
