@@ -22,6 +22,8 @@ import java.util.Map;
  * @param maximumExecutionTimeSeconds   Kueue's maximum execution time: {@code spec.maximumExecutionTimeSeconds}
  *                                      of a Workload, label {@code kueue.x-k8s.io/max-exec-time-seconds} of a Job
  *                                      or JobSet; null when unlimited
+ * @param active                        Kueue's {@code spec.active} of a Workload (false: kept, not queued); true for
+ *                                      other kinds
  * @param manifest                      the original object as a JSON-compatible tree
  */
 public record WorkloadManifest(
@@ -38,6 +40,7 @@ public record WorkloadManifest(
         String restartStrategy,
         boolean suspend,
         Integer maximumExecutionTimeSeconds,
+        boolean active,
         Map<String, Object> manifest) implements Manifest {
 
     public WorkloadManifest {

@@ -21,5 +21,7 @@ public enum PendingReason {
     /** StrictFIFO: another workload at the head of the ClusterQueue cannot be admitted. */
     Blocked,
     /** Quota fits, but no healthy node pool is free for its slices (placement). */
-    WaitingForNodePool
+    WaitingForNodePool,
+    /** Inactive (Kueue's {@code spec.active: false}, set by its owner or by the leader): kept out of its queue. */
+    Deactivated
 }

@@ -1,8 +1,10 @@
 package dev.platform.scheduler.config;
 
+import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.ConfigManifest;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.Kind;
+import dev.platform.api.manifest.LocalQueueManifest;
 import dev.platform.api.manifest.TeamManifest;
 import dev.platform.scheduler.identity.TeamStore;
 import dev.platform.scheduler.workload.WorkloadTransitions;
@@ -91,6 +93,29 @@ public class ConfigurationService {
             events.publishEvent(new ConfigurationChanged());
         }
         return results;
+    }
+
+    /**
+     * kueuectl stop / resume clusterqueue and localqueue: sets the queue's {@code spec.stopPolicy} exactly as
+     * applying its manifest with that field would, so the change is audited under {@code actor}; 404 when the
+     * queue does not exist. Returns the queue as it is now.
+     */
+    @Transactional
+    public ConfigManifest setStopPolicy(Kind kind, ObjectKey key, ClusterQueueManifest.StopPolicy policy, String actor) {
+        ConfigManifest changed;
+        if (kind == Kind.CLUSTER_QUEUE) {
+            ClusterQueueManifest q = store.find(kind, key, ClusterQueueManifest.class)
+                    .orElseThrow(() -> Refusal.notFound("ClusterQueue", key.toString()));
+            changed = new ClusterQueueManifest(q.name(), q.cohort(), q.resourceGroups(), q.queueingStrategy(),
+                    q.namespaceSelector(), q.flavorFungibility(), q.preemption(), q.fairSharing(), policy,
+                    q.admissionScope());
+        } else {
+            LocalQueueManifest l = store.find(kind, key, LocalQueueManifest.class)
+                    .orElseThrow(() -> Refusal.notFound("LocalQueue", key.toString()));
+            changed = new LocalQueueManifest(l.namespace(), l.name(), l.clusterQueue(), policy, l.fairSharing());
+        }
+        apply(List.of(new DecodedDocument(0, changed, List.of())), false, actor);
+        return changed;
     }
 
     /** Deletes one object; 404 when absent, 409 listing what still refers to it. */

@@ -34,7 +34,7 @@ public class ManifestApplication {
         List<ApplyResult> workloadResults = new ArrayList<>();
         for (DecodedDocument document : submitted) {
             WorkloadManifest manifest = (WorkloadManifest) document.manifest();
-            String action = workloads.apply(document) ? "created" : "unchanged";
+            String action = workloads.apply(document, actor);
             workloadResults.add(new ApplyResult(manifest.kind().manifestName(), manifest.namespace(), manifest.name(),
                     action, document.warnings()));
         }

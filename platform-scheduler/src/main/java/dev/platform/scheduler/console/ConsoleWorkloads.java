@@ -7,6 +7,7 @@ import dev.platform.scheduler.workload.WorkloadService;
 import dev.platform.scheduler.workload.WorkloadStatus;
 import dev.platform.scheduler.workload.WorkloadStatuses;
 import dev.platform.scheduler.workload.WorkloadStore;
+import dev.platform.scheduler.workload.WorkloadUpdates;
 import dev.platform.web.workload.WorkloadCommands;
 import dev.platform.web.workload.WorkloadQueries;
 import org.springframework.stereotype.Component;
@@ -15,7 +16,8 @@ import java.util.Optional;
 
 /**
  * One workload's page in seven statements (row, conditions, positions, forecast, manifest, timeline,
- * preemptions), and its cancellation through the same service as the REST DELETE.
+ * preemptions), its cancellation through the same service as the REST DELETE, and its stop and resume through the
+ * same service as the REST actions.
  */
 @Component
 class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
@@ -27,9 +29,11 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
     private final WorkloadStatuses statuses;
     private final WorkloadService service;
     private final PreemptionStore preemptions;
+    private final WorkloadUpdates updates;
 
     ConsoleWorkloads(WorkloadStore store, WorkloadStatuses statuses, WorkloadService service,
-                     PreemptionStore preemptions) {
+                     PreemptionStore preemptions, WorkloadUpdates updates) {
+        this.updates = updates;
         this.store = store;
         this.statuses = statuses;
         this.service = service;
@@ -67,6 +71,21 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
             return Cancellation.ALREADY_FINISHED;
         }
         service.cancel(namespace, name, caller.name());
+        return Cancellation.CANCELLED;
+    }
+
+    @Override
+    public Cancellation setActive(Caller caller, String namespace, String name, boolean active) {
+        Optional<WorkloadRow> workload = store.find(namespace, name);
+        if (workload.isEmpty()) {
+            return Cancellation.NOT_FOUND;
+        }
+        if (workload.get().state().isTerminal()) {
+            return Cancellation.ALREADY_FINISHED;
+        }
+        if (workload.get().lifecycle().active() != active) {
+            updates.setActive(namespace, name, active, caller.name());
+        }
         return Cancellation.CANCELLED;
     }
 }

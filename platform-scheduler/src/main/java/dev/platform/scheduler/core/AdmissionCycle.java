@@ -26,7 +26,7 @@ import java.util.TreeSet;
 /**
  * One admission cycle, in the steps of Kueue's Scheduler.schedule():
  * <ol>
- *   <li>drain queues stopped with HoldAndDrain;</li>
+ *   <li>evict what queues stopped with HoldAndDrain hold, and deactivated workloads;</li>
  *   <li>report workloads whose LocalQueue does not exist;</li>
  *   <li>snapshot the quota tree;</li>
  *   <li>in rounds: take the head of every open ClusterQueue, nominate (assign flavors, find victims), order the
@@ -123,14 +123,18 @@ final class AdmissionCycle {
             for (AdmittedWorkload w : List.copyOf(e.getValue().values())) {
                 LocalQueueSpec lq = state.localQueue(w.workload().localQueueKey());
                 boolean localDrains = lq != null && lq.stopPolicy() == StopPolicy.HoldAndDrain;
-                if (w.evicted() || !(queueDrains || localDrains)) {
+                EvictionReason reason = state.deactivating(w.uid()) ? EvictionReason.Deactivated
+                        : queueDrains ? EvictionReason.ClusterQueueStopped
+                        : localDrains ? EvictionReason.LocalQueueStopped : null;
+                if (w.evicted() || reason == null) {
                     continue;
                 }
-                evicted.add(queueDrains
-                        ? new Decision.Evict(w.workload(), e.getKey(), EvictionReason.ClusterQueueStopped,
-                        "The ClusterQueue is stopped")
-                        : new Decision.Evict(w.workload(), e.getKey(), EvictionReason.LocalQueueStopped,
-                        "The LocalQueue is stopped"));
+                evicted.add(new Decision.Evict(w.workload(), e.getKey(), reason, switch (reason) {
+                    case Deactivated -> "The workload is deactivated";
+                    case ClusterQueueStopped -> "The ClusterQueue is stopped";
+                    case LocalQueueStopped -> "The LocalQueue is stopped";
+                    default -> throw new IllegalStateException("not a drain reason: " + reason);
+                }));
                 state.evictionStarted(w.uid());
             }
         }

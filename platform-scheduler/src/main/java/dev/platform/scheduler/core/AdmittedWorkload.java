@@ -28,6 +28,10 @@ public record AdmittedWorkload(Workload workload, Admission admission, Map<Flavo
         return workload.priority();
     }
 
+    AdmittedWorkload withPriority(int priority) {
+        return new AdmittedWorkload(workload.withPriority(priority), admission, usage, admittedAt, evicted);
+    }
+
     AdmittedWorkload markEvicted() {
         return new AdmittedWorkload(workload, admission, usage, admittedAt, true);
     }

@@ -30,7 +30,10 @@ public sealed interface Decision permits Decision.Admit, Decision.Preempt, Decis
     record Pending(Workload workload, PendingReason reason, String message, boolean inadmissible) implements Decision {
     }
 
-    /** Evict an admitted workload because its queue is stopped with HoldAndDrain ({@code reason} says which queue). */
+    /**
+     * Evict an admitted workload: its queue is stopped with HoldAndDrain, or it was deactivated. A deactivated
+     * workload is not requeued once its eviction is committed.
+     */
     record Evict(Workload workload, String clusterQueue, EvictionReason reason, String message) implements Decision {
     }
 }

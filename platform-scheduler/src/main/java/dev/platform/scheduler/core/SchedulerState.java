@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +56,11 @@ public final class SchedulerState {
 
     private record BackingOff(Workload workload, Instant until) {
     }
+
+    /** Deactivated workloads (spec.active false) without quota: kept, not queued, until activated. */
+    private final Map<String, Workload> inactive = new HashMap<>();
+    /** Deactivated workloads still holding quota: the next cycle evicts them, and they are not requeued. */
+    private final Set<String> deactivating = new HashSet<>();
 
     /**
      * Change counter: every change that can alter when a ClusterQueue's workloads are admitted (a workload
@@ -237,9 +243,9 @@ public final class SchedulerState {
         }
     }
 
-    /** A pending workload was deleted. */
+    /** A pending workload, active, backing off or inactive, was deleted. */
     public void removePending(String uid) {
-        if (backingOff.remove(uid) != null) {
+        if (backingOff.remove(uid) != null || inactive.remove(uid) != null) {
             return;
         }
         Workload w = pendingByUid.remove(uid);
@@ -280,6 +286,7 @@ public final class SchedulerState {
             removePending(uid);
             return;
         }
+        deactivating.remove(uid);
         String cq = admitted.clusterQueue();
         admittedByQueue.get(cq).remove(uid);
         Map<FlavorResource, Long> usage = usageByQueue.get(cq);
@@ -308,6 +315,9 @@ public final class SchedulerState {
         if (admitted == null) {
             return;
         }
+        if (keptInactive(admitted)) {
+            return;
+        }
         workloadFinished(uid);
         Workload w = admitted.workload();
         addPending(w.requeuedAt(clock.instant()));
@@ -324,8 +334,101 @@ public final class SchedulerState {
         if (admitted == null) {
             return;
         }
+        if (keptInactive(admitted)) {
+            return;
+        }
         workloadFinished(uid);
         addPending(admitted.workload());
+    }
+
+    /** A deactivated workload whose eviction ended frees its quota and waits inactive, out of every queue. */
+    private boolean keptInactive(AdmittedWorkload admitted) {
+        if (!deactivating.contains(admitted.uid())) {
+            return false;
+        }
+        workloadFinished(admitted.uid());
+        inactive.put(admitted.uid(), admitted.workload());
+        return true;
+    }
+
+    // ---- the active flag and priority changes
+
+    /** A workload submitted (or restored) with spec.active false: kept, not queued. */
+    public void addInactive(Workload workload) {
+        inactive.put(workload.uid(), workload);
+    }
+
+    /**
+     * spec.active became false (Kueue's workload_controller.go, "The workload is deactivated"): a pending workload
+     * leaves its queue and is kept; an admitted one is evicted by the next cycle with reason Deactivated and is not
+     * requeued.
+     */
+    public void deactivate(String uid) {
+        BackingOff held = backingOff.remove(uid);
+        if (held != null) {
+            inactive.put(uid, held.workload());
+            return;
+        }
+        Workload pending = pendingByUid.get(uid);
+        if (pending != null) {
+            removePending(uid);
+            inactive.put(uid, pending);
+            return;
+        }
+        if (admittedByUid.containsKey(uid) && deactivating.add(uid)) {
+            drainRequested = true;
+        }
+    }
+
+    /**
+     * spec.active became true again (Kueue's "Reactivated"): a kept workload waits in its queue again at its queue
+     * timestamp; an admitted one whose eviction has not been decided yet keeps its quota.
+     */
+    public void activate(String uid) {
+        Workload kept = inactive.remove(uid);
+        if (kept != null) {
+            addPending(kept);
+            return;
+        }
+        deactivating.remove(uid);
+    }
+
+    /** Whether {@code uid} is deactivated (kept, or holding quota until its eviction). */
+    public boolean isInactive(String uid) {
+        return inactive.containsKey(uid) || deactivating.contains(uid);
+    }
+
+    /**
+     * A workload's priority changed (its kueue.x-k8s.io/priority-class label). A pending one is sorted again at once;
+     * an admitted one is held with its new priority, so the next preemption search sees it, and the inadmissible
+     * workloads of its cohort tree are tried again, since a lower priority may make it a victim (Kueue's
+     * workload_controller.go Update, PriorityChanged).
+     */
+    public void changePriority(String uid, int priority) {
+        Workload pending = pendingByUid.get(uid);
+        if (pending != null) {
+            removePending(uid);
+            addPending(pending.withPriority(priority));
+            return;
+        }
+        Workload kept = inactive.get(uid);
+        if (kept != null) {
+            inactive.put(uid, kept.withPriority(priority));
+            return;
+        }
+        BackingOff held = backingOff.get(uid);
+        if (held != null) {
+            backingOff.put(uid, new BackingOff(held.workload().withPriority(priority), held.until()));
+            return;
+        }
+        AdmittedWorkload admitted = admittedByUid.get(uid);
+        if (admitted != null && admitted.priority() != priority) {
+            AdmittedWorkload changed = admitted.withPriority(priority);
+            admittedByUid.put(uid, changed);
+            admittedByQueue.get(admitted.clusterQueue()).put(uid, changed);
+            stamp(admitted.clusterQueue());
+            requeueInadmissible(admitted.clusterQueue());
+        }
     }
 
     /**
@@ -497,9 +600,9 @@ public final class SchedulerState {
         return count;
     }
 
-    /** Pending and admitted workloads this state holds. */
+    /** Pending (backing off and inactive ones too) and admitted workloads this state holds. */
     public int workloadCount() {
-        return pendingByUid.size() + admittedByUid.size() + backingOff.size();
+        return pendingByUid.size() + backingOff.size() + inactive.size() + admittedByUid.size();
     }
 
     /** Workloads whose LocalQueue does not exist, in arrival order. */
@@ -577,6 +680,7 @@ public final class SchedulerState {
             if (admitted != null) {
                 copy.admittedByQueue.put(cq, new TreeMap<>(admitted));
                 admitted.forEach(copy.admittedByUid::put);
+                admitted.keySet().stream().filter(deactivating::contains).forEach(copy.deactivating::add);
                 copy.usageByQueue.put(cq, new HashMap<>(usageByQueue.getOrDefault(cq, Map.of())));
             }
         }
@@ -669,6 +773,11 @@ public final class SchedulerState {
     /** A candidate's LocalQueue usage for preemption ordering: NaN unless its ClusterQueue uses admission fair sharing. */
     private double preemptionUsage(AdmittedWorkload w) {
         return usesAdmissionFairSharing(w.clusterQueue()) ? ledger.score(w.workload().localQueueKey()) : Double.NaN;
+    }
+
+    /** Whether an admitted workload was deactivated and waits for the cycle to evict it. */
+    boolean deactivating(String uid) {
+        return deactivating.contains(uid);
     }
 
     boolean takeDrainRequest() {

@@ -38,6 +38,12 @@ public record Workload(String uid, String namespace, String name, String localQu
                 maximumExecutionTime);
     }
 
+    /** The same workload with another priority (its priority class changed). */
+    Workload withPriority(int newPriority) {
+        return new Workload(uid, namespace, name, localQueue, newPriority, queuedAt, podSets, priorityClassName,
+                maximumExecutionTime);
+    }
+
     @Override
     public String toString() {
         return namespace + "/" + name;

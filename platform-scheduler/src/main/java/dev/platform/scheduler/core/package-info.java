@@ -16,6 +16,9 @@
  *       (the scheduler's: the eviction is in the database, the victim's quota is free and it waits at its original
  *       place), {@code evictionCompleted(uid)} (Kueue's moment, pods gone and requeued as of then, which scenario
  *       replays use), {@code workloadFinished(uid)}. The cycle itself marks victims with {@code evictionStarted}.</li>
+ *   <li>Lifecycle controls: {@code addInactive(Workload)}, {@code deactivate(uid)} (spec.active false: out of its
+ *       queue, or evicted by the next cycle with reason Deactivated and not requeued), {@code activate(uid)},
+ *       {@code changePriority(uid, priority)} (re-sorted; an admitted one re-weighed for preemption).</li>
  *   <li>"Something changed" outside the core (node pool healed, capacity reported):
  *       {@code requeueInadmissible()} or {@code requeueInadmissible(clusterQueue)}. Finishing a workload and any
  *       configuration change requeue on their own (new namespace labels: only the ClusterQueues that newly select
@@ -23,7 +26,8 @@
  *   <li>{@code runCycle()} — one admission cycle, returning a {@link dev.platform.scheduler.core.CycleResult} of
  *       {@link dev.platform.scheduler.core.Decision}s: {@code Admit}, {@code Preempt} (victim, reason, Kueue's
  *       message), {@code Pending} (typed {@link dev.platform.api.reason.PendingReason}, message, whether it went
- *       to the inadmissible set) and {@code Evict} (HoldAndDrain).</li>
+ *       to the inadmissible set) and {@code Evict} (HoldAndDrain or deactivation, with an
+ *       {@link dev.platform.api.reason.EvictionReason}).</li>
  * </ul>
  *
  * <h2>Data flow</h2>

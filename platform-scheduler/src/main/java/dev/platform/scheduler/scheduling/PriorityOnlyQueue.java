@@ -17,10 +17,10 @@ final class PriorityOnlyQueue {
     /** The placement generation at the last turn that placed nothing, while nobody new arrived since. */
     private long fruitlessAt = -1;
 
-    /** Follows a priority-only workload's row from the change feed: only Pending ones wait. */
+    /** Follows a priority-only workload's row from the change feed: only active Pending ones wait. */
     void track(WorkloadRow row) {
         String uid = row.uid().toString();
-        if (row.state() == WorkloadState.Pending) {
+        if (row.state() == WorkloadState.Pending && row.lifecycle().active()) {
             requeue(uid);
         } else {
             waiting.remove(uid);

@@ -54,7 +54,7 @@ final class SchedulerCache {
     private final Observer observer;
     /** Version of every workload as the state knows it; a feed row with the same version is already reflected. */
     private final Map<String, Long> versions = new HashMap<>();
-    /** Workloads the state holds as pending (the others in {@link #versions} hold quota). */
+    /** Workloads the state holds as pending, inactive ones too (the others in {@link #versions} hold quota). */
     private final Set<String> pending = new HashSet<>();
     /** The latest row of every active workload: what placement needs beyond the core's view. */
     private final Map<String, WorkloadRow> rows = new HashMap<>();
@@ -139,14 +139,23 @@ final class SchedulerCache {
                 // an inactive workload is kept but not queued (Kueue's spec.active: false)
                 if (row.lifecycle().active()) {
                     state.addPending(CoreMapping.workload(row), row.lifecycle().requeueAt());
-                    pending.add(uid);
+                } else {
+                    state.addInactive(CoreMapping.workload(row));
                 }
+                pending.add(uid);
                 versions.put(uid, row.version());
             }
             case Admitted, Running, Evicted -> {
                 if (!held && row.admission() != null) {
                     state.addAdmitted(CoreMapping.workload(row), CoreMapping.admission(row.admission()),
                             row.admittedAt());
+                } else if (held) {
+                    state.changePriority(uid, row.priority());
+                }
+                if (row.lifecycle().active()) {
+                    state.activate(uid);
+                } else {
+                    state.deactivate(uid);
                 }
                 versions.put(uid, row.version());
             }

@@ -27,10 +27,10 @@ import java.util.List;
 @Component
 class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler {
 
-    /** Requests answered in JSON: the REST API and the actuator. */
+    /** Requests answered in JSON: the REST API, Kueue's visibility API and the actuator. */
     static final RequestMatcher API = request -> {
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        return path.startsWith("/api/") || path.startsWith("/actuator/");
+        return path.startsWith("/api/") || path.startsWith("/apis/") || path.startsWith("/actuator/");
     };
 
     private final BearerTokenAuthenticationEntryPoint bearer = new BearerTokenAuthenticationEntryPoint();

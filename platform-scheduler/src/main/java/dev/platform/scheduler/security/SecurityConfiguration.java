@@ -21,6 +21,7 @@ import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWrite
 
 import static org.springframework.http.HttpMethod.DELETE;
 import static org.springframework.http.HttpMethod.GET;
+import static org.springframework.http.HttpMethod.PATCH;
 import static org.springframework.http.HttpMethod.POST;
 
 /**
@@ -113,16 +114,24 @@ class SecurityConfiguration {
                 .requestMatchers(DELETE, "/api/v1/resourceflavors/*", "/api/v1/cohorts/*", "/api/v1/clusterqueues/*",
                         "/api/v1/priorityclasses/*", "/api/v1/workloadpriorityclasses/*", "/api/v1/namespaces/*",
                         "/api/v1/namespaces/*/localqueues/*", "/api/v1/teams/*").access(rules.when(Caller::isAdmin))
+                // Stopping and resuming a queue changes its stopPolicy, as applying its manifest would.
+                .requestMatchers(POST, "/api/v1/clusterqueues/*/stop", "/api/v1/clusterqueues/*/resume",
+                        "/api/v1/namespaces/*/localqueues/*/stop", "/api/v1/namespaces/*/localqueues/*/resume")
+                .access(rules.when(Caller::isAdmin))
                 .requestMatchers(GET, "/api/v1/resourceflavors", "/api/v1/resourceflavors/*", "/api/v1/priorityclasses",
                         "/api/v1/priorityclasses/*", "/api/v1/workloadpriorityclasses", "/api/v1/workloadpriorityclasses/*",
                         "/api/v1/cohorts", "/api/v1/cohorts/*", "/api/v1/clusterqueues", "/api/v1/localqueues",
-                        "/api/v1/namespaces", "/api/v1/teams", "/api/v1/me").access(rules.anyCaller())
+                        "/api/v1/namespaces", "/api/v1/teams", "/api/v1/me", "/api/v1/workloads").access(rules.anyCaller())
                 .requestMatchers(GET, "/api/v1/clusterqueues/{clusterQueue}",
                         "/api/v1/clusterqueues/{clusterQueue}/pendingworkloads").access(rules.seesClusterQueue())
                 .requestMatchers(GET, "/api/v1/teams/{team}").access(rules.memberOfTeam())
                 // Workloads and LocalQueues: the team owning the namespace; Ops reads and cancels, Admin all.
                 .requestMatchers(POST, "/api/v1/namespaces/{namespace}/workloads").access(rules.submitsInNamespace())
                 .requestMatchers(DELETE, "/api/v1/namespaces/{namespace}/workloads/*").access(rules.cancelsInNamespace())
+                // Stopping, resuming and changing the priority of a workload: who may cancel it.
+                .requestMatchers(POST, "/api/v1/namespaces/{namespace}/workloads/*/stop",
+                        "/api/v1/namespaces/{namespace}/workloads/*/resume").access(rules.cancelsInNamespace())
+                .requestMatchers(PATCH, "/api/v1/namespaces/{namespace}/workloads/*").access(rules.cancelsInNamespace())
                 .requestMatchers(GET, "/api/v1/namespaces/{namespace}", "/api/v1/namespaces/{namespace}/**")
                 .access(rules.readsNamespace())
                 // Audits and infrastructure.
@@ -136,13 +145,21 @@ class SecurityConfiguration {
                 .requestMatchers(GET, "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
                 .access(rules.anyCaller())
                 .requestMatchers("/api/**").denyAll()
+                // Kueue's visibility API: as the platform's own pending-workloads endpoints.
+                .requestMatchers(GET, "/apis/visibility.kueue.x-k8s.io/v1beta2/clusterqueues/{clusterQueue}/pendingworkloads")
+                .access(rules.seesClusterQueue())
+                .requestMatchers(GET, "/apis/visibility.kueue.x-k8s.io/v1beta2/namespaces/{namespace}/localqueues/*/pendingworkloads")
+                .access(rules.readsNamespace())
+                .requestMatchers("/apis/**").denyAll()
                 // Console pages, filtered like the API they mirror.
                 .requestMatchers(GET, "/", "/queues", "/console/events").access(rules.anyCaller())
                 .requestMatchers(GET, "/queues/{clusterQueue}").access(rules.seesClusterQueue())
                 .requestMatchers(GET, "/teams", "/preemptions").access(rules.when(Caller::leadsAnyTeam))
                 .requestMatchers(GET, "/hotswaps", "/nodepools", "/configuration").access(rules.when(Caller::readsEverything))
                 .requestMatchers(GET, "/namespaces/{namespace}/workloads/*").access(rules.readsNamespace())
-                .requestMatchers(POST, "/namespaces/{namespace}/workloads/*/cancel").access(rules.cancelsInNamespace())
+                .requestMatchers(POST, "/namespaces/{namespace}/workloads/*/cancel", "/namespaces/{namespace}/workloads/*/stop",
+                        "/namespaces/{namespace}/workloads/*/resume").access(rules.cancelsInNamespace())
+                .requestMatchers(POST, "/queues/*/stop", "/queues/*/resume").access(rules.when(Caller::isAdmin))
                 .requestMatchers(POST, "/logout").authenticated()
                 .anyRequest().denyAll();
     }

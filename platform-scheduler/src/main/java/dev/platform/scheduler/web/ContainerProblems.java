@@ -23,9 +23,13 @@ final class ContainerProblems {
     private ContainerProblems() {
     }
 
-    /** Whether the request was for the REST API, whose clients read JSON whatever their {@code Accept} says. */
+    /**
+     * Whether the request was for the REST API (or Kueue's visibility API under {@code /apis/}), whose clients read
+     * JSON whatever their {@code Accept} says.
+     */
     static boolean isApi(String requestUri) {
-        return requestUri != null && (requestUri.equals("/api") || requestUri.startsWith("/api/"));
+        return requestUri != null && (requestUri.equals("/api") || requestUri.startsWith("/api/")
+                || requestUri.startsWith("/apis/"));
     }
 
     static Map<String, Object> body(int status, String containerMessage, String requestUri) {

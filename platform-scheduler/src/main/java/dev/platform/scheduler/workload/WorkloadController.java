@@ -5,6 +5,7 @@ import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.web.KeysetCursor;
+import dev.platform.scheduler.web.KubernetesYaml;
 import dev.platform.scheduler.web.RequestBodies;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
@@ -12,6 +13,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -19,9 +21,14 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.net.URI;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.UUID;
 
@@ -41,9 +48,16 @@ public class WorkloadController {
     private final WorkloadStore store;
     private final WorkloadStatuses statuses;
     private final SubmissionRateLimiter rate;
+    private final WorkloadUpdates updates;
+    private final JsonMapper json;
+    private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
+    };
 
     public WorkloadController(ManifestParser parser, RequestBodies bodies, WorkloadService workloads,
-                              WorkloadStore store, WorkloadStatuses statuses, SubmissionRateLimiter rate) {
+                              WorkloadStore store, WorkloadStatuses statuses, SubmissionRateLimiter rate,
+                              WorkloadUpdates updates, JsonMapper json) {
+        this.updates = updates;
+        this.json = json;
         this.parser = parser;
         this.bodies = bodies;
         this.workloads = workloads;
@@ -74,11 +88,17 @@ public class WorkloadController {
                              @RequestParam(required = false) String queue,
                              @RequestParam(required = false) String cursor,
                              @RequestParam(defaultValue = "100") int limit) {
+        return page(store, statuses, List.of(namespace), state, queue, cursor, limit);
+    }
+
+    /** One page of the workloads of {@code namespaces} (null: every namespace), newest first. */
+    static WorkloadPage page(WorkloadStore store, WorkloadStatuses statuses, java.util.Collection<String> namespaces,
+                             String state, String queue, String cursor, int limit) {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new Refusal(Refusal.Kind.Malformed, "Bad Request",
                     "limit must be between 1 and " + MAX_PAGE, List.of());
         }
-        List<WorkloadRow> rows = store.list(namespace, state == null ? null : parseState(state), queue,
+        List<WorkloadRow> rows = store.list(namespaces, state == null ? null : parseState(state), queue,
                 cursor == null ? null : KeysetCursor.decode(cursor, UUID::fromString), limit + 1);
         KeysetCursor.Page<WorkloadRow> page = KeysetCursor.page(rows, limit,
                 w -> new KeysetCursor<>(w.createdAt(), w.uid()));
@@ -90,6 +110,25 @@ public class WorkloadController {
         return statuses.of(find(namespace, name));
     }
 
+    /**
+     * The workload as a Kubernetes object: the manifest as submitted (with the changes made since: spec.active of a
+     * Workload, the priority-class label), its uid and creation time in metadata, and the status above as
+     * {@code status}. {@code POST /api/v1/manifests} takes it back as {@code unchanged}.
+     */
+    @GetMapping(path = "/{name}", produces = KubernetesYaml.MEDIA_TYPE)
+    public String object(@PathVariable String namespace, @PathVariable String name) {
+        WorkloadRow row = find(namespace, name);
+        Map<String, Object> object = json.readValue(store.manifest(row.uid()).orElseThrow(), OBJECT);
+        Map<String, Object> metadata = new LinkedHashMap<>(json.convertValue(object.get("metadata"), OBJECT));
+        metadata.put("uid", row.uid().toString());
+        metadata.put("creationTimestamp", row.createdAt().truncatedTo(ChronoUnit.SECONDS).toString());
+        object.put("metadata", metadata);
+        Map<String, Object> status = json.convertValue(statuses.of(row), OBJECT);
+        List.of("namespace", "name", "kind", "uid").forEach(status::remove);
+        object.put("status", status);
+        return KubernetesYaml.yaml(object);
+    }
+
     @GetMapping("/{name}/events")
     public EventPage events(@PathVariable String namespace, @PathVariable String name) {
         return new EventPage(store.events(find(namespace, name).uid()));
@@ -98,6 +137,28 @@ public class WorkloadController {
     @DeleteMapping("/{name}")
     public WorkloadStatus cancel(@PathVariable String namespace, @PathVariable String name, Caller caller) {
         return statuses.of(workloads.cancel(namespace, name, caller.name()));
+    }
+
+    /** kueuectl stop workload: spec.active false; an admitted workload is evicted by the scheduler's next turn. */
+    @PostMapping("/{name}/stop")
+    public WorkloadStatus stop(@PathVariable String namespace, @PathVariable String name, Caller caller) {
+        return statuses.of(updates.setActive(namespace, name, false, caller.name()));
+    }
+
+    /** kueuectl resume workload: spec.active true; it waits in its queue again at its place. */
+    @PostMapping("/{name}/resume")
+    public WorkloadStatus resume(@PathVariable String namespace, @PathVariable String name, Caller caller) {
+        return statuses.of(updates.setActive(namespace, name, true, caller.name()));
+    }
+
+    /**
+     * A JSON merge patch of the workload (kubectl patch --type=merge): {@code spec.active} and the label
+     * {@code kueue.x-k8s.io/priority-class} may change; anything else is a 422.
+     */
+    @PatchMapping(path = "/{name}", consumes = {"application/merge-patch+json", "application/json"})
+    public WorkloadStatus patch(@PathVariable String namespace, @PathVariable String name, HttpServletRequest request,
+                                Caller caller) throws IOException {
+        return statuses.of(updates.patch(namespace, name, bodies.read(request.getInputStream()), caller.name()));
     }
 
     private WorkloadRow find(String namespace, String name) {

@@ -7,7 +7,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-/** A workload as stored: what the scheduling loop and the status API read. */
+/**
+ * A workload as stored: what the scheduling loop and the status API read. {@code active} is Kueue's spec.active: an
+ * inactive workload is Pending, holds no quota and is in no queue until it is activated again.
+ */
 public record WorkloadRow(
         UUID uid,
         String namespace,

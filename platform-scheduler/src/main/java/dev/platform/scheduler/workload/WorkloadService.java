@@ -35,14 +35,16 @@ public class WorkloadService {
     private final String defaultQueueName;
     private final AccessAudit audit;
     private final WorkloadTransitions transitions;
+    private final WorkloadUpdates updates;
 
-    public WorkloadService(WorkloadStore store, WorkloadTransitions transitions, PriorityResolver priorities,
-                           JdbcClient jdbc,
+    public WorkloadService(WorkloadStore store, WorkloadTransitions transitions, WorkloadUpdates updates,
+                           PriorityResolver priorities, JdbcClient jdbc,
                            ApplicationEventPublisher events, Clock clock,
                            @Value("${platform.workloads.default-queue-name:}") String defaultQueueName,
                            AccessAudit audit) {
         this.audit = audit;
         this.transitions = transitions;
+        this.updates = updates;
         this.store = store;
         this.priorities = priorities;
         this.jdbc = jdbc;
@@ -84,8 +86,10 @@ public class WorkloadService {
         PriorityResolver.ResolvedPriority priority = priorities.resolve(queued);
         UUID uid = UUID.randomUUID();
         Instant now = clock.instant();
-        PendingReason pendingReason = clusterQueue.isPresent() ? null : PendingReason.LocalQueueNotFound;
-        String pendingMessage = clusterQueue.isPresent() ? null : "LocalQueue " + queueName + " doesn't exist";
+        PendingReason pendingReason = !queued.active() ? PendingReason.Deactivated
+                : clusterQueue.isPresent() ? null : PendingReason.LocalQueueNotFound;
+        String pendingMessage = !queued.active() ? WorkloadTransitions.DEACTIVATED_MESSAGE
+                : clusterQueue.isPresent() ? null : "LocalQueue " + queueName + " doesn't exist";
         transitions.submit(uid, queued, clusterQueue.orElse(null), priority.className(), priority.value(),
                 pendingReason, pendingMessage, now, idempotencyKey);
         events.publishEvent(new WorkloadsChanged());
@@ -94,22 +98,27 @@ public class WorkloadService {
 
     /**
      * A workload posted with {@code POST /api/v1/manifests}: created when new; unchanged when the
-     * same manifest was submitted before; a different manifest under an existing name is a
-     * conflict, since a submitted workload is immutable (delete and resubmit).
+     * same manifest was submitted before (status and server-set metadata aside); updated when only
+     * what may change of a submitted workload differs (spec.active, the priority-class label:
+     * {@link WorkloadUpdates}); any other difference is a conflict, since a submitted workload is
+     * otherwise immutable (delete and resubmit).
      *
-     * @return true when created
+     * @return the action: created, updated or unchanged
      */
     @Transactional
-    public boolean apply(DecodedDocument document) {
+    public String apply(DecodedDocument document, String actor) {
         WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         transitions.lockChanges();
         Optional<WorkloadRow> existing = store.find(manifest.namespace(), manifest.name());
         if (existing.isEmpty()) {
             submit(document, null);
-            return true;
+            return "created";
         }
         if (store.sameManifest(existing.get().uid(), manifest.manifest())) {
-            return false;
+            return "unchanged";
+        }
+        if (updates.applyChanged(existing.get(), manifest, actor)) {
+            return "updated";
         }
         throw Refusal.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
                 + manifest.name() + "\" already exists with a different manifest; a submitted workload cannot be"
@@ -180,7 +189,7 @@ public class WorkloadService {
         }
         return new WorkloadManifest(m.kind(), m.apiVersion(), m.metadata(), queueName, m.workloadPriorityClassName(),
                 m.priorityClassName(), m.explicitPriority(), m.podSets(), m.exclusiveTopology(), m.maxRestarts(),
-                m.restartStrategy(), m.suspend(), m.maximumExecutionTimeSeconds(), m.manifest());
+                m.restartStrategy(), m.suspend(), m.maximumExecutionTimeSeconds(), m.active(), m.manifest());
     }
 
     private static Refusal invalid(String path, String message) {

@@ -7,8 +7,9 @@ import java.util.Map;
 /**
  * The workload status resource of the REST contract, whose field names are fixed (callers outside rely on them).
  * {@code forecast} is an addition: when a pending workload is expected to be admitted (null for other states and
- * before the first forecast). {@code active} is Kueue's {@code spec.active} (false once the workload is deactivated:
- * it is kept but not queued), {@code requeueState} Kueue's {@code status.requeueState} (null until the workload is
+ * before the first forecast). {@code active} is Kueue's {@code spec.active} (false once the workload is deactivated,
+ * by its owner or by the leader: it holds no quota and waits outside its queue, pending reason Deactivated, until it
+ * is activated), {@code requeueState} Kueue's {@code status.requeueState} (null until the workload is
  * first requeued after a PodsReady timeout or a start that failed transiently).
  */
 public record WorkloadStatus(

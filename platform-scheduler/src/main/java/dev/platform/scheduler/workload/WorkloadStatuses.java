@@ -27,8 +27,8 @@ public class WorkloadStatuses {
     public List<WorkloadStatus> of(List<WorkloadRow> rows) {
         List<UUID> uids = rows.stream().map(WorkloadRow::uid).toList();
         Map<UUID, List<WorkloadStatus.Condition>> conditions = store.conditions(uids);
-        List<UUID> pending = rows.stream().filter(r -> r.state() == WorkloadState.Pending).map(WorkloadRow::uid)
-                .toList();
+        List<UUID> pending = rows.stream().filter(r -> r.state() == WorkloadState.Pending && r.lifecycle().active())
+                .map(WorkloadRow::uid).toList();
         Map<UUID, int[]> positions = store.positions(pending);
         Map<UUID, WorkloadStatus.Forecast> forecasts = store.forecasts(pending);
         return rows.stream().map(row -> {

@@ -116,10 +116,25 @@ public class WorkloadStore {
                 .params(namespace, key).query(rowMapper).optional();
     }
 
-    /** Whether the stored manifest equals {@code manifest} as JSON (jsonb equality ignores key order). */
+    /**
+     * What {@code kubectl apply} compares of an object: everything but its status and what the server sets in its
+     * metadata (uid, resourceVersion, generation, creationTimestamp, managedFields), so an object read back with
+     * {@code Accept: application/yaml} applies unchanged. A jsonb expression over {@code %s}.
+     */
+    private static final String DESIRED = "((%s) - 'status') #- '{metadata,uid}' #- '{metadata,resourceVersion}'"
+            + " #- '{metadata,generation}' #- '{metadata,creationTimestamp}' #- '{metadata,managedFields}'";
+
+    /** Whether the stored manifest equals {@code manifest} as an applied object (jsonb equality ignores key order). */
     public boolean sameManifest(UUID uid, Map<String, Object> manifest) {
-        return jdbc.sql("SELECT manifest = ?::jsonb FROM workload WHERE uid = ?")
+        return jdbc.sql("SELECT " + DESIRED.formatted("manifest") + " = " + DESIRED.formatted("?::jsonb")
+                        + " FROM workload WHERE uid = ?")
                 .params(json.writeValueAsString(manifest), uid).query(Boolean.class).single();
+    }
+
+    /** Whether two manifests (JSON texts) are the same applied object. */
+    public boolean sameObject(String a, String b) {
+        return jdbc.sql("SELECT " + DESIRED.formatted("?::jsonb") + " = " + DESIRED.formatted("?::jsonb"))
+                .params(a, b).query(Boolean.class).single();
     }
 
     /** The original manifest as stored. */
@@ -138,11 +153,29 @@ public class WorkloadStore {
         return manifests;
     }
 
+    /** The kind and apiVersion a workload was submitted as. */
+    public record Owner(String kind, String apiVersion) {
+    }
+
+    /** The kind and apiVersion of each of {@code uids}, one statement for a page. */
+    public Map<UUID, Owner> owners(Collection<UUID> uids) {
+        Map<UUID, Owner> owners = new HashMap<>();
+        if (!uids.isEmpty()) {
+            jdbc.sql("SELECT uid, kind, manifest ->> 'apiVersion' FROM workload WHERE uid = ANY(?)")
+                    .param(uids.toArray(UUID[]::new))
+                    .query(rs -> {
+                        owners.put(rs.getObject(1, UUID.class), new Owner(rs.getString(2), rs.getString(3)));
+                    });
+        }
+        return owners;
+    }
+
     /** Workloads waiting for quota, counted per ClusterQueue and pending reason (Kueue's unadmitted gauge). */
     public List<WaitingCount> waitingCounts() {
         return jdbc.sql("""
                         SELECT cluster_queue, coalesce(pending_reason, ''), count(*) FROM workload
-                        WHERE state IN ('Pending', 'Evicted') AND cluster_queue IS NOT NULL GROUP BY 1, 2""")
+                        WHERE state IN ('Pending', 'Evicted') AND active AND cluster_queue IS NOT NULL
+                        GROUP BY 1, 2""")
                 .query((rs, i) -> new WaitingCount(rs.getString(1), rs.getString(2), rs.getLong(3)))
                 .list();
     }
@@ -152,19 +185,22 @@ public class WorkloadStore {
 
     /**
      * One page of a namespace's workloads, newest first, after {@code cursor} (keyset pagination on
-     * created_at, uid). A null namespace set means every namespace.
+     * created_at, uid).
      */
     public List<WorkloadRow> list(String namespace, WorkloadState state, String queueName, KeysetCursor<UUID> cursor,
                                   int limit) {
         return list(List.of(namespace), state, queueName, cursor, limit);
     }
 
-    /** The same, over several namespaces (a team's), newest first. */
+    /** The same, over several namespaces (a team's; null for every namespace), newest first. */
     public List<WorkloadRow> list(Collection<String> namespaces, WorkloadState state, String queueName,
                                   KeysetCursor<UUID> cursor, int limit) {
-        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM workload WHERE namespace = ANY(:namespaces)");
+        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM workload WHERE true");
         Map<String, Object> params = new HashMap<>();
-        params.put("namespaces", namespaces.toArray(String[]::new));
+        if (namespaces != null) {
+            sql.append(" AND namespace = ANY(:namespaces)");
+            params.put("namespaces", namespaces.toArray(String[]::new));
+        }
         if (state != null) {
             sql.append(" AND state = :state");
             params.put("state", state.name());
@@ -224,21 +260,22 @@ public class WorkloadStore {
                 SELECT w.uid,
                        CASE WHEN """ + " " + USES_ADMISSION_FAIR_SHARING.formatted("w.cluster_queue") + " " + """
                        THEN (SELECT count(*) FROM workload o
-                             WHERE o.cluster_queue = w.cluster_queue AND o.state = 'Pending'
+                             WHERE o.cluster_queue = w.cluster_queue AND o.state = 'Pending' AND o.active
                                AND (""" + LOCAL_QUEUE_SCORE.formatted("o") + " " + """
                                     , -o.priority, o.queue_timestamp, o.uid)
                                    < (""" + LOCAL_QUEUE_SCORE.formatted("w") + " " + """
                                     , -w.priority, w.queue_timestamp, w.uid))
                        ELSE (SELECT count(*) FROM workload o
-                             WHERE o.cluster_queue = w.cluster_queue AND o.state = 'Pending'
+                             WHERE o.cluster_queue = w.cluster_queue AND o.state = 'Pending' AND o.active
                                AND (o.priority > w.priority OR (o.priority = w.priority
                                     AND (o.queue_timestamp, o.uid) < (w.queue_timestamp, w.uid))))
                        END AS in_cq,
                        (SELECT count(*) FROM workload o
                         WHERE o.namespace = w.namespace AND o.queue_name = w.queue_name AND o.state = 'Pending'
+                          AND o.active
                           AND (o.priority > w.priority OR (o.priority = w.priority
                                AND (o.queue_timestamp, o.uid) < (w.queue_timestamp, w.uid)))) AS in_lq
-                FROM workload w WHERE w.uid = ANY(?) AND w.state = 'Pending'""")
+                FROM workload w WHERE w.uid = ANY(?) AND w.state = 'Pending' AND w.active""")
                 .param(pendingUids.toArray(UUID[]::new))
                 .query((rs, i) -> Map.entry(rs.getObject("uid", UUID.class),
                         new int[]{rs.getInt("in_cq"), rs.getInt("in_lq")}))
@@ -265,7 +302,7 @@ public class WorkloadStore {
                                                       priority DESC, queue_timestamp, uid) - 1 AS in_cq,
                                    row_number() OVER (PARTITION BY namespace, queue_name
                                                       ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
-                            FROM workload w WHERE state = 'Pending' AND cluster_queue = :cq) ranked
+                            FROM workload w WHERE state = 'Pending' AND active AND cluster_queue = :cq) ranked
                           ORDER BY in_cq OFFSET :offset LIMIT :limit)
                         SELECT page.*, """ + FORECAST_COLUMNS + """
                         FROM page""" + FORECAST_JOIN + """
@@ -298,7 +335,8 @@ public class WorkloadStore {
                             SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
                                    pending_reason, pending_message, 0 AS in_cq,
                                    row_number() OVER (ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
-                            FROM workload WHERE state = 'Pending' AND namespace = :ns AND queue_name = :lq) ranked
+                            FROM workload WHERE state = 'Pending' AND active AND namespace = :ns
+                                                AND queue_name = :lq) ranked
                           ORDER BY in_lq OFFSET :offset LIMIT :limit)
                         SELECT page.*, """ + FORECAST_COLUMNS + """
                         FROM page""" + FORECAST_JOIN + """

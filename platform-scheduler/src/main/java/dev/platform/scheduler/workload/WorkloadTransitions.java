@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -35,6 +36,9 @@ public class WorkloadTransitions {
      * commit order (migration V2), so the scheduling loop, reading its feed by sequence, misses no change.
      */
     private static final long WORKLOAD_CHANGES_LOCK = 0x776f726b6c6f6164L;
+
+    /** Kueue's message for a workload whose spec.active is false (its Evicted and Requeued conditions). */
+    public static final String DEACTIVATED_MESSAGE = "The workload is deactivated";
 
     /** What every state change sets besides its own columns; the table is aliased {@code w} in each update. */
     private static final String BUMP = "version = w.version + 1, change_seq = nextval('workload_change_seq')";
@@ -60,22 +64,25 @@ public class WorkloadTransitions {
 
     // ---- submission -------------------------------------------------------------------------
 
-    /** A new Pending workload, with why it waits at first. The caller holds {@link #lockChanges()}. */
+    /**
+     * A new Pending workload, with why it waits at first (an inactive one: {@link PendingReason#Deactivated}). The caller holds
+     * {@link #lockChanges()}.
+     */
     public void submit(UUID uid, WorkloadManifest manifest, String clusterQueue, String priorityClassName, int priority,
                        PendingReason pendingReason, String pendingMessage, Instant now, String idempotencyKey) {
         jdbc.sql("""
                 INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
                                       priority, state, manifest, pod_sets, pending_reason, pending_message,
                                       queue_timestamp, created_at, max_restarts, idempotency_key, exclusive_topology,
-                                      maximum_execution_time_seconds)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                                      maximum_execution_time_seconds, active)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
                 .params(uid, manifest.namespace(), manifest.name(), manifest.kind().manifestName(),
                         manifest.queueName(), clusterQueue, priorityClassName, priority,
                         json.writeValueAsString(manifest.manifest()), json.writeValueAsString(manifest.podSets()),
                         pendingReason == null ? null : pendingReason.name(), pendingMessage, Timestamp.from(now),
                         Timestamp.from(now),
                         manifest.maxRestarts(), idempotencyKey, manifest.exclusiveTopology(),
-                        manifest.maximumExecutionTimeSeconds())
+                        manifest.maximumExecutionTimeSeconds(), manifest.active())
                 .update();
         appendEvents(List.of(new NewEvent(uid, now, "QuotaReserved", "False",
                 pendingReason != null ? pendingReason.name() : "Pending",
@@ -240,7 +247,8 @@ public class WorkloadTransitions {
     /**
      * Admitted or Running -> Pending at its original queue timestamp (Kueue requeues evicted workloads
      * at their position), in one statement for all; quota rows go; the Evicted, Preempted, QuotaReserved,
-     * Admitted and Requeued conditions say why. Returns those that landed.
+     * Admitted and Requeued conditions say why. A deactivated workload is not requeued: it waits with
+     * pending reason {@link PendingReason#Deactivated} until activated. Returns those that landed.
      */
     public List<Released> evict(List<Eviction> evictions, Instant now) {
         if (evictions.isEmpty()) {
@@ -248,7 +256,9 @@ public class WorkloadTransitions {
         }
         List<Released> landed = jdbc.sql("""
                 UPDATE workload w
-                SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL, %s
+                SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL,
+                    pending_reason = CASE WHEN w.active THEN NULL ELSE :deactivated END,
+                    pending_message = CASE WHEN w.active THEN NULL ELSE :deactivatedMessage END, %s
                 FROM unnest(:uids::uuid[], :versions::bigint[]) AS d(uid, version),
                      (SELECT uid AS old_uid, cluster AS old_cluster FROM workload WHERE uid = ANY(:uids)) o
                 WHERE w.uid = d.uid AND o.old_uid = w.uid AND w.state IN ('Admitted', 'Running')
@@ -256,6 +266,7 @@ public class WorkloadTransitions {
                 RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""".formatted(BUMP))
                 .param("uids", evictions.stream().map(Eviction::uid).toArray(UUID[]::new))
                 .param("versions", evictions.stream().map(Eviction::expectedVersion).toArray(Long[]::new))
+                .param("deactivated", PendingReason.Deactivated.name()).param("deactivatedMessage", DEACTIVATED_MESSAGE)
                 .query((rs, i) -> new Released(rs.getObject(1, UUID.class), rs.getLong(2), rs.getString(3),
                         rs.getString(4), rs.getString(5)))
                 .list();
@@ -273,8 +284,10 @@ public class WorkloadTransitions {
             }
             events.add(new NewEvent(e.uid(), now, "QuotaReserved", "False", reason, "The workload was evicted"));
             events.add(new NewEvent(e.uid(), now, "Admitted", "False", reason, "The workload was evicted"));
-            events.add(new NewEvent(e.uid(), now, "Requeued", "True", reason,
-                    "Requeued at its original position after eviction"));
+            events.add(e.reason() == EvictionReason.Deactivated
+                    ? new NewEvent(e.uid(), now, "Requeued", "False", reason, DEACTIVATED_MESSAGE)
+                    : new NewEvent(e.uid(), now, "Requeued", "True", reason,
+                            "Requeued at its original position after eviction"));
         }
         appendEvents(events);
         return landed;
@@ -472,6 +485,64 @@ public class WorkloadTransitions {
             appendEvents(List.of(new NewEvent(uid, now, "Finished", "True", "Cancelled", "Cancelled by " + actor)));
         }
         return cancelled;
+    }
+
+    /** What a user changes of a submitted workload: Kueue's spec.active, and its priority with its class. */
+    public record Change(boolean active, String priorityClassName, int priority, String manifest) {
+    }
+
+    /**
+     * Sets a workload's active flag and priority, and the stored manifest that says them, if it is still at the
+     * version {@code before} was read at and has not ended. Deactivating keeps a pending workload out of its
+     * queue (pending reason Deactivated) and leaves an admitted one to the scheduling loop, which evicts it;
+     * activating queues it again at its queue timestamp, with its requeueState reset (as Kueue does for a
+     * workload deactivated by the requeuing limit, so that it gets its retries again). The timeline names
+     * {@code actor}: Evicted with reason Deactivated, Requeued with reason Reactivated (Kueue's), PriorityChanged.
+     * Empty when it changed meanwhile.
+     */
+    public Optional<Long> change(WorkloadRow before, Change change, Instant now, String actor) {
+        Optional<Long> version = jdbc.sql("""
+                        UPDATE workload w SET active = :active, priority_class_name = :className, priority = :priority,
+                               manifest = :manifest::jsonb,
+                               pending_reason = CASE WHEN w.state <> 'Pending' THEN w.pending_reason
+                                                     WHEN NOT :active THEN :deactivated
+                                                     WHEN NOT w.active THEN NULL ELSE w.pending_reason END,
+                               pending_message = CASE WHEN w.state <> 'Pending' THEN w.pending_message
+                                                      WHEN NOT :active THEN :deactivatedMessage
+                                                      WHEN NOT w.active THEN NULL ELSE w.pending_message END,
+                               requeue_count = CASE WHEN :active AND NOT w.active THEN 0 ELSE w.requeue_count END,
+                               requeue_at = CASE WHEN :active AND NOT w.active THEN NULL ELSE w.requeue_at END, %s
+                        WHERE w.uid = :uid AND w.version = :version AND w.state NOT IN ('Finished', 'Failed')
+                        RETURNING w.version""".formatted(BUMP))
+                .param("active", change.active()).param("className", change.priorityClassName())
+                .param("priority", change.priority()).param("manifest", change.manifest())
+                .param("deactivated", PendingReason.Deactivated.name()).param("deactivatedMessage", DEACTIVATED_MESSAGE)
+                .param("uid", before.uid()).param("version", before.version())
+                .query(Long.class).optional();
+        if (version.isEmpty()) {
+            return version;
+        }
+        List<NewEvent> events = new ArrayList<>();
+        UUID uid = before.uid();
+        if (before.lifecycle().active() && !change.active()) {
+            events.add(new NewEvent(uid, now, "Evicted", "True", EvictionReason.Deactivated.name(),
+                    DEACTIVATED_MESSAGE + " by " + actor));
+            if (before.state() == WorkloadState.Pending) {
+                events.add(new NewEvent(uid, now, "Requeued", "False", EvictionReason.Deactivated.name(),
+                        DEACTIVATED_MESSAGE));
+            }
+        } else if (!before.lifecycle().active() && change.active()) {
+            events.add(new NewEvent(uid, now, "Requeued", "True", "Reactivated", "The workload was reactivated by "
+                    + actor));
+        }
+        if (before.priority() != change.priority()
+                || !Objects.equals(before.priorityClassName(), change.priorityClassName())) {
+            events.add(new NewEvent(uid, now, "PriorityChanged", "True", "PriorityClassChanged", "Priority "
+                    + before.priority() + " (" + before.priorityClassName() + ") changed to " + change.priority()
+                    + " (" + change.priorityClassName() + ") by " + actor));
+        }
+        appendEvents(events);
+        return version;
     }
 
     // ---- history ----------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 package dev.platform.scheduler.scenario;
 
+import dev.platform.scheduler.testsupport.YamlTree;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,7 +17,7 @@ import static dev.platform.scheduler.testsupport.YamlTree.strList;
  * What a scenario's one-cycle expectations mean for the running application, which keeps cycling
  * (the rules are in {@link ScenarioRestTest}'s javadoc). A scenario is replayed in phases: the
  * first cycle together with the follow-up steps that need no outside action, then one phase per
- * step that finishes workloads.
+ * step that takes an action through the API (finishes, stops, resumes or re-prioritizes).
  */
 final class EventualOutcome {
 
@@ -34,6 +35,10 @@ final class EventualOutcome {
     record Pending(String code) implements Final {
     }
 
+    /** Deactivated: Pending outside its queue, {@code active} false, pending reason Deactivated. */
+    record Inactive() implements Final {
+    }
+
     /** A pending decision the workload's timeline must show (message as a substring, may be null). */
     record SeenPending(String workload, String reason, String message) {
     }
@@ -44,10 +49,18 @@ final class EventualOutcome {
         }
     }
 
-    /** One phase: the workloads to finish first (DELETE), then what must hold. */
-    record Phase(List<String> finish, Map<String, Final> finals, List<SeenPending> seen,
-                 List<Preemption> preempted, Set<String> evicted) {
+    /**
+     * One phase: the actions to take first through the API (a {@code finish} is a DELETE, the others the stop,
+     * resume and priority calls), then what must hold; {@code evicted} maps each evicted workload to its
+     * eviction reason (null when not said).
+     */
+    record Phase(List<Map<String, Object>> actions, Map<String, Final> finals, List<SeenPending> seen,
+                 List<Preemption> preempted, Map<String, String> evicted) {
     }
+
+    /** Step actions with an API call; the others (completeEviction, requeueInadmissible) happen by themselves. */
+    static final Set<String> API_ACTIONS = Set.of("finish", "deactivate", "activate", "setPriority",
+            "stopClusterQueue", "resumeClusterQueue", "stopLocalQueue", "resumeLocalQueue");
 
     private EventualOutcome() {
     }
@@ -57,15 +70,15 @@ final class EventualOutcome {
         Phase current = newPhase(List.of());
         merge(current, map(scenario.doc().get("expect")));
         for (Map<String, Object> step : scenario.section("steps")) {
-            List<String> finish = new ArrayList<>();
+            List<Map<String, Object>> actions = new ArrayList<>();
             for (Map<String, Object> action : list(step.get("do"))) {
-                if (action.containsKey("finish")) {
-                    finish.add(str(action.get("finish")));
+                if (action.keySet().stream().anyMatch(API_ACTIONS::contains)) {
+                    actions.add(action);
                 }
             }
-            if (!finish.isEmpty()) {
+            if (!actions.isEmpty()) {
                 phases.add(current);
-                current = newPhase(finish);
+                current = newPhase(actions);
             }
             merge(current, map(step.get("expect")));
         }
@@ -73,8 +86,8 @@ final class EventualOutcome {
         return phases;
     }
 
-    private static Phase newPhase(List<String> finish) {
-        return new Phase(finish, new LinkedHashMap<>(), new ArrayList<>(), new ArrayList<>(), new LinkedHashSet<>());
+    private static Phase newPhase(List<Map<String, Object>> actions) {
+        return new Phase(actions, new LinkedHashMap<>(), new ArrayList<>(), new ArrayList<>(), new LinkedHashMap<>());
     }
 
     /** One cycle's expectations, in the order a cycle decides: preemptions, admissions, pending, evictions. */
@@ -102,9 +115,12 @@ final class EventualOutcome {
                 phase.finals().put(name, new Pending(reason));
             }
         });
-        for (String evicted : strList(expect.get("evicted"))) {
-            phase.evicted().add(evicted);
+        YamlTree.evicted(expect.get("evicted")).forEach((evicted, reason) -> {
+            phase.evicted().put(evicted, reason);
             phase.finals().remove(evicted);
+        });
+        for (String inactive : strList(expect.get("inactive"))) {
+            phase.finals().put(inactive, new Inactive());
         }
     }
 

@@ -17,7 +17,7 @@ import static dev.platform.scheduler.testsupport.YamlTree.str;
 /**
  * A scenario written as the manifests a Kueue user would apply: a v1 Namespace per labelled
  * namespace, ResourceFlavor, Cohort, ClusterQueue, LocalQueue, one WorkloadPriorityClass per
- * priority value the scenario uses ({@code p-5}, {@code p-minus-1}), and one
+ * priority value the scenario uses ({@code p-5}, {@code p-minus-1}; a step's setPriority too), and one
  * kueue.x-k8s.io/v1beta1 Workload per workload.
  */
 final class KueueManifests {
@@ -68,6 +68,10 @@ final class KueueManifests {
         for (String section : List.of("admitted", "pending")) {
             scenario.section(section).stream().map(KueueManifests::priority).filter(p -> p != null).forEach(priorities::add);
         }
+        for (Map<String, Object> step : scenario.section("steps")) {
+            list(step.get("do")).stream().filter(action -> action.containsKey("setPriority"))
+                    .forEach(action -> priorities.add(priority(action)));
+        }
         for (int value : priorities) {
             Map<String, Object> doc = object("WorkloadPriorityClass", null, priorityClass(value), null);
             doc.remove("spec");
@@ -107,6 +111,9 @@ final class KueueManifests {
         }
         spec.put("podSets", podSets);
         copy(w, spec, "maximumExecutionTimeSeconds");
+        if (Boolean.FALSE.equals(w.get("active"))) {
+            spec.put("active", false);
+        }
         Map<String, Object> doc = object("Workload", namespace(w), str(w.get("name")), spec);
         if (priority != null) {
             map(doc.get("metadata")).put("labels", Map.of("kueue.x-k8s.io/priority-class", priorityClass(priority)));

@@ -53,7 +53,13 @@ final class ScenarioReplay {
     private final Map<String, String> uids = new LinkedHashMap<>();
     /** The workloads the scenario starts with that nothing preempted, evicted or finished yet. */
     private final Set<String> stillAdmitted = new LinkedHashSet<>();
-    private final List<Preemption> preemptedSoFar = new ArrayList<>();
+    private final List<PreemptedWithPriorities> preemptedSoFar = new ArrayList<>();
+    /** Workload name to its priority now (a step may change it). */
+    private final Map<String, Integer> priorities = new LinkedHashMap<>();
+
+    /** An expected preemption with both parties' priorities when it was decided. */
+    private record PreemptedWithPriorities(Preemption preemption, int victimPriority, int preemptorPriority) {
+    }
 
     ScenarioReplay(ScenarioFile scenario, PlatformClient api, JdbcClient jdbc, SchedulingLoop loop,
                    LocalQueueUsageStore localQueueUsage) {
@@ -75,20 +81,54 @@ final class ScenarioReplay {
         storeConsumedResources();
         submitPending();
         for (Phase phase : EventualOutcome.phases(scenario)) {
-            for (String name : phase.finish()) {
-                Response finished = api.delete(path(name));
-                assertThat(finished.status()).as(where("finish " + name) + finished.body()).isEqualTo(200);
-                stillAdmitted.remove(name);
-            }
-            preemptedSoFar.addAll(phase.preempted());
+            phase.actions().forEach(this::act);
+            phase.preempted().forEach(p -> preemptedSoFar.add(new PreemptedWithPriorities(p,
+                    priorities.get(p.victim()), priorities.get(p.preemptor()))));
             phase.preempted().forEach(p -> stillAdmitted.remove(p.victim()));
-            stillAdmitted.removeAll(phase.evicted());
+            stillAdmitted.removeAll(phase.evicted().keySet());
             await().atMost(SETTLE).pollInterval(POLL).untilAsserted(() -> check(phase));
             // It must also hold once the loop has run another full cycle on a state rebuilt from the database.
             loop.quiesced(() -> { }).join();
             loop.quiesced(() -> { }).join();
             check(phase);
         }
+    }
+
+    /** One step action through the API, as an operator would take it (kueuectl stop/resume, kubectl patch). */
+    private void act(Map<String, Object> action) {
+        Response response;
+        if (action.containsKey("finish")) {
+            String name = str(action.get("finish"));
+            response = api.delete(path(name));
+            stillAdmitted.remove(name);
+        } else if (action.containsKey("deactivate")) {
+            response = api.post(path(str(action.get("deactivate"))) + "/stop", "application/json", "");
+        } else if (action.containsKey("activate")) {
+            response = api.post(path(str(action.get("activate"))) + "/resume", "application/json", "");
+        } else if (action.containsKey("setPriority")) {
+            String name = str(action.get("setPriority"));
+            int priority = ((Number) action.get("priority")).intValue();
+            response = api.send("PATCH", path(name), Map.of(), "application/merge-patch+json",
+                    "{\"metadata\": {\"labels\": {\"kueue.x-k8s.io/priority-class\": \""
+                            + KueueManifests.priorityClass(priority) + "\"}}}");
+            priorities.put(name, priority);
+        } else if (action.containsKey("stopClusterQueue")) {
+            response = api.post("/api/v1/clusterqueues/" + str(action.get("stopClusterQueue")) + "/stop?drain="
+                    + Boolean.TRUE.equals(action.get("drain")), "application/json", "");
+        } else if (action.containsKey("resumeClusterQueue")) {
+            response = api.post("/api/v1/clusterqueues/" + str(action.get("resumeClusterQueue")) + "/resume",
+                    "application/json", "");
+        } else if (action.containsKey("stopLocalQueue")) {
+            response = api.post(localQueuePath(action, "stopLocalQueue") + "/stop?drain="
+                    + Boolean.TRUE.equals(action.get("drain")), "application/json", "");
+        } else {
+            response = api.post(localQueuePath(action, "resumeLocalQueue") + "/resume", "application/json", "");
+        }
+        assertThat(response.status()).as(where(action.toString()) + response.body()).isEqualTo(200);
+    }
+
+    private static String localQueuePath(Map<String, Object> action, String key) {
+        return "/api/v1/namespaces/" + namespace(action) + "/localqueues/" + str(action.get(key));
     }
 
     private void apply(String yaml) {
@@ -102,6 +142,7 @@ final class ScenarioReplay {
             String name = str(w.get("name"));
             namespaces.put(name, namespace(w));
             workloads.put(name, w);
+            priorities.put(name, priority(w));
             Response submitted = api.postYaml("/api/v1/namespaces/" + namespace(w) + "/workloads",
                     KueueManifests.yaml(KueueManifests.workload(w)));
             assertThat(submitted.status()).as(where("submit admitted " + name) + submitted.body()).isEqualTo(201);
@@ -144,6 +185,7 @@ final class ScenarioReplay {
         for (Map<String, Object> w : scenario.section("pending")) {
             namespaces.put(str(w.get("name")), namespace(w));
             workloads.put(str(w.get("name")), w);
+            priorities.put(str(w.get("name")), priority(w));
             docs.add(KueueManifests.workload(w));
         }
         if (!docs.isEmpty()) {
@@ -152,8 +194,7 @@ final class ScenarioReplay {
         for (String name : namespaces.keySet()) {
             JsonNode status = workload(name);
             uids.put(name, status.get("uid").asString());
-            assertThat(status.get("priority").asInt()).as(where(name + " priority"))
-                    .isEqualTo(((Number) workloads.get(name).getOrDefault("priority", 0)).intValue());
+            assertThat(status.get("priority").asInt()).as(where(name + " priority")).isEqualTo(priorities.get(name));
         }
     }
 
@@ -162,11 +203,13 @@ final class ScenarioReplay {
         for (String name : stillAdmitted) {
             assertThat(workload(name).get("state").asString()).as(where(name + " keeps its quota")).isEqualTo("Admitted");
         }
-        for (String name : phase.evicted()) {
+        phase.evicted().forEach((name, reason) -> {
             JsonNode status = workload(name);
             assertThat(status.get("state").asString()).as(where(name + " evicted")).isNotEqualTo("Admitted");
-            assertThat(events(name)).as(where(name + " evicted")).anyMatch(e -> "Evicted".equals(e.get("type").asString()));
-        }
+            assertThat(events(name)).as(where(name + " evicted" + (reason == null ? "" : " with reason " + reason)))
+                    .anyMatch(e -> "Evicted".equals(e.get("type").asString())
+                            && (reason == null || reason.equals(e.get("reason").asString())));
+        });
         for (SeenPending seen : phase.seen()) {
             assertThat(events(seen.workload()))
                     .as(where(seen.workload() + " was pending with " + seen.reason() + " (" + seen.message() + ")"))
@@ -190,6 +233,12 @@ final class ScenarioReplay {
                     .as(where(name + " flavors of " + podSet)).isEqualTo(strMap(flavors)));
             map(spec.get("counts")).forEach((podSet, count) -> assertThat(podSet(status, podSet).get("count").asInt())
                     .as(where(name + " count of " + podSet)).isEqualTo(((Number) count).intValue()));
+        } else if (expected instanceof EventualOutcome.Inactive) {
+            assertThat(state).as(where(name + " state")).isEqualTo("Pending");
+            assertThat(status.get("active").asBoolean()).as(where(name + " active")).isFalse();
+            assertThat(status.at("/pendingReason/code").asString()).as(where(name + " pending reason"))
+                    .isEqualTo("Deactivated");
+            assertThat(status.get("positionInClusterQueue").isNull()).as(where(name + " is in no queue")).isTrue();
         } else if (expected instanceof Pending pending) {
             assertThat(state).as(where(name + " state")).isEqualTo("Pending");
             assertThat(status.at("/pendingReason/code").asString())
@@ -207,12 +256,14 @@ final class ScenarioReplay {
             actual.put(key, event);
         }
         assertThat(new TreeSet<>(actual.keySet())).as(where("preemptions"))
-                .isEqualTo(preemptedSoFar.stream().map(Preemption::key).collect(Collectors.toCollection(TreeSet::new)));
+                .isEqualTo(preemptedSoFar.stream().map(p -> p.preemption().key())
+                        .collect(Collectors.toCollection(TreeSet::new)));
         assertThat(items.size()).as(where("one preemption event per victim")).isEqualTo(preemptedSoFar.size());
-        for (Preemption expected : preemptedSoFar) {
+        for (PreemptedWithPriorities p : preemptedSoFar) {
+            Preemption expected = p.preemption();
             JsonNode event = actual.get(expected.key());
-            checkParty(event.get("victim"), expected.victim());
-            checkParty(event.get("preemptor"), expected.preemptor());
+            checkParty(event.get("victim"), expected.victim(), p.victimPriority());
+            checkParty(event.get("preemptor"), expected.preemptor(), p.preemptorPriority());
             if (expected.message() != null) {
                 assertThat(event.get("message").asString()).as(where("message of " + expected.key()))
                         .contains(withUids(expected.message()));
@@ -220,13 +271,12 @@ final class ScenarioReplay {
         }
     }
 
-    private void checkParty(JsonNode party, String name) {
+    private void checkParty(JsonNode party, String name, int priority) {
         Map<String, Object> w = workloads.get(name);
         String what = where("preemption event party " + name);
         assertThat(party.get("uid").asString()).as(what + "uid").isEqualTo(uids.get(name));
         assertThat(party.get("namespace").asString()).as(what + "namespace").isEqualTo(namespace(w));
-        assertThat(party.get("priority").asInt()).as(what + "priority")
-                .isEqualTo(((Number) w.getOrDefault("priority", 0)).intValue());
+        assertThat(party.get("priority").asInt()).as(what + "priority").isEqualTo(priority);
         assertThat(party.get("clusterQueue").asString()).as(what + "clusterQueue").isEqualTo(clusterQueue(w));
     }
 
@@ -275,6 +325,10 @@ final class ScenarioReplay {
 
     private String path(String name) {
         return "/api/v1/namespaces/" + namespaces.getOrDefault(name, "default") + "/workloads/" + name;
+    }
+
+    private static int priority(Map<String, Object> workload) {
+        return ((Number) workload.getOrDefault("priority", 0)).intValue();
     }
 
     private String where(String what) {

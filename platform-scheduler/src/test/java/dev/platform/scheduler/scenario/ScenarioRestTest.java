@@ -46,13 +46,18 @@ import java.util.stream.Stream;
  *       again ({@code inadmissible: false}, or "no longer fits after processing another workload")
  *       says nothing about the end state, so only the timeline is checked. Otherwise it ends
  *       Pending with that {@code pendingReason.code}.</li>
- *   <li>{@code evicted}: the timeline shows an Evicted event and the workload is not Admitted.</li>
+ *   <li>{@code evicted}: the timeline shows an Evicted event (with the reason, when the file gives one) and
+ *       the workload is not Admitted.</li>
+ *   <li>{@code inactive}: the workload is Pending with {@code active} false, pending reason Deactivated, and
+ *       no position in its queue.</li>
  *   <li>Workloads the file starts with that nothing preempts, evicts or finishes stay Admitted.</li>
  *   <li>{@code steps}: steps with no action or only {@code completeEviction} (immediate in
  *       quota-only operation) happen by themselves and fold into the same outcome;
  *       {@code requeueInadmissible} (a node pool healing) has no REST trigger, and its step's
- *       expectations must hold without it; {@code finish} is a DELETE (cancel frees the quota) and
- *       starts a new outcome to reach.</li>
+ *       expectations must hold without it; {@code finish} is a DELETE (cancel frees the quota), and the
+ *       lifecycle controls are their REST calls (stop and resume of workloads and queues, a merge patch of
+ *       the priority-class label); a step with any of them starts a new outcome to reach, and the
+ *       preemption events it causes carry the priorities as they were then.</li>
  * </ul>
  * Failures name the scenario file.
  */

@@ -102,6 +102,12 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
         return new Row(method, template, "text/html", note, request, row.expected()).expect(302, Who.ANONYMOUS);
     }
 
+    static final String SPARE_QUEUE = "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata: {name: spare}\n"
+            + "spec: {resourceGroups: [{coveredResources: [cpu], flavors: [{name: default, resources:"
+            + " [{name: cpu, nominalQuota: '1'}]}]}]}\n";
+    static final String SPARE_LOCAL_QUEUE = "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata: {name: spare,"
+            + " namespace: vision-train}\nspec: {clusterQueue: vision-cq}\n";
+
     static final List<Row> MATRIX = List.of(
             api("POST", "/api/v1/manifests", "a ResourceFlavor", f -> yaml("/api/v1/manifests", """
                     apiVersion: kueue.x-k8s.io/v1beta1
@@ -128,6 +134,20 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
                     .users(200),
             api("GET", "/api/v1/clusterqueues/{name}", "/api/v1/clusterqueues/vision-cq")
                     .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
+            api("GET", "/api/v1/clusterqueues/{name}", "as YAML", f -> Request.of("/api/v1/clusterqueues/vision-cq"))
+                    .accepting("application/yaml").only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
+            api("POST", "/api/v1/clusterqueues/{name}/stop", "drain=true", f -> {
+                f.apply(SPARE_QUEUE);
+                return Request.of("/api/v1/clusterqueues/spare/stop?drain=true");
+            }).only(200, 403, Who.ADMIN),
+            api("POST", "/api/v1/clusterqueues/{name}/resume", "", f -> {
+                f.apply(SPARE_QUEUE);
+                return Request.of("/api/v1/clusterqueues/spare/resume");
+            }).only(200, 403, Who.ADMIN),
+            api("GET", "/apis/visibility.kueue.x-k8s.io/v1beta2/clusterqueues/{name}/pendingworkloads",
+                    "Kueue's shape; other teams' items left out",
+                    f -> Request.of("/apis/visibility.kueue.x-k8s.io/v1beta2/clusterqueues/vision-cq/pendingworkloads"))
+                    .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/clusterqueues/{name}/pendingworkloads", "other teams' items left out",
                     f -> Request.of("/api/v1/clusterqueues/vision-cq/pendingworkloads"))
                     .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
@@ -146,6 +166,18 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
             api("GET", "/api/v1/namespaces/{namespace}/localqueues/{name}/pendingworkloads",
                     "/api/v1/namespaces/vision-train/localqueues/lq/pendingworkloads")
                     .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
+            api("GET", "/apis/visibility.kueue.x-k8s.io/v1beta2/namespaces/{namespace}/localqueues/{name}/pendingworkloads",
+                    "Kueue's shape", f -> Request.of(
+                            "/apis/visibility.kueue.x-k8s.io/v1beta2/namespaces/vision-train/localqueues/lq/pendingworkloads"))
+                    .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
+            api("POST", "/api/v1/namespaces/{namespace}/localqueues/{name}/stop", "", f -> {
+                f.apply(SPARE_LOCAL_QUEUE);
+                return Request.of("/api/v1/namespaces/vision-train/localqueues/spare/stop");
+            }).only(200, 403, Who.ADMIN),
+            api("POST", "/api/v1/namespaces/{namespace}/localqueues/{name}/resume", "", f -> {
+                f.apply(SPARE_LOCAL_QUEUE);
+                return Request.of("/api/v1/namespaces/vision-train/localqueues/spare/resume");
+            }).only(200, 403, Who.ADMIN),
             api("DELETE", "/api/v1/namespaces/{namespace}/localqueues/{name}", "", f -> {
                 f.apply("apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata: {name: spare, namespace:"
                         + " vision-train}\nspec: {clusterQueue: vision-cq}\n");
@@ -185,6 +217,23 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
             api("GET", "/api/v1/namespaces/{namespace}/workloads", "/api/v1/namespaces/vision-train/workloads")
                     .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/namespaces/{namespace}/workloads/{name}", "/api/v1/namespaces/vision-train/workloads/vision-job")
+                    .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
+            api("GET", "/api/v1/namespaces/{namespace}/workloads/{name}", "as YAML",
+                    f -> Request.of("/api/v1/namespaces/vision-train/workloads/vision-job"))
+                    .accepting("application/yaml").only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
+            api("GET", "/api/v1/workloads", "every namespace of the caller's teams", f -> Request.of("/api/v1/workloads"))
+                    .users(200),
+            api("POST", "/api/v1/namespaces/{namespace}/workloads/{name}/stop", "like cancel", f -> Request.of(
+                    "/api/v1/namespaces/vision-train/workloads/" + f.submit("vision-train", f.unique("stopped"), "lq", "1")
+                            + "/stop"))
+                    .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
+            api("POST", "/api/v1/namespaces/{namespace}/workloads/{name}/resume", "like cancel", f -> Request.of(
+                    "/api/v1/namespaces/vision-train/workloads/" + f.submit("vision-train", f.unique("resumed"), "lq", "1")
+                            + "/resume"))
+                    .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
+            api("PATCH", "/api/v1/namespaces/{namespace}/workloads/{name}", "merge patch, like cancel", f -> new Request(
+                    "/api/v1/namespaces/vision-train/workloads/" + f.submit("vision-train", f.unique("patched"), "lq", "1"),
+                    "application/merge-patch+json", "{\"spec\": {\"active\": false}}"))
                     .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/namespaces/{namespace}/workloads/{name}/events",
                     "/api/v1/namespaces/vision-train/workloads/vision-job/events")
@@ -249,6 +298,14 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
             page("GET", "/hotswaps", "", f -> Request.of("/hotswaps")).only(200, 403, Who.OPS, Who.ADMIN),
             page("GET", "/nodepools", "", f -> Request.of("/nodepools")).only(200, 403, Who.OPS, Who.ADMIN),
             page("GET", "/configuration", "", f -> Request.of("/configuration")).only(200, 403, Who.OPS, Who.ADMIN),
+            page("POST", "/queues/{clusterQueue}/stop", "the form", f -> {
+                f.apply(SPARE_QUEUE);
+                return new Request("/queues/spare/stop", "application/x-www-form-urlencoded", "");
+            }).only(302, 403, Who.ADMIN).expect(403, Who.ANONYMOUS),
+            page("POST", "/queues/{clusterQueue}/resume", "the form", f -> {
+                f.apply(SPARE_QUEUE);
+                return new Request("/queues/spare/resume", "application/x-www-form-urlencoded", "");
+            }).only(302, 403, Who.ADMIN).expect(403, Who.ANONYMOUS),
             page("GET", "/namespaces/{namespace}/workloads/{name}", "vision-job", f -> Request.of(
                     "/namespaces/vision-train/workloads/vision-job"))
                     .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
@@ -256,6 +313,14 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
                     f -> new Request("/namespaces/vision-train/workloads/"
                             + f.submit("vision-train", f.unique("cancelled"), "lq", "1") + "/cancel",
                             "application/x-www-form-urlencoded", ""))
+                    .only(302, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN).expect(403, Who.ANONYMOUS),
+            page("POST", "/namespaces/{namespace}/workloads/{name}/stop", "the form", f -> new Request(
+                    "/namespaces/vision-train/workloads/" + f.submit("vision-train", f.unique("stopped"), "lq", "1")
+                            + "/stop", "application/x-www-form-urlencoded", ""))
+                    .only(302, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN).expect(403, Who.ANONYMOUS),
+            page("POST", "/namespaces/{namespace}/workloads/{name}/resume", "the form", f -> new Request(
+                    "/namespaces/vision-train/workloads/" + f.submit("vision-train", f.unique("resumed"), "lq", "1")
+                            + "/resume", "application/x-www-form-urlencoded", ""))
                     .only(302, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN).expect(403, Who.ANONYMOUS),
             new Row("GET", "/console/events", "text/event-stream", "the live-update stream",
                     f -> Request.of("/console/events"), api("GET", "", "").expected()).users(200),
@@ -285,7 +350,8 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
     void noOtherTeamsNameLeaksThroughListsPagesTheAuditItsCsvOrTheStream() {
         List<String> json = List.of("/api/v1/clusterqueues", "/api/v1/cohorts", "/api/v1/cohorts/org",
                 "/api/v1/localqueues", "/api/v1/namespaces", "/api/v1/teams", "/api/v1/me", "/api/v1/tokens",
-                "/api/v1/clusterqueues/shared-cq/pendingworkloads");
+                "/api/v1/clusterqueues/shared-cq/pendingworkloads", "/api/v1/workloads",
+                "/apis/visibility.kueue.x-k8s.io/v1beta2/clusterqueues/shared-cq/pendingworkloads");
         List<String> pages = List.of("/", "/queues", "/queues/shared-cq");
         Map<Who, List<String>> othersNames = Map.of(Who.ENGINEER, AccessFixture.NLP_NAMES,
                 Who.LEAD, AccessFixture.NLP_NAMES, Who.OTHER_ENGINEER, AccessFixture.VISION_NAMES);

@@ -39,4 +39,20 @@ public final class YamlTree {
         }
         return out;
     }
+
+    /**
+     * A scenario's {@code evicted} list, whose items are workload names or {@code {name, reason}}: each name with
+     * its expected eviction reason (null when not said), in list order.
+     */
+    public static Map<String, String> evicted(Object o) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Object x : o == null ? List.of() : (List<?>) o) {
+            if (x instanceof Map<?, ?> m) {
+                out.put(String.valueOf(m.get("name")), str(m.get("reason")));
+            } else {
+                out.put(String.valueOf(x), null);
+            }
+        }
+        return out;
+    }
 }

@@ -80,8 +80,8 @@ class WorkloadServiceTest {
 
         assertThatThrownBy(() -> service.submit(document(Manifests.job("train", "lq", "2", null)), "other-key"))
                 .isInstanceOfSatisfying(Refusal.class, e -> assertThat(e.kind()).isEqualTo(Refusal.Kind.Conflict));
-        assertThat(service.apply(document(Manifests.job("train", "lq", "1", null)))).isFalse();
-        assertThatThrownBy(() -> service.apply(document(Manifests.job("train", "lq", "2", null))))
+        assertThat(service.apply(document(Manifests.job("train", "lq", "1", null)), "alice")).isEqualTo("unchanged");
+        assertThatThrownBy(() -> service.apply(document(Manifests.job("train", "lq", "2", null)), "alice"))
                 .isInstanceOf(Refusal.class).hasMessageContaining("cannot be changed");
         assertThat(rows()).isEqualTo(1);
     }

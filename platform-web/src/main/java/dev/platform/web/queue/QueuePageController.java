@@ -7,13 +7,19 @@ import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+import org.springframework.web.util.UriUtils;
+
+import java.nio.charset.StandardCharsets;
 
 import java.util.List;
 
 /**
  * The queue pages: the list of ClusterQueues with the workloads that run outside them
- * (priority-only mode), and one queue's pending and admitted workloads.
+ * (priority-only mode), and one queue's pending and admitted workloads, with an Admin's Stop, Stop and drain,
+ * and Resume buttons.
  */
 @Controller
 public class QueuePageController {
@@ -21,9 +27,35 @@ public class QueuePageController {
     static final int PAGE = 100;
 
     private final QueueQueries queries;
+    private final QueueCommands commands;
 
-    public QueuePageController(QueueQueries queries) {
+    public QueuePageController(QueueQueries queries, QueueCommands commands) {
         this.queries = queries;
+        this.commands = commands;
+    }
+
+    /** kueuectl stop clusterqueue: Hold, or HoldAndDrain with {@code drain}. */
+    @PostMapping("/queues/{clusterQueue}/stop")
+    public String stop(@PathVariable String clusterQueue, @RequestParam(defaultValue = "false") boolean drain,
+                       Caller caller, RedirectAttributes redirect) {
+        return setStopPolicy(clusterQueue, drain ? "HoldAndDrain" : "Hold", caller, redirect);
+    }
+
+    @PostMapping("/queues/{clusterQueue}/resume")
+    public String resume(@PathVariable String clusterQueue, Caller caller, RedirectAttributes redirect) {
+        return setStopPolicy(clusterQueue, "None", caller, redirect);
+    }
+
+    private String setStopPolicy(String clusterQueue, String policy, Caller caller, RedirectAttributes redirect) {
+        boolean found = commands.setStopPolicy(caller, clusterQueue, policy);
+        redirect.addFlashAttribute("notice", !found ? "There is no ClusterQueue " + clusterQueue + "."
+                : switch (policy) {
+                    case "Hold" -> "Stopped " + clusterQueue + ": it admits nothing new; admitted workloads keep running.";
+                    case "HoldAndDrain" -> "Stopped " + clusterQueue + " and drained it: its admitted workloads are"
+                            + " evicted.";
+                    default -> "Resumed " + clusterQueue + ": it admits again.";
+                });
+        return "redirect:/queues/" + UriUtils.encodePathSegment(clusterQueue, StandardCharsets.UTF_8);
     }
 
     @GetMapping("/queues")

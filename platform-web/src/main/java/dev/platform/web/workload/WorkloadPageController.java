@@ -13,8 +13,8 @@ import org.springframework.web.util.UriUtils;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The workload page and its Cancel button. The cancel form is a plain POST; Thymeleaf's {@code th:action}
- * adds Spring Security's CSRF token to it.
+ * The workload page and its Cancel, Stop and Resume buttons: plain form POSTs, with the CSRF token Spring
+ * Security adds to every form.
  */
 @Controller
 public class WorkloadPageController {
@@ -50,6 +50,30 @@ public class WorkloadPageController {
         String notice = switch (commands.cancel(caller, namespace, name)) {
             case CANCELLED -> "Cancelled " + namespace + "/" + name + "; its quota is free.";
             case ALREADY_FINISHED -> namespace + "/" + name + " had already finished; nothing to cancel.";
+            case NOT_FOUND -> "There is no workload " + namespace + "/" + name + ".";
+        };
+        redirect.addFlashAttribute("notice", notice);
+        return "redirect:/namespaces/" + segment(namespace) + "/workloads/" + segment(name);
+    }
+
+    @PostMapping("/namespaces/{namespace}/workloads/{name}/stop")
+    public String stop(@PathVariable String namespace, @PathVariable String name, Caller caller,
+                       RedirectAttributes redirect) {
+        return setActive(namespace, name, false, caller, redirect);
+    }
+
+    @PostMapping("/namespaces/{namespace}/workloads/{name}/resume")
+    public String resume(@PathVariable String namespace, @PathVariable String name, Caller caller,
+                         RedirectAttributes redirect) {
+        return setActive(namespace, name, true, caller, redirect);
+    }
+
+    private String setActive(String namespace, String name, boolean active, Caller caller, RedirectAttributes redirect) {
+        String notice = switch (commands.setActive(caller, namespace, name, active)) {
+            case CANCELLED -> active ? "Resumed " + namespace + "/" + name + "; it waits in its queue again."
+                    : "Stopped " + namespace + "/" + name + "; it holds no quota and stays out of its queue until"
+                    + " resumed.";
+            case ALREADY_FINISHED -> namespace + "/" + name + " has finished; it can no longer be stopped or resumed.";
             case NOT_FOUND -> "There is no workload " + namespace + "/" + name + ".";
         };
         redirect.addFlashAttribute("notice", notice);

@@ -22,6 +22,10 @@ import static dev.platform.web.console.ConsoleFixtures.NOW;
 import static dev.platform.web.console.ConsoleFixtures.T0;
 import static dev.platform.web.console.ConsoleFixtures.trainingQueue;
 import static org.hamcrest.Matchers.allOf;
+import static org.mockito.BDDMockito.then;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.flash;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
@@ -38,6 +42,9 @@ class QueuePageControllerTest {
 
     @MockitoBean
     QueueQueries queries;
+
+    @MockitoBean
+    QueueCommands commands;
 
     @Test
     void listsPendingInQueueOrderWithPositionsWaitingAndReasonAndAdmittedWithFlavorsAndPools() throws Exception {
@@ -71,7 +78,10 @@ class QueuePageControllerTest {
                         containsString(">stale</span>"),
                         containsString("Waiting for the scheduler"),
                         containsString("google.com/tpu in tpu-v6e-slice (32)"), containsString("slice × 8"),
-                        containsString("node pools: pool-a, pool-b"), containsString("Running"))))
+                        containsString("node pools: pool-a, pool-b"), containsString("Running"),
+                        containsString("action=\"/queues/tpu-training-cq/stop\""),
+                        containsString("action=\"/queues/tpu-training-cq/stop?drain=true\""),
+                        not(containsString("Resume queue")))))
                 .andExpect(content().string(matchesPattern(
                         "(?s).*<td class=\"num\">0</td>\\s*<td class=\"num\">0</td>\\s*<th scope=\"row\"><a[^>]*>default/low-jax-trillium.*"
                                 + "<td class=\"num\">1</td>\\s*<td class=\"num\">0</td>\\s*<th scope=\"row\"><a[^>]*>team-b/second.*")));
@@ -153,5 +163,20 @@ class QueuePageControllerTest {
                                 + "<td colspan=\"6\">1 workload of another team</td>.*"
                                 + "<td colspan=\"6\">2 workloads of other teams</td>.*"),
                         not(containsString("href=\"/namespaces/null")))));
+    }
+
+    @Test
+    void stopWithDrainAndResumeSetTheStopPolicyAndRedirectBackWithANotice() throws Exception {
+        given(commands.setStopPolicy(ADMIN, "tpu-training-cq", "HoldAndDrain")).willReturn(true);
+        given(commands.setStopPolicy(ADMIN, "tpu-training-cq", "None")).willReturn(true);
+
+        mvc.perform(post("/queues/tpu-training-cq/stop").param("drain", "true"))
+                .andExpect(status().is3xxRedirection())
+                .andExpect(redirectedUrl("/queues/tpu-training-cq"))
+                .andExpect(flash().attribute("notice", containsString("drained")));
+        mvc.perform(post("/queues/tpu-training-cq/resume"))
+                .andExpect(flash().attribute("notice", containsString("Resumed tpu-training-cq")));
+        then(commands).should().setStopPolicy(ADMIN, "tpu-training-cq", "HoldAndDrain");
+        then(commands).should().setStopPolicy(ADMIN, "tpu-training-cq", "None");
     }
 }

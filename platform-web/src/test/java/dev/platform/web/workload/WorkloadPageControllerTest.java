@@ -76,7 +76,9 @@ class WorkloadPageControllerTest {
                         containsString("    kueue.x-k8s.io/queue-name: default-queue"),
                         containsString("method=\"post\""),
                         containsString("action=\"/namespaces/default/workloads/low-jax-trillium/cancel\""),
-                        containsString("Cancel workload"))));
+                        containsString("Cancel workload"),
+                        containsString("action=\"/namespaces/default/workloads/low-jax-trillium/stop\""),
+                        not(containsString("Resume workload")))));
     }
 
     @Test
@@ -131,6 +133,37 @@ class WorkloadPageControllerTest {
                 .andExpect(redirectedUrl("/namespaces/default/workloads/low-jax-trillium"))
                 .andExpect(flash().attribute("notice", containsString("Cancelled default/low-jax-trillium")));
         then(commands).should().cancel(ADMIN, "default", "low-jax-trillium");
+    }
+
+    @Test
+    void stopAndResumeCallTheServiceAndRedirectBackWithANotice() throws Exception {
+        given(commands.setActive(ADMIN, "default", "low-jax-trillium", false)).willReturn(Cancellation.CANCELLED);
+        given(commands.setActive(ADMIN, "default", "low-jax-trillium", true)).willReturn(Cancellation.CANCELLED);
+
+        mvc.perform(post("/namespaces/default/workloads/low-jax-trillium/stop"))
+                .andExpect(status().is3xxRedirection())
+                .andExpect(redirectedUrl("/namespaces/default/workloads/low-jax-trillium"))
+                .andExpect(flash().attribute("notice", containsString("Stopped default/low-jax-trillium")));
+        mvc.perform(post("/namespaces/default/workloads/low-jax-trillium/resume"))
+                .andExpect(status().is3xxRedirection())
+                .andExpect(flash().attribute("notice", containsString("Resumed default/low-jax-trillium")));
+        then(commands).should().setActive(ADMIN, "default", "low-jax-trillium", false);
+        then(commands).should().setActive(ADMIN, "default", "low-jax-trillium", true);
+    }
+
+    @Test
+    void aStoppedWorkloadOffersResume() throws Exception {
+        WorkloadDetail w = pending();
+        given(queries.workload(ADMIN, "default", "stopped")).willReturn(Optional.of(new WorkloadDetail(w.namespace(),
+                "stopped", w.kind(), w.uid(), w.queueName(), w.clusterQueue(), w.priorityClassName(), w.priority(),
+                "Pending", null, null, "Deactivated", "The workload is deactivated", T0, null, w.podSets(), List.of(),
+                w.conditions(), w.events(), List.of(), MANIFEST, null, false, null)));
+
+        mvc.perform(get("/namespaces/default/workloads/stopped"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("Resume workload"),
+                        containsString("action=\"/namespaces/default/workloads/stopped/resume\""),
+                        not(containsString("Stop workload")))));
     }
 
     @Test

@@ -108,7 +108,7 @@ final class WorkloadDocumentDecoder {
         }
         return new WorkloadManifest(Kind.JOB_SET, type.apiVersion(), metadata, queueName(metadata, root.findings()),
                 workloadPriorityClass(metadata, root.findings()), priorityClassName, null, podSets, exclusiveTopology,
-                maxRestarts, restartStrategy, suspend, maxExecTime(metadata, root.findings()), manifest);
+                maxRestarts, restartStrategy, suspend, maxExecTime(metadata, root.findings()), true, manifest);
     }
 
     /** JobSet's webhook: the longest Job name it will generate, {@code <jobset>-<replicatedJob>-<index>}, must be a DNS label. */
@@ -134,7 +134,7 @@ final class WorkloadDocumentDecoder {
         PodSetSpec main = podSet("main", pods.perReplica(), minCount, pods.template(), 1, pods.perReplica());
         return new WorkloadManifest(Kind.JOB, type.apiVersion(), metadata, queueName(metadata, root.findings()),
                 workloadPriorityClass(metadata, root.findings()), pods.template().priorityClassName(), null, List.of(main),
-                null, null, null, suspend, maxExecTime(metadata, root.findings()), manifest);
+                null, null, null, suspend, maxExecTime(metadata, root.findings()), true, manifest);
     }
 
     /**
@@ -172,7 +172,7 @@ final class WorkloadDocumentDecoder {
     private WorkloadManifest workload(TypeMeta type, ObjectMeta metadata, FieldCursor spec, Map<String, Object> manifest) {
         if (spec == null) {
             return new WorkloadManifest(Kind.WORKLOAD, type.apiVersion(), metadata, null, null, null, null,
-                    List.of(), null, null, null, false, null, manifest);
+                    List.of(), null, null, null, false, null, true, manifest);
         }
         List<FieldCursor> podSetNodes = spec.objects("podSets");
         if (podSetNodes.isEmpty()) {
@@ -210,13 +210,13 @@ final class WorkloadDocumentDecoder {
             spec.error("maximumExecutionTimeSeconds", maximumExecutionTime + " is out of range; must be at least 1");
             maximumExecutionTime = null;
         }
-        if (Boolean.FALSE.equals(spec.bool("active"))) {
-            spec.findings().warn(spec.child("active"), "a deactivated Workload is still queued and admitted",
-                    "ignored; delete the workload to stop it");
-        }
+        boolean active = !Boolean.FALSE.equals(spec.bool("active"));
+        // The label comes first, as for a job: it is what changes a Workload's priority after submission.
+        String labelled = workloadPriorityClass(metadata, spec.findings());
         return new WorkloadManifest(Kind.WORKLOAD, type.apiVersion(), metadata, queueName,
-                priority.workloadPriorityClassName(), priority.priorityClassName(), explicitPriority, podSets,
-                null, null, null, false, maximumExecutionTime, manifest);
+                labelled != null ? labelled : priority.workloadPriorityClassName(), priority.priorityClassName(),
+                explicitPriority, podSets,
+                null, null, null, false, maximumExecutionTime, active, manifest);
     }
 
     private record WorkloadPriority(String workloadPriorityClassName, String priorityClassName) {

@@ -72,6 +72,8 @@ final class Scenario {
     final SchedulerState state;
     final Map<String, Workload> workloads = new LinkedHashMap<>();
     final Map<String, String> queueOfLocalQueue = new LinkedHashMap<>();
+    final Map<String, ClusterQueueSpec> clusterQueues = new LinkedHashMap<>();
+    final Map<String, LocalQueueSpec> localQueues = new LinkedHashMap<>();
 
     private Scenario(String file, Map<String, Object> doc) {
         this.file = file;
@@ -129,12 +131,15 @@ final class Scenario {
                     resourceGroups(c.get("resourceGroups")), weight(c)));
         }
         for (Map<String, Object> cq : list(doc.get("clusterQueues"))) {
-            state.applyClusterQueue(clusterQueue(cq));
+            ClusterQueueSpec spec = clusterQueue(cq);
+            clusterQueues.put(spec.name(), spec);
+            state.applyClusterQueue(spec);
         }
         for (Map<String, Object> lq : list(doc.get("localQueues"))) {
             LocalQueueSpec spec = new LocalQueueSpec(ns(lq), str(lq.get("name")), str(lq.get("clusterQueue")),
                     enumOf(StopPolicy.class, lq.get("stopPolicy")), weight(lq));
             queueOfLocalQueue.put(spec.key(), spec.clusterQueue());
+            localQueues.put(spec.key(), spec);
             state.applyLocalQueue(spec);
             // As the REST replay stores them: what the LocalQueue consumed so far, as of the scenario's present.
             Map<String, Double> consumed = new LinkedHashMap<>();
@@ -162,7 +167,11 @@ final class Scenario {
         for (Map<String, Object> p : list(doc.get("pending"))) {
             Workload w = workload(p, CoreFixtures.T0.plusSeconds(1000 + i));
             workloads.put(w.name(), w);
-            state.addPending(w);
+            if (Boolean.FALSE.equals(p.get("active"))) {
+                state.addInactive(w);
+            } else {
+                state.addPending(w);
+            }
             i++;
         }
         clock.advance(Duration.between(CoreFixtures.T0, NOW));
@@ -171,6 +180,23 @@ final class Scenario {
                 state.evictionStarted(str(a.get("name")));
             }
         }
+    }
+
+    /** A step's {@code stopClusterQueue} / {@code resumeClusterQueue}: the queue applied again with that stopPolicy. */
+    void setStopPolicy(String clusterQueue, StopPolicy policy) {
+        ClusterQueueSpec q = clusterQueues.get(clusterQueue);
+        ClusterQueueSpec stopped = new ClusterQueueSpec(q.name(), q.cohort(), q.resourceGroups(), q.queueingStrategy(),
+                q.namespaceSelector(), q.flavorFungibility(), q.preemption(), q.fairWeight(), policy);
+        clusterQueues.put(clusterQueue, stopped);
+        state.applyClusterQueue(stopped);
+    }
+
+    /** A step's {@code stopLocalQueue} / {@code resumeLocalQueue}. */
+    void setStopPolicy(String namespace, String localQueue, StopPolicy policy) {
+        LocalQueueSpec l = localQueues.get(namespace + "/" + localQueue);
+        LocalQueueSpec stopped = new LocalQueueSpec(l.namespace(), l.name(), l.clusterQueue(), policy);
+        localQueues.put(stopped.key(), stopped);
+        state.applyLocalQueue(stopped);
     }
 
     private ClusterQueueSpec clusterQueue(Map<String, Object> cq) {

@@ -3,6 +3,7 @@ package dev.platform.scheduler.core.scenario;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.PodSetAssignment;
+import dev.platform.scheduler.core.StopPolicy;
 import dev.platform.scheduler.testsupport.YamlTree;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -67,9 +68,32 @@ class ScenarioTest {
             s.state.evictionCompleted(str(action.get("completeEviction")));
         } else if (action.containsKey("requeueInadmissible")) {
             s.state.requeueInadmissible();
+        } else if (action.containsKey("deactivate")) {
+            s.state.deactivate(str(action.get("deactivate")));
+        } else if (action.containsKey("activate")) {
+            s.state.activate(str(action.get("activate")));
+        } else if (action.containsKey("setPriority")) {
+            s.state.changePriority(str(action.get("setPriority")), ((Number) action.get("priority")).intValue());
+        } else if (action.containsKey("stopClusterQueue")) {
+            s.setStopPolicy(str(action.get("stopClusterQueue")), stopPolicy(action));
+        } else if (action.containsKey("resumeClusterQueue")) {
+            s.setStopPolicy(str(action.get("resumeClusterQueue")), StopPolicy.None);
+        } else if (action.containsKey("stopLocalQueue")) {
+            s.setStopPolicy(namespace(action), str(action.get("stopLocalQueue")), stopPolicy(action));
+        } else if (action.containsKey("resumeLocalQueue")) {
+            s.setStopPolicy(namespace(action), str(action.get("resumeLocalQueue")), StopPolicy.None);
         } else {
             throw new IllegalArgumentException("unknown action " + action);
         }
+    }
+
+    /** {@code drain: true} is HoldAndDrain, as {@code POST .../stop?drain=true}; else Hold. */
+    private static StopPolicy stopPolicy(Map<String, Object> action) {
+        return Boolean.TRUE.equals(action.get("drain")) ? StopPolicy.HoldAndDrain : StopPolicy.Hold;
+    }
+
+    private static String namespace(Map<String, Object> action) {
+        return action.containsKey("namespace") ? str(action.get("namespace")) : "default";
     }
 
     private static void check(Scenario s, String when, CycleResult result, Map<String, Object> expect) {
@@ -122,9 +146,20 @@ class ScenarioTest {
         });
 
         if (expect.containsKey("evicted")) {
-            Set<String> evicted = result.evicted().stream().map(e -> e.workload().name())
-                    .collect(Collectors.toCollection(TreeSet::new));
-            assertThat(evicted).as(where + "evicted").isEqualTo(new TreeSet<>(YamlTree.strList(expect.get("evicted"))));
+            Map<String, String> evicted = result.evicted().stream().collect(Collectors.toMap(e -> e.workload().name(),
+                    e -> e.reason().name(), (a, b) -> a, TreeMap::new));
+            Map<String, String> expected = YamlTree.evicted(expect.get("evicted"));
+            assertThat(evicted.keySet()).as(where + "evicted").isEqualTo(expected.keySet());
+            expected.forEach((name, reason) -> {
+                if (reason != null) {
+                    assertThat(evicted.get(name)).as(where + name + " eviction reason").isEqualTo(reason);
+                }
+            });
+        }
+        for (String name : YamlTree.strList(expect.get("inactive"))) {
+            assertThat(s.state.isInactive(name)).as(where + name + " is inactive").isTrue();
+            assertThat(s.state.pendingInOrder(s.queueOfLocalQueue.get(s.workloads.get(name).localQueueKey())))
+                    .as(where + name + " is in no queue").noneMatch(w -> w.name().equals(name));
         }
     }
 
