@@ -20,6 +20,7 @@ import dev.platform.scheduler.workload.SubmissionRateLimiter;
 import dev.platform.scheduler.workload.WorkloadService;
 import dev.platform.scheduler.workload.WorkloadStatuses;
 import dev.platform.scheduler.workload.WorkloadStore;
+import dev.platform.scheduler.workload.WorkloadUpdates;
 import dev.platform.web.console.CurrentCaller;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -98,6 +99,8 @@ public abstract class ControllerSliceTest implements AgentGatewayPorts {
     protected WorkloadService workloadService;
     @MockitoBean
     protected WorkloadStatuses workloadStatuses;
+    @MockitoBean
+    protected WorkloadUpdates workloadUpdates;
 
     @BeforeEach
     void asAdmin() {
