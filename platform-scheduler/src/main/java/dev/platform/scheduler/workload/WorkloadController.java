@@ -27,6 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.time.temporal.ChronoUnit;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.List;
@@ -92,7 +93,7 @@ public class WorkloadController {
     }
 
     /** One page of the workloads of {@code namespaces} (null: every namespace), newest first. */
-    static WorkloadPage page(WorkloadStore store, WorkloadStatuses statuses, java.util.Collection<String> namespaces,
+    static WorkloadPage page(WorkloadStore store, WorkloadStatuses statuses, Collection<String> namespaces,
                              String state, String queue, String cursor, int limit) {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new Refusal(Refusal.Kind.Malformed, "Bad Request",

@@ -131,7 +131,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
         WorkloadRow newer = row("newer", CREATED.plusSeconds(10));
         WorkloadRow older = row("older", CREATED);
         KeysetCursor<UUID> after = new KeysetCursor<>(CREATED.plusSeconds(60), UUID.randomUUID());
-        given(workloadStore.list("team-a", WorkloadState.Pending, "lq", after, 2)).willReturn(List.of(newer, older));
+        given(workloadStore.list(List.of("team-a"), WorkloadState.Pending, "lq", after, 2)).willReturn(List.of(newer, older));
         given(workloadStatuses.of(List.of(newer))).willReturn(List.of(statusOf(newer, WorkloadState.Pending)));
 
         mvc.perform(get("/api/v1/namespaces/team-a/workloads").param("state", "Pending").param("queue", "lq")
@@ -145,7 +145,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
     @Test
     void theLastPageSaysNextIsNull() throws Exception {
         WorkloadRow only = row("only", CREATED);
-        given(workloadStore.list("team-a", WorkloadState.Finished, null, null, 3)).willReturn(List.of(only));
+        given(workloadStore.list(List.of("team-a"), WorkloadState.Finished, null, null, 3)).willReturn(List.of(only));
         given(workloadStatuses.of(List.of(only))).willReturn(List.of(statusOf(only, WorkloadState.Finished)));
 
         mvc.perform(get("/api/v1/namespaces/team-a/workloads").param("state", "Finished").param("limit", "2"))

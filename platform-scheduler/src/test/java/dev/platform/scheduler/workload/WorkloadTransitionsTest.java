@@ -1,6 +1,7 @@
 package dev.platform.scheduler.workload;
 
 import dev.platform.api.reason.PreemptionReason;
+import dev.platform.api.reason.DeactivationReason;
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
@@ -236,6 +237,29 @@ class WorkloadTransitionsTest {
         assertThat(quotaRows()).isZero();
         assertThat(conditions(T1)).containsExactly("Evicted=True/NodeFailures", "QuotaReserved=False/NodeFailures",
                 "Requeued=True/NodeFailures");
+    }
+
+    @Test
+    void resumingAWorkloadDeactivatedByTheRequeuingLimitResetsItsRequeueState() {
+        WorkloadRow admitted = admitted("pool-a");
+        transitions.requeueWithBackoff(uid, new Expected.AtVersion(admitted.version()), T0,
+                EvictionReason.PodsReadyTimeout.name(), "timeout", 2, T0.plusSeconds(60), false);
+        WorkloadRow again = admitted("pool-a");
+        transitions.deactivate(uid, new Expected.AtVersion(again.version()), T1,
+                DeactivationReason.RequeuingLimitExceeded.name(),
+                DeactivationReason.RequeuingLimitExceeded.evictedReason(), "limit reached", List.of());
+        WorkloadRow deactivated = row();
+        assertThat(deactivated.lifecycle().active()).isFalse();
+        assertThat(deactivated.lifecycle().requeueCount()).isEqualTo(2);
+
+        assertThat(transitions.change(deactivated, new WorkloadTransitions.Change(true,
+                deactivated.priorityClassName(), deactivated.priority(), "{}"), T1.plusSeconds(1), "alice")).isPresent();
+
+        WorkloadRow resumed = row();
+        assertThat(resumed.state()).isEqualTo(WorkloadState.Pending);
+        assertThat(resumed.lifecycle()).isEqualTo(new WorkloadRow.Lifecycle(true, 0, null, false, null));
+        assertThat(resumed.pendingReason()).isNull();
+        assertThat(conditions(T1.plusSeconds(1))).containsExactly("Requeued=True/Reactivated");
     }
 
     @Test
