@@ -59,6 +59,25 @@ class SchedulerStateTest {
     }
 
     @Test
+    void aWorkloadStoppedWhileBackingOffStaysOutUntilResumedThenJoinsAtOnce() {
+        state.applyLocalQueue(new LocalQueueSpec("default", "lq", "cq", StopPolicy.None));
+        Workload held = workload("held").request("cpu", "1").build();
+        state.addPending(held, clock.instant().plus(Duration.ofMinutes(10)));
+        state.deactivate("held");
+        state.changePriority("held", 7);
+
+        clock.advance(Duration.ofMinutes(11));
+        CycleResult whileStopped = state.runCycle();
+        state.activate("held");
+        CycleResult resumed = state.runCycle();
+
+        assertThat(whileStopped.admitted()).isEmpty();
+        assertThat(resumed.admitted()).extracting(a -> a.workload().name(), a -> a.workload().priority())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("held", 7));
+        assertThat(state.workloadCount()).isEqualTo(1);
+    }
+
+    @Test
     void pendingDecisionsAreReportedOnlyWhenTheyChange() {
         state.applyLocalQueue(new LocalQueueSpec("default", "lq", "cq", StopPolicy.None));
         state.addPending(workload("huge").request("cpu", "8").build());
