@@ -208,7 +208,8 @@ public class WorkloadTransitions {
     /**
      * Sets why Pending workloads wait, in one statement, without a new version (waiting is no change the
      * loop acts on); a {@code condition}=False entry is appended only for those whose reason or message
-     * changed, so an unchanged reason is not repeated in a timeline.
+     * changed, so an unchanged reason is not repeated in a timeline. An inactive workload keeps its reason
+     * (Deactivated): a cycle decided before it was stopped must not write over it.
      */
     public void recordPending(List<PendingNote> notes, String condition, Instant now) {
         if (notes.isEmpty()) {
@@ -217,7 +218,7 @@ public class WorkloadTransitions {
         appendEvents(jdbc.sql("""
                         UPDATE workload w SET pending_reason = d.reason, pending_message = d.message
                         FROM unnest(:uids::uuid[], :reasons::text[], :messages::text[]) AS d(uid, reason, message)
-                        WHERE w.uid = d.uid AND w.state = 'Pending'
+                        WHERE w.uid = d.uid AND w.state = 'Pending' AND w.active
                           AND (w.pending_reason IS DISTINCT FROM d.reason OR w.pending_message IS DISTINCT FROM d.message)
                         RETURNING w.uid, d.reason, d.message""")
                 .param("uids", notes.stream().map(PendingNote::uid).toArray(UUID[]::new))
