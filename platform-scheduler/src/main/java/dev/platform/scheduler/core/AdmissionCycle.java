@@ -2,12 +2,23 @@ package dev.platform.scheduler.core;
 
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PendingReason;
+import dev.platform.scheduler.core.model.AdmittedWorkload;
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
+import dev.platform.scheduler.core.model.FlavorResource;
+import dev.platform.scheduler.core.model.LocalQueueSpec;
+import dev.platform.scheduler.core.model.PodSet;
+import dev.platform.scheduler.core.model.QueueingStrategy;
+import dev.platform.scheduler.core.model.ReclaimWithinCohortPolicy;
+import dev.platform.scheduler.core.model.ResourceQuota;
+import dev.platform.scheduler.core.model.StopPolicy;
+import dev.platform.scheduler.core.model.WithinClusterQueuePolicy;
+import dev.platform.scheduler.core.model.Workload;
 import dev.platform.scheduler.core.preemption.PreemptionRequest;
 import dev.platform.scheduler.core.preemption.PreemptionTarget;
 import dev.platform.scheduler.core.quota.DominantResourceShare;
-import dev.platform.scheduler.core.quota.FlavorResource;
 import dev.platform.scheduler.core.quota.QuotaNode;
 import dev.platform.scheduler.core.quota.Revert;
+import dev.platform.scheduler.core.quota.Snapshot;
 
 import java.math.BigDecimal;
 import java.math.MathContext;

@@ -1,5 +1,7 @@
 package dev.platform.scheduler.core;
 
+import dev.platform.scheduler.core.model.AdmissionMode;
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
 import java.time.Duration;
 import java.util.Map;
 

@@ -1,7 +1,9 @@
 package dev.platform.scheduler.core;
 
 import dev.platform.api.reason.PendingReason;
-import dev.platform.scheduler.core.quota.FlavorResource;
+import dev.platform.scheduler.core.model.Admission;
+import dev.platform.scheduler.core.model.FlavorResource;
+import dev.platform.scheduler.core.model.PodSetAssignment;
 
 import java.util.List;
 import java.util.Map;

@@ -3,6 +3,8 @@ package dev.platform.scheduler.core;
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.api.reason.PreemptionReason;
+import dev.platform.scheduler.core.model.Admission;
+import dev.platform.scheduler.core.model.Workload;
 
 /** A decision of one admission cycle, for the adapter to persist and execute. */
 public sealed interface Decision permits Decision.Admit, Decision.Preempt, Decision.Pending, Decision.Evict {

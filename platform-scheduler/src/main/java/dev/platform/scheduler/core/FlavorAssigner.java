@@ -1,12 +1,27 @@
 package dev.platform.scheduler.core;
 
 import dev.platform.api.reason.PendingReason;
+import dev.platform.scheduler.core.model.BorrowWithinCohortPolicy;
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
+import dev.platform.scheduler.core.model.FlavorFungibility;
+import dev.platform.scheduler.core.model.FlavorQuotas;
+import dev.platform.scheduler.core.model.FlavorResource;
+import dev.platform.scheduler.core.model.FungibilityPolicy;
+import dev.platform.scheduler.core.model.FungibilityPreference;
+import dev.platform.scheduler.core.model.LabelRequirement;
+import dev.platform.scheduler.core.model.PodSet;
+import dev.platform.scheduler.core.model.PodSetAssignment;
+import dev.platform.scheduler.core.model.ReclaimWithinCohortPolicy;
+import dev.platform.scheduler.core.model.ResourceFlavor;
+import dev.platform.scheduler.core.model.ResourceGroup;
+import dev.platform.scheduler.core.model.Taint;
+import dev.platform.scheduler.core.model.Workload;
 import dev.platform.scheduler.core.preemption.PreemptionRequest;
 import dev.platform.scheduler.core.preemption.PreemptionTarget;
 import dev.platform.scheduler.core.preemption.Preemptor;
-import dev.platform.scheduler.core.quota.FlavorResource;
 import dev.platform.scheduler.core.quota.QuotaNode;
 import dev.platform.scheduler.core.quota.Revert;
+import dev.platform.scheduler.core.quota.Snapshot;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

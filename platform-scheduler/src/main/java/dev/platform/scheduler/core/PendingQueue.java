@@ -1,6 +1,6 @@
 package dev.platform.scheduler.core;
 
-
+import dev.platform.scheduler.core.model.Workload;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

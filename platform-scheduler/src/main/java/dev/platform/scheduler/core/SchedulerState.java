@@ -1,9 +1,20 @@
 package dev.platform.scheduler.core;
 
+import dev.platform.scheduler.core.model.Admission;
+import dev.platform.scheduler.core.model.AdmissionMode;
+import dev.platform.scheduler.core.model.AdmittedWorkload;
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
+import dev.platform.scheduler.core.model.CohortSpec;
+import dev.platform.scheduler.core.model.FlavorResource;
+import dev.platform.scheduler.core.model.LocalQueueSpec;
+import dev.platform.scheduler.core.model.Namespace;
+import dev.platform.scheduler.core.model.ResourceFlavor;
+import dev.platform.scheduler.core.model.StopPolicy;
+import dev.platform.scheduler.core.model.Workload;
 import dev.platform.scheduler.core.preemption.Preemptor;
-import dev.platform.scheduler.core.quota.FlavorResource;
 import dev.platform.scheduler.core.quota.QuotaNode;
 import dev.platform.scheduler.core.quota.QuotaTree;
+import dev.platform.scheduler.core.quota.Snapshot;
 
 import java.time.Clock;
 import java.time.Instant;

@@ -1,6 +1,8 @@
 package dev.platform.scheduler.core;
 
-import dev.platform.scheduler.core.quota.FlavorResource;
+import dev.platform.scheduler.core.model.Admission;
+import dev.platform.scheduler.core.model.FlavorResource;
+import dev.platform.scheduler.core.model.LocalQueueSpec;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -8,9 +8,9 @@
  *       {@link java.time.Clock} and {@link dev.platform.scheduler.core.SchedulerSettings} (fair sharing on or off).</li>
  *   <li>Configuration, applied as it changes: {@code applyResourceFlavor}, {@code applyCohort},
  *       {@code applyClusterQueue}, {@code applyLocalQueue}, {@code applyNamespace} and their {@code remove*}
- *       counterparts, taking the records {@link dev.platform.scheduler.core.ResourceFlavor},
- *       {@link dev.platform.scheduler.core.CohortSpec}, {@link dev.platform.scheduler.core.ClusterQueueSpec},
- *       {@link dev.platform.scheduler.core.LocalQueueSpec}, {@link dev.platform.scheduler.core.Namespace}.</li>
+ *       counterparts, taking the {@code core.model} records {@link dev.platform.scheduler.core.model.ResourceFlavor},
+ *       {@link dev.platform.scheduler.core.model.CohortSpec}, {@link dev.platform.scheduler.core.model.ClusterQueueSpec},
+ *       {@link dev.platform.scheduler.core.model.LocalQueueSpec}, {@link dev.platform.scheduler.core.model.Namespace}.</li>
  *   <li>Workload events, as they happen: {@code addPending(Workload)}, {@code removePending(uid)},
  *       {@code addAdmitted(Workload, Admission, admittedAt)} (start-up restore), {@code evictionCommitted(uid)}
  *       (the scheduler's: the eviction is in the database, the victim's quota is free and it waits at its original

@@ -1,13 +1,13 @@
 package dev.platform.scheduler.forecast;
 
-import dev.platform.scheduler.core.AdmittedWorkload;
 import dev.platform.scheduler.core.SchedulerState;
-import dev.platform.scheduler.core.Workload;
 import dev.platform.scheduler.core.forecast.ForecastBasis;
 import dev.platform.scheduler.core.forecast.Forecaster;
 import dev.platform.scheduler.core.forecast.RuntimeHistory;
 import dev.platform.scheduler.core.forecast.TreeForecast;
 import dev.platform.scheduler.core.forecast.WorkloadForecast;
+import dev.platform.scheduler.core.model.AdmittedWorkload;
+import dev.platform.scheduler.core.model.Workload;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStore;
 import io.micrometer.core.instrument.Counter;

@@ -1,9 +1,9 @@
 package dev.platform.scheduler.scheduling;
 
 import dev.platform.api.reason.PendingReason;
-import dev.platform.scheduler.core.Admission;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.core.model.Admission;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.core.placement.SliceRequest;
 import dev.platform.scheduler.workload.WorkloadRow;

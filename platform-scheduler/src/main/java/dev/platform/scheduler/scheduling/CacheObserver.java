@@ -1,6 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.core.model.Workload;
 import dev.platform.scheduler.forecast.ForecastService;
 import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.scheduler.workload.WorkloadRow;

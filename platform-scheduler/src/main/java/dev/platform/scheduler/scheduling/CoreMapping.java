@@ -1,6 +1,5 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.CohortManifest;
 import dev.platform.api.manifest.LabelSelector;
@@ -10,31 +9,32 @@ import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.ResourceGroup;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
-import dev.platform.scheduler.core.Admission;
-import dev.platform.scheduler.core.AdmissionMode;
-import dev.platform.scheduler.core.BorrowWithinCohortPolicy;
-import dev.platform.scheduler.core.ClusterQueueSpec;
-import dev.platform.scheduler.core.CohortSpec;
-import dev.platform.scheduler.core.FlavorFungibility;
-import dev.platform.scheduler.core.FlavorQuotas;
-import dev.platform.scheduler.core.FungibilityPolicy;
-import dev.platform.scheduler.core.FungibilityPreference;
-import dev.platform.scheduler.core.LabelRequirement;
-import dev.platform.scheduler.core.LocalQueueSpec;
-import dev.platform.scheduler.core.Namespace;
-import dev.platform.scheduler.core.PodSet;
-import dev.platform.scheduler.core.PodSetAssignment;
-import dev.platform.scheduler.core.PreemptionPolicy;
-import dev.platform.scheduler.core.QueueingStrategy;
-import dev.platform.scheduler.core.ReclaimWithinCohortPolicy;
-import dev.platform.scheduler.core.ResourceFlavor;
-import dev.platform.scheduler.core.ResourceQuota;
-import dev.platform.scheduler.core.StopPolicy;
-import dev.platform.scheduler.core.Taint;
-import dev.platform.scheduler.core.Toleration;
-import dev.platform.scheduler.core.WithinClusterQueuePolicy;
-import dev.platform.scheduler.core.Workload;
 import dev.platform.scheduler.core.Quantities;
+import dev.platform.scheduler.core.model.Admission;
+import dev.platform.scheduler.core.model.AdmissionMode;
+import dev.platform.scheduler.core.model.BorrowWithinCohortPolicy;
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
+import dev.platform.scheduler.core.model.CohortSpec;
+import dev.platform.scheduler.core.model.FlavorFungibility;
+import dev.platform.scheduler.core.model.FlavorQuotas;
+import dev.platform.scheduler.core.model.FungibilityPolicy;
+import dev.platform.scheduler.core.model.FungibilityPreference;
+import dev.platform.scheduler.core.model.LabelRequirement;
+import dev.platform.scheduler.core.model.LocalQueueSpec;
+import dev.platform.scheduler.core.model.Namespace;
+import dev.platform.scheduler.core.model.PodSet;
+import dev.platform.scheduler.core.model.PodSetAssignment;
+import dev.platform.scheduler.core.model.PreemptionPolicy;
+import dev.platform.scheduler.core.model.QueueingStrategy;
+import dev.platform.scheduler.core.model.ReclaimWithinCohortPolicy;
+import dev.platform.scheduler.core.model.ResourceFlavor;
+import dev.platform.scheduler.core.model.ResourceQuota;
+import dev.platform.scheduler.core.model.StopPolicy;
+import dev.platform.scheduler.core.model.Taint;
+import dev.platform.scheduler.core.model.Toleration;
+import dev.platform.scheduler.core.model.WithinClusterQueuePolicy;
+import dev.platform.scheduler.core.model.Workload;
+import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.scheduler.workload.WorkloadRow;
 
 import java.time.Duration;
@@ -128,8 +128,8 @@ public final class CoreMapping {
         return text;
     }
 
-    private static List<dev.platform.scheduler.core.ResourceGroup> groups(List<ResourceGroup> groups) {
-        return groups.stream().map(g -> new dev.platform.scheduler.core.ResourceGroup(g.coveredResources(),
+    private static List<dev.platform.scheduler.core.model.ResourceGroup> groups(List<ResourceGroup> groups) {
+        return groups.stream().map(g -> new dev.platform.scheduler.core.model.ResourceGroup(g.coveredResources(),
                 g.flavors().stream().map(f -> new FlavorQuotas(f.name(), f.resources().stream()
                         .map(r -> new ResourceQuota(r.name(), r.nominalQuota().milliValue(),
                                 r.borrowingLimit() == null ? null : r.borrowingLimit().milliValue(),
@@ -137,8 +137,8 @@ public final class CoreMapping {
                         .toList())).toList())).toList();
     }
 
-    private static dev.platform.scheduler.core.LabelSelector selector(LabelSelector s) {
-        return new dev.platform.scheduler.core.LabelSelector(s.matchLabels(),
+    private static dev.platform.scheduler.core.model.LabelSelector selector(LabelSelector s) {
+        return new dev.platform.scheduler.core.model.LabelSelector(s.matchLabels(),
                 s.matchExpressions().stream().map(CoreMapping::requirement).toList());
     }
 

@@ -1,6 +1,5 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandType;
 import dev.platform.api.reason.EvictionReason;
@@ -9,13 +8,14 @@ import dev.platform.api.reason.PreemptionReason;
 import dev.platform.scheduler.cluster.AgentCommandStore;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
-import dev.platform.scheduler.core.PodSetAssignment;
-import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.core.Quantities;
+import dev.platform.scheduler.core.model.PodSetAssignment;
+import dev.platform.scheduler.core.model.Workload;
 import dev.platform.scheduler.core.placement.PoolKey;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionStore;
-import dev.platform.scheduler.core.Quantities;
+import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.scheduler.workload.WorkloadTransitions;

@@ -1,15 +1,15 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.api.agent.GkeLabels;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
-import dev.platform.scheduler.core.Admission;
-import dev.platform.scheduler.core.PodSetAssignment;
+import dev.platform.scheduler.core.model.Admission;
+import dev.platform.scheduler.core.model.PodSetAssignment;
 import dev.platform.scheduler.core.placement.NodePool;
 import dev.platform.scheduler.core.placement.PoolKey;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.core.placement.SliceRequest;
+import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.scheduler.workload.WorkloadRow;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.scheduler.core.Admission;
 import dev.platform.scheduler.core.QueueOrder;
+import dev.platform.scheduler.core.model.Admission;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.core.placement.SliceRequest;
 import dev.platform.scheduler.workload.WorkloadRow;

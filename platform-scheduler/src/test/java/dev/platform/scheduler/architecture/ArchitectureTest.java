@@ -1,9 +1,12 @@
 package dev.platform.scheduler.architecture;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -98,12 +101,35 @@ class ArchitectureTest {
 
     /**
      * The scheduler's features depend on one another one way: a cycle is a call back up that wants an event or a
-     * port. The scheduling core counts as one feature here; its own sub-packages still lean on each other.
+     * port. The scheduling core counts as one feature here; the next rule looks inside it.
      */
     @Test
     void noCyclesBetweenTheSchedulersFeatures() {
         slices().matching("dev.platform.scheduler.(*)..").namingSlices("$1")
                 .should().beFreeOfCycles().check(production);
+    }
+
+    /**
+     * The core's packages are layers: the model at the bottom, the quota tree on it, preemption on both, the
+     * admission cycle on all three, the forecast on top. Each package is its own slice, the core's root included.
+     */
+    private static final SliceAssignment EACH_PACKAGE_OF_THE_CORE = new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+            String pkg = javaClass.getPackageName();
+            boolean core = pkg.equals("dev.platform.scheduler.core") || pkg.startsWith("dev.platform.scheduler.core.");
+            return core ? SliceIdentifier.of(pkg) : SliceIdentifier.ignore();
+        }
+
+        @Override
+        public String getDescription() {
+            return "each package of the scheduling core";
+        }
+    };
+
+    @Test
+    void noCyclesBetweenTheCoresPackages() {
+        slices().assignedFrom(EACH_PACKAGE_OF_THE_CORE).should().beFreeOfCycles().check(production);
     }
 
     /** The agent, the API records and the console pages have no cycles between any of their packages. */

@@ -1,5 +1,9 @@
 package dev.platform.scheduler.core;
 
+import dev.platform.scheduler.core.model.Admission;
+import dev.platform.scheduler.core.model.AdmissionMode;
+import dev.platform.scheduler.core.model.LocalQueueSpec;
+import dev.platform.scheduler.core.model.StopPolicy;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;

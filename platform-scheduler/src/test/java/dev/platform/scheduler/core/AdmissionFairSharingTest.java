@@ -1,5 +1,11 @@
 package dev.platform.scheduler.core;
 
+import dev.platform.scheduler.core.model.Admission;
+import dev.platform.scheduler.core.model.AdmissionMode;
+import dev.platform.scheduler.core.model.LocalQueueSpec;
+import dev.platform.scheduler.core.model.PodSetAssignment;
+import dev.platform.scheduler.core.model.StopPolicy;
+import dev.platform.scheduler.core.model.Workload;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

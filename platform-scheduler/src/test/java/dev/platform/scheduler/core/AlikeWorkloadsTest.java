@@ -1,5 +1,14 @@
 package dev.platform.scheduler.core;
 
+import dev.platform.scheduler.core.model.BorrowWithinCohortPolicy;
+import dev.platform.scheduler.core.model.LocalQueueSpec;
+import dev.platform.scheduler.core.model.PodSet;
+import dev.platform.scheduler.core.model.PreemptionPolicy;
+import dev.platform.scheduler.core.model.QueueingStrategy;
+import dev.platform.scheduler.core.model.ReclaimWithinCohortPolicy;
+import dev.platform.scheduler.core.model.StopPolicy;
+import dev.platform.scheduler.core.model.WithinClusterQueuePolicy;
+import dev.platform.scheduler.core.model.Workload;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

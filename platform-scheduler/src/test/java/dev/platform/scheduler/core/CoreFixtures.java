@@ -1,6 +1,19 @@
 package dev.platform.scheduler.core;
 
 import dev.platform.api.manifest.Quantity;
+import dev.platform.scheduler.core.model.AdmissionMode;
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
+import dev.platform.scheduler.core.model.FlavorFungibility;
+import dev.platform.scheduler.core.model.FlavorQuotas;
+import dev.platform.scheduler.core.model.LabelSelector;
+import dev.platform.scheduler.core.model.PodSet;
+import dev.platform.scheduler.core.model.PreemptionPolicy;
+import dev.platform.scheduler.core.model.QueueingStrategy;
+import dev.platform.scheduler.core.model.ResourceFlavor;
+import dev.platform.scheduler.core.model.ResourceGroup;
+import dev.platform.scheduler.core.model.ResourceQuota;
+import dev.platform.scheduler.core.model.StopPolicy;
+import dev.platform.scheduler.core.model.Workload;
 
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,14 @@
 package dev.platform.scheduler.core;
 
 import dev.platform.api.reason.PendingReason;
+import dev.platform.scheduler.core.model.LabelRequirement;
+import dev.platform.scheduler.core.model.LabelSelector;
+import dev.platform.scheduler.core.model.LocalQueueSpec;
+import dev.platform.scheduler.core.model.Namespace;
+import dev.platform.scheduler.core.model.PreemptionPolicy;
+import dev.platform.scheduler.core.model.StopPolicy;
+import dev.platform.scheduler.core.model.WithinClusterQueuePolicy;
+import dev.platform.scheduler.core.model.Workload;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

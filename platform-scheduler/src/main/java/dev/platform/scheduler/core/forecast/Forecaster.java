@@ -3,7 +3,7 @@ package dev.platform.scheduler.core.forecast;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.SchedulerState;
-import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.core.model.Workload;
 
 import java.time.Duration;
 import java.time.Instant;

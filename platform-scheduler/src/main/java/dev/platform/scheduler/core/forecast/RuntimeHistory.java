@@ -1,6 +1,6 @@
 package dev.platform.scheduler.core.forecast;
 
-import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.core.model.Workload;
 
 import java.time.Duration;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package dev.platform.scheduler.core.forecast;
 
-import dev.platform.scheduler.core.PodSet;
-import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.core.model.PodSet;
+import dev.platform.scheduler.core.model.Workload;
 
 import java.util.Comparator;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package dev.platform.scheduler.core.forecast;
 
-import dev.platform.scheduler.core.AdmittedWorkload;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.SchedulerState;
-import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.core.model.AdmittedWorkload;
+import dev.platform.scheduler.core.model.Workload;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.platform.scheduler.core.preemption;
 
-import dev.platform.scheduler.core.AdmittedWorkload;
-import dev.platform.scheduler.core.Snapshot;
+import dev.platform.scheduler.core.model.AdmittedWorkload;
+import dev.platform.scheduler.core.quota.Snapshot;
 
 import java.util.Comparator;
 import java.util.IdentityHashMap;

@@ -1,15 +1,15 @@
 package dev.platform.scheduler.core.preemption;
 
 import dev.platform.api.reason.PreemptionReason;
-import dev.platform.scheduler.core.AdmittedWorkload;
-import dev.platform.scheduler.core.ClusterQueueSpec;
-import dev.platform.scheduler.core.ReclaimWithinCohortPolicy;
-import dev.platform.scheduler.core.Snapshot;
-import dev.platform.scheduler.core.WithinClusterQueuePolicy;
+import dev.platform.scheduler.core.model.AdmittedWorkload;
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
+import dev.platform.scheduler.core.model.FlavorResource;
+import dev.platform.scheduler.core.model.ReclaimWithinCohortPolicy;
+import dev.platform.scheduler.core.model.WithinClusterQueuePolicy;
 import dev.platform.scheduler.core.quota.DominantResourceShare;
-import dev.platform.scheduler.core.quota.FlavorResource;
 import dev.platform.scheduler.core.quota.QuotaNode;
 import dev.platform.scheduler.core.quota.Revert;
+import dev.platform.scheduler.core.quota.Snapshot;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,11 +1,11 @@
 package dev.platform.scheduler.core.preemption;
 
-import dev.platform.scheduler.core.AdmittedWorkload;
-import dev.platform.scheduler.core.ClusterQueueSpec;
-import dev.platform.scheduler.core.ReclaimWithinCohortPolicy;
-import dev.platform.scheduler.core.Workload;
-import dev.platform.scheduler.core.WithinClusterQueuePolicy;
-import dev.platform.scheduler.core.quota.FlavorResource;
+import dev.platform.scheduler.core.model.AdmittedWorkload;
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
+import dev.platform.scheduler.core.model.FlavorResource;
+import dev.platform.scheduler.core.model.ReclaimWithinCohortPolicy;
+import dev.platform.scheduler.core.model.WithinClusterQueuePolicy;
+import dev.platform.scheduler.core.model.Workload;
 
 import java.util.Set;
 

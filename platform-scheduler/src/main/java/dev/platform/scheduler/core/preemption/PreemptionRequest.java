@@ -1,7 +1,7 @@
 package dev.platform.scheduler.core.preemption;
 
-import dev.platform.scheduler.core.Workload;
-import dev.platform.scheduler.core.quota.FlavorResource;
+import dev.platform.scheduler.core.model.FlavorResource;
+import dev.platform.scheduler.core.model.Workload;
 
 import java.util.Map;
 import java.util.Set;

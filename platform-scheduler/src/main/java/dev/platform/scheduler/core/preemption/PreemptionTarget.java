@@ -1,7 +1,7 @@
 package dev.platform.scheduler.core.preemption;
 
 import dev.platform.api.reason.PreemptionReason;
-import dev.platform.scheduler.core.AdmittedWorkload;
+import dev.platform.scheduler.core.model.AdmittedWorkload;
 
 /** A victim chosen for a preemptor, with the reason Kueue would give. */
 public record PreemptionTarget(AdmittedWorkload victim, PreemptionReason reason) {

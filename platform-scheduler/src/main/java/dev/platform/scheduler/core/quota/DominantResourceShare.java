@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core.quota;
 
+import dev.platform.scheduler.core.model.FlavorResource;
 import java.util.Set;
 
 /**

@@ -1,6 +1,7 @@
 package dev.platform.scheduler.core.quota;
 
-import dev.platform.scheduler.core.ResourceQuota;
+import dev.platform.scheduler.core.model.FlavorResource;
+import dev.platform.scheduler.core.model.ResourceQuota;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -2,12 +2,12 @@ package dev.platform.scheduler.core.bench;
 
 import dev.platform.scheduler.core.CoreFixtures;
 import dev.platform.scheduler.core.FakeClock;
-import dev.platform.scheduler.core.LocalQueueSpec;
 import dev.platform.scheduler.core.SchedulerSettings;
 import dev.platform.scheduler.core.SchedulerState;
-import dev.platform.scheduler.core.StopPolicy;
-import dev.platform.scheduler.core.Workload;
 import dev.platform.scheduler.core.forecast.RuntimeHistory;
+import dev.platform.scheduler.core.model.LocalQueueSpec;
+import dev.platform.scheduler.core.model.StopPolicy;
+import dev.platform.scheduler.core.model.Workload;
 
 import java.time.Duration;
 import java.time.Instant;

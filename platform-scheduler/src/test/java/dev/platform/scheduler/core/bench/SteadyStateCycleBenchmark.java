@@ -1,10 +1,10 @@
 package dev.platform.scheduler.core.bench;
 
-import dev.platform.scheduler.core.AdmittedWorkload;
 import dev.platform.scheduler.core.CoreFixtures;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.FakeClock;
 import dev.platform.scheduler.core.SchedulerState;
+import dev.platform.scheduler.core.model.AdmittedWorkload;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;

@@ -1,14 +1,14 @@
 package dev.platform.scheduler.core.forecast;
 
-import dev.platform.scheduler.core.Admission;
 import dev.platform.scheduler.core.CoreFixtures;
 import dev.platform.scheduler.core.FakeClock;
-import dev.platform.scheduler.core.LocalQueueSpec;
-import dev.platform.scheduler.core.PodSetAssignment;
 import dev.platform.scheduler.core.SchedulerSettings;
 import dev.platform.scheduler.core.SchedulerState;
-import dev.platform.scheduler.core.StopPolicy;
-import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.core.model.Admission;
+import dev.platform.scheduler.core.model.LocalQueueSpec;
+import dev.platform.scheduler.core.model.PodSetAssignment;
+import dev.platform.scheduler.core.model.StopPolicy;
+import dev.platform.scheduler.core.model.Workload;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,8 @@
 package dev.platform.scheduler.core.forecast;
 
 import dev.platform.scheduler.core.CoreFixtures;
-import dev.platform.scheduler.core.PodSet;
-import dev.platform.scheduler.core.Workload;
+import dev.platform.scheduler.core.model.PodSet;
+import dev.platform.scheduler.core.model.Workload;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

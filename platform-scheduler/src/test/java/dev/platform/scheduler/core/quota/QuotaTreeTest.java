@@ -1,11 +1,12 @@
 package dev.platform.scheduler.core.quota;
 
 import dev.platform.api.manifest.Quantity;
-import dev.platform.scheduler.core.ClusterQueueSpec;
-import dev.platform.scheduler.core.CohortSpec;
-import dev.platform.scheduler.core.FlavorQuotas;
-import dev.platform.scheduler.core.ResourceGroup;
-import dev.platform.scheduler.core.ResourceQuota;
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
+import dev.platform.scheduler.core.model.CohortSpec;
+import dev.platform.scheduler.core.model.FlavorQuotas;
+import dev.platform.scheduler.core.model.FlavorResource;
+import dev.platform.scheduler.core.model.ResourceGroup;
+import dev.platform.scheduler.core.model.ResourceQuota;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -1,12 +1,12 @@
 package dev.platform.scheduler.core.scenario;
 
-import dev.platform.scheduler.core.Workload;
 import dev.platform.scheduler.core.forecast.Forecaster;
 import dev.platform.scheduler.core.forecast.RuntimeBasis;
 import dev.platform.scheduler.core.forecast.RuntimeEstimate;
 import dev.platform.scheduler.core.forecast.RuntimeModel;
 import dev.platform.scheduler.core.forecast.TreeForecast;
 import dev.platform.scheduler.core.forecast.WorkloadForecast;
+import dev.platform.scheduler.core.model.Workload;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

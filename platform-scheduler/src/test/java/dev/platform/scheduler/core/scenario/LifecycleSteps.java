@@ -3,7 +3,6 @@ package dev.platform.scheduler.core.scenario;
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
-import dev.platform.scheduler.core.Workload;
 import dev.platform.scheduler.core.lifecycle.AdmittedRun;
 import dev.platform.scheduler.core.lifecycle.LifecycleDecision;
 import dev.platform.scheduler.core.lifecycle.LifecycleTimers;
@@ -11,6 +10,7 @@ import dev.platform.scheduler.core.lifecycle.PodsReady;
 import dev.platform.scheduler.core.lifecycle.RequeuingStrategy;
 import dev.platform.scheduler.core.lifecycle.RequeuingTimestamp;
 import dev.platform.scheduler.core.lifecycle.WaitForPodsReady;
+import dev.platform.scheduler.core.model.Workload;
 
 import java.time.Duration;
 import java.time.Instant;

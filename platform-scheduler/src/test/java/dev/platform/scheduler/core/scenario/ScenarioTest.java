@@ -2,8 +2,8 @@ package dev.platform.scheduler.core.scenario;
 
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
-import dev.platform.scheduler.core.PodSetAssignment;
-import dev.platform.scheduler.core.StopPolicy;
+import dev.platform.scheduler.core.model.PodSetAssignment;
+import dev.platform.scheduler.core.model.StopPolicy;
 import dev.platform.scheduler.testsupport.YamlTree;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

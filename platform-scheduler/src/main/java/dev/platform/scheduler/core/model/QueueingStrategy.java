@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.model;
 
 /** ClusterQueue {@code queueingStrategy}: whether a head that cannot be admitted blocks the queue. */
 public enum QueueingStrategy {

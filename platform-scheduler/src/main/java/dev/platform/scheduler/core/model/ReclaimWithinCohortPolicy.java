@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.model;
 
 /** ClusterQueue {@code preemption.reclaimWithinCohort}: preempting borrowers in other ClusterQueues of the cohort. */
 public enum ReclaimWithinCohortPolicy {

@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.model;
 
 /**
  * Quota of one resource in one flavor, in milli-units. A {@code null} borrowingLimit or lendingLimit means

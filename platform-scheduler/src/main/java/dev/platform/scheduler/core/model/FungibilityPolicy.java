@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.model;
 
 /** ClusterQueue {@code flavorFungibility.whenCanBorrow} and {@code whenCanPreempt}. */
 public enum FungibilityPolicy {

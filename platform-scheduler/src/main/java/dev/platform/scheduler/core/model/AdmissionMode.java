@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.model;
 
 /** A ClusterQueue's {@code spec.admissionScope.admissionMode}: whether its LocalQueues' usage orders its workloads. */
 public enum AdmissionMode {

@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.model;
 
 /** ClusterQueue {@code flavorFungibility.preference}: which is worse when no flavor fits plainly. */
 public enum FungibilityPreference {

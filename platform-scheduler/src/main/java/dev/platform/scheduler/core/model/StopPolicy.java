@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.model;
 
 /** ClusterQueue and LocalQueue {@code stopPolicy}. */
 public enum StopPolicy {

@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.model;
 
 /** ClusterQueue {@code flavorFungibility}; Kueue's defaults are whenCanBorrow MayStopSearch, whenCanPreempt TryNextFlavor. */
 public record FlavorFungibility(FungibilityPolicy whenCanBorrow, FungibilityPolicy whenCanPreempt,

@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.model;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -33,13 +33,13 @@ public record Workload(String uid, String namespace, String name, String localQu
     }
 
     /** The same workload queued again at {@code at}. */
-    Workload requeuedAt(Instant at) {
+    public Workload requeuedAt(Instant at) {
         return new Workload(uid, namespace, name, localQueue, priority, at, podSets, priorityClassName,
                 maximumExecutionTime);
     }
 
     /** The same workload with another priority (its priority class changed). */
-    Workload withPriority(int newPriority) {
+    public Workload withPriority(int newPriority) {
         return new Workload(uid, namespace, name, localQueue, newPriority, queuedAt, podSets, priorityClassName,
                 maximumExecutionTime);
     }

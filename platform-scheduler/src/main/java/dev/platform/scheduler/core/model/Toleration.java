@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.model;
 
 /** A pod toleration; operator Equal (default) or Exists, empty key with Exists tolerates everything. */
 public record Toleration(String key, String operator, String value, String effect) {

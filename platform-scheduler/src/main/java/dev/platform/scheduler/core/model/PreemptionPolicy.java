@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.model;
 
 /**
  * ClusterQueue {@code preemption}. {@code maxPriorityThreshold} is null when not set: then any candidate of lower

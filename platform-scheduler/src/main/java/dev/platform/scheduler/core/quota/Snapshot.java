@@ -1,6 +1,9 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.quota;
 
-import dev.platform.scheduler.core.quota.FlavorResource;
+import dev.platform.scheduler.core.model.AdmittedWorkload;
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
+import dev.platform.scheduler.core.model.FlavorResource;
+import dev.platform.scheduler.core.model.ResourceFlavor;
 import dev.platform.scheduler.core.quota.QuotaNode;
 import dev.platform.scheduler.core.quota.QuotaTree;
 import dev.platform.scheduler.core.quota.Revert;
@@ -25,7 +28,7 @@ public final class Snapshot {
     private final Instant now;
     private final ToDoubleFunction<AdmittedWorkload> localQueueUsage;
 
-    Snapshot(QuotaTree tree, Map<String, ClusterQueueSpec> clusterQueues, Map<String, ResourceFlavor> flavors,
+    public Snapshot(QuotaTree tree, Map<String, ClusterQueueSpec> clusterQueues, Map<String, ResourceFlavor> flavors,
              Map<String, ? extends Map<String, AdmittedWorkload>> admittedByQueue, Instant now,
              ToDoubleFunction<AdmittedWorkload> localQueueUsage) {
         this.tree = tree;

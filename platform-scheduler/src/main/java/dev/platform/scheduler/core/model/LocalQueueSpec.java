@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.model;
 
 /**
  * A LocalQueue: the namespaced entry point pointing at a ClusterQueue. {@code fairWeight} is its

@@ -1,4 +1,4 @@
-package dev.platform.scheduler.core;
+package dev.platform.scheduler.core.model;
 
 /** A flavor's node taint; only NoSchedule and NoExecute keep workloads off (flavorassigner.checkFlavorForPodSets). */
 public record Taint(String key, String value, String effect) {

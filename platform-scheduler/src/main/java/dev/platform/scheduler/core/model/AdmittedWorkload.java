@@ -1,6 +1,4 @@
-package dev.platform.scheduler.core;
-
-import dev.platform.scheduler.core.quota.FlavorResource;
+package dev.platform.scheduler.core.model;
 
 import java.time.Instant;
 import java.util.Map;
@@ -28,16 +26,16 @@ public record AdmittedWorkload(Workload workload, Admission admission, Map<Flavo
         return workload.priority();
     }
 
-    AdmittedWorkload withPriority(int priority) {
+    public AdmittedWorkload withPriority(int priority) {
         return new AdmittedWorkload(workload.withPriority(priority), admission, usage, admittedAt, evicted);
     }
 
-    AdmittedWorkload markEvicted() {
+    public AdmittedWorkload markEvicted() {
         return new AdmittedWorkload(workload, admission, usage, admittedAt, true);
     }
 
     /** Usage per flavor-resource of an admission, summed over its pod sets. */
-    static Map<FlavorResource, Long> usageOf(Admission admission) {
+    public static Map<FlavorResource, Long> usageOf(Admission admission) {
         Map<FlavorResource, Long> usage = new java.util.TreeMap<>();
         for (PodSetAssignment ps : admission.podSetAssignments()) {
             ps.resourceUsage().forEach((resource, amount) -> {
