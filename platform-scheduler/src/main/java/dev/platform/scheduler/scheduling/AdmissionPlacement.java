@@ -1,6 +1,7 @@
 package dev.platform.scheduler.scheduling;
 
 import dev.platform.api.reason.PendingReason;
+import dev.platform.scheduler.cluster.NodePoolPlacement;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.model.Admission;

@@ -2,6 +2,8 @@ package dev.platform.scheduler.scheduling;
 
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.hotswap.HotswapDetector;
+import dev.platform.scheduler.hotswap.HotswapWriter;
 import dev.platform.scheduler.workload.WorkloadRow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

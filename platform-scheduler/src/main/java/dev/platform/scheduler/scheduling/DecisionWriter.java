@@ -6,6 +6,8 @@ import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.api.reason.PreemptionReason;
 import dev.platform.scheduler.cluster.AgentCommandStore;
+import dev.platform.scheduler.cluster.Evictions;
+import dev.platform.scheduler.cluster.NodePoolPlacement;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.Quantities;
@@ -13,6 +15,7 @@ import dev.platform.scheduler.core.model.PodSetAssignment;
 import dev.platform.scheduler.core.model.Workload;
 import dev.platform.scheduler.core.placement.PoolKey;
 import dev.platform.scheduler.core.placement.SlicePlacement;
+import dev.platform.scheduler.leadership.EpochFence;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.StoredAdmission;
@@ -71,13 +74,6 @@ class DecisionWriter {
     /** What landed: new versions of the rows written, and the decisions that lost a race. */
     record Outcome(Map<String, Long> newVersions, List<Decision.Admit> rejectedAdmissions,
                    List<String> rejectedEvictions, Instant at) {
-    }
-
-    /** Thrown when another scheduler has taken leadership since this one's epoch. */
-    static final class LeadershipLost extends RuntimeException {
-        LeadershipLost(long mine, Long current) {
-            super("leader epoch " + mine + " is no longer current (now " + current + ")");
-        }
     }
 
     @Transactional

@@ -4,6 +4,7 @@ import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
 import dev.platform.scheduler.cluster.AgentCommandCompleted;
 import dev.platform.scheduler.cluster.AgentCommandStore;
+import dev.platform.scheduler.hotswap.HotswapWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.event.EventListener;

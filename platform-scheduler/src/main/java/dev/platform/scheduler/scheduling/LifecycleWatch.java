@@ -1,6 +1,7 @@
 package dev.platform.scheduler.scheduling;
 
 import dev.platform.scheduler.core.lifecycle.LifecycleDecision;
+import dev.platform.scheduler.leadership.EpochFence;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadTransitions;
 import org.springframework.stereotype.Component;

@@ -3,6 +3,7 @@ package dev.platform.scheduler.scheduling;
 import dev.platform.scheduler.config.LocalQueueUsageStore;
 import dev.platform.scheduler.core.LocalQueueUsage;
 import dev.platform.scheduler.core.SchedulerState;
+import dev.platform.scheduler.leadership.EpochFence;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.cluster.NodePoolPlacement;
 import dev.platform.scheduler.core.QueueOrder;
 import dev.platform.scheduler.core.model.Admission;
 import dev.platform.scheduler.core.placement.SlicePlacement;

@@ -1,5 +1,7 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.leadership.LeadershipLost;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -45,7 +47,8 @@ final class QuiescedTasks {
 
     /**
      * Runs what is queued, then {@code rebuild} once if anything ran; a failed rebuild fails every
-     * task that ran before it.
+     * task that ran before it, except when leadership was lost meanwhile: then the loop steps down
+     * with no state to go stale, the next leader rebuilds from the database, and the tasks are done.
      */
     void runAll(Runnable rebuild) {
         List<Task> ran = new ArrayList<>();
@@ -61,6 +64,9 @@ final class QuiescedTasks {
         try {
             rebuild.run();
             ran.forEach(t -> t.done().complete(null));
+        } catch (LeadershipLost e) {
+            ran.forEach(t -> t.done().complete(null));
+            throw e;
         } catch (RuntimeException e) {
             ran.forEach(t -> t.done().completeExceptionally(e));
             throw e;

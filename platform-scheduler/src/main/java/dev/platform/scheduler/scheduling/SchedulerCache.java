@@ -1,5 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.cluster.NodePoolPlacement;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.QueueOrder;
@@ -11,6 +12,8 @@ import dev.platform.scheduler.core.lifecycle.PodsReady;
 import dev.platform.scheduler.core.lifecycle.WaitForPodsReady;
 import dev.platform.scheduler.core.model.Workload;
 import dev.platform.scheduler.core.placement.SlicePlacement;
+import dev.platform.scheduler.hotswap.HotswapDetector;
+import dev.platform.scheduler.hotswap.HotswapWriter;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadState;
 

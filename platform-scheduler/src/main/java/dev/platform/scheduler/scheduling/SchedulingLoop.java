@@ -5,7 +5,9 @@ import dev.platform.scheduler.cluster.NodePoolInventory;
 import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.forecast.ForecastService;
+import dev.platform.scheduler.hotswap.HotswapDetector;
 import dev.platform.scheduler.leadership.LeaderStatus;
+import dev.platform.scheduler.leadership.LeadershipLost;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStore;
 import org.slf4j.Logger;
@@ -13,7 +15,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
-import javax.sql.DataSource;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 
 /**
  * The scheduling loop: Kueue's {@code Scheduler.schedule} driven by its queue manager. One thread
@@ -30,8 +32,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>run maintenance queued to run between turns ({@link #quiesced});</li>
  *   <li>keep or take leadership; on taking it, rebuild the cache from PostgreSQL;</li>
  *   <li>read what changed since the last turn: configuration, node pools, the workload change feed;</li>
- *   <li>hotswap the workloads on pools broken past the grace period; evict those past their pods-ready
- *       timeout or maximum execution time;</li>
+ *   <li>hotswap workloads on pools broken past the grace period; evict those past pods-ready or run limits;</li>
  *   <li>place the workloads without a queue name, by priority;</li>
  *   <li>run one core cycle, put its admissions on node pools, commit its decisions in one transaction
  *       fenced by the leader epoch, and keep in the cache what landed;</li>
@@ -107,9 +108,8 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     }
 
     /**
-     * Runs {@code task} on the loop thread between turns, then rebuilds the cache from the
-     * database: for maintenance that rewrites tables behind the loop's back. Runs inline when
-     * the loop is not running.
+     * Runs {@code task} on the loop thread between turns, then rebuilds the cache from the database: for
+     * maintenance that rewrites tables behind the loop's back. Runs inline when the loop is not running.
      */
     public CompletableFuture<Void> quiesced(Runnable task) {
         if (!running) {
@@ -165,8 +165,8 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
                     continue;
                 }
                 boolean changed = readChanges();                                                // 3
-                changed |= hotswapDetector.run(leadership.epoch(), cache, configuration.flavorLabels(),
-                        this::hotswapped) | lifecycle.run(leadership.epoch(), cache);           // 4
+                changed |= hotswapDetector.run(leadership.epoch(), cache.placement(), cache::row,       // 4
+                        configuration.flavorLabels(), this::hotswapped) | lifecycle.run(leadership.epoch(), cache);
                 changed |= placePriorityOnly();                                                 // 5
                 boolean progressed = runCycle();                                                // 6
                 metrics.pendingCounts(cache.pendingCounts());                                   // 7
@@ -175,7 +175,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
                 if (!progressed && !changed) {                                                  // 8
                     await(properties.pollInterval());
                 }
-            } catch (DecisionWriter.LeadershipLost e) {
+            } catch (LeadershipLost e) {
                 log.warn("stepping down: {}", e.getMessage());
                 stepDown();
             } catch (RuntimeException e) {

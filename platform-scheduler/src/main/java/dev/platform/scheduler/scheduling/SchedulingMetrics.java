@@ -1,12 +1,14 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.api.reason.PreemptionReason;
 import dev.platform.api.reason.EvictionReason;
+import dev.platform.api.reason.PreemptionReason;
 import dev.platform.scheduler.cluster.AgentsProperties;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.SchedulerState.PendingCounts;
+import dev.platform.scheduler.hotswap.HotswapDetector;
 import dev.platform.scheduler.hotswap.HotswapEvent;
+import dev.platform.scheduler.hotswap.HotswapWriter;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStore;
 import io.micrometer.core.instrument.Counter;

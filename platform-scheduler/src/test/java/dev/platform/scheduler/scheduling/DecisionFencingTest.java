@@ -1,6 +1,7 @@
 package dev.platform.scheduler.scheduling;
 
 import dev.platform.scheduler.core.CycleResult;
+import dev.platform.scheduler.leadership.LeadershipLost;
 import dev.platform.scheduler.testsupport.DatabaseCleaner;
 import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,12 +42,12 @@ class DecisionFencingTest {
         CycleResult nothing = new CycleResult(List.of(), List.of(), List.of(), List.of());
 
         assertThatThrownBy(() -> writer.commit(nothing, Map.of(), current - 1, Map.of()))
-                .isInstanceOf(DecisionWriter.LeadershipLost.class)
+                .isInstanceOf(LeadershipLost.class)
                 .hasMessageContaining("no longer current");
 
         jdbc.sql("UPDATE scheduler_leader SET epoch = epoch + 1, holder = 'someone-else'").update();
         loop.wake();
         assertThatThrownBy(() -> writer.commit(nothing, Map.of(), current, Map.of()))
-                .isInstanceOf(DecisionWriter.LeadershipLost.class);
+                .isInstanceOf(LeadershipLost.class);
     }
 }

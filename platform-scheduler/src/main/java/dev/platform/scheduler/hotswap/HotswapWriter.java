@@ -1,6 +1,5 @@
-package dev.platform.scheduler.scheduling;
+package dev.platform.scheduler.hotswap;
 
-import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandType;
 import dev.platform.api.manifest.Kind;
@@ -8,14 +7,16 @@ import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PreemptionReason;
 import dev.platform.scheduler.cluster.AgentCommandStore;
+import dev.platform.scheduler.cluster.Evictions;
+import dev.platform.scheduler.cluster.NodePoolPlacement;
 import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.scheduler.config.ObjectKey;
 import dev.platform.scheduler.core.placement.PoolKey;
 import dev.platform.scheduler.core.placement.SlicePlacement;
-import dev.platform.scheduler.hotswap.HotswapEvent;
-import dev.platform.scheduler.hotswap.HotswapStore;
+import dev.platform.scheduler.leadership.EpochFence;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionStore;
+import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.scheduler.workload.WorkloadTransitions;
@@ -38,10 +39,10 @@ import java.util.stream.Collectors;
  * the preemption events, and the agent commands.
  */
 @Component
-class HotswapWriter {
+public class HotswapWriter {
 
     /** A stale restart is worse than none: the agent refuses it after this long. */
-    static final Duration RESTART_EXPIRY = Duration.ofMinutes(2);
+    public static final Duration RESTART_EXPIRY = Duration.ofMinutes(2);
 
     private final WorkloadStore workloads;
     private final ConfigStore config;
@@ -53,7 +54,7 @@ class HotswapWriter {
     private final EpochFence fence;
     private final Evictions evictions;
 
-    HotswapWriter(WorkloadStore workloads, ConfigStore config, JsonMapper json, WorkloadTransitions transitions, PreemptionStore preemptions,
+    public HotswapWriter(WorkloadStore workloads, ConfigStore config, JsonMapper json, WorkloadTransitions transitions, PreemptionStore preemptions,
                   HotswapStore hotswaps, AgentCommandStore commands, EpochFence fence, Evictions evictions) {
         this.evictions = evictions;
         this.workloads = workloads;
@@ -67,14 +68,14 @@ class HotswapWriter {
     }
 
     /** What the disruption looked like when it was detected. */
-    record Disruption(String cluster, String pool, List<String> nodes, String reason, Instant detectedAt) {
+    public record Disruption(String cluster, String pool, List<String> nodes, String reason, Instant detectedAt) {
     }
 
     /** The disrupted workload's fate. */
-    enum Outcome { Recovering, Failed, Requeued }
+    public enum Outcome { Recovering, Failed, Requeued }
 
     /** What landed, for the loop to mirror in its state; empty versions mean a race was lost. */
-    record Result(Outcome outcome, Map<String, Long> newVersions, List<String> victimsEvicted, HotswapEvent event) {
+    public record Result(Outcome outcome, Map<String, Long> newVersions, List<String> victimsEvicted, HotswapEvent event) {
     }
 
     @Transactional

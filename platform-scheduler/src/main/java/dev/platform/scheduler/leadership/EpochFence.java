@@ -1,4 +1,4 @@
-package dev.platform.scheduler.scheduling;
+package dev.platform.scheduler.leadership;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -9,19 +9,19 @@ import org.springframework.stereotype.Component;
  * the old leader are either committed before the new leader loads its state or not at all.
  */
 @Component
-class EpochFence {
+public class EpochFence {
 
     private final JdbcClient jdbc;
 
-    EpochFence(JdbcClient jdbc) {
+    public EpochFence(JdbcClient jdbc) {
         this.jdbc = jdbc;
     }
 
-    void check(long epoch) {
+    public void check(long epoch) {
         Long current = jdbc.sql("SELECT epoch FROM scheduler_leader WHERE id = 1 FOR SHARE").query(Long.class)
                 .optional().orElse(null);
         if (current == null || current != epoch) {
-            throw new DecisionWriter.LeadershipLost(epoch, current);
+            throw new LeadershipLost(epoch, current);
         }
     }
 }

@@ -1,7 +1,8 @@
-package dev.platform.scheduler.scheduling;
+package dev.platform.scheduler.hotswap;
 
 import dev.platform.scheduler.cluster.NodePoolInventory.UnhealthyPool;
 import dev.platform.scheduler.cluster.NodePoolInventory;
+import dev.platform.scheduler.cluster.NodePoolPlacement;
 import dev.platform.scheduler.core.QueueOrder;
 import dev.platform.scheduler.core.placement.NodePool;
 import dev.platform.scheduler.core.placement.PoolKey;
@@ -30,10 +31,10 @@ import java.util.function.Function;
  * stale data. Owned by the scheduling loop thread.
  */
 @Component
-class HotswapDetector {
+public class HotswapDetector {
 
     /** One committed hotswap, for the loop to mirror in its state before the next is decided. */
-    record Decided(WorkloadRow disrupted, SlicePlacement.Replacement replacement, List<WorkloadRow> victims,
+    public record Decided(WorkloadRow disrupted, SlicePlacement.Replacement replacement, List<WorkloadRow> victims,
                    HotswapWriter.Result result) {
     }
 
@@ -42,7 +43,7 @@ class HotswapDetector {
     private final Clock clock;
     private final Duration grace;
 
-    HotswapDetector(NodePoolInventory inventory, HotswapWriter writer, Clock clock,
+    public HotswapDetector(NodePoolInventory inventory, HotswapWriter writer, Clock clock,
                     @Value("${platform.hotswap.grace:5s}") Duration grace) {
         this.inventory = inventory;
         this.writer = writer;
@@ -51,15 +52,14 @@ class HotswapDetector {
     }
 
     /**
-     * Decides and commits a hotswap for every workload of {@code cache} on a broken pool; {@code mirror}
+     * Decides and commits a hotswap for every workload held on a broken pool of {@code placement}; {@code mirror}
      * sees each before the next is decided. Returns whether anything was decided.
      *
+     * @param rows         the loop's row of a workload by uid
      * @param flavorLabels node labels per ResourceFlavor name
      */
-    boolean run(long epoch, SchedulerCache cache, Map<String, Map<String, String>> flavorLabels,
-                Consumer<Decided> mirror) {
-        NodePoolPlacement placement = cache.placement();
-        Function<String, WorkloadRow> rows = cache::row;
+    public boolean run(long epoch, NodePoolPlacement placement, Function<String, WorkloadRow> rows,
+                       Map<String, Map<String, String>> flavorLabels, Consumer<Decided> mirror) {
         if (!placement.active()) {
             return false;
         }
@@ -81,7 +81,7 @@ class HotswapDetector {
                 continue;
             }
             UnhealthyPool first = broken.get(itsBroken.iterator().next());
-            SliceRequest request = NodePoolPlacement.request(row, CoreMapping.admission(row.admission()), flavorLabels);
+            SliceRequest request = NodePoolPlacement.request(row, flavorLabels);
             SlicePlacement.Replacement replacement = placement.slices().replace(request, itsBroken).orElse(null);
             List<WorkloadRow> victims = replacement == null ? List.of()
                     : replacement.victims().stream().map(h -> rows.apply(h.workloadUid())).toList();

@@ -1,10 +1,9 @@
-package dev.platform.scheduler.scheduling;
+package dev.platform.scheduler.cluster;
 
 import dev.platform.api.agent.GkeLabels;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.scheduler.core.model.Admission;
-import dev.platform.scheduler.core.model.PodSetAssignment;
 import dev.platform.scheduler.core.placement.NodePool;
 import dev.platform.scheduler.core.placement.PoolKey;
 import dev.platform.scheduler.core.placement.SlicePlacement;
@@ -28,13 +27,13 @@ import java.util.stream.Collectors;
  * the translation of admissions into slice requests. Placement applies only once a cluster is
  * connected; without one, admission is quota-only.
  */
-final class NodePoolPlacement {
+public final class NodePoolPlacement {
 
     private final SlicePlacement slices = new SlicePlacement();
     private List<NodePool> inventory = List.of();
 
     /** Takes the inventory as read now; true when any pool appeared, vanished or changed health. */
-    boolean replaceInventory(List<NodePool> current) {
+    public boolean replaceInventory(List<NodePool> current) {
         if (current.equals(inventory)) {
             return false;
         }
@@ -44,23 +43,23 @@ final class NodePoolPlacement {
     }
 
     /** Whether any connected, fresh cluster reports pools: only then does placement apply. */
-    boolean active() {
+    public boolean active() {
         return inventory.stream().anyMatch(p -> p.health() != NodePool.Health.Unknown);
     }
 
     /** Keys of the pools currently Unhealthy. */
-    Set<PoolKey> unhealthyPools() {
+    public Set<PoolKey> unhealthyPools() {
         Set<PoolKey> keys = new HashSet<>();
         inventory.stream().filter(p -> p.health() == NodePool.Health.Unhealthy).forEach(p -> keys.add(p.key()));
         return keys;
     }
 
-    SlicePlacement slices() {
+    public SlicePlacement slices() {
         return slices;
     }
 
     /** Restores a holding read back from the database at rebuild. */
-    void restore(WorkloadRow row) {
+    public void restore(WorkloadRow row) {
         if (row.cluster() == null || row.admission() == null) {
             return;
         }
@@ -71,18 +70,31 @@ final class NodePoolPlacement {
         slices.assign(holder(row), new SlicePlacement.Placement(row.cluster(), pools));
     }
 
-    static SlicePlacement.Holder holder(WorkloadRow row) {
+    public static SlicePlacement.Holder holder(WorkloadRow row) {
         return new SlicePlacement.Holder(row.uid().toString(), row.priority(),
                 row.admittedAt() == null ? row.queueTimestamp() : row.admittedAt());
     }
 
     /** The slices a workload needs under the flavors its admission assigned. */
-    static SliceRequest request(WorkloadRow row, Admission admission, Map<String, Map<String, String>> flavorLabels) {
+    public static SliceRequest request(WorkloadRow row, Admission admission, Map<String, Map<String, String>> flavorLabels) {
+        Map<String, Map<String, String>> flavorsByPodSet = new HashMap<>();
+        admission.podSetAssignments().forEach(a -> flavorsByPodSet.put(a.name(), a.flavors()));
+        return request(row, flavorsByPodSet, flavorLabels);
+    }
+
+    /** The slices an admitted workload needs under the flavors of its stored admission. */
+    public static SliceRequest request(WorkloadRow row, Map<String, Map<String, String>> flavorLabels) {
+        Map<String, Map<String, String>> flavorsByPodSet = new HashMap<>();
+        row.admission().podSetAssignments().forEach(a -> flavorsByPodSet.put(a.name(), a.flavors()));
+        return request(row, flavorsByPodSet, flavorLabels);
+    }
+
+    private static SliceRequest request(WorkloadRow row, Map<String, Map<String, String>> flavorsByPodSet,
+                                        Map<String, Map<String, String>> flavorLabels) {
         List<SliceRequest.PodSetSlices> podSets = new ArrayList<>();
         for (PodSetSpec spec : row.podSets()) {
             Map<String, String> required = new HashMap<>(spec.nodeSelector());
-            admission.podSetAssignments().stream().filter(a -> a.name().equals(spec.name()))
-                    .findFirst().map(PodSetAssignment::flavors).orElse(Map.of()).values().stream().distinct()
+            flavorsByPodSet.getOrDefault(spec.name(), Map.of()).values().stream().distinct()
                     .forEach(flavor -> required.putAll(flavorLabels.getOrDefault(flavor, Map.of())));
             Quantity chips = spec.requests().get(GkeLabels.TPU_CHIPS);
             long chipsPerPod = chips == null ? 0 : chips.value().longValue();
@@ -93,7 +105,7 @@ final class NodePoolPlacement {
     }
 
     /** Why a workload waits for pools, in words. */
-    static String waitingMessage(SliceRequest request) {
+    public static String waitingMessage(SliceRequest request) {
         return request.podSets().stream()
                 .map(ps -> ps.exclusive()
                         ? "pod set " + ps.name() + " needs " + ps.replicas() + " free healthy node pool(s) with "
@@ -109,14 +121,14 @@ final class NodePoolPlacement {
     }
 
     /** Pool names (without the cluster) per PodSet, as the status shows them. */
-    static Map<String, List<String>> poolNames(SlicePlacement.Placement placement) {
+    public static Map<String, List<String>> poolNames(SlicePlacement.Placement placement) {
         Map<String, List<String>> names = new TreeMap<>();
         placement.poolsByPodSet().forEach((podSet, keys) ->
                 names.put(podSet, keys.stream().map(PoolKey::pool).toList()));
         return names;
     }
 
-    Optional<SlicePlacement.Placement> place(SliceRequest request) {
+    public Optional<SlicePlacement.Placement> place(SliceRequest request) {
         return slices.place(request);
     }
 }

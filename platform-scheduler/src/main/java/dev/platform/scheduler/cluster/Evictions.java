@@ -1,4 +1,4 @@
-package dev.platform.scheduler.scheduling;
+package dev.platform.scheduler.cluster;
 
 import dev.platform.api.agent.CommandType;
 import dev.platform.scheduler.cluster.AgentCommandStore;
@@ -17,18 +17,18 @@ import java.util.Map;
  * takes its pods out of its cluster (the agent's evictions honour disruption budgets).
  */
 @Component
-class Evictions {
+public class Evictions {
 
     private final WorkloadTransitions transitions;
     private final AgentCommandStore commands;
 
-    Evictions(WorkloadTransitions transitions, AgentCommandStore commands) {
+    public Evictions(WorkloadTransitions transitions, AgentCommandStore commands) {
         this.transitions = transitions;
         this.commands = commands;
     }
 
     /** Evicts those still at their expected version; returns the new version of each eviction that landed. */
-    Map<String, Long> evict(List<WorkloadTransitions.Eviction> evictions, Instant now) {
+    public Map<String, Long> evict(List<WorkloadTransitions.Eviction> evictions, Instant now) {
         Map<String, Long> landed = new HashMap<>();
         for (WorkloadTransitions.Released r : transitions.evict(evictions, now)) {
             landed.put(r.uid().toString(), r.version());
