@@ -61,6 +61,9 @@ public class KubernetesCluster implements Cluster {
     private final SharedIndexInformer<V1Node> nodeInformer;
     private final SharedIndexInformer<V1Pod> podInformer;
     private final SharedIndexInformer<DynamicKubernetesObject> jobSetInformer;
+    private final DeliveredObjects<V1Node> deliveredNodes = new DeliveredObjects<>();
+    private final DeliveredObjects<V1Pod> deliveredPods = new DeliveredObjects<>();
+    private final DeliveredObjects<DynamicKubernetesObject> deliveredJobSets = new DeliveredObjects<>();
 
     public KubernetesCluster(ApiClient commandClient, ApiClient watchClient, JsonMapper json) {
         this.json = json;
@@ -110,12 +113,12 @@ public class KubernetesCluster implements Cluster {
 
     @Override
     public void watch(ClusterEvents events) {
-        nodeInformer.addEventHandler(handler(node -> events.nodeChanged(toNode(node)),
-                node -> events.nodeRemoved(node.getMetadata().getName())));
-        podInformer.addEventHandler(handler(pod -> events.podChanged(toPod(pod)),
-                pod -> events.podRemoved(pod.getMetadata().getNamespace(), pod.getMetadata().getName())));
-        jobSetInformer.addEventHandler(handler(jobSet -> events.jobSetChanged(toJobSet(jobSet)),
-                jobSet -> events.jobSetRemoved(jobSet.getMetadata().getNamespace(), jobSet.getMetadata().getName())));
+        nodeInformer.addEventHandler(deliveredNodes.noting(handler(node -> events.nodeChanged(toNode(node)),
+                node -> events.nodeRemoved(node.getMetadata().getName()))));
+        podInformer.addEventHandler(deliveredPods.noting(handler(pod -> events.podChanged(toPod(pod)),
+                pod -> events.podRemoved(pod.getMetadata().getNamespace(), pod.getMetadata().getName()))));
+        jobSetInformer.addEventHandler(deliveredJobSets.noting(handler(jobSet -> events.jobSetChanged(toJobSet(jobSet)),
+                jobSet -> events.jobSetRemoved(jobSet.getMetadata().getNamespace(), jobSet.getMetadata().getName()))));
         informers.startAllRegisteredInformers();
     }
 
@@ -141,7 +144,8 @@ public class KubernetesCluster implements Cluster {
 
     @Override
     public boolean hasSynced() {
-        return nodeInformer.hasSynced() && podInformer.hasSynced() && jobSetInformer.hasSynced();
+        return deliveredNodes.caughtUpWith(nodeInformer) && deliveredPods.caughtUpWith(podInformer)
+                && deliveredJobSets.caughtUpWith(jobSetInformer);
     }
 
     @Override
