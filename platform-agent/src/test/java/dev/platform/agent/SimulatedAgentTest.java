@@ -3,6 +3,7 @@ package dev.platform.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.platform.agent.cluster.Cluster;
 import dev.platform.agent.leadership.SoleReplica;
 import dev.platform.agent.simulation.SimulatedCluster;
 import dev.platform.agent.simulation.SimulatedClusterLayout;
@@ -22,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
@@ -90,6 +92,29 @@ class SimulatedAgentTest {
             assertThat(w.podsRunning()).isEqualTo(8);
             assertThat(w.nodePools()).containsExactly("sim-v6e-4x4-0", "sim-v6e-4x4-2");
         }));
+    }
+
+    @Test
+    void takesNoCommandBeforeItsWatchCachesHaveSynced() throws Exception {
+        scheduler = new FakeScheduler();
+        AtomicBoolean synced = new AtomicBoolean(false);
+        Cluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC()) {
+            @Override
+            public synchronized boolean hasSynced() {
+                return synced.get() && super.hasSynced();
+            }
+        };
+        agent = new Agent(AgentSettings.of(URI.create(scheduler.url().toString()), "sim", FakeScheduler.TOKEN, "sim-agent"),
+                cluster, new SoleReplica(), Clock.systemUTC());
+        agent.start();
+        scheduler.enqueue(command(1, CommandType.START, List.of("sim-v6e-4x4-0", "sim-v6e-4x4-1")));
+
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                .until(() -> scheduler.resultsOf(1).isEmpty() && scheduler.reports().isEmpty());
+
+        synced.set(true);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(scheduler.resultsOf(1))
+                .extracting(CommandResult::status).containsExactly(CommandStatus.SUCCEEDED));
     }
 
     private dev.platform.api.agent.WorkloadStatusReport lastWorkloadReport() {

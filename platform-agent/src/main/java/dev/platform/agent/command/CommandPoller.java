@@ -11,18 +11,19 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Long-polls the scheduler for commands while this replica leads and executes them in
- * {@link WorkloadLanes}: concurrently across workloads, in id order within each. The first poll
- * carries no {@code after}: the scheduler answers every command without a final result, so a
- * restarted or newly elected agent resumes whatever was left unfinished; later polls pass the
- * highest id received (the lanes hold what is received and not yet finished). When the
- * scheduler is unreachable the agent backs off: what it gets on return is checked against its
- * expiry at execution time, on this agent's clock from the time left when the scheduler sent it,
- * so a skewed clock does not matter.
+ * Long-polls the scheduler for commands while this replica leads, once the cluster's watch caches
+ * have synced, and executes them in {@link WorkloadLanes}: concurrently across workloads, in id
+ * order within each. The first poll carries no {@code after}: the scheduler answers every command
+ * without a final result, so a restarted or newly elected agent resumes whatever was left
+ * unfinished; later polls pass the highest id received (the lanes hold what is received and not
+ * yet finished). When the scheduler is unreachable the agent backs off: what it gets on return is
+ * checked against its expiry at execution time, on this agent's clock from the time left when the
+ * scheduler sent it, so a skewed clock does not matter.
  */
 public class CommandPoller implements AutoCloseable {
 
@@ -31,18 +32,22 @@ public class CommandPoller implements AutoCloseable {
     static final int LANE_WORKERS = 4;
     /** How long a replica that stops leading waits for its commands in progress to give up. */
     private static final Duration STOP_PATIENCE = Duration.ofSeconds(10);
+    /** How often a new leader looks whether the watch caches have synced before it takes commands. */
+    private static final Duration SYNC_CHECK = Duration.ofMillis(50);
 
     private final SchedulerClient scheduler;
     private final CommandExecutor executor;
     private final Backoff backoff;
     private final int waitSeconds;
     private final Clock clock;
+    private final BooleanSupplier synced;
     private Thread thread;
     private WorkloadLanes lanes;
 
     public CommandPoller(SchedulerClient scheduler, CommandExecutor executor, Backoff backoff, int waitSeconds,
-                         Clock clock) {
+                         Clock clock, BooleanSupplier synced) {
         this.clock = clock;
+        this.synced = synced;
         this.scheduler = scheduler;
         this.executor = executor;
         this.backoff = backoff;
@@ -74,6 +79,13 @@ public class CommandPoller implements AutoCloseable {
     }
 
     private void pollUntilStopped(WorkloadLanes lanes) {
+        // Commands decide on the watch caches (a STOP evicts the pods the cache lists): a command run before the
+        // caches hold the cluster would find nothing to do and report success with the pods still running.
+        while (!synced.getAsBoolean()) {
+            if (!Pause.of(SYNC_CHECK.toMillis())) {
+                return;
+            }
+        }
         Long after = null;
         int failures = 0;
         while (!Thread.currentThread().isInterrupted()) {
