@@ -14,12 +14,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * has seen every object of the cache, the inventory built from it is incomplete, and a FULL report made from it
  * would tell the scheduler that pools vanished.
  */
-final class DeliveredObjects<T extends KubernetesObject> {
+public final class DeliveredObjects<T extends KubernetesObject> {
 
     private final Set<String> keys = ConcurrentHashMap.newKeySet();
 
     /** {@code handler}, noting the key of every object it is handed. */
-    ResourceEventHandler<T> noting(ResourceEventHandler<T> handler) {
+    public ResourceEventHandler<T> noting(ResourceEventHandler<T> handler) {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T obj) {
@@ -42,7 +42,7 @@ final class DeliveredObjects<T extends KubernetesObject> {
     }
 
     /** Whether {@code informer} has listed and every object in its cache has reached the handler. */
-    boolean caughtUpWith(SharedIndexInformer<T> informer) {
+    public boolean caughtUpWith(SharedIndexInformer<T> informer) {
         return informer.hasSynced() && keys.containsAll(informer.getIndexer().listKeys());
     }
 }

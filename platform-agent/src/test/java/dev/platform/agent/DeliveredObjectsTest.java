@@ -1,5 +1,6 @@
-package dev.platform.agent.cluster;
+package dev.platform.agent;
 
+import dev.platform.agent.cluster.DeliveredObjects;
 import dev.platform.agent.testing.MockKubernetes;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.kubernetes.client.informer.ResourceEventHandler;
