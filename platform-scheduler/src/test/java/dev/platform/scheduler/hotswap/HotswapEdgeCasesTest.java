@@ -58,6 +58,7 @@ class HotswapEdgeCasesTest extends SimulatedClusterTest {
                 "application/merge-patch+json", "{\"metadata\": {\"labels\": {\"kueue.x-k8s.io/priority-class\": \"urgent\"}}}");
         assertThat(raised.status()).as(raised.body()).isEqualTo(200);
         assertThat(raised.json().get("priority").asInt()).isGreaterThan(workload("high-jax-trillium").get("priority").asInt());
+        // no need to wait for the loop: the turn that decides the hotswap reads the change feed first
         cluster.failPool(highPools.get(0));
 
         JsonNode event = awaitRecovered("high-jax-trillium");
