@@ -124,6 +124,11 @@ final class SchedulerCache {
         if (!row.state().holdsQuota() && row.state() != WorkloadState.Evicted) {
             placement.slices().release(uid);
         }
+        if (previous != null && previous.priority() != row.priority()) {
+            // a holder, queued or priority-only, is weighed by its new priority when hotswap or
+            // priority-only placement looks for victims, as the core weighs it for preemption
+            placement.slices().changePriority(uid, row.priority());
+        }
         if (row.queueName() == null) {
             reconcilePriorityOnly(uid, row);
             return;

@@ -1,12 +1,14 @@
 package dev.platform.scheduler.hotswap;
 
 import dev.platform.scheduler.testsupport.SimulatedClusterTest;
+import dev.platform.scheduler.testsupport.PlatformClient.Response;
 import dev.platform.scheduler.testsupport.SeedManifests;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static dev.platform.scheduler.testsupport.Admissions.nodePools;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,6 +21,7 @@ import static org.awaitility.Awaitility.await;
 class HotswapEdgeCasesTest extends SimulatedClusterTest {
 
     private static final Duration GRACE_AND_MARGIN = Duration.ofSeconds(8);
+    private static final String SEED = "seed-kueue-and-hotswap.yaml";
 
     @Test
     void twoPoolsFailingAtOnceAreBothReplaced() {
@@ -32,6 +35,38 @@ class HotswapEdgeCasesTest extends SimulatedClusterTest {
         assertThat(event.get("replacementPools").valueStream().map(JsonNode::asString))
                 .doesNotContainAnyElementsOf(highPools).hasSize(2);
         assertThat(workload("low-jax-trillium").at("/pendingReason/code").asString()).isEqualTo("WaitingForNodePool");
+    }
+
+    @Test
+    void aVictimIsChosenByThePriorityItWasChangedToWhileItRuns() {
+        apply(SeedManifests.without(SEED, "low-jax-trillium").replace("nominalQuota: 32", "nominalQuota: 64") + """
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: WorkloadPriorityClass
+                metadata:
+                  name: urgent
+                value: 3000000
+                """);
+        List<String> highPools = nodePools(awaitState("high-jax-trillium", "Running"));
+        apply(oneSliceLowPriorityJobSet("low-first"));
+        awaitState("low-first", "Running");
+        // admitted last: the first victim by Kueue's order while both are at the low priority
+        apply(oneSliceLowPriorityJobSet("low-raised"));
+        List<String> raisedPools = nodePools(awaitState("low-raised", "Running"));
+
+        Response raised = api.send("PATCH", "/api/v1/namespaces/default/workloads/low-raised", Map.of(),
+                "application/merge-patch+json", "{\"metadata\": {\"labels\": {\"kueue.x-k8s.io/priority-class\": \"urgent\"}}}");
+        assertThat(raised.status()).as(raised.body()).isEqualTo(200);
+        assertThat(raised.json().get("priority").asInt()).isGreaterThan(workload("high-jax-trillium").get("priority").asInt());
+        // no need to wait for the loop: the turn that decides the hotswap reads the change feed first
+        cluster.failPool(highPools.get(0));
+
+        JsonNode event = awaitRecovered("high-jax-trillium");
+        assertThat(event.get("victims").valueStream().map(v -> v.get("name").asString())).containsExactly("low-first");
+        assertThat(event.get("replacementPools").valueStream().map(JsonNode::asString)).doesNotContainAnyElementsOf(raisedPools);
+        JsonNode stillRunning = workload("low-raised");
+        assertThat(stillRunning.get("state").asString()).isEqualTo("Running");
+        assertThat(nodePools(stillRunning)).containsExactlyElementsOf(raisedPools);
     }
 
     @Test
@@ -55,7 +90,7 @@ class HotswapEdgeCasesTest extends SimulatedClusterTest {
 
     @Test
     void equalPriorityWorkloadsAreNeverPreempted() {
-        apply(SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64")
+        apply(SeedManifests.read(SEED).replace("nominalQuota: 32", "nominalQuota: 64")
                 .replace("high-priority-job\n            containers", "low-priority-job\n            containers"));
         List<String> first = nodePools(awaitState("high-jax-trillium", "Running"));
         awaitState("low-jax-trillium", "Running");
@@ -98,7 +133,7 @@ class HotswapEdgeCasesTest extends SimulatedClusterTest {
 
     @Test
     void pastMaxRestartsTheWorkloadFails() {
-        apply(SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64")
+        apply(SeedManifests.read(SEED).replace("nominalQuota: 32", "nominalQuota: 64")
                 .replace("maxRestarts: 10", "maxRestarts: 0"));
         List<String> highPools = nodePools(awaitState("high-jax-trillium", "Running"));
         awaitState("low-jax-trillium", "Running");
@@ -117,10 +152,16 @@ class HotswapEdgeCasesTest extends SimulatedClusterTest {
 
     /** The seed's two JobSets with 64 chips of quota: both run, two pools each; returns high's pools. */
     private List<String> runBothSeedJobSets() {
-        apply(SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64"));
+        apply(SeedManifests.read(SEED).replace("nominalQuota: 32", "nominalQuota: 64"));
         List<String> high = nodePools(awaitState("high-jax-trillium", "Running"));
         assertThat(nodePools(awaitState("low-jax-trillium", "Running"))).doesNotContainAnyElementsOf(high);
         return high;
+    }
+
+    /** The seed's low-priority JobSet named {@code name}, with one slice instead of two. */
+    private static String oneSliceLowPriorityJobSet(String name) {
+        return SeedManifests.document(SEED, "low-jax-trillium").replace("name: low-jax-trillium", "name: " + name)
+                .replace("replicas: 2", "replicas: 1");
     }
 
     private void apply(String yaml) {

@@ -7,6 +7,7 @@ import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static dev.platform.scheduler.testsupport.Admissions.nodePools;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -135,6 +136,33 @@ class PriorityOnlyModeTest extends SimulatedClusterTest {
         assertThat(waiting.get("state").asString()).isEqualTo("Pending");
         assertThat(api.get("/api/v1/preemptions").json().get("items")).isEmpty();
         assertThat(workload("low-first").get("state").asString()).isEqualTo("Running");
+        assertThat(workload("low-second").get("state").asString()).isEqualTo("Running");
+    }
+
+    @Test
+    void aHolderLoweredWhileItRunsIsPreemptedByAWaitingJobSetItOutrankedBefore() {
+        apply(PRIORITY_CLASSES + """
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: WorkloadPriorityClass
+                metadata:
+                  name: background
+                value: 1
+                """);
+        List<String> loweredPools = nodePools(runLow("low-lowered"));
+        runLow("low-second");
+        apply(lowJobSet("low-third"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> workload("low-third"),
+                w -> "WaitingForNodePool".equals(w.at("/pendingReason/code").asString()));
+
+        assertThat(api.send("PATCH", "/api/v1/namespaces/default/workloads/low-lowered", Map.of(),
+                "application/merge-patch+json", "{\"metadata\": {\"labels\": {\"kueue.x-k8s.io/priority-class\": \"background\"}}}")
+                .status()).isEqualTo(200);
+
+        JsonNode third = awaitState("low-third", "Running");
+        assertThat(nodePools(third)).containsExactlyInAnyOrderElementsOf(loweredPools);
+        assertThat(api.get("/api/v1/preemptions").json().get("items")).singleElement()
+                .satisfies(p -> assertThat(p.at("/victim/name").asString()).isEqualTo("low-lowered"));
         assertThat(workload("low-second").get("state").asString()).isEqualTo("Running");
     }
 

@@ -4,6 +4,7 @@ import dev.platform.api.agent.GkeLabels;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.api.reason.PendingReason;
+import dev.platform.scheduler.cluster.NodePoolPlacement;
 import dev.platform.scheduler.core.CoreFixtures;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
@@ -17,6 +18,8 @@ import dev.platform.scheduler.core.model.WithinClusterQueuePolicy;
 import dev.platform.scheduler.core.model.Workload;
 import dev.platform.scheduler.core.placement.NodePool;
 import dev.platform.scheduler.core.placement.PoolKey;
+import dev.platform.scheduler.core.placement.SlicePlacement;
+import dev.platform.scheduler.core.placement.SliceRequest;
 import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadState;
@@ -29,6 +32,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import static dev.platform.scheduler.core.CoreFixtures.clusterQueue;
@@ -180,12 +184,51 @@ class SchedulerCacheTest {
         assertThat(cache.state().workloadCount()).isZero();
     }
 
+    @Test
+    void anAdmittedWorkloadsPriorityChangeCountsWhenItsPoolsAreSoughtByPreempting() {
+        cache.placement().replaceInventory(List.of(pool("a")));
+        cache.reconcile(feed.pending("train", 0, 1, 4));
+        CycleResult cycle = new AdmissionPlacement(cache, Map.of()).place(cache.state().runCycle()).result();
+        cache.committed(cycle, feed.landed(cycle));
+        cache.reconcile(feed.admittedAsDecided("train", cycle));
+
+        cache.reconcile(feed.reprioritised("train", 20));
+        Optional<SlicePlacement.Replacement> whileRaised = cache.placement().slices().placeByPreempting(onePool("urgent", 10));
+        long generationWhileRaised = cache.placement().slices().generation();
+        cache.reconcile(feed.reprioritised("train", 5));
+
+        assertThat(whileRaised).isEmpty();
+        assertThat(cache.placement().slices().generation()).as("a lowered holder may now be preempted")
+                .isGreaterThan(generationWhileRaised);
+        assertThat(cache.placement().slices().placeByPreempting(onePool("urgent", 10)).orElseThrow().victims())
+                .extracting(SlicePlacement.Holder::workloadUid).containsExactly(feed.uid("train"));
+    }
+
+    @Test
+    void aPriorityOnlyWorkloadsPriorityChangeCountsWhenItsPoolsAreSoughtByPreempting() {
+        cache.placement().replaceInventory(List.of(pool("a")));
+        cache.reconcile(feed.withoutQueue("adhoc", WorkloadState.Pending));
+        WorkloadRow admitted = feed.withoutQueue("adhoc", WorkloadState.Admitted);
+        cache.placement().slices().assign(NodePoolPlacement.holder(admitted),
+                cache.placement().place(onePool("adhoc", 0)).orElseThrow());
+        cache.reconcile(admitted);
+
+        cache.reconcile(feed.reprioritised("adhoc", 20));
+
+        assertThat(cache.placement().slices().placeByPreempting(onePool("urgent", 10))).isEmpty();
+    }
+
     /** Pending, admitted as the core decides, and landed. */
     private void admit(String name, int priority, int chips) {
         cache.reconcile(feed.pending(name, priority, 1, chips));
         CycleResult cycle = cache.state().runCycle();
         cache.committed(cycle, feed.landed(cycle));
         cache.reconcile(feed.admittedAsDecided(name, cycle));
+    }
+
+    /** One exclusive slice that fits any of the test's pools. */
+    private static SliceRequest onePool(String uid, int priority) {
+        return new SliceRequest(uid, priority, List.of(new SliceRequest.PodSetSlices("workers", true, 1, 1, 4, Map.of())));
     }
 
     private static NodePool pool(String name) {
@@ -235,6 +278,12 @@ class SchedulerCacheTest {
             WorkloadRow before = latest.get(name);
             return next(name, before.queueName(), before.priority(), WorkloadState.Admitted, before.podSets(),
                     CoreMapping.admission(admit.admission(), Map.of()), null);
+        }
+
+        /** The row after a change of its priority-class label. */
+        WorkloadRow reprioritised(String name, int priority) {
+            WorkloadRow before = latest.get(name);
+            return next(name, before.queueName(), priority, before.state(), before.podSets(), before.admission(), null);
         }
 
         WorkloadRow running(String name) {

@@ -23,11 +23,15 @@ public final class SlicePlacement {
 
     private final Map<PoolKey, NodePool> pools = new TreeMap<>();
     private final Map<PoolKey, Holder> holders = new HashMap<>();
-    /** Bumped whenever pools may have become free: the inventory changed or a holder let go. */
+    /** Bumped whenever pools may have become free: the inventory changed, a holder let go or was lowered. */
     private long generation;
 
     /** A workload holding pools, as the hotswap victim search orders it. */
     public record Holder(String workloadUid, int priority, Instant admittedAt) {
+
+        Holder withPriority(int changed) {
+            return new Holder(workloadUid, changed, admittedAt);
+        }
     }
 
     /** The cluster a workload runs in and its pools per PodSet name. */
@@ -73,8 +77,27 @@ public final class SlicePlacement {
     }
 
     /**
-     * Changes whenever pools may have become free (inventory replaced, a holder released): a
-     * placement that failed at one generation fails again until it changes.
+     * A holder's priority changed (its priority-class label): the victim searches of {@link #replace}
+     * and {@link #placeByPreempting} weigh it by the new one at once; its pools and admission time stay.
+     * A lowered priority may make it a victim of a search that found none, so the generation moves.
+     */
+    public void changePriority(String workloadUid, int priority) {
+        boolean lowered = false;
+        for (Map.Entry<PoolKey, Holder> holding : holders.entrySet()) {
+            Holder holder = holding.getValue();
+            if (holder.workloadUid().equals(workloadUid) && holder.priority() != priority) {
+                lowered |= priority < holder.priority();
+                holding.setValue(holder.withPriority(priority));
+            }
+        }
+        if (lowered) {
+            generation++;
+        }
+    }
+
+    /**
+     * Changes whenever pools may have become free or obtainable (inventory replaced, a holder released
+     * or lowered in priority): a placement that failed at one generation fails again until it changes.
      */
     public long generation() {
         return generation;

@@ -187,6 +187,45 @@ class SlicePlacementTest {
     }
 
     @Test
+    void hotswapChoosesVictimsByTheirChangedPriority() {
+        placement.replaceInventory(IntStream.range(0, 5).mapToObj(i -> pool("sim", "pool-" + i, NodePool.Health.Healthy))
+                .toList());
+        placement.assign(holder("high", 100, 1), placement.place(jobSet("high", 100)).orElseThrow());
+        placement.assign(holder("first", 1, 2), placement.place(oneSlice("first", 1)).orElseThrow());
+        placement.assign(holder("lowered", 50, 3), placement.place(oneSlice("lowered", 50)).orElseThrow());
+        placement.assign(holder("raised", 1, 4), placement.place(oneSlice("raised", 1)).orElseThrow());
+        List<PoolKey> loweredPools = placement.poolsOf("lowered");
+        placement.changePriority("lowered", 1);
+        placement.changePriority("raised", 200);
+        markUnhealthy5("pool-1");
+
+        Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1"))).orElseThrow();
+
+        assertThat(replacement.victims()).as("lowest priority now, then the most recently admitted")
+                .containsExactly(holder("lowered", 1, 3));
+        assertThat(replacement.placement().allPools()).containsAll(loweredPools);
+    }
+
+    @Test
+    void aWaitingWorkloadPreemptsByTheHoldersChangedPriorityAndALoweredOneMovesTheGeneration() {
+        placement.assign(holder("a", 5, 1), placement.place(jobSet("a", 5)).orElseThrow());
+        placement.assign(holder("b", 5, 2), placement.place(jobSet("b", 5)).orElseThrow());
+        long initial = placement.generation();
+
+        placement.changePriority("b", 10);
+        assertThat(placement.generation()).as("a raised holder frees nothing").isEqualTo(initial);
+        placement.changePriority("nobody", 1);
+        assertThat(placement.generation()).as("no holder, no change").isEqualTo(initial);
+        placement.changePriority("a", 1);
+        assertThat(placement.generation()).isGreaterThan(initial);
+
+        Replacement replacement = placement.placeByPreempting(jobSet("c", 3)).orElseThrow();
+        assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("a");
+        assertThat(placement.placeByPreempting(jobSet("d", 7)).orElseThrow().victims()).as("b now outranks d")
+                .extracting(Holder::workloadUid).containsExactly("a");
+    }
+
+    @Test
     void placementSpansClustersButAJobSetsSlicesStayInOne() {
         placement.replaceInventory(List.of(pool("east", "pool-0", NodePool.Health.Healthy),
                 pool("east", "pool-1", NodePool.Health.Healthy), pool("west", "pool-0", NodePool.Health.Healthy),
