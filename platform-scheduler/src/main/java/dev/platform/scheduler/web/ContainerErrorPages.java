@@ -28,8 +28,7 @@ import java.util.Map;
 
 /**
  * Errors that no controller of the API answers, in the API's problem JSON for {@code /api/} paths
- * whatever the client accepts, and unchanged (Spring Boot's error page, Tomcat's) elsewhere but for a
- * console page asked for while the database is unreachable ({@link ConsoleOutagePage}):
+ * whatever the client accepts, and unchanged (Spring Boot's error page, Tomcat's) elsewhere:
  * <ul>
  *   <li>inside the application, Spring Boot's {@code /error} dispatch (a missing route, a status a
  *       filter sends such as 401 or 403, an exception thrown by a filter or a firewall) is served by
@@ -70,10 +69,6 @@ class ContainerErrorPages {
         @Override
         public ModelAndView errorHtml(HttpServletRequest request, HttpServletResponse response) {
             if (!ContainerProblems.isApi(originalUri(request))) {
-                if (request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable failure
-                        && DatabaseUnavailable.causes(failure)) {
-                    return ConsoleOutagePage.render(request, response, failure);
-                }
                 return super.errorHtml(request, response);
             }
             int status = status(request);
