@@ -159,7 +159,8 @@ class SecurityConfiguration {
                 .requestMatchers(GET, "/namespaces/{namespace}/workloads/*").access(rules.readsNamespace())
                 .requestMatchers(POST, "/namespaces/{namespace}/workloads/*/cancel", "/namespaces/{namespace}/workloads/*/stop",
                         "/namespaces/{namespace}/workloads/*/resume").access(rules.cancelsInNamespace())
-                .requestMatchers(POST, "/queues/*/stop", "/queues/*/resume").access(rules.when(Caller::isAdmin))
+                .requestMatchers(POST, "/queues/*/stop", "/queues/*/resume", "/namespaces/*/localqueues/*/stop",
+                        "/namespaces/*/localqueues/*/resume").access(rules.when(Caller::isAdmin))
                 .requestMatchers(POST, "/logout").authenticated()
                 .anyRequest().denyAll();
     }

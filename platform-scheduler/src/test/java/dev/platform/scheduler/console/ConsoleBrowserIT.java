@@ -37,8 +37,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * the queue position and pending reason, a pool failed through the agent's fault injection and seen
  * turning Unhealthy on the node-pools page without a reload (SSE), the hotswap with its phases, the
  * preemption audit filtered to Hotswap and its CSV, a form sent without its CSRF token refused, the
- * team lead's view after logging out and in again, and a screenshot of every page under
- * target/screenshots.
+ * team lead's view after logging out and in again, an Admin stopping and resuming the team's LocalQueue
+ * from the team page, and a screenshot of every page under target/screenshots.
  *
  * <p>Needs Debian's {@code chromium} and {@code chromium-driver} ({@code .ci/run} installs them);
  * Selenium Manager is never asked to download a driver: both paths are given.
@@ -197,8 +197,33 @@ class ConsoleBrowserIT {
                 console.open("/teams");
                 assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Team quota");
                 console.screenshot("teams-team-lead");
+                assertThat(browser.findElement(By.cssSelector("section[aria-labelledby='local-queues']")).getText())
+                        .contains("default/default-queue", "None");
+                assertThat(browser.findElements(By.cssSelector(".lq-controls"))).as("a lead has no LocalQueue buttons")
+                        .isEmpty();
                 console.open("/nodepools");
                 assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Not for your roles");
+
+                // An Admin stops the team's LocalQueue from the team page and resumes it.
+                console.open("/");
+                browser.findElement(By.cssSelector("form.logout button")).click();
+                console.logIn("root", PASSWORD);
+                console.open("/teams?team=ml");
+                By stop = By.cssSelector("button[aria-label='Stop LocalQueue default/default-queue']");
+                assertThat(browser.findElement(stop).isDisplayed()).isTrue();
+                console.screenshot("teams-admin-localqueue-buttons");
+                browser.findElement(stop).click();
+                assertThat(browser.findElement(By.cssSelector(".notice")).getText())
+                        .startsWith("Stopped LocalQueue default/default-queue");
+                assertThat(api.get("/api/v1/namespaces/default/localqueues/default-queue").json().get("stopPolicy")
+                        .asString()).isEqualTo("Hold");
+                console.screenshot("teams-admin-localqueue-held");
+                browser.findElement(By.cssSelector("button[aria-label='Resume LocalQueue default/default-queue']")).click();
+                // the previous page's notice is there until the browser has followed the redirect
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
+                        browser.findElement(By.cssSelector(".notice")).getText()).startsWith("Resumed LocalQueue"));
+                assertThat(api.get("/api/v1/namespaces/default/localqueues/default-queue").json().get("stopPolicy")
+                        .asString()).isEqualTo("None");
             } finally {
                 browser.quit();
             }
@@ -221,9 +246,13 @@ class ConsoleBrowserIT {
         assertThat(api.postYaml("/api/v1/namespaces/default/workloads", queued).status()).isEqualTo(201);
     }
 
-    /** An operator (Ops), a lead of team ml owning namespace default, and a user whose password is guessed at. */
+    /**
+     * An operator (Ops), an Admin, a lead of team ml owning namespace default, and a user whose password is guessed
+     * at.
+     */
     private static void createUsers(PlatformClient api) {
-        for (String user : List.of("{\"name\": \"operator\", \"clusterRole\": \"Ops\"", "{\"name\": \"alice\"",
+        for (String user : List.of("{\"name\": \"operator\", \"clusterRole\": \"Ops\"",
+                "{\"name\": \"root\", \"clusterRole\": \"Admin\"", "{\"name\": \"alice\"",
                 "{\"name\": \"guessed\"")) {
             assertThat(api.postJson("/api/v1/users", user + ", \"password\": \"" + PASSWORD + "\"}").status())
                     .isEqualTo(201);

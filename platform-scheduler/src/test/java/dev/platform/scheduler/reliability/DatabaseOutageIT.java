@@ -1,5 +1,6 @@
 package dev.platform.scheduler.reliability;
 
+import dev.platform.scheduler.testsupport.BrowserSession;
 import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
@@ -14,6 +15,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +37,8 @@ import static org.awaitility.Awaitility.await;
  * data directory, then every application session cut with {@code pg_terminate_backend}. Clients
  * retry each submission with the same {@code Idempotency-Key} until it is acknowledged. While the
  * database is down every API call, the agents' long poll included, answers 503 with
- * {@code Retry-After} and a problem JSON, never a 500 or a stack trace; afterwards the scheduling
+ * {@code Retry-After} and a problem JSON, never a 500 or a stack trace, and a console page 503 with a page
+ * saying the database is unreachable, to a logged-in browser as to a bearer token; afterwards the scheduling
  * loop resumes, every acknowledged submission exists once, nothing is admitted twice and the
  * queue's usage is the sum of the admitted requests. {@code -Dplatform.fault.scale=<n>} (the
  * {@code reliability-large} profile) multiplies the burst and the number of outages.
@@ -46,6 +49,7 @@ class DatabaseOutageIT {
     private static final int BURST = 60 * SCALE;
     private static final int NOMINAL_CPU = 40;
     private static final String AGENT_TOKEN = "outage-agent-token";
+    private static final String CONSOLE_PASSWORD = "outage-console-password";
     private static final Duration PATIENCE = Duration.ofSeconds(120);
 
     /** Kept when the test fails: the scheduler's log is there. */
@@ -71,6 +75,11 @@ class DatabaseOutageIT {
             assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("cq", Integer.toString(NOMINAL_CPU), "Never"))
                     .status()).isEqualTo(200);
             assertThat(poll(api).status()).isEqualTo(200);
+            assertThat(api.postJson("/api/v1/users", "{\"name\": \"watcher\", \"clusterRole\": \"Ops\","
+                    + " \"password\": \"" + CONSOLE_PASSWORD + "\"}").status()).isEqualTo(201);
+            BrowserSession browser = new BrowserSession(platform.port());
+            assertThat(browser.logIn("watcher", CONSOLE_PASSWORD).header("Location")).doesNotContain("error");
+            assertThat(browser.get("/queues").status()).isEqualTo(200);
 
             AtomicInteger next = new AtomicInteger();
             for (int t = 0; t < 4; t++) {
@@ -81,6 +90,10 @@ class DatabaseOutageIT {
                 await().atMost(PATIENCE).until(() -> acknowledged.size() >= Math.min(BURST, before + BURST / (3 * SCALE)));
                 postgres.close();
                 assertAnswers503WhileDown(api);
+                assertConsoleSaysSoWhileDown(api, browser);
+                assertThat(Files.readString(platform.log())).as("the browser's session lookup failed so")
+                        .contains("database unavailable, console page /queues answered 503: "
+                                + "CannotCreateTransactionException: Could not open JPA EntityManager for transaction");
                 postgres = startPostgres(port, data);
                 await().atMost(PATIENCE).ignoreExceptions().until(() -> poll(api).status() == 200);
             }
@@ -136,6 +149,17 @@ class DatabaseOutageIT {
                     .isTrue();
         }
         await().atMost(PATIENCE).until(() -> statuses.getOrDefault(503, new AtomicInteger()).get() > 0);
+    }
+
+    /** A console page, to a browser's session (read from PostgreSQL) and to a bearer token alike. */
+    private static void assertConsoleSaysSoWhileDown(PlatformClient api, BrowserSession browser) {
+        for (Response page : List.of(browser.get("/queues"), api.get("/queues", "text/html"))) {
+            assertThat(page.status()).as("%s %s", page.headers(), page.body()).isEqualTo(503);
+            assertThat(page.contentType()).startsWith("text/html");
+            assertThat(page.header("Retry-After")).isNotNull();
+            assertThat(page.body()).contains("database is unreachable", "Try again")
+                    .doesNotContain("Exception", "\tat ");
+        }
     }
 
     private static boolean isUnavailable(Response response) {

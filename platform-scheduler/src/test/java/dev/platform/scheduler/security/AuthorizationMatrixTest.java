@@ -306,6 +306,16 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
                 f.apply(SPARE_QUEUE);
                 return new Request("/queues/spare/resume", "application/x-www-form-urlencoded", "");
             }).only(302, 403, Who.ADMIN).expect(403, Who.ANONYMOUS),
+            page("POST", "/namespaces/{namespace}/localqueues/{localQueue}/stop", "the team page's form", f -> {
+                f.apply(SPARE_LOCAL_QUEUE);
+                return new Request("/namespaces/vision-train/localqueues/spare/stop?drain=true",
+                        "application/x-www-form-urlencoded", "team=vision");
+            }).only(302, 403, Who.ADMIN).expect(403, Who.ANONYMOUS),
+            page("POST", "/namespaces/{namespace}/localqueues/{localQueue}/resume", "the team page's form", f -> {
+                f.apply(SPARE_LOCAL_QUEUE);
+                return new Request("/namespaces/vision-train/localqueues/spare/resume",
+                        "application/x-www-form-urlencoded", "team=vision");
+            }).only(302, 403, Who.ADMIN).expect(403, Who.ANONYMOUS),
             page("GET", "/namespaces/{namespace}/workloads/{name}", "vision-job", f -> Request.of(
                     "/namespaces/vision-train/workloads/vision-job"))
                     .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),

@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The console as a browser uses it: the login form with its CSRF token and throttle, a session shared
- * through PostgreSQL, logout, a login through the identity provider, and the security headers.
+ * through PostgreSQL, logout, a login through the identity provider, an Admin's LocalQueue buttons, and the
+ * security headers.
  */
 class ConsoleLoginTest extends PlatformApplicationTest {
 
@@ -74,6 +75,54 @@ class ConsoleLoginTest extends PlatformApplicationTest {
                 BrowserSession.csrfOf(page));
         assertThat(cancelled.status()).isEqualTo(302);
         assertThat(api.get("/api/v1/namespaces/team-a/workloads/w").json().get("state").asString()).isEqualTo("Finished");
+    }
+
+    @Test
+    void anAdminStopsAndResumesALocalQueueFromTheTeamPageAndNobodyElseCan() {
+        assertThat(api.postJson("/api/v1/users", "{\"name\": \"ada\", \"clusterRole\": \"Admin\", \"password\": \""
+                + PASSWORD + "\"}").status()).isEqualTo(201);
+        BrowserSession admin = new BrowserSession(port);
+        admin.logIn("ada", PASSWORD);
+        Response page = admin.get("/teams?team=vision");
+        assertThat(page.body()).contains("<span class=\"badge ok\">None</span>",
+                "action=\"/namespaces/team-a/localqueues/lq/stop\"",
+                "action=\"/namespaces/team-a/localqueues/lq/stop?drain=true\"");
+
+        Response forged = admin.postForm("/namespaces/team-a/localqueues/lq/stop", Map.of("team", "vision"), null);
+        assertThat(forged.status()).as("no CSRF token").isEqualTo(403);
+        assertThat(stopPolicyOfLq()).isEqualTo("None");
+
+        Response held = admin.postForm("/namespaces/team-a/localqueues/lq/stop", Map.of("team", "vision"),
+                BrowserSession.csrfOf(page));
+        assertThat(held.status()).isEqualTo(302);
+        assertThat(held.header("Location")).endsWith("/teams?team=vision");
+        assertThat(stopPolicyOfLq()).isEqualTo("Hold");
+        Response heldPage = admin.get(held.header("Location"));
+        assertThat(heldPage.body()).contains("Stopped LocalQueue team-a/lq", "<span class=\"badge warn\">Hold</span>",
+                "action=\"/namespaces/team-a/localqueues/lq/resume\"")
+                .doesNotContain("action=\"/namespaces/team-a/localqueues/lq/stop\"");
+
+        BrowserSession lead = new BrowserSession(port);
+        lead.logIn("alice", PASSWORD);
+        Response leadPage = lead.get("/teams?team=vision");
+        assertThat(leadPage.status()).isEqualTo(200);
+        assertThat(leadPage.body()).as("a lead sees the stop policy, not the buttons")
+                .contains("<span class=\"badge warn\">Hold</span>").doesNotContain("/localqueues/lq/");
+        Response refused = lead.postForm("/namespaces/team-a/localqueues/lq/resume", Map.of("team", "vision"),
+                BrowserSession.csrfOf(leadPage));
+        assertThat(refused.status()).as("a TeamLead may not change a LocalQueue").isEqualTo(403);
+        assertThat(stopPolicyOfLq()).isEqualTo("Hold");
+
+        Response resumed = admin.postForm("/namespaces/team-a/localqueues/lq/resume", Map.of("team", "vision"),
+                BrowserSession.csrfOf(heldPage));
+        assertThat(resumed.status()).isEqualTo(302);
+        assertThat(stopPolicyOfLq()).isEqualTo("None");
+        assertThat(admin.get(resumed.header("Location")).body()).contains("Resumed LocalQueue team-a/lq",
+                "<span class=\"badge ok\">None</span>");
+    }
+
+    private String stopPolicyOfLq() {
+        return api.get("/api/v1/namespaces/team-a/localqueues/lq").json().get("stopPolicy").asString();
     }
 
     @Test

@@ -22,6 +22,8 @@ import dev.platform.scheduler.workload.WorkloadStatuses;
 import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.scheduler.workload.WorkloadUpdates;
 import dev.platform.web.console.CurrentCaller;
+import dev.platform.web.queue.QueueCommands;
+import dev.platform.web.queue.QueueQueries;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
@@ -40,16 +42,18 @@ import static org.mockito.BDDMockito.given;
 /**
  * One Spring MVC slice for every REST controller of the scheduler, shared by all controller tests (one
  * context for all of them): the controllers, their problem advice ({@code ApiProblems}), the real request
- * body reader and manifest parser, and the argument resolver that hands a handler its {@link Caller}.
+ * body reader and manifest parser, and the argument resolver that hands a handler its {@link Caller};
+ * with one console page (the queue list) and what answers for console pages while the database is away.
  * Their services and stores are mocks. Security's filters are off: who may call what is the
  * authorization matrix's test; here the caller is whoever {@link #callerIs} says (an Admin unless a test
  * says otherwise), or nobody.
  */
 @WebMvcTest(useDefaultFilters = false, includeFilters = @ComponentScan.Filter(type = FilterType.REGEX, pattern = {
         "dev\\.platform\\.scheduler\\.[a-z]+\\.[A-Za-z]+Controller",
-        "dev\\.platform\\.scheduler\\.web\\.(ApiProblems|RequestBodies)",
+        "dev\\.platform\\.scheduler\\.web\\.(ApiProblems|RequestBodies|ConsoleOutagePage)",
         "dev\\.platform\\.scheduler\\.config\\.ManifestParsing",
-        "dev\\.platform\\.web\\.console\\.CallerArguments"}))
+        "dev\\.platform\\.web\\.console\\.CallerArguments",
+        "dev\\.platform\\.web\\.queue\\.QueuePageController"}))
 @AutoConfigureMockMvc(addFilters = false)
 public abstract class ControllerSliceTest implements AgentGatewayPorts {
 
@@ -101,6 +105,10 @@ public abstract class ControllerSliceTest implements AgentGatewayPorts {
     protected WorkloadStatuses workloadStatuses;
     @MockitoBean
     protected WorkloadUpdates workloadUpdates;
+    @MockitoBean
+    protected QueueQueries queueQueries;
+    @MockitoBean
+    protected QueueCommands queueCommands;
 
     @BeforeEach
     void asAdmin() {

@@ -18,14 +18,19 @@ import static dev.platform.web.console.ConsoleFixtures.T0;
 import static dev.platform.web.console.ConsoleFixtures.borrowingQueue;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static dev.platform.web.console.ConsoleFixtures.ADMIN;
 import static dev.platform.web.console.ConsoleFixtures.LEAD;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.never;
+import static org.mockito.BDDMockito.then;
 import static org.mockito.Mockito.verify;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.flash;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -37,6 +42,9 @@ class TeamPageControllerTest {
 
     @MockitoBean
     TeamQueries queries;
+
+    @MockitoBean
+    TeamCommands commands;
 
     @MockitoBean
     CurrentCaller caller;
@@ -131,6 +139,64 @@ class TeamPageControllerTest {
                 .andExpect(status().isForbidden())
                 .andExpect(content().string(containsString("Not for your roles")));
         verify(queries, never()).team(eq("nlp"), anyInt());
+    }
+
+    @Test
+    void anAdminSeesEachLocalQueuesStopPolicyWithStopOrResumeButtons() throws Exception {
+        given(queries.teams(ADMIN)).willReturn(List.of("vision"));
+        given(queries.team("vision", 50)).willReturn(Optional.of(withLocalQueues("vision",
+                new LocalQueueView("vision-train", "lq", "vision-cq", "None"),
+                new LocalQueueView("vision-train", "held", "vision-cq", "HoldAndDrain"))));
+
+        mvc.perform(get("/teams"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(
+                        containsString("<span class=\"badge ok\">None</span>"),
+                        containsString("<span class=\"badge warn\">HoldAndDrain</span>"),
+                        containsString("action=\"/namespaces/vision-train/localqueues/lq/stop\""),
+                        containsString("action=\"/namespaces/vision-train/localqueues/lq/stop?drain=true\""),
+                        not(containsString("action=\"/namespaces/vision-train/localqueues/lq/resume\"")),
+                        containsString("action=\"/namespaces/vision-train/localqueues/held/resume\""),
+                        not(containsString("action=\"/namespaces/vision-train/localqueues/held/stop\"")),
+                        containsString("<input type=\"hidden\" name=\"team\" value=\"vision\">"))));
+    }
+
+    @Test
+    void aLeadSeesTheStopPolicyButNoButtons() throws Exception {
+        given(caller.get()).willReturn(Optional.of(LEAD));
+        given(queries.teams(LEAD)).willReturn(List.of("vision"));
+        given(queries.team("vision", 50)).willReturn(Optional.of(withLocalQueues("vision",
+                new LocalQueueView("vision-train", "lq", "vision-cq", "Hold"))));
+
+        mvc.perform(get("/teams"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(
+                        containsString("<span class=\"badge warn\">Hold</span>"),
+                        not(containsString("/localqueues/")), not(containsString("Stop and drain")))));
+    }
+
+    @Test
+    void stopWithDrainAndResumeSetTheLocalQueuesStopPolicyAndRedirectToTheTeamWithANotice() throws Exception {
+        given(commands.setStopPolicy(ADMIN, "vision-train", "lq", "HoldAndDrain")).willReturn(true);
+        given(commands.setStopPolicy(ADMIN, "vision-train", "lq", "None")).willReturn(true);
+
+        mvc.perform(post("/namespaces/vision-train/localqueues/lq/stop").param("drain", "true").param("team", "vision"))
+                .andExpect(status().is3xxRedirection())
+                .andExpect(redirectedUrl("/teams?team=vision"))
+                .andExpect(flash().attribute("notice", containsString("Stopped LocalQueue vision-train/lq and drained")));
+        mvc.perform(post("/namespaces/vision-train/localqueues/lq/resume").param("team", "vision"))
+                .andExpect(redirectedUrl("/teams?team=vision"))
+                .andExpect(flash().attribute("notice", containsString("Resumed LocalQueue vision-train/lq")));
+        mvc.perform(post("/namespaces/vision-train/localqueues/gone/stop"))
+                .andExpect(redirectedUrl("/teams"))
+                .andExpect(flash().attribute("notice", "There is no LocalQueue vision-train/gone."));
+        then(commands).should().setStopPolicy(ADMIN, "vision-train", "lq", "HoldAndDrain");
+        then(commands).should().setStopPolicy(ADMIN, "vision-train", "lq", "None");
+        then(commands).should().setStopPolicy(ADMIN, "vision-train", "gone", "Hold");
+    }
+
+    private static TeamView withLocalQueues(String team, LocalQueueView... localQueues) {
+        return new TeamView(team, List.of("vision-train"), List.of(localQueues), List.of(), List.of(), false);
     }
 
     private static TeamView empty(String team) {
