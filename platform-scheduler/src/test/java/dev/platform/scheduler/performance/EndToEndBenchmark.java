@@ -78,8 +78,20 @@ class EndToEndBenchmark {
             }
         }
         if (Boolean.parseBoolean(System.getProperty("platform.performance.publish", "true"))) {
-            PerformanceResults.publish(PerformanceResults.repository(), COMMAND);
+            PerformanceResults.publish(PerformanceResults.repository(), command());
         }
+    }
+
+    /** The command as it was given: the profile's, with the options of this run. */
+    static String command() {
+        StringBuilder command = new StringBuilder(COMMAND);
+        for (String option : List.of("phases", "reduced", "size", "clients", "jfr")) {
+            String value = System.getProperty("platform.performance." + option);
+            if (value != null) {
+                command.append(" -Dplatform.performance.").append(option).append('=').append(value);
+            }
+        }
+        return command.toString();
     }
 
     /** Whether {@code phase} runs at its reduced size: {@code size=small}, or named in {@code reduced}. */
