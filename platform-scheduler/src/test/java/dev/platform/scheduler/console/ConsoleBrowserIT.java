@@ -154,7 +154,8 @@ class ConsoleBrowserIT {
                 console.open("/preemptions");
                 new Select(browser.findElement(By.name("reason"))).selectByVisibleText("Hotswap");
                 browser.findElement(By.cssSelector("form.filters button[type=submit]")).click();
-                assertThat(browser.getCurrentUrl()).contains("reason=Hotswap");
+                // the click starts a navigation; the filtered page is there once the address says so
+                await().atMost(PATIENCE).untilAsserted(() -> assertThat(browser.getCurrentUrl()).contains("reason=Hotswap"));
                 WebElement audit = browser.findElement(By.cssSelector("table.preemptions tbody"));
                 assertThat(audit.findElements(By.tagName("tr"))).hasSize(1);
                 assertThat(audit.getText()).contains("Hotswap", "default/low-jax-trillium", "default/high-jax-trillium");
