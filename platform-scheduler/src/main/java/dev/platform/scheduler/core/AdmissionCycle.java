@@ -13,6 +13,7 @@ import dev.platform.scheduler.core.model.ResourceQuota;
 import dev.platform.scheduler.core.model.StopPolicy;
 import dev.platform.scheduler.core.model.WithinClusterQueuePolicy;
 import dev.platform.scheduler.core.model.Workload;
+import dev.platform.scheduler.core.preemption.PreemptionMessage;
 import dev.platform.scheduler.core.preemption.PreemptionRequest;
 import dev.platform.scheduler.core.preemption.PreemptionTarget;
 import dev.platform.scheduler.core.quota.DominantResourceShare;
@@ -355,9 +356,8 @@ final class AdmissionCycle {
                 continue;
             }
             String victimQueue = t.victim().clusterQueue();
-            String message = String.format(
-                    "Preempted to accommodate a workload (UID: %s) due to %s; preemptor path: %s; preemptee path: %s",
-                    e.workload.uid(), t.reason().humanReadable(), preemptorPath, snapshot.tree().path(victimQueue));
+            String message = PreemptionMessage.of(e.workload.uid(), t.reason().humanReadable(), preemptorPath,
+                    snapshot.tree().path(victimQueue));
             preempted.add(new Decision.Preempt(t.victim().workload(), victimQueue, e.workload, e.clusterQueue,
                     t.reason(), message));
         }

@@ -2,6 +2,8 @@ package dev.platform.scheduler.scheduling;
 
 import dev.platform.api.reason.PendingReason;
 import dev.platform.scheduler.cluster.NodePoolPlacement;
+import dev.platform.scheduler.commit.DecisionCommitter;
+import dev.platform.scheduler.commit.WorkloadDecision;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.model.Admission;
@@ -23,7 +25,7 @@ import java.util.Optional;
 final class AdmissionPlacement {
 
     /** The cycle's decisions after placement, and where each placed admission goes. */
-    record Placed(CycleResult result, Map<String, DecisionWriter.Placed> placements) {
+    record Placed(CycleResult result, Map<String, WorkloadDecision.Placed> placements) {
     }
 
     private final SchedulerCache cache;
@@ -40,7 +42,7 @@ final class AdmissionPlacement {
         if (!placement.active() || cycle.admitted().isEmpty()) {
             return new Placed(cycle, Map.of());
         }
-        Map<String, DecisionWriter.Placed> placements = new HashMap<>();
+        Map<String, WorkloadDecision.Placed> placements = new HashMap<>();
         List<Decision.Admit> placed = new ArrayList<>();
         List<Decision.Pending> pending = new ArrayList<>(cycle.pending());
         for (Decision.Admit admit : cycle.admitted()) {
@@ -64,7 +66,7 @@ final class AdmissionPlacement {
      * Workloads admitted while no cluster was connected run nowhere yet; once a cluster reports
      * pools, each is placed (highest priority first) and started, or left as it is when no pool fits.
      */
-    void placeAdmittedWithoutPools(long epoch, DecisionWriter writer) {
+    void placeAdmittedWithoutPools(long epoch, DecisionCommitter committer) {
         if (!cache.placement().active()) {
             return;
         }
@@ -75,7 +77,9 @@ final class AdmissionPlacement {
             if (where.isEmpty()) {
                 continue;
             }
-            Long version = writer.placeAdmitted(epoch, row, placed(admission, where.get()));
+            WorkloadDecision.Place place = new WorkloadDecision.Place(WorkloadDecision.Subject.of(row), row.version(),
+                    row.admission().onPools(NodePoolPlacement.poolNames(where.get())), placed(admission, where.get()));
+            Long version = committer.commit(epoch, List.of(place)).versions().get(row.uid());
             if (version != null) {
                 cache.placed(row, version, where.get());
             }
@@ -83,10 +87,10 @@ final class AdmissionPlacement {
     }
 
     /** Where an admission goes, with the node labels of its (first) flavor for the agent's node selector. */
-    private DecisionWriter.Placed placed(Admission admission, SlicePlacement.Placement where) {
+    private WorkloadDecision.Placed placed(Admission admission, SlicePlacement.Placement where) {
         String flavor = admission.podSetAssignments().stream().flatMap(a -> a.flavors().values().stream())
                 .findFirst().orElse(null);
-        return new DecisionWriter.Placed(where, flavor,
+        return new WorkloadDecision.Placed(where, flavor,
                 flavor == null ? Map.of() : flavorLabels.getOrDefault(flavor, Map.of()));
     }
 }

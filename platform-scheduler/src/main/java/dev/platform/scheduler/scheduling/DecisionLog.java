@@ -1,9 +1,8 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.commit.WorkloadDecision;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
-import dev.platform.scheduler.hotswap.HotswapDetector;
-import dev.platform.scheduler.hotswap.HotswapWriter;
 import dev.platform.scheduler.workload.WorkloadRow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +42,7 @@ final class DecisionLog {
     }
 
     /** The decisions of a cycle that landed, each with the cluster it runs in ({@code rows} by workload uid). */
-    static void committed(CycleResult result, DecisionWriter.Outcome outcome, Map<String, DecisionWriter.Placed> placements,
+    static void committed(CycleResult result, CycleDecisions.Outcome outcome, Map<String, WorkloadDecision.Placed> placements,
                           Function<String, WorkloadRow> rows) {
         Function<String, String> clusterOf = uid -> {
             WorkloadRow row = rows.apply(uid);
@@ -51,7 +50,7 @@ final class DecisionLog {
         };
         result.admitted().stream().filter(a -> outcome.newVersions().containsKey(a.workload().uid()))
                 .forEach(a -> {
-                    DecisionWriter.Placed placed = placements.get(a.workload().uid());
+                    WorkloadDecision.Placed placed = placements.get(a.workload().uid());
                     admitted(a, placed == null ? null : placed.placement().cluster());
                 });
         result.preempted().stream().filter(p -> !outcome.rejectedEvictions().contains(p.workload().uid()))
@@ -67,7 +66,7 @@ final class DecisionLog {
     /** A committed hotswap that changed the disrupted workload. */
     static void hotswap(HotswapDetector.Decided decided) {
         WorkloadRow row = decided.disrupted();
-        HotswapWriter.Result result = decided.result();
+        HotswapDetector.Result result = decided.result();
         if (!result.newVersions().containsKey(row.uid().toString())) {
             return;
         }

@@ -4,7 +4,7 @@ import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
 import dev.platform.scheduler.cluster.AgentCommandCompleted;
 import dev.platform.scheduler.cluster.AgentCommandStore;
-import dev.platform.scheduler.hotswap.HotswapWriter;
+import dev.platform.scheduler.commit.DecisionCommitter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.event.EventListener;
@@ -15,7 +15,7 @@ import java.time.Clock;
 
 /**
  * A hotswap RESTART that reached its agent too late (refused as expired: the agent was away for
- * longer than {@link HotswapWriter#RESTART_EXPIRY}) is issued again, with a fresh expiry, while the
+ * longer than {@link DecisionCommitter#RESTART_EXPIRY}) is issued again, with a fresh expiry, while the
  * workload still holds that placement: the scheduler's admission is the truth, and without the
  * restart the workload would hold its new pools while its pods sit on the broken ones. A workload
  * that moved on since (a later command, evicted, finished) is left to that later decision.
@@ -41,7 +41,7 @@ class ExpiredRestarts {
             return;
         }
         transactions.execute(tx -> commands.reissueWhileCurrent(completed.id(),
-                        clock.instant().plus(HotswapWriter.RESTART_EXPIRY)))
+                        clock.instant().plus(DecisionCommitter.RESTART_EXPIRY)))
                 .ifPresentOrElse(
                         id -> log.info("RESTART {} of workload {} expired before its agent ran it; issued again as {}",
                                 completed.id(), completed.workloadUid(), id),

@@ -4,10 +4,10 @@ import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
 import dev.platform.scheduler.cluster.AgentCommandCompleted;
-import dev.platform.scheduler.cluster.AgentCommandStore;
+import dev.platform.scheduler.commit.DecisionCommitter;
+import dev.platform.scheduler.commit.WorkloadDecision;
 import dev.platform.scheduler.core.lifecycle.LifecycleDecision;
 import dev.platform.scheduler.core.lifecycle.RequeuingStrategy;
-import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.scheduler.workload.WorkloadService.WorkloadsChanged;
@@ -19,6 +19,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -46,26 +47,21 @@ class FailedStarts {
 
     private static final Logger log = LoggerFactory.getLogger(FailedStarts.class);
 
-    private final WorkloadTransitions transitions;
-    private final HotswapStore hotswaps;
-    private final AgentCommandStore commands;
+    private final DecisionCommitter committer;
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
     private final WorkloadStore workloads;
     private final LifecycleEvictions lifecycle;
     private final RequeuingStrategy requeuing;
 
-    FailedStarts(WorkloadTransitions transitions, HotswapStore hotswaps, AgentCommandStore commands,
-                 TransactionTemplate transactions, ApplicationEventPublisher events, WorkloadStore workloads,
-                 LifecycleEvictions lifecycle, SchedulingProperties properties) {
+    FailedStarts(DecisionCommitter committer, TransactionTemplate transactions, ApplicationEventPublisher events,
+                 WorkloadStore workloads, LifecycleEvictions lifecycle, SchedulingProperties properties) {
+        this.committer = committer;
+        this.transactions = transactions;
+        this.events = events;
         this.workloads = workloads;
         this.lifecycle = lifecycle;
         this.requeuing = properties.waitForPodsReady().settings().requeuingStrategy();
-        this.transitions = transitions;
-        this.hotswaps = hotswaps;
-        this.commands = commands;
-        this.transactions = transactions;
-        this.events = events;
     }
 
     @EventListener
@@ -74,9 +70,7 @@ class FailedStarts {
                 || (completed.type() != CommandType.START && completed.type() != CommandType.RESTART)) {
             return;
         }
-        boolean acted = Boolean.TRUE.equals(transactions.execute(tx -> completed.type() == CommandType.RESTART
-                ? requeueWorkload(completed)
-                : completed.transientFailure() ? backOff(completed) : failWorkload(completed)));
+        boolean acted = Boolean.TRUE.equals(transactions.execute(tx -> act(completed)));
         if (acted) {
             events.publishEvent(new WorkloadsChanged());
         } else {
@@ -85,47 +79,57 @@ class FailedStarts {
         }
     }
 
-    private boolean backOff(AgentCommandCompleted c) {
-        transitions.lockChanges();
-        Optional<WorkloadRow> row = workloads.find(c.workloadUid());
-        if (row.isEmpty()) {
-            return false;
+    /** Decides and commits what follows the failed command; whether it landed. */
+    private boolean act(AgentCommandCompleted c) {
+        if (c.type() == CommandType.START && c.transientFailure()) {
+            Optional<WorkloadRow> row = workloads.find(c.workloadUid());
+            if (row.isEmpty()) {
+                return false;
+            }
+            LifecycleDecision decision = backOff(c, row.get());
+            boolean landed = committer.commitReported(List.of(lifecycle.decision(decision, row.get(),
+                    latest(c)))).landed(c.workloadUid());
+            if (landed) {
+                lifecycle.landed(decision, row.get());
+            }
+            return landed;
         }
-        WorkloadRow w = row.get();
+        WorkloadDecision decision = decide(c);
+        boolean landed = committer.commitReported(List.of(decision)).landed(c.workloadUid());
+        if (landed) {
+            if (decision instanceof WorkloadDecision.Fail f) {
+                log.warn("workload {} failed: {}", c.workloadUid(), f.message());
+            } else {
+                log.warn("workload {} requeued: {}", c.workloadUid(), ((WorkloadDecision.Requeue) decision).message());
+            }
+        }
+        return landed;
+    }
+
+    /** A START that may pass: requeued with Kueue's backoff, or deactivated past the requeuing limit. */
+    LifecycleDecision backOff(AgentCommandCompleted c, WorkloadRow w) {
         String message = "Cluster " + c.cluster() + " could not start the JobSet, for now: " + c.message();
-        LifecycleDecision decision = requeuing.next(c.workloadUid().toString(), w.lifecycle().requeueCount(), c.at(),
+        return requeuing.next(c.workloadUid().toString(), w.lifecycle().requeueCount(), c.at(),
                 EvictionReason.StartFailed, null, message);
-        return lifecycle.apply(decision, new LifecycleEvictions.Subject(w.clusterQueue(), w.priorityClassName(),
-                        w.maximumExecutionTimeSeconds()),
-                new WorkloadTransitions.Expected.LatestCommand(c.cluster(), c.id()), c.at());
     }
 
-    private boolean failWorkload(AgentCommandCompleted c) {
-        transitions.lockChanges();
-        String message = "Cluster " + c.cluster() + " could not start the JobSet: " + c.message();
-        Optional<WorkloadTransitions.Released> failed = transitions.fail(c.workloadUid(),
-                new WorkloadTransitions.Expected.LatestCommand(c.cluster(), c.id()), c.at(), "StartFailed", message);
-        if (failed.isEmpty()) {
-            return false;
+    /**
+     * A START refused for good: failed, its JobSet deleted. A failed RESTART: requeued at its place, its hotswap
+     * ending Requeued.
+     */
+    static WorkloadDecision decide(AgentCommandCompleted c) {
+        if (c.type() == CommandType.RESTART) {
+            return new WorkloadDecision.Requeue(c.workloadUid(), latest(c), EvictionReason.NodeFailures,
+                    "The restart on the replacement node pools in cluster " + c.cluster() + " failed: " + c.message(),
+                    "Requeued at its original position after a failed restart", WorkloadDecision.AfterRelease.NOTHING,
+                    true);
         }
-        commands.enqueue(c.cluster(), CommandType.DELETE, c.workloadUid(), failed.get().namespace(),
-                failed.get().name(), null, null);
-        log.warn("workload {} failed: {}", c.workloadUid(), message);
-        return true;
+        return new WorkloadDecision.Fail(c.workloadUid(), latest(c), "StartFailed",
+                "Cluster " + c.cluster() + " could not start the JobSet: " + c.message(),
+                WorkloadDecision.AfterRelease.DELETE);
     }
 
-    private boolean requeueWorkload(AgentCommandCompleted c) {
-        transitions.lockChanges();
-        String message = "The restart on the replacement node pools in cluster " + c.cluster() + " failed: "
-                + c.message();
-        boolean requeued = transitions.requeue(c.workloadUid(),
-                new WorkloadTransitions.Expected.LatestCommand(c.cluster(), c.id()), c.at(), EvictionReason.NodeFailures, message,
-                "Requeued at its original position after a failed restart").isPresent();
-        if (!requeued) {
-            return false;
-        }
-        hotswaps.requeued(c.workloadUid());
-        log.warn("workload {} requeued: {}", c.workloadUid(), message);
-        return true;
+    private static WorkloadTransitions.Expected latest(AgentCommandCompleted c) {
+        return new WorkloadTransitions.Expected.LatestCommand(c.cluster(), c.id());
     }
 }

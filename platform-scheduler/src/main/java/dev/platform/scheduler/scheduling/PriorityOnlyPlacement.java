@@ -1,6 +1,16 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.api.reason.EvictionReason;
+import dev.platform.api.reason.PendingReason;
+import dev.platform.api.reason.PreemptionReason;
 import dev.platform.scheduler.cluster.NodePoolPlacement;
+import dev.platform.scheduler.commit.DecisionCommitter;
+import dev.platform.scheduler.commit.WorkloadDecision;
+import dev.platform.scheduler.core.Quantities;
+import dev.platform.scheduler.core.preemption.PreemptionMessage;
+import dev.platform.scheduler.core.placement.PoolKey;
+import dev.platform.scheduler.preemption.PreemptionEvent;
+import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.scheduler.core.QueueOrder;
 import dev.platform.scheduler.core.model.Admission;
 import dev.platform.scheduler.core.placement.SlicePlacement;
@@ -15,8 +25,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Priority-only mode: workloads without a queue name run as GKE runs pods without
@@ -34,7 +46,7 @@ final class PriorityOnlyPlacement {
 
     private final NodePoolPlacement placement;
     private final PriorityOnlyQueue queue;
-    private final DecisionWriter writer;
+    private final DecisionCommitter committer;
     private final Map<String, Map<String, String>> flavorLabels;
     private final Set<String> nonPreemptingClasses;
 
@@ -42,11 +54,11 @@ final class PriorityOnlyPlacement {
      * @param nonPreemptingClasses names of the PriorityClasses with {@code preemptionPolicy: Never},
      *                             kept current by the loop
      */
-    PriorityOnlyPlacement(NodePoolPlacement placement, PriorityOnlyQueue queue, DecisionWriter writer,
+    PriorityOnlyPlacement(NodePoolPlacement placement, PriorityOnlyQueue queue, DecisionCommitter committer,
                           Map<String, Map<String, String>> flavorLabels, Set<String> nonPreemptingClasses) {
         this.placement = placement;
         this.queue = queue;
-        this.writer = writer;
+        this.committer = committer;
         this.flavorLabels = flavorLabels;
         this.nonPreemptingClasses = nonPreemptingClasses;
     }
@@ -97,8 +109,8 @@ final class PriorityOnlyPlacement {
             if (victims.contains(null)) {
                 throw new IllegalStateException("a pool holder of " + row.uid() + "'s victims has no known row");
             }
-            Optional<DecisionWriter.PriorityOnlyAdmission> landed =
-                    writer.admitPriorityOnly(epoch, row, where.get().placement(), victims);
+            Optional<DecisionCommitter.Committed> landed =
+                    committer.commitAll(epoch, admission(row, where.get().placement(), victims));
             if (landed.isEmpty()) {
                 // It or a victim changed meanwhile: the change feed brings the rows as they are now.
                 raced = true;
@@ -112,12 +124,56 @@ final class PriorityOnlyPlacement {
             }
             victims.forEach(v -> placement.slices().release(v.uid().toString()));
             placement.slices().assign(NodePoolPlacement.holder(row), where.get().placement());
-            admitted.add(new Admitted(row, landed.get().version(), victims, landed.get().victimVersions()));
+            Map<String, Long> victimVersions = new HashMap<>();
+            victims.forEach(v -> victimVersions.put(v.uid().toString(), landed.get().versions().get(v.uid())));
+            admitted.add(new Admitted(row, landed.get().versions().get(row.uid()), victims, victimVersions));
         }
-        writer.waitingPriorityOnly(waitingWhy);
+        if (!waitingWhy.isEmpty()) {
+            committer.commit(epoch, waitingWhy.entrySet().stream().map(e -> new WorkloadDecision.Wait(e.getKey(),
+                    PendingReason.WaitingForNodePool, e.getValue(), "Admitted")).toList());
+        }
         if (admitted.isEmpty() && !raced) {
             queue.fruitless(placement.slices().generation());
         }
         return admitted;
+    }
+
+    /**
+     * {@code row} admitted without quota onto {@code placement} and started there, after its {@code victims}
+     * (lower-priority holders of those pools) are evicted with reason {@code PriorityPreemption}: all or nothing.
+     */
+    static List<WorkloadDecision> admission(WorkloadRow row, SlicePlacement.Placement placement,
+                                            List<WorkloadRow> victims) {
+        List<WorkloadDecision> decisions = new ArrayList<>();
+        for (WorkloadRow v : victims) {
+            decisions.add(new WorkloadDecision.Evict(v.uid(), v.version(), EvictionReason.Preempted,
+                    PreemptionMessage.of(row.uid().toString(), "prioritization in priority-only mode (no queue name)",
+                            queuePath(row.clusterQueue()), queuePath(v.clusterQueue())),
+                    new WorkloadDecision.Preemption(PreemptionReason.PriorityPreemption, party(row), party(v))));
+        }
+        Map<String, List<String>> pools = NodePoolPlacement.poolNames(placement);
+        StoredAdmission admission = new StoredAdmission(null, row.podSets().stream()
+                .map(ps -> {
+                    Map<String, String> usage = new TreeMap<>();
+                    ps.requests().forEach((resource, q) -> usage.put(resource,
+                            Quantities.format(q.milliValue() * ps.count())));
+                    return new StoredAdmission.PodSetAssignment(ps.name(), ps.count(), Map.of(), usage,
+                            pools.getOrDefault(ps.name(), List.of()));
+                }).toList());
+        decisions.add(new WorkloadDecision.AdmitByPriority(WorkloadDecision.Subject.of(row), row.version(), admission,
+                new WorkloadDecision.Placed(placement, null, Map.of()), "No queue name: placed by priority on "
+                + placement.allPools().stream().map(PoolKey::toString).collect(Collectors.joining(", "))
+                + (victims.isEmpty() ? "" : " after preempting "
+                + victims.stream().map(v -> v.namespace() + "/" + v.name()).collect(Collectors.joining(", ")))));
+        return decisions;
+    }
+
+    private static String queuePath(String clusterQueue) {
+        return clusterQueue == null ? "(no queue)" : "/" + clusterQueue;
+    }
+
+    static PreemptionEvent.Party party(WorkloadRow row) {
+        return new PreemptionEvent.Party(row.namespace(), row.name(), row.uid().toString(), row.clusterQueue(),
+                row.priority());
     }
 }

@@ -12,8 +12,6 @@ import dev.platform.scheduler.core.lifecycle.PodsReady;
 import dev.platform.scheduler.core.lifecycle.WaitForPodsReady;
 import dev.platform.scheduler.core.model.Workload;
 import dev.platform.scheduler.core.placement.SlicePlacement;
-import dev.platform.scheduler.hotswap.HotswapDetector;
-import dev.platform.scheduler.hotswap.HotswapWriter;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadState;
 
@@ -238,7 +236,7 @@ final class SchedulerCache {
      * forgotten (the change feed brings the row as it is now), and every committed victim waits
      * again at its original queue timestamp.
      */
-    void committed(CycleResult result, DecisionWriter.Outcome outcome) {
+    void committed(CycleResult result, CycleDecisions.Outcome outcome) {
         versions.putAll(outcome.newVersions());
         outcome.rejectedAdmissions().forEach(rejected -> forget(rejected.workload().uid()));
         result.admitted().stream().map(a -> a.workload().uid())
@@ -255,7 +253,7 @@ final class SchedulerCache {
     }
 
     /** Quota-only operation: a victim's quota is free once its eviction is committed. */
-    private void evictionCommitted(String uid, DecisionWriter.Outcome outcome) {
+    private void evictionCommitted(String uid, CycleDecisions.Outcome outcome) {
         placement.slices().release(uid);
         if (outcome.rejectedEvictions().contains(uid)) {
             state.workloadFinished(uid);
@@ -285,7 +283,7 @@ final class SchedulerCache {
      */
     void hotswapped(HotswapDetector.Decided decided) {
         WorkloadRow row = decided.disrupted();
-        HotswapWriter.Result result = decided.result();
+        HotswapDetector.Result result = decided.result();
         String uid = row.uid().toString();
         versions.putAll(result.newVersions());
         decided.victims().stream().filter(v -> result.victimsEvicted().contains(v.uid().toString()))

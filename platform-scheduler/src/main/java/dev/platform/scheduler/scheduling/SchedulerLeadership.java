@@ -16,7 +16,7 @@ import javax.sql.DataSource;
 /**
  * One active scheduler: the leader holds a session-level PostgreSQL advisory lock on
  * a connection of its own, and on taking leadership bumps the leader epoch. Every decision
- * transaction checks that epoch ({@link DecisionWriter}), so a deposed leader cannot commit:
+ * transaction checks that epoch ({@code DecisionCommitter}), so a deposed leader cannot commit:
  * when its connection dies the lock is gone, the next leader bumps the epoch, and the old
  * leader's next commit fails the check.
  * <p>

@@ -2,10 +2,10 @@ package dev.platform.scheduler.scheduling;
 
 import dev.platform.scheduler.cluster.AgentsProperties;
 import dev.platform.scheduler.cluster.NodePoolInventory;
+import dev.platform.scheduler.commit.DecisionCommitter;
 import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.forecast.ForecastService;
-import dev.platform.scheduler.hotswap.HotswapDetector;
 import dev.platform.scheduler.leadership.LeaderStatus;
 import dev.platform.scheduler.leadership.LeadershipLost;
 import dev.platform.scheduler.workload.WorkloadRow;
@@ -49,7 +49,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     private final SchedulingProperties properties;
     private final WorkloadStore workloads;
     private final NodePoolInventory inventory;
-    private final DecisionWriter writer;
+    private final DecisionCommitter committer;
     private final HotswapDetector hotswapDetector;
     private final LifecycleWatch lifecycle;
     private final CacheObserver cacheObserver;
@@ -74,14 +74,14 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     private PriorityOnlyPlacement priorityOnly;
 
     public SchedulingLoop(SchedulingProperties properties, ConfigStore config, WorkloadStore workloads,
-                          NodePoolInventory inventory, DecisionWriter writer, HotswapDetector hotswapDetector,
+                          NodePoolInventory inventory, DecisionCommitter committer, HotswapDetector hotswapDetector,
                           LifecycleWatch lifecycle, ForecastService forecasts, SchedulingMetrics metrics, CacheObserver cacheObserver,
                           LoopWakeup wakeup, DataSource dataSource, Clock clock, AgentsProperties agents,
                           LocalQueueUsageSync localQueueUsage) {
         this.properties = properties;
         this.workloads = workloads;
         this.inventory = inventory;
-        this.writer = writer;
+        this.committer = committer;
         this.hotswapDetector = hotswapDetector;
         this.lifecycle = lifecycle;
         this.cacheObserver = cacheObserver;
@@ -216,7 +216,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
         cache = new SchedulerCache(clock, properties.schedulerSettings(), properties.waitForPodsReady().settings(),
                 cacheObserver);
         admissions = new AdmissionPlacement(cache, configuration.flavorLabels());
-        priorityOnly = new PriorityOnlyPlacement(cache.placement(), cache.priorityOnly(), writer,
+        priorityOnly = new PriorityOnlyPlacement(cache.placement(), cache.priorityOnly(), committer,
                 configuration.flavorLabels(), configuration.nonPreemptingClasses());
         cache.placement().replaceInventory(inventory.pools(clock.instant().minus(staleness)));
         configuration.reset();
@@ -234,7 +234,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
         boolean changed = reloadConfiguration();
         if (cache.placement().replaceInventory(inventory.pools(clock.instant().minus(staleness)))) {
             cache.inventoryChanged();
-            admissions.placeAdmittedWithoutPools(leadership.epoch(), writer);
+            admissions.placeAdmittedWithoutPools(leadership.epoch(), committer);
             changed = true;
         }
         changed |= feed.read(cache::reconcile);
@@ -274,8 +274,8 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
         AdmissionPlacement.Placed placed = admissions.place(cycle);
         CycleResult result = placed.result();
         if (!result.isEmpty()) {
-            DecisionWriter.Outcome outcome = writer.commit(result, placed.placements(), leadership.epoch(),
-                    cache.versions());
+            CycleDecisions.Outcome outcome = CycleDecisions.outcome(result, committer.commit(leadership.epoch(),
+                    CycleDecisions.of(result, placed.placements(), cache.versions())));
             cache.committed(result, outcome);
             metrics.committed(result, outcome);
             DecisionLog.committed(result, outcome, placed.placements(), cache::row);

@@ -6,9 +6,7 @@ import dev.platform.scheduler.cluster.AgentsProperties;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.SchedulerState.PendingCounts;
-import dev.platform.scheduler.hotswap.HotswapDetector;
 import dev.platform.scheduler.hotswap.HotswapEvent;
-import dev.platform.scheduler.hotswap.HotswapWriter;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStore;
 import io.micrometer.core.instrument.Counter;
@@ -128,7 +126,7 @@ public class SchedulingMetrics {
     }
 
     /** Counts what a committed cycle did, leaving out the decisions that lost a race. */
-    void committed(CycleResult result, DecisionWriter.Outcome outcome) {
+    void committed(CycleResult result, CycleDecisions.Outcome outcome) {
         for (Decision.Admit a : result.admitted()) {
             if (!outcome.newVersions().containsKey(a.workload().uid())) {
                 continue;
@@ -166,13 +164,13 @@ public class SchedulingMetrics {
     /** A committed hotswap: its victims, its requeue when no replacement was found, its MTTR phases so far. */
     void hotswapped(HotswapDetector.Decided decided) {
         WorkloadRow row = decided.disrupted();
-        HotswapWriter.Result result = decided.result();
+        HotswapDetector.Result result = decided.result();
         decided.victims().stream().filter(v -> result.victimsEvicted().contains(v.uid().toString()))
                 .forEach(v -> victim(row.clusterQueue(), PreemptionReason.Hotswap, v));
         if (!result.newVersions().containsKey(row.uid().toString())) {
             return;
         }
-        if (result.outcome() == HotswapWriter.Outcome.Requeued) {
+        if (result.outcome() == HotswapDetector.Outcome.Requeued) {
             evicted(row.clusterQueue(), EvictionReason.NodeFailures, row.priorityClassName());
         }
         hotswapDecided(result.event());

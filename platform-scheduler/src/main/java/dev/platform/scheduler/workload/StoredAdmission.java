@@ -23,6 +23,12 @@ public record StoredAdmission(String clusterQueue, List<PodSetAssignment> podSet
         }
     }
 
+    /** The same admission (quota and flavors kept) on other node pools: pool names per PodSet name. */
+    public StoredAdmission onPools(Map<String, List<String>> poolsByPodSet) {
+        return new StoredAdmission(clusterQueue, podSetAssignments.stream().map(a -> new PodSetAssignment(a.name(),
+                a.count(), a.flavors(), a.resourceUsage(), poolsByPodSet.getOrDefault(a.name(), List.of()))).toList());
+    }
+
     /** As the REST API shows it. */
     public WorkloadStatus.Admission toStatus() {
         return new WorkloadStatus.Admission(clusterQueue, podSetAssignments.stream()

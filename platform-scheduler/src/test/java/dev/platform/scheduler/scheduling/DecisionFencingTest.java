@@ -1,6 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.scheduler.core.CycleResult;
+import dev.platform.scheduler.commit.DecisionCommitter;
 import dev.platform.scheduler.leadership.LeadershipLost;
 import dev.platform.scheduler.testsupport.DatabaseCleaner;
 import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
@@ -11,7 +11,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,7 +27,7 @@ class DecisionFencingTest {
     SchedulingLoop loop;
 
     @Autowired
-    DecisionWriter writer;
+    DecisionCommitter committer;
 
     @BeforeEach
     void clean() {
@@ -39,15 +38,13 @@ class DecisionFencingTest {
     void aDeposedLeaderCannotCommitAndTheLoopTakesLeadershipBack() {
         await().atMost(Duration.ofSeconds(20)).until(loop::isLeader);
         long current = jdbc.sql("SELECT epoch FROM scheduler_leader").query(Long.class).single();
-        CycleResult nothing = new CycleResult(List.of(), List.of(), List.of(), List.of());
-
-        assertThatThrownBy(() -> writer.commit(nothing, Map.of(), current - 1, Map.of()))
+        assertThatThrownBy(() -> committer.commit(current - 1, List.of()))
                 .isInstanceOf(LeadershipLost.class)
                 .hasMessageContaining("no longer current");
 
         jdbc.sql("UPDATE scheduler_leader SET epoch = epoch + 1, holder = 'someone-else'").update();
         loop.wake();
-        assertThatThrownBy(() -> writer.commit(nothing, Map.of(), current, Map.of()))
+        assertThatThrownBy(() -> committer.commit(current, List.of()))
                 .isInstanceOf(LeadershipLost.class);
     }
 }

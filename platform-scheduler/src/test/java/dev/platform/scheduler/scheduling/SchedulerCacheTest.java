@@ -92,7 +92,7 @@ class SchedulerCacheTest {
         cache.reconcile(feed.pending("train", 0, 1, 4));
         CycleResult cycle = cache.state().runCycle();
 
-        cache.committed(cycle, new DecisionWriter.Outcome(Map.of(), cycle.admitted(), List.of(), clock.instant()));
+        cache.committed(cycle, new CycleDecisions.Outcome(Map.of(), cycle.admitted(), List.of(), clock.instant()));
         boolean heldAfterRace = cache.state().admitted(feed.uid("train")).isPresent();
         cache.reconcile(feed.pending("train", 0, 1, 8));
         CycleResult again = cache.state().runCycle();
@@ -134,7 +134,7 @@ class SchedulerCacheTest {
         cache.reconcile(feed.pending("high", 10, 1, 8));
 
         CycleResult preempting = cache.state().runCycle();
-        cache.committed(preempting, new DecisionWriter.Outcome(Map.of(feed.uid("low"), feed.version("low") + 1),
+        cache.committed(preempting, new CycleDecisions.Outcome(Map.of(feed.uid("low"), feed.version("low") + 1),
                 List.of(), List.of(), clock.instant()));
 
         assertThat(preempting.preempted()).extracting(p -> p.workload().name()).containsExactly("low");
@@ -148,7 +148,7 @@ class SchedulerCacheTest {
         cache.reconcile(feed.pending("high", 10, 1, 8));
 
         CycleResult preempting = cache.state().runCycle();
-        cache.committed(preempting, new DecisionWriter.Outcome(Map.of(), List.of(), List.of(feed.uid("low")),
+        cache.committed(preempting, new CycleDecisions.Outcome(Map.of(), List.of(), List.of(feed.uid("low")),
                 clock.instant()));
         boolean knownAfterRace = cache.versions().containsKey(feed.uid("low"));
         cache.reconcile(feed.finished("low"));
@@ -265,10 +265,10 @@ class SchedulerCacheTest {
         }
 
         /** The new version a writer reports for every admission of {@code cycle}. */
-        DecisionWriter.Outcome landed(CycleResult cycle) {
+        CycleDecisions.Outcome landed(CycleResult cycle) {
             Map<String, Long> versions = new HashMap<>();
             cycle.admitted().forEach(a -> versions.put(a.workload().uid(), version(a.workload().name()) + 1));
-            return new DecisionWriter.Outcome(versions, List.of(), List.of(), clock.instant());
+            return new CycleDecisions.Outcome(versions, List.of(), List.of(), clock.instant());
         }
 
         /** The row the writer's admission of {@code name} in {@code cycle} leaves in the feed. */
