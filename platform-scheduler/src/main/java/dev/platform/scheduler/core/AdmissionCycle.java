@@ -50,7 +50,7 @@ import java.util.TreeSet;
  * whose head is preempting, skipped or blocked (StrictFIFO) stays closed until the next cycle, exactly as its head
  * would stay at the front in Kueue.
  */
-final class AdmissionCycle {
+public final class AdmissionCycle {
 
     static final String NO_LONGER_FITS = "Workload no longer fits after processing another workload";
     static final String OVERLAPPING_TARGETS = "Workload has overlapping preemption targets with another workload";
@@ -105,17 +105,26 @@ final class AdmissionCycle {
         }
     }
 
-    AdmissionCycle(SchedulerState state) {
+    private AdmissionCycle(SchedulerState state) {
         this.state = state;
         this.fairSharing = state.settings().fairSharing();
         this.now = state.clock().instant();
     }
 
-    CycleResult run() {
+    /**
+     * Runs one admission cycle on {@code state} and applies its decisions to it: the backoffs that ended and, under
+     * admission fair sharing, the last cycle's entry penalties settle first.
+     */
+    public static CycleResult run(SchedulerState state) {
+        state.beforeCycle();
+        return new AdmissionCycle(state).run();
+    }
+
+    private CycleResult run() {
         drainStoppedQueues();
         reportMissingLocalQueues();
         snapshot = state.snapshot();
-        Set<String> open = new TreeSet<>(state.queues().keySet());
+        Set<String> open = new TreeSet<>(state.queueManager().all().keySet());
         while (!open.isEmpty()) {
             open = runRound(open);
         }
@@ -129,13 +138,13 @@ final class AdmissionCycle {
             return;
         }
         // In ClusterQueue name order, then uid order, so that the same state drains in the same order.
-        for (Map.Entry<String, Map<String, AdmittedWorkload>> e : new TreeMap<>(state.admittedByQueue()).entrySet()) {
-            ClusterQueueSpec cq = state.clusterQueueSpecs().get(e.getKey());
+        for (Map.Entry<String, Map<String, AdmittedWorkload>> e : new TreeMap<>(state.admittedRegistry().byQueue()).entrySet()) {
+            ClusterQueueSpec cq = state.configuration().clusterQueues().get(e.getKey());
             boolean queueDrains = cq != null && cq.stopPolicy() == StopPolicy.HoldAndDrain;
             for (AdmittedWorkload w : List.copyOf(e.getValue().values())) {
-                LocalQueueSpec lq = state.localQueue(w.workload().localQueueKey());
+                LocalQueueSpec lq = state.configuration().localQueue(w.workload().localQueueKey());
                 boolean localDrains = lq != null && lq.stopPolicy() == StopPolicy.HoldAndDrain;
-                EvictionReason reason = state.deactivating(w.uid()) ? EvictionReason.Deactivated
+                EvictionReason reason = state.admittedRegistry().deactivating(w.uid()) ? EvictionReason.Deactivated
                         : queueDrains ? EvictionReason.ClusterQueueStopped
                         : localDrains ? EvictionReason.LocalQueueStopped : null;
                 if (w.evicted() || reason == null) {
@@ -154,7 +163,7 @@ final class AdmissionCycle {
 
     // Step 2.
     private void reportMissingLocalQueues() {
-        for (Workload w : state.orphans()) {
+        for (Workload w : state.queueManager().orphans()) {
             report(w, PendingReason.LocalQueueNotFound, "LocalQueue " + w.localQueue() + " doesn't exist", true);
         }
     }
@@ -163,7 +172,7 @@ final class AdmissionCycle {
     private Set<String> runRound(Set<String> open) {
         List<Entry> entries = new ArrayList<>();
         for (String cq : open) {
-            Workload head = state.queue(cq).head();
+            Workload head = state.queueManager().queue(cq).head();
             if (head != null && admissibleQueue(cq, head)) {
                 entries.add(nominate(head, cq));
             }
@@ -172,7 +181,7 @@ final class AdmissionCycle {
         EntryOrder order = fairSharing ? new FairSharingOrder(entries) : new ClassicalOrder(entries);
         for (Entry e = order.next(); e != null; e = order.next()) {
             Outcome outcome = process(e);
-            if (outcome != Outcome.STAYS_AT_HEAD && state.queue(e.clusterQueue).head() != null) {
+            if (outcome != Outcome.STAYS_AT_HEAD && state.queueManager().queue(e.clusterQueue).head() != null) {
                 next.add(e.clusterQueue);
             }
         }
@@ -184,7 +193,7 @@ final class AdmissionCycle {
      * to the inadmissible set at once and wait for a configuration change.
      */
     private boolean admissibleQueue(String cqName, Workload head) {
-        ClusterQueueSpec cq = state.clusterQueueSpecs().get(cqName);
+        ClusterQueueSpec cq = state.configuration().clusterQueues().get(cqName);
         PendingReason reason = null;
         String message = null;
         if (cq == null || !flavorsExist(cq)) {
@@ -197,7 +206,7 @@ final class AdmissionCycle {
         if (reason == null) {
             return true;
         }
-        PendingQueue q = state.queue(cqName);
+        PendingQueue q = state.queueManager().queue(cqName);
         for (Workload w : q.inOrder()) {
             report(w, reason, message, true);
         }
@@ -207,17 +216,17 @@ final class AdmissionCycle {
 
     private boolean flavorsExist(ClusterQueueSpec cq) {
         return activeQueues.computeIfAbsent(cq.name(), name -> cq.resourceGroups().stream()
-                .flatMap(g -> g.flavors().stream()).allMatch(f -> state.flavor(f.name()) != null));
+                .flatMap(g -> g.flavors().stream()).allMatch(f -> state.configuration().flavor(f.name()) != null));
     }
 
     /** Kueue nominate(): the workload's own admissibility, then its flavor assignment and victims. */
     private Entry nominate(Workload w, String cqName) {
-        ClusterQueueSpec cq = state.clusterQueueSpecs().get(cqName);
-        LocalQueueSpec lq = state.localQueue(w.localQueueKey());
+        ClusterQueueSpec cq = state.configuration().clusterQueues().get(cqName);
+        LocalQueueSpec lq = state.configuration().localQueue(w.localQueueKey());
         if (lq != null && lq.stopPolicy() != StopPolicy.None) {
             return Entry.inadmissible(w, cq, PendingReason.QueueStopped, "LocalQueue " + lq.name() + " is stopped");
         }
-        if (!cq.namespaceSelector().matches(state.namespace(w.namespace()).labels())) {
+        if (!cq.namespaceSelector().matches(state.configuration().namespace(w.namespace()).labels())) {
             return Entry.inadmissible(w, cq, PendingReason.InadmissibleNamespace,
                     "Workload namespace doesn't match ClusterQueue selector");
         }
@@ -325,12 +334,12 @@ final class AdmissionCycle {
             return preempting(e);
         }
         admitted.add(new Decision.Admit(e.workload, a.admission(e.clusterQueue)));
-        if (state.usesAdmissionFairSharing(e.clusterQueue)) {
+        if (state.fairSharing().appliesTo(e.clusterQueue)) {
             admittedFirst.computeIfAbsent(e.clusterQueue, k -> new HashMap<>()).putIfAbsent(e.workload.localQueueKey(),
-                    new AdmittedFirst(e.workload, state.localQueueScore(e.workload.localQueueKey())));
+                    new AdmittedFirst(e.workload, state.fairSharing().score(e.workload.localQueueKey())));
         }
-        state.queue(e.clusterQueue).remove(e.workload);
-        state.chargeEntryPenalty(e.workload, e.clusterQueue, a.usage());
+        state.queueManager().queue(e.clusterQueue).remove(e.workload);
+        state.fairSharing().chargeEntryPenalty(e.workload, e.clusterQueue, a.usage());
         return Outcome.ADMITTED;
     }
 
@@ -414,11 +423,11 @@ final class AdmissionCycle {
         }
         boolean changed = report(e.workload, reason, message, !strict);
         if (!strict) {
-            state.queue(e.clusterQueue).moveToInadmissible(e.workload);
+            state.queueManager().queue(e.clusterQueue).moveToInadmissible(e.workload);
             return Outcome.INADMISSIBLE;
         }
         if (changed) {
-            for (Workload behind : state.queue(e.clusterQueue).behindHead()) {
+            for (Workload behind : state.queueManager().queue(e.clusterQueue).behindHead()) {
                 report(behind, PendingReason.Blocked, "Blocked by workload " + e.workload
                         + " at the head of StrictFIFO ClusterQueue " + e.clusterQueue, false);
             }
@@ -466,7 +475,7 @@ final class AdmissionCycle {
             return message;
         }
         String own = e.workload.localQueueKey();
-        double ownUsage = state.localQueueScore(own);
+        double ownUsage = state.fairSharing().score(own);
         AdmittedFirst ahead = null;
         for (Map.Entry<String, AdmittedFirst> other : first.entrySet()) {
             AdmittedFirst candidate = other.getValue();
@@ -494,7 +503,7 @@ final class AdmissionCycle {
 
     private boolean report(Workload w, PendingReason reason, String message, boolean inadmissible) {
         Decision.Pending p = new Decision.Pending(w, reason, message, inadmissible);
-        if (state.changed(p)) {
+        if (state.queueManager().changed(p)) {
             pending.add(p);
             return true;
         }

@@ -20,10 +20,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,12 +30,14 @@ import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The long-lived scheduling state (Kueue's cache plus queue manager) and the entry point of the core.
+ * The long-lived scheduling state: the configuration ({@link ConfigurationIndex}), the waiting workloads
+ * ({@link QueueManager}) and the admitted ones ({@link AdmittedRegistry}), kept consistent with the quota tree,
+ * the change stamps and admission fair sharing's usage.
  * <p>
  * The adapter keeps one instance, feeds it changes as they happen (configuration applied, workload submitted,
- * admitted, finished, evicted) and calls {@link #runCycle()} to get decisions. A cycle already accounts its own
- * decisions: admitted workloads hold quota and victims are marked as being evicted. Usage is kept incrementally, so
- * a cycle costs O(ClusterQueues + workloads it looks at), not O(all workloads).
+ * admitted, finished, evicted) and runs {@link AdmissionCycle#run(SchedulerState)} on it to get decisions. A cycle
+ * already accounts its own decisions: admitted workloads hold quota and victims are marked as being evicted. Usage
+ * is kept incrementally, so a cycle costs O(ClusterQueues + workloads it looks at), not O(all workloads).
  * <p>
  * Not thread-safe: one scheduling thread owns it (Kueue's single scheduler loop).
  */
@@ -47,31 +46,10 @@ public final class SchedulerState {
     private final Clock clock;
     private final SchedulerSettings settings;
     private final Preemptor preemptor;
-
-    private final Map<String, ResourceFlavor> flavors = new TreeMap<>();
-    private final Map<String, CohortSpec> cohorts = new TreeMap<>();
-    private final Map<String, ClusterQueueSpec> clusterQueues = new TreeMap<>();
-    private final Map<String, LocalQueueSpec> localQueues = new HashMap<>();
-    private final Map<String, Namespace> namespaces = new HashMap<>();
-
-    private final Map<String, PendingQueue> queues = new HashMap<>();
-    private final Map<String, Workload> pendingByUid = new HashMap<>();
-    /** Pending workloads whose LocalQueue does not exist, by uid, in arrival order. */
-    private final Map<String, Workload> orphans = new LinkedHashMap<>();
-    private final Map<String, Map<String, AdmittedWorkload>> admittedByQueue = new HashMap<>();
-    private final Map<String, AdmittedWorkload> admittedByUid = new HashMap<>();
-    private final Map<String, Map<FlavorResource, Long>> usageByQueue = new HashMap<>();
-    private final Map<String, Decision.Pending> lastReported = new HashMap<>();
-    /** Pending workloads kept out of their queue until their backoff ends (Kueue's requeueState.requeueAt). */
-    private final Map<String, BackingOff> backingOff = new HashMap<>();
-
-    private record BackingOff(Workload workload, Instant until) {
-    }
-
-    /** Deactivated workloads (spec.active false) without quota: kept, not queued, until activated. */
-    private final Map<String, Workload> inactive = new HashMap<>();
-    /** Deactivated workloads still holding quota: the next cycle evicts them, and they are not requeued. */
-    private final Set<String> deactivating = new HashSet<>();
+    private final ConfigurationIndex configuration = new ConfigurationIndex();
+    private final QueueManager queues = new QueueManager(configuration, this::usageOrder);
+    private final AdmittedRegistry admitted = new AdmittedRegistry();
+    private final LocalQueueFairSharing fairSharing;
 
     /**
      * Change counter: every change that can alter when a ClusterQueue's workloads are admitted (a workload
@@ -84,8 +62,6 @@ public final class SchedulerState {
 
     private QuotaTree tree;
     private boolean drainRequested;
-    /** Admission fair sharing's per-LocalQueue usage; null when the settings turn it off. */
-    private final UsageLedger ledger;
 
     public SchedulerState(Clock clock, SchedulerSettings settings) {
         this(clock, settings, settings.admissionFairSharing() == null ? null
@@ -96,44 +72,44 @@ public final class SchedulerState {
         this.clock = clock;
         this.settings = settings;
         this.preemptor = new Preemptor(settings.fairSharing());
-        this.ledger = ledger;
+        this.fairSharing = new LocalQueueFairSharing(ledger, clock, configuration, queues);
     }
 
     // ---- configuration: any change may make inadmissible workloads admissible (Kueue requeues on config events)
 
     public void applyResourceFlavor(ResourceFlavor flavor) {
-        flavors.put(flavor.name(), flavor);
+        configuration.putFlavor(flavor);
         configurationChanged();
     }
 
     public void removeResourceFlavor(String name) {
-        flavors.remove(name);
+        configuration.removeFlavor(name);
         configurationChanged();
     }
 
     public void applyCohort(CohortSpec cohort) {
-        cohorts.put(cohort.name(), cohort);
+        configuration.putCohort(cohort);
         configurationChanged();
     }
 
     public void removeCohort(String name) {
-        cohorts.remove(name);
+        configuration.removeCohort(name);
         configurationChanged();
     }
 
     public void applyClusterQueue(ClusterQueueSpec clusterQueue) {
-        clusterQueues.put(clusterQueue.name(), clusterQueue);
-        PendingQueue q = queues.get(clusterQueue.name());
+        configuration.putClusterQueue(clusterQueue);
+        PendingQueue q = queues.all().get(clusterQueue.name());
         if (q != null) {
-            q.orderBy(usageOrder(clusterQueue.name()));
+            q.orderBy(fairSharing.usageOrder(clusterQueue.name()));
         }
         drainRequested |= clusterQueue.stopPolicy() == StopPolicy.HoldAndDrain;
         configurationChanged();
     }
 
     public void removeClusterQueue(String name) {
-        clusterQueues.remove(name);
-        PendingQueue q = queues.get(name);
+        configuration.removeClusterQueue(name);
+        PendingQueue q = queues.all().get(name);
         if (q != null) {
             q.orderBy(null);
         }
@@ -141,52 +117,37 @@ public final class SchedulerState {
     }
 
     public void applyLocalQueue(LocalQueueSpec localQueue) {
-        LocalQueueSpec previous = localQueues.put(localQueue.key(), localQueue);
+        LocalQueueSpec previous = configuration.putLocalQueue(localQueue);
         if (previous != null && !previous.clusterQueue().equals(localQueue.clusterQueue())) {
             movePendingOf(localQueue.key(), previous.clusterQueue(), localQueue.clusterQueue());
         }
-        if (ledger != null && ledger.localQueue(localQueue, clock.instant())) {
-            queue(localQueue.clusterQueue()).usageChanged(localQueue.key());
-        }
-        for (Workload w : new ArrayList<>(orphans.values())) {
-            if (w.localQueueKey().equals(localQueue.key())) {
-                orphans.remove(w.uid());
-                queue(localQueue.clusterQueue()).add(w);
-            }
-        }
+        fairSharing.localQueueApplied(localQueue);
+        queues.adoptOrphansOf(localQueue.key()).forEach(queues.queue(localQueue.clusterQueue())::add);
         drainRequested |= localQueue.stopPolicy() == StopPolicy.HoldAndDrain;
         configurationChanged();
     }
 
     public void removeLocalQueue(String namespace, String name) {
-        LocalQueueSpec removed = localQueues.remove(namespace + "/" + name);
-        if (ledger != null) {
-            ledger.removeLocalQueue(namespace + "/" + name);
-        }
+        LocalQueueSpec removed = configuration.removeLocalQueue(namespace + "/" + name);
+        fairSharing.localQueueRemoved(namespace + "/" + name);
         if (removed != null) {
-            PendingQueue q = queue(removed.clusterQueue());
-            for (Workload w : q.all()) {
-                if (w.localQueueKey().equals(removed.key())) {
-                    q.remove(w);
-                    orphans.put(w.uid(), w);
-                }
-            }
+            queues.orphanAll(removed);
         }
         configurationChanged();
     }
 
     /** Labels only decide which ClusterQueues admit the namespace's workloads: quotas and queues are untouched. */
     public void applyNamespace(Namespace namespace) {
-        Namespace previous = namespace(namespace.name());
-        namespaces.put(namespace.name(), namespace);
+        Namespace previous = configuration.namespace(namespace.name());
+        configuration.putNamespace(namespace);
         namespaceLabelsChanged(previous, namespace);
     }
 
     /** The namespace keeps existing for its LocalQueues and workloads, with no labels but its name. */
     public void removeNamespace(String name) {
-        Namespace removed = namespaces.remove(name);
+        Namespace removed = configuration.removeNamespace(name);
         if (removed != null) {
-            namespaceLabelsChanged(removed, namespace(name));
+            namespaceLabelsChanged(removed, configuration.namespace(name));
         }
     }
 
@@ -199,19 +160,19 @@ public final class SchedulerState {
             return;
         }
         configurationChangedAt = ++changes;
-        for (ClusterQueueSpec cq : clusterQueues.values()) {
+        for (ClusterQueueSpec cq : configuration.clusterQueues().values()) {
             if (cq.namespaceSelector().matches(after.labels()) && !cq.namespaceSelector().matches(before.labels())) {
-                queue(cq.name()).requeueInadmissible();
+                queues.queue(cq.name()).requeueInadmissible();
             }
         }
     }
 
     private void movePendingOf(String localQueueKey, String from, String to) {
-        PendingQueue source = queue(from);
+        PendingQueue source = queues.queue(from);
         for (Workload w : source.all()) {
             if (w.localQueueKey().equals(localQueueKey)) {
                 source.remove(w);
-                queue(to).add(w);
+                queues.queue(to).add(w);
                 stamp(from);
                 stamp(to);
             }
@@ -224,6 +185,10 @@ public final class SchedulerState {
         requeueInadmissible();
     }
 
+    private ToDoubleFunction<String> usageOrder(String clusterQueue) {
+        return fairSharing.usageOrder(clusterQueue);
+    }
+
     private void stamp(String clusterQueue) {
         changedAt.put(clusterQueue, ++changes);
     }
@@ -232,13 +197,9 @@ public final class SchedulerState {
 
     /** A workload was submitted (or requeued by the adapter) and waits for admission. */
     public void addPending(Workload workload) {
-        pendingByUid.put(workload.uid(), workload);
-        LocalQueueSpec lq = localQueues.get(workload.localQueueKey());
-        if (lq == null) {
-            orphans.put(workload.uid(), workload);
-        } else {
-            queue(lq.clusterQueue()).add(workload);
-            stamp(lq.clusterQueue());
+        String cq = queues.add(workload);
+        if (cq != null) {
+            stamp(cq);
         }
     }
 
@@ -250,69 +211,45 @@ public final class SchedulerState {
         if (requeueAt == null || !requeueAt.isAfter(clock.instant())) {
             addPending(workload);
         } else {
-            backingOff.put(workload.uid(), new BackingOff(workload, requeueAt));
+            queues.backOff(workload, requeueAt);
         }
     }
 
     /** A pending workload, active, backing off or inactive, was deleted. */
     public void removePending(String uid) {
-        if (backingOff.remove(uid) != null || inactive.remove(uid) != null) {
-            return;
-        }
-        Workload w = pendingByUid.remove(uid);
-        if (w != null) {
-            // A pending workload is either an orphan or in the queue of its LocalQueue's ClusterQueue.
-            if (orphans.remove(uid) == null) {
-                String cq = localQueues.get(w.localQueueKey()).clusterQueue();
-                queue(cq).remove(w);
-                stamp(cq);
-            }
-            lastReported.remove(uid);
+        String cq = queues.remove(uid);
+        if (cq != null) {
+            stamp(cq);
         }
     }
 
     /** A workload holds quota: restored at start-up, or admitted outside a cycle. */
     public void addAdmitted(Workload workload, Admission admission, Instant admittedAt) {
         removePending(workload.uid());
-        AdmittedWorkload admitted = new AdmittedWorkload(workload, admission, AdmittedWorkload.usageOf(admission),
+        AdmittedWorkload a = new AdmittedWorkload(workload, admission, AdmittedWorkload.usageOf(admission),
                 admittedAt, false);
-        admittedByQueue.computeIfAbsent(admission.clusterQueue(), k -> new TreeMap<>()).put(workload.uid(), admitted);
-        admittedByUid.put(workload.uid(), admitted);
-        Map<FlavorResource, Long> usage = usageByQueue.computeIfAbsent(admission.clusterQueue(), k -> new HashMap<>());
-        admitted.usage().forEach((fr, v) -> usage.merge(fr, v, Long::sum));
+        admitted.add(a);
         QuotaNode node = tree == null ? null : tree.clusterQueue(admission.clusterQueue());
         if (node != null) {
-            node.addUsage(admitted.usage());
+            node.addUsage(a.usage());
         }
-        if (ledger != null) {
-            ledger.admitted(workload.localQueueKey(), admitted.usage());
-        }
+        fairSharing.admitted(a);
         stamp(admission.clusterQueue());
     }
 
     /** An admitted workload finished, failed or was deleted: its quota is free again. */
     public void workloadFinished(String uid) {
-        AdmittedWorkload admitted = admittedByUid.remove(uid);
-        if (admitted == null) {
+        AdmittedWorkload a = admitted.remove(uid);
+        if (a == null) {
             removePending(uid);
             return;
         }
-        deactivating.remove(uid);
-        String cq = admitted.clusterQueue();
-        admittedByQueue.get(cq).remove(uid);
-        Map<FlavorResource, Long> usage = usageByQueue.get(cq);
-        admitted.usage().forEach((fr, v) -> usage.merge(fr, -v, Long::sum));
+        String cq = a.clusterQueue();
         QuotaNode node = tree == null ? null : tree.clusterQueue(cq);
         if (node != null) {
-            node.removeUsage(admitted.usage());
+            node.removeUsage(a.usage());
         }
-        if (ledger != null) {
-            String lq = admitted.workload().localQueueKey();
-            ledger.released(lq, admitted.usage());
-            if (ledger.dropEntryPenalty(lq, uid)) {
-                usageChanged(lq);
-            }
-        }
+        fairSharing.released(a);
         stamp(cq);
         requeueInadmissible(cq);
     }
@@ -322,16 +259,12 @@ public final class SchedulerState {
      * of now (Kueue orders evicted workloads by eviction time).
      */
     public void evictionCompleted(String uid) {
-        AdmittedWorkload admitted = admittedByUid.get(uid);
-        if (admitted == null) {
-            return;
-        }
-        if (keptInactive(admitted)) {
+        AdmittedWorkload a = admitted.get(uid);
+        if (a == null || keptInactive(a)) {
             return;
         }
         workloadFinished(uid);
-        Workload w = admitted.workload();
-        addPending(w.requeuedAt(clock.instant()));
+        addPending(a.workload().requeuedAt(clock.instant()));
     }
 
     /**
@@ -341,32 +274,41 @@ public final class SchedulerState {
      * after each simulated cycle, so both treat victims alike.
      */
     public void evictionCommitted(String uid) {
-        AdmittedWorkload admitted = admittedByUid.get(uid);
-        if (admitted == null) {
-            return;
-        }
-        if (keptInactive(admitted)) {
+        AdmittedWorkload a = admitted.get(uid);
+        if (a == null || keptInactive(a)) {
             return;
         }
         workloadFinished(uid);
-        addPending(admitted.workload());
+        addPending(a.workload());
     }
 
     /** A deactivated workload whose eviction ended frees its quota and waits inactive, out of every queue. */
-    private boolean keptInactive(AdmittedWorkload admitted) {
-        if (!deactivating.contains(admitted.uid())) {
+    private boolean keptInactive(AdmittedWorkload a) {
+        if (!admitted.deactivating(a.uid())) {
             return false;
         }
-        workloadFinished(admitted.uid());
-        inactive.put(admitted.uid(), admitted.workload());
+        workloadFinished(a.uid());
+        queues.keepInactive(a.workload());
         return true;
+    }
+
+    /**
+     * The eviction of an admitted workload has started (restored at start-up, or ordered outside a cycle): it keeps
+     * its quota until {@link #evictionCompleted}, and preemption prefers it as a victim.
+     */
+    public void evictionStarted(String uid) {
+        AdmittedWorkload a = admitted.get(uid);
+        if (a != null && !a.evicted()) {
+            admitted.replace(a.markEvicted());
+            stamp(a.clusterQueue());
+        }
     }
 
     // ---- the active flag and priority changes
 
     /** A workload submitted (or restored) with spec.active false: kept, not queued. */
     public void addInactive(Workload workload) {
-        inactive.put(workload.uid(), workload);
+        queues.keepInactive(workload);
     }
 
     /**
@@ -375,18 +317,18 @@ public final class SchedulerState {
      * requeued.
      */
     public void deactivate(String uid) {
-        BackingOff held = backingOff.remove(uid);
+        Workload held = queues.takeBackingOff(uid);
         if (held != null) {
-            inactive.put(uid, held.workload());
+            queues.keepInactive(held);
             return;
         }
-        Workload pending = pendingByUid.get(uid);
+        Workload pending = queues.pending(uid);
         if (pending != null) {
             removePending(uid);
-            inactive.put(uid, pending);
+            queues.keepInactive(pending);
             return;
         }
-        if (admittedByUid.containsKey(uid) && deactivating.add(uid)) {
+        if (admitted.markDeactivating(uid)) {
             drainRequested = true;
         }
     }
@@ -396,17 +338,17 @@ public final class SchedulerState {
      * timestamp; an admitted one whose eviction has not been decided yet keeps its quota.
      */
     public void activate(String uid) {
-        Workload kept = inactive.remove(uid);
+        Workload kept = queues.takeInactive(uid);
         if (kept != null) {
             addPending(kept);
             return;
         }
-        deactivating.remove(uid);
+        admitted.clearDeactivating(uid);
     }
 
     /** Whether {@code uid} is deactivated (kept, or holding quota until its eviction). */
     public boolean isInactive(String uid) {
-        return inactive.containsKey(uid) || deactivating.contains(uid);
+        return queues.isInactive(uid) || admitted.deactivating(uid);
     }
 
     /**
@@ -416,29 +358,20 @@ public final class SchedulerState {
      * workload_controller.go Update, PriorityChanged).
      */
     public void changePriority(String uid, int priority) {
-        Workload pending = pendingByUid.get(uid);
+        Workload pending = queues.pending(uid);
         if (pending != null) {
             removePending(uid);
             addPending(pending.withPriority(priority));
             return;
         }
-        Workload kept = inactive.get(uid);
-        if (kept != null) {
-            inactive.put(uid, kept.withPriority(priority));
+        if (queues.reprioritiseHeld(uid, priority)) {
             return;
         }
-        BackingOff held = backingOff.get(uid);
-        if (held != null) {
-            backingOff.put(uid, new BackingOff(held.workload().withPriority(priority), held.until()));
-            return;
-        }
-        AdmittedWorkload admitted = admittedByUid.get(uid);
-        if (admitted != null && admitted.priority() != priority) {
-            AdmittedWorkload changed = admitted.withPriority(priority);
-            admittedByUid.put(uid, changed);
-            admittedByQueue.get(admitted.clusterQueue()).put(uid, changed);
-            stamp(admitted.clusterQueue());
-            requeueInadmissible(admitted.clusterQueue());
+        AdmittedWorkload a = admitted.get(uid);
+        if (a != null && a.priority() != priority) {
+            admitted.replace(a.withPriority(priority));
+            stamp(a.clusterQueue());
+            requeueInadmissible(a.clusterQueue());
         }
     }
 
@@ -447,178 +380,70 @@ public final class SchedulerState {
      * reported): every inadmissible workload is tried again.
      */
     public void requeueInadmissible() {
-        queues.values().forEach(PendingQueue::requeueInadmissible);
+        queues.requeueInadmissible();
     }
 
     /** Tries again the inadmissible workloads of every ClusterQueue sharing a cohort tree with {@code clusterQueue}. */
     public void requeueInadmissible(String clusterQueue) {
         QuotaNode node = quotaTree().clusterQueue(clusterQueue);
         if (node == null) {
-            queue(clusterQueue).requeueInadmissible();
+            queues.queue(clusterQueue).requeueInadmissible();
             return;
         }
         for (QuotaNode q : node.root().subtreeClusterQueues()) {
-            queue(q.name()).requeueInadmissible();
+            queues.queue(q.name()).requeueInadmissible();
         }
     }
 
-    // ---- the cycle
+    // ---- before a cycle, and what it changes
 
     /**
-     * Runs one admission cycle and applies its decisions to this state. Under admission fair sharing, the entry
-     * penalties of the last cycle's admissions settle first, and every LocalQueue is sampled when it is time.
+     * Readies the state for a cycle: workloads whose backoff ended join their queues (Kueue's BackoffFinished
+     * requeue); under admission fair sharing, the entry penalties of the last cycle's admissions settle, and every
+     * LocalQueue is sampled when it is time.
      */
-    public CycleResult runCycle() {
-        endBackoffs();
-        if (ledger != null) {
-            Instant now = clock.instant();
-            ledger.settle(now).forEach(this::usageChanged);
-            if (ledger.sampleIfDue(now)) {
-                queues.values().forEach(PendingQueue::usageChanged);
-            }
-        }
-        return new AdmissionCycle(this).run();
+    void beforeCycle() {
+        queues.takeEndedBackoffs(clock.instant()).forEach(this::addPending);
+        fairSharing.beforeCycle();
     }
 
-    /** Workloads whose backoff has ended join their queues (Kueue's BackoffFinished requeue). */
-    private void endBackoffs() {
-        if (backingOff.isEmpty()) {
-            return;
-        }
-        Instant now = clock.instant();
-        List<BackingOff> ended = backingOff.values().stream().filter(b -> !b.until().isAfter(now))
-                .sorted(Comparator.comparing(BackingOff::until).thenComparing(b -> b.workload().uid()))
-                .toList();
-        for (BackingOff b : ended) {
-            backingOff.remove(b.workload().uid());
-            addPending(b.workload());
-        }
+    /** Applies an admission decided by a cycle: the workload now holds quota. */
+    void assume(Workload w, Admission admission, Instant now) {
+        queues.admitted(w, admission.clusterQueue());
+        addAdmitted(w, admission, now);
     }
 
-    // ---- admission fair sharing
-
-    /**
-     * Restores what was persisted of a LocalQueue's usage (after a restart or a change of leader); before its
-     * workloads, or they are reordered.
-     */
-    public void restoreLocalQueueUsage(LocalQueueUsage usage) {
-        if (ledger != null && ledger.restore(usage, clock.instant())) {
-            usageChanged(usage.key());
-        }
-    }
-
-    /** The LocalQueues whose consumed resources changed since the last call, for the adapter to persist. */
-    public List<LocalQueueUsage> takeChangedLocalQueueUsage() {
-        return ledger == null ? List.of() : ledger.takeChanged();
-    }
-
-    /**
-     * A LocalQueue's consumed resources as the next cycle will order by them (entry penalties not yet settled
-     * included), when admission fair sharing is on.
-     */
-    public Optional<LocalQueueUsage> localQueueUsage(String namespace, String name) {
-        return ledger == null ? Optional.empty() : Optional.ofNullable(ledger.usage(namespace + "/" + name));
-    }
-
-    /** Whether the settings turn admission fair sharing on (for the ClusterQueues whose mode asks for it). */
-    public boolean usesAdmissionFairSharing() {
-        return ledger != null;
-    }
-
-    /** Whether a ClusterQueue orders its workloads by LocalQueue usage: its mode says so and the settings allow it. */
-    boolean usesAdmissionFairSharing(String clusterQueue) {
-        ClusterQueueSpec spec = clusterQueues.get(clusterQueue);
-        return ledger != null && spec != null && spec.admissionMode() == AdmissionMode.UsageBasedAdmissionFairSharing;
-    }
-
-    /** The usage score of a LocalQueue: lower goes first; NaN when admission fair sharing is off. */
-    double localQueueScore(String localQueueKey) {
-        return ledger == null ? Double.NaN : ledger.score(localQueueKey);
-    }
-
-    /** Kueue's entry penalty: the workload just admitted through an admission fair sharing queue charges its LocalQueue. */
-    void chargeEntryPenalty(Workload w, String clusterQueue, Map<FlavorResource, Long> usage) {
-        if (usesAdmissionFairSharing(clusterQueue) && ledger.chargeEntryPenalty(w.localQueueKey(), w.uid(), usage)) {
-            queue(clusterQueue).usageChanged(w.localQueueKey());
-        }
-    }
-
-    private ToDoubleFunction<String> usageOrder(String clusterQueue) {
-        return usesAdmissionFairSharing(clusterQueue) ? ledger::score : null;
-    }
-
-    private void usageChanged(String localQueueKey) {
-        LocalQueueSpec lq = localQueues.get(localQueueKey);
-        if (lq != null) {
-            queue(lq.clusterQueue()).usageChanged(localQueueKey);
-        }
+    boolean takeDrainRequest() {
+        boolean requested = drainRequested;
+        drainRequested = false;
+        return requested;
     }
 
     // ---- reads for adapters and views
 
-    /** Pending workloads of a ClusterQueue in queue order; the index is Kueue's positionInClusterQueue. */
-    public List<Workload> pendingInOrder(String clusterQueue) {
-        PendingQueue q = queues.get(clusterQueue);
-        return q == null ? List.of() : q.inOrder();
+    /** The configuration by name. */
+    public ConfigurationIndex configuration() {
+        return configuration;
     }
 
-    /**
-     * Pending workloads per ClusterQueue as Kueue's {@code kueue_pending_workloads} counts them:
-     * {@code active} in the queue's heap, to be tried next, {@code inadmissible} parked until
-     * something changes.
-     */
-    public Map<String, PendingCounts> pendingCounts() {
-        Map<String, PendingCounts> counts = new TreeMap<>();
-        queues.forEach((name, q) -> counts.put(name, new PendingCounts(q.activeCount(), q.inadmissibleCount())));
-        return counts;
+    /** The waiting workloads, per ClusterQueue. */
+    public QueueManager queueManager() {
+        return queues;
     }
 
-    /** Active and inadmissible pending workloads of one ClusterQueue. */
-    public record PendingCounts(int active, int inadmissible) {
-        public PendingCounts plusInadmissible(int more) {
-            return new PendingCounts(active, inadmissible + more);
-        }
+    /** Admission fair sharing's LocalQueue usage. */
+    public LocalQueueFairSharing fairSharing() {
+        return fairSharing;
     }
 
-    public Optional<AdmittedWorkload> admitted(String uid) {
-        return Optional.ofNullable(admittedByUid.get(uid));
-    }
-
-    public Collection<AdmittedWorkload> admittedWorkloads() {
-        return List.copyOf(admittedByUid.values());
-    }
-
-    /** Usage of a ClusterQueue per flavor-resource, in milli-units. */
-    public Map<FlavorResource, Long> usage(String clusterQueue) {
-        return Map.copyOf(usageByQueue.getOrDefault(clusterQueue, Map.of()));
-    }
-
-    /** The last pending decision reported for a workload (why it waits), if any. */
-    public Optional<Decision.Pending> lastPendingDecision(String uid) {
-        return Optional.ofNullable(lastReported.get(uid));
-    }
-
-    /**
-     * How many pending workloads the next cycle may try (those not set aside as inadmissible). A cycle that admits,
-     * preempts and evicts nothing and leaves this unchanged leaves the state as it found it: the next cycle would
-     * decide the same.
-     */
-    public int activePendingCount() {
-        int count = 0;
-        for (PendingQueue q : queues.values()) {
-            count += q.activeCount();
-        }
-        return count;
+    /** The workloads holding quota, and each ClusterQueue's usage. */
+    public AdmittedRegistry admittedRegistry() {
+        return admitted;
     }
 
     /** Pending (backing off and inactive ones too) and admitted workloads this state holds. */
     public int workloadCount() {
-        return pendingByUid.size() + backingOff.size() + inactive.size() + admittedByUid.size();
-    }
-
-    /** Workloads whose LocalQueue does not exist, in arrival order. */
-    public List<Workload> workloadsWithoutLocalQueue() {
-        return List.copyOf(orphans.values());
+        return queues.count() + admitted.count();
     }
 
     // ---- copies for the forecast
@@ -629,9 +454,9 @@ public final class SchedulerState {
      * for a queue without a spec), each tree's queues in name order.
      */
     public Map<String, List<String>> cohortTrees() {
-        Set<String> names = new TreeSet<>(clusterQueues.keySet());
-        names.addAll(queues.keySet());
-        names.addAll(admittedByQueue.keySet());
+        Set<String> names = new TreeSet<>(configuration.clusterQueues().keySet());
+        names.addAll(queues.all().keySet());
+        names.addAll(admitted.byQueue().keySet());
         Map<String, List<String>> trees = new TreeMap<>();
         for (String cq : names) {
             QuotaNode node = quotaTree().clusterQueue(cq);
@@ -660,60 +485,13 @@ public final class SchedulerState {
      * runs its cycles on {@code clock}. Workloads and specs are immutable records, so the copy shares them.
      */
     public SchedulerState copyOf(Collection<String> clusterQueueNames, Clock clock) {
-        SchedulerState copy = new SchedulerState(clock, settings, ledger == null ? null
-                : ledger.copyOf(localQueues.values().stream()
-                        .filter(lq -> clusterQueueNames.contains(lq.clusterQueue())).map(LocalQueueSpec::key).toList()));
-        copy.flavors.putAll(flavors);
-        copy.namespaces.putAll(namespaces);
+        SchedulerState copy = new SchedulerState(clock, settings, fairSharing.copyOf(configuration.localQueues()
+                .stream().filter(lq -> clusterQueueNames.contains(lq.clusterQueue())).map(LocalQueueSpec::key).toList()));
+            configuration.copyInto(copy.configuration, clusterQueueNames, quotaTree());
         copy.drainRequested = drainRequested;
-        for (String cq : clusterQueueNames) {
-            ClusterQueueSpec spec = clusterQueues.get(cq);
-            if (spec != null) {
-                copy.clusterQueues.put(cq, spec);
-                QuotaNode node = quotaTree().clusterQueue(cq);
-                if (node.hasParent()) {
-                    copyCohorts(node.root(), copy);
-                }
-            }
-            PendingQueue q = queues.get(cq);
-            if (q != null) {
-                PendingQueue copied = q.copy(copy.ledger == null ? null : copy.ledger::score);
-                copy.queues.put(cq, copied);
-                for (Workload w : copied.all()) {
-                    copy.pendingByUid.put(w.uid(), w);
-                    Decision.Pending last = lastReported.get(w.uid());
-                    if (last != null) {
-                        copy.lastReported.put(w.uid(), last);
-                    }
-                }
-            }
-            Map<String, AdmittedWorkload> admitted = admittedByQueue.get(cq);
-            if (admitted != null) {
-                copy.admittedByQueue.put(cq, new TreeMap<>(admitted));
-                admitted.forEach(copy.admittedByUid::put);
-                admitted.keySet().stream().filter(deactivating::contains).forEach(copy.deactivating::add);
-                copy.usageByQueue.put(cq, new HashMap<>(usageByQueue.getOrDefault(cq, Map.of())));
-            }
-        }
-        for (LocalQueueSpec lq : localQueues.values()) {
-            if (clusterQueueNames.contains(lq.clusterQueue())) {
-                copy.localQueues.put(lq.key(), lq);
-            }
-        }
-        backingOff.forEach((uid, b) -> {
-            if (copy.localQueues.containsKey(b.workload().localQueueKey())) {
-                copy.backingOff.put(uid, b);
-            }
-        });
+        queues.copyInto(copy.queues, clusterQueueNames, copy.fairSharing.enabled() ? copy.fairSharing::score : null);
+        clusterQueueNames.forEach(cq -> admitted.copyInto(copy.admitted, cq));
         return copy;
-    }
-
-    private void copyCohorts(QuotaNode cohort, SchedulerState copy) {
-        CohortSpec spec = cohorts.get(cohort.name());
-        if (spec != null) {
-            copy.cohorts.put(spec.name(), spec);
-        }
-        cohort.childCohorts().forEach(child -> copyCohorts(child, copy));
     }
 
     // ---- for the cycle (package-private)
@@ -730,99 +508,15 @@ public final class SchedulerState {
         return preemptor;
     }
 
-    Map<String, ClusterQueueSpec> clusterQueueSpecs() {
-        return clusterQueues;
-    }
-
-    ResourceFlavor flavor(String name) {
-        return flavors.get(name);
-    }
-
-    LocalQueueSpec localQueue(String key) {
-        return localQueues.get(key);
-    }
-
-    Namespace namespace(String name) {
-        return namespaces.getOrDefault(name, new Namespace(name, Map.of()));
-    }
-
-    Map<String, PendingQueue> queues() {
-        return queues;
-    }
-
-    Collection<Workload> orphans() {
-        return orphans.values();
-    }
-
-    Map<String, Map<String, AdmittedWorkload>> admittedByQueue() {
-        return admittedByQueue;
-    }
-
-    PendingQueue queue(String clusterQueue) {
-        PendingQueue q = queues.get(clusterQueue);
-        if (q == null) {
-            q = new PendingQueue();
-            q.orderBy(usageOrder(clusterQueue));
-            queues.put(clusterQueue, q);
-        }
-        return q;
-    }
-
     QuotaTree quotaTree() {
         if (tree == null) {
-            tree = QuotaTree.build(cohorts.values(), clusterQueues.values(),
-                    cq -> usageByQueue.getOrDefault(cq, Map.of()));
+            tree = QuotaTree.build(configuration.cohorts(), configuration.clusterQueues().values(), admitted::liveUsage);
         }
         return tree;
     }
 
     Snapshot snapshot() {
-        return new Snapshot(quotaTree().copy(), clusterQueues, flavors, admittedByQueue, clock.instant(),
-                ledger == null ? null : this::preemptionUsage);
-    }
-
-    /** A candidate's LocalQueue usage for preemption ordering: NaN unless its ClusterQueue uses admission fair sharing. */
-    private double preemptionUsage(AdmittedWorkload w) {
-        return usesAdmissionFairSharing(w.clusterQueue()) ? ledger.score(w.workload().localQueueKey()) : Double.NaN;
-    }
-
-    /** Whether an admitted workload was deactivated and waits for the cycle to evict it. */
-    boolean deactivating(String uid) {
-        return deactivating.contains(uid);
-    }
-
-    boolean takeDrainRequest() {
-        boolean requested = drainRequested;
-        drainRequested = false;
-        return requested;
-    }
-
-    /** Records a pending decision; returns false when it repeats the last one reported for the workload. */
-    boolean changed(Decision.Pending pending) {
-        Decision.Pending last = lastReported.put(pending.workload().uid(), pending);
-        return last == null || last.reason() != pending.reason() || !last.message().equals(pending.message())
-                || last.inadmissible() != pending.inadmissible();
-    }
-
-    /** Applies an admission decided by a cycle: the workload now holds quota. */
-    void assume(Workload w, Admission admission, Instant now) {
-        pendingByUid.remove(w.uid());
-        queue(admission.clusterQueue()).remove(w);
-        lastReported.remove(w.uid());
-        addAdmitted(w, admission, now);
-    }
-
-    /**
-     * The eviction of an admitted workload has started (restored at start-up, or ordered outside a cycle): it keeps
-     * its quota until {@link #evictionCompleted}, and preemption prefers it as a victim.
-     */
-    public void evictionStarted(String uid) {
-        AdmittedWorkload a = admittedByUid.get(uid);
-        if (a != null && !a.evicted()) {
-            AdmittedWorkload evicted = a.markEvicted();
-            admittedByUid.put(uid, evicted);
-            admittedByQueue.get(a.clusterQueue()).put(uid, evicted);
-            stamp(a.clusterQueue());
-        }
+        return new Snapshot(quotaTree().copy(), configuration.clusterQueues(), configuration.flavors(),
+                admitted.byQueue(), clock.instant(), fairSharing.enabled() ? fairSharing::preemptionUsage : null);
     }
 }

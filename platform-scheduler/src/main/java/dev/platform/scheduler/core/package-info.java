@@ -23,7 +23,7 @@
  *       {@code requeueInadmissible()} or {@code requeueInadmissible(clusterQueue)}. Finishing a workload and any
  *       configuration change requeue on their own (new namespace labels: only the ClusterQueues that newly select
  *       the namespace).</li>
- *   <li>{@code runCycle()} — one admission cycle, returning a {@link dev.platform.scheduler.core.CycleResult} of
+ *   <li>{@code AdmissionCycle.run(state)} — one admission cycle, run by the adapter's loop, returning a {@link dev.platform.scheduler.core.CycleResult} of
  *       {@link dev.platform.scheduler.core.Decision}s: {@code Admit}, {@code Preempt} (victim, reason, Kueue's
  *       message), {@code Pending} (typed {@link dev.platform.api.reason.PendingReason}, message, whether it went
  *       to the inadmissible set) and {@code Evict} (HoldAndDrain or deactivation, with an
@@ -32,9 +32,10 @@
  *
  * <h2>Data flow</h2>
  * <pre>
- *   adapter events ──► SchedulerState (config, per-ClusterQueue ordered pending queues + inadmissible sets,
- *                                      admitted workloads, usage kept incrementally in a QuotaTree)
- *   runCycle():  snapshot (copy of the QuotaTree: O(queues + cohorts))
+ *   adapter events ──► SchedulerState: ConfigurationIndex (config by name), QueueManager (per-ClusterQueue
+ *                      ordered pending queues + inadmissible sets), AdmittedRegistry (admitted workloads, usage),
+ *                      usage kept incrementally in a QuotaTree
+ *   AdmissionCycle.run(state):  snapshot (copy of the QuotaTree: O(queues + cohorts))
  *                rounds: head of every open ClusterQueue ─► FlavorAssigner (+ Preemptor as oracle)
  *                        ─► order (classical or DRS tournament) ─► admit / preempt / requeue, fit re-checked
  *                decisions applied to the state (admitted hold quota, victims marked as being evicted)

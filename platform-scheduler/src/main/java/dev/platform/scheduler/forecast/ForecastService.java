@@ -245,7 +245,8 @@ public class ForecastService implements DisposableBean {
         }
         Set<String> present = new HashSet<>(cohortTrees.keySet());
         present.add(NO_LOCAL_QUEUE);
-        return new Round(session, now, jobs, stale, present, state.workloadsWithoutLocalQueue(), refreshed);
+        return new Round(session, now, jobs, stale, present, state.queueManager().workloadsWithoutLocalQueue(),
+                refreshed);
     }
 
     private boolean changed(String root, List<String> queues, SchedulerState state, Instant now) {
@@ -305,9 +306,9 @@ public class ForecastService implements DisposableBean {
     private static Map<String, ForecastStore.Entry> entries(TreeJob job, TreeForecast forecast) {
         Map<String, String> queueOf = new HashMap<>();
         for (String cq : job.clusterQueues()) {
-            job.copy().pendingInOrder(cq).forEach(w -> queueOf.put(w.uid(), cq));
+            job.copy().queueManager().pendingInOrder(cq).forEach(w -> queueOf.put(w.uid(), cq));
         }
-        for (AdmittedWorkload a : job.copy().admittedWorkloads()) {
+        for (AdmittedWorkload a : job.copy().admittedRegistry().all()) {
             if (a.evicted()) {
                 queueOf.put(a.uid(), a.clusterQueue());
             }

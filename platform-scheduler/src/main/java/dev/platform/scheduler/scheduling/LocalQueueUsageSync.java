@@ -34,8 +34,8 @@ class LocalQueueUsageSync {
      * positions follow priority as the state does.
      */
     void restore(SchedulerState state, long epoch) {
-        if (state.usesAdmissionFairSharing()) {
-            store.all().forEach(state::restoreLocalQueueUsage);
+        if (state.fairSharing().enabled()) {
+            store.all().forEach(state.fairSharing()::restore);
             return;
         }
         transactions.executeWithoutResult(tx -> {
@@ -46,7 +46,7 @@ class LocalQueueUsageSync {
 
     /** Writes the usage the last turn changed (samples, settled entry penalties). */
     void persist(SchedulerState state, long epoch) {
-        List<LocalQueueUsage> changed = state.takeChangedLocalQueueUsage();
+        List<LocalQueueUsage> changed = state.fairSharing().takeChanged();
         if (changed.isEmpty()) {
             return;
         }

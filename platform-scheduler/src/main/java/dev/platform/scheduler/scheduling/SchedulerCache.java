@@ -5,6 +5,7 @@ import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.QueueOrder;
 import dev.platform.scheduler.core.SchedulerSettings;
+import dev.platform.scheduler.core.QueueManager;
 import dev.platform.scheduler.core.SchedulerState;
 import dev.platform.scheduler.core.lifecycle.AdmittedRun;
 import dev.platform.scheduler.core.lifecycle.LifecycleTimers;
@@ -333,9 +334,9 @@ final class SchedulerCache {
     }
 
     /** Kueue's pending gauge: the core's queues, plus what waits for a node pool outside the core (inadmissible). */
-    Map<String, SchedulerState.PendingCounts> pendingCounts() {
-        Map<String, SchedulerState.PendingCounts> counts = new HashMap<>(state.pendingCounts());
-        parkedQueues().values().forEach(queue -> counts.merge(queue, new SchedulerState.PendingCounts(0, 1),
+    Map<String, QueueManager.PendingCounts> pendingCounts() {
+        Map<String, QueueManager.PendingCounts> counts = new HashMap<>(state.queueManager().pendingCounts());
+        parkedQueues().values().forEach(queue -> counts.merge(queue, new QueueManager.PendingCounts(0, 1),
                 (a, b) -> a.plusInadmissible(b.inadmissible())));
         return counts;
     }

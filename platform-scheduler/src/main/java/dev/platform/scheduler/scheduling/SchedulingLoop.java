@@ -1,5 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.cluster.AgentsProperties;
 import dev.platform.scheduler.cluster.NodePoolInventory;
 import dev.platform.scheduler.commit.DecisionCommitter;
@@ -266,7 +267,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     /** One core cycle, placed and committed; true when it admitted, preempted or evicted anyone. */
     private boolean runCycle() {
         long started = System.nanoTime();
-        CycleResult cycle = cache.state().runCycle();
+        CycleResult cycle = AdmissionCycle.run(cache.state());
         boolean progressed = !cycle.admitted().isEmpty() || !cycle.preempted().isEmpty() || !cycle.evicted().isEmpty();
         if (cycle.isEmpty()) {
             return progressed;

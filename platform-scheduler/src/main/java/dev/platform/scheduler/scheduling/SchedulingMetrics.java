@@ -5,7 +5,7 @@ import dev.platform.api.reason.PreemptionReason;
 import dev.platform.scheduler.cluster.AgentsProperties;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
-import dev.platform.scheduler.core.SchedulerState.PendingCounts;
+import dev.platform.scheduler.core.QueueManager.PendingCounts;
 import dev.platform.scheduler.hotswap.HotswapEvent;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStore;

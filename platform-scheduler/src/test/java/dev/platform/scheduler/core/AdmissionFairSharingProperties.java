@@ -95,7 +95,7 @@ class AdmissionFairSharingProperties {
 
         /** Keeps {@code backlog} workloads of LocalQueue i waiting: the visible front of an endless block. */
         void topUp(int i, int backlog) {
-            long waiting = state.pendingInOrder("cq").stream().filter(w -> w.localQueue().equals("lq" + i)).count();
+            long waiting = state.queueManager().pendingInOrder("cq").stream().filter(w -> w.localQueue().equals("lq" + i)).count();
             for (long k = waiting; k < backlog; k++) {
                 int n = submitted[i]++;
                 state.addPending(workload("lq" + i + "-" + n).queue("lq" + i).priority(priority[i])
@@ -111,7 +111,7 @@ class AdmissionFairSharingProperties {
                     state.workloadFinished(uid);
                     finishAt.remove(uid);
                 });
-                for (Decision.Admit a : state.runCycle().admitted()) {
+                for (Decision.Admit a : AdmissionCycle.run(state).admitted()) {
                     finishAt.put(a.workload().uid(), clock.instant().plus(runtime));
                     admittedCpuMinutes[Integer.parseInt(a.workload().localQueue().substring(2))] += runtime.toMinutes();
                 }

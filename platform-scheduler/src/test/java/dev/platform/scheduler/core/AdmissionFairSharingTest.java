@@ -49,14 +49,14 @@ class AdmissionFairSharingTest {
 
     @Test
     void anIdleLocalQueuesConsumedResourcesHalveEveryHalfLife() {
-        state.restoreLocalQueueUsage(usage("lq-a", 8_000, clock.instant()));
-        state.runCycle();
+        state.fairSharing().restore(usage("lq-a", 8_000, clock.instant()));
+        AdmissionCycle.run(state);
 
         clock.advance(HALF_LIFE);
-        state.runCycle();
+        AdmissionCycle.run(state);
         double afterOne = cpu("lq-a");
         clock.advance(HALF_LIFE);
-        state.runCycle();
+        AdmissionCycle.run(state);
 
         assertThat(afterOne).isCloseTo(4_000, within(1e-6));
         assertThat(cpu("lq-a")).isCloseTo(2_000, within(1e-6));
@@ -65,13 +65,13 @@ class AdmissionFairSharingTest {
     @Test
     void consumedResourcesApproachWhatTheLocalQueueHolds() {
         admit(workload("running").queue("lq-a").request("cpu", "4").build());
-        state.runCycle();
+        AdmissionCycle.run(state);
 
         clock.advance(HALF_LIFE);
-        state.runCycle();
+        AdmissionCycle.run(state);
         double afterOne = cpu("lq-a");
         clock.advance(HALF_LIFE);
-        state.runCycle();
+        AdmissionCycle.run(state);
 
         assertThat(afterOne).as("half way from 0 to the 4 cpu held").isCloseTo(2_000, within(1e-6));
         assertThat(cpu("lq-a")).as("three quarters of the way").isCloseTo(3_000, within(1e-6));
@@ -79,40 +79,40 @@ class AdmissionFairSharingTest {
 
     @Test
     void everyLocalQueueIsSampledAtMostOncePerSamplingInterval() {
-        state.restoreLocalQueueUsage(usage("lq-a", 8_000, clock.instant()));
-        state.runCycle();
+        state.fairSharing().restore(usage("lq-a", 8_000, clock.instant()));
+        AdmissionCycle.run(state);
         Instant sampled = clock.instant();
 
         clock.advance(SAMPLING.dividedBy(2));
-        state.runCycle();
-        LocalQueueUsage withinTheInterval = state.localQueueUsage("default", "lq-a").orElseThrow();
+        AdmissionCycle.run(state);
+        LocalQueueUsage withinTheInterval = state.fairSharing().usage("default", "lq-a").orElseThrow();
         clock.advance(SAMPLING.dividedBy(2));
-        state.runCycle();
+        AdmissionCycle.run(state);
 
         assertThat(withinTheInterval.lastUpdate()).isEqualTo(sampled);
         assertThat(withinTheInterval.consumedResources().get("cpu")).isEqualTo(8_000.0);
-        assertThat(state.localQueueUsage("default", "lq-a").orElseThrow().lastUpdate()).isEqualTo(clock.instant());
+        assertThat(state.fairSharing().usage("default", "lq-a").orElseThrow().lastUpdate()).isEqualTo(clock.instant());
         assertThat(cpu("lq-a")).isCloseTo(8_000 * Math.pow(0.5, (double) SAMPLING.toSeconds() / HALF_LIFE.toSeconds()),
                 within(1e-6));
     }
 
     @Test
     void anAdmissionChargesItsEntryPenaltyAtOnceAndSettlesItWithTheNextCycle() {
-        state.runCycle();
+        AdmissionCycle.run(state);
         Instant admittedAt = clock.instant();
         state.addPending(workload("a1").queue("lq-a").request("cpu", "2").build());
 
-        CycleResult admitting = state.runCycle();
+        CycleResult admitting = AdmissionCycle.run(state);
         double charged = cpu("lq-a");
         clock.advance(Duration.ofSeconds(10));
-        state.runCycle();
+        AdmissionCycle.run(state);
 
         double penalty = 2_000 * SETTINGS.entryPenalty();
         assertThat(admitting.admitted()).extracting(a -> a.workload().name()).containsExactly("a1");
         assertThat(SETTINGS.entryPenalty()).as("one sampling interval's worth")
                 .isCloseTo(1 - Math.pow(0.5, (double) SAMPLING.toSeconds() / HALF_LIFE.toSeconds()), within(1e-12));
         assertThat(charged).isCloseTo(penalty, within(1e-6));
-        LocalQueueUsage settled = state.localQueueUsage("default", "lq-a").orElseThrow();
+        LocalQueueUsage settled = state.fairSharing().usage("default", "lq-a").orElseThrow();
         assertThat(settled.lastUpdate()).as("updated on admission, not only when sampled").isEqualTo(clock.instant())
                 .isNotEqualTo(admittedAt);
         assertThat(settled.consumedResources().get("cpu"))
@@ -121,25 +121,25 @@ class AdmissionFairSharingTest {
 
     @Test
     void anAdmissionUndoneBeforeItSettlesLeavesNoPenalty() {
-        state.runCycle();
+        AdmissionCycle.run(state);
         state.addPending(workload("a1").queue("lq-a").request("cpu", "2").build());
-        state.runCycle();
+        AdmissionCycle.run(state);
 
         state.workloadFinished("a1");
         clock.advance(Duration.ofSeconds(10));
-        state.runCycle();
+        AdmissionCycle.run(state);
 
         assertThat(cpu("lq-a")).isZero();
     }
 
     @Test
     void twoWorkloadsOfOneLocalQueueDoNotBothWinACycleOnEqualUsage() {
-        state.runCycle();
+        AdmissionCycle.run(state);
         state.addPending(workload("a1").queue("lq-a").queuedAt(clock.instant()).request("cpu", "4").build());
         state.addPending(workload("a2").queue("lq-a").queuedAt(clock.instant().plusSeconds(1)).request("cpu", "4").build());
         state.addPending(workload("b1").queue("lq-b").queuedAt(clock.instant().plusSeconds(2)).request("cpu", "4").build());
 
-        CycleResult cycle = state.runCycle();
+        CycleResult cycle = AdmissionCycle.run(state);
 
         assertThat(cycle.admitted()).extracting(a -> a.workload().name()).containsExactly("a1", "b1");
     }
@@ -147,89 +147,89 @@ class AdmissionFairSharingTest {
     @Test
     void aZeroHalfLifeForgetsEverySampleAndChargesNoPenalty() {
         state = stateWith(new AdmissionFairSharing(Duration.ZERO, SAMPLING, Map.of()));
-        state.restoreLocalQueueUsage(usage("lq-a", 8_000, clock.instant()));
+        state.fairSharing().restore(usage("lq-a", 8_000, clock.instant()));
         state.addPending(workload("a1").queue("lq-a").request("cpu", "2").build());
 
-        state.runCycle();
+        AdmissionCycle.run(state);
 
-        assertThat(state.localQueueUsage("default", "lq-a").orElseThrow().consumedResources())
+        assertThat(state.fairSharing().usage("default", "lq-a").orElseThrow().consumedResources())
                 .allSatisfy((resource, amount) -> assertThat(amount).isZero());
-        assertThat(state.admitted("a1")).isPresent();
+        assertThat(state.admittedRegistry().find("a1")).isPresent();
     }
 
     @Test
     void theUsageTakenFromOneStateOrdersTheNextLikeIt() {
         admit(workload("running").queue("lq-a").request("cpu", "4").build());
-        state.runCycle();
+        AdmissionCycle.run(state);
         clock.advance(HALF_LIFE);
-        state.runCycle();
-        List<LocalQueueUsage> persisted = state.takeChangedLocalQueueUsage();
+        AdmissionCycle.run(state);
+        List<LocalQueueUsage> persisted = state.fairSharing().takeChanged();
 
         SchedulerState restarted = stateWith(SETTINGS);
-        persisted.forEach(restarted::restoreLocalQueueUsage);
+        persisted.forEach(restarted.fairSharing()::restore);
         for (SchedulerState s : List.of(state, restarted)) {
             s.addPending(workload("a-high").queue("lq-a").priority(5).request("cpu", "8").build());
             s.addPending(workload("b-low").queue("lq-b").priority(0).request("cpu", "8").build());
         }
 
         assertThat(persisted).extracting(LocalQueueUsage::name).containsExactlyInAnyOrder("lq-a", "lq-b");
-        assertThat(restarted.localQueueUsage("default", "lq-a")).isEqualTo(state.localQueueUsage("default", "lq-a"));
-        assertThat(restarted.pendingInOrder("cq")).extracting(Workload::name).containsExactly("b-low", "a-high");
-        assertThat(state.takeChangedLocalQueueUsage()).as("taken once").isEmpty();
+        assertThat(restarted.fairSharing().usage("default", "lq-a")).isEqualTo(state.fairSharing().usage("default", "lq-a"));
+        assertThat(restarted.queueManager().pendingInOrder("cq")).extracting(Workload::name).containsExactly("b-low", "a-high");
+        assertThat(state.fairSharing().takeChanged()).as("taken once").isEmpty();
     }
 
     @Test
     void theForecastsCopyOrdersByTheSameUsage() {
-        state.restoreLocalQueueUsage(usage("lq-a", 8_000, clock.instant()));
+        state.fairSharing().restore(usage("lq-a", 8_000, clock.instant()));
         state.addPending(workload("a-high").queue("lq-a").priority(5).request("cpu", "8").build());
         state.addPending(workload("b-low").queue("lq-b").priority(0).request("cpu", "8").build());
 
         SchedulerState copy = state.copyOf(List.of("cq"), clock);
-        CycleResult copied = copy.runCycle();
+        CycleResult copied = AdmissionCycle.run(copy);
 
-        assertThat(copy.pendingInOrder("cq")).extracting(Workload::name).containsExactly("a-high");
+        assertThat(copy.queueManager().pendingInOrder("cq")).extracting(Workload::name).containsExactly("a-high");
         assertThat(copied.admitted()).extracting(a -> a.workload().name()).containsExactly("b-low");
-        assertThat(state.pendingInOrder("cq")).extracting(Workload::name).containsExactly("b-low", "a-high");
+        assertThat(state.queueManager().pendingInOrder("cq")).extracting(Workload::name).containsExactly("b-low", "a-high");
     }
 
     @Test
     void turningTheModeOnOrOffReordersWhatWaits() {
         state.applyClusterQueue(clusterQueue("cq").quota("default", "cpu", "8")
                 .admissionMode(AdmissionMode.NoAdmissionFairSharing).build());
-        state.restoreLocalQueueUsage(usage("lq-a", 8_000, clock.instant()));
+        state.fairSharing().restore(usage("lq-a", 8_000, clock.instant()));
         state.addPending(workload("a-high").queue("lq-a").priority(5).request("cpu", "8").build());
         state.addPending(workload("b-low").queue("lq-b").priority(0).request("cpu", "8").build());
-        List<Workload> off = state.pendingInOrder("cq");
+        List<Workload> off = state.queueManager().pendingInOrder("cq");
 
         state.applyClusterQueue(clusterQueue("cq").quota("default", "cpu", "8")
                 .admissionMode(AdmissionMode.UsageBasedAdmissionFairSharing).build());
 
         assertThat(off).extracting(Workload::name).containsExactly("a-high", "b-low");
-        assertThat(state.pendingInOrder("cq")).extracting(Workload::name).containsExactly("b-low", "a-high");
+        assertThat(state.queueManager().pendingInOrder("cq")).extracting(Workload::name).containsExactly("b-low", "a-high");
     }
 
     @Test
     void aLocalQueuesWeightDividesItsUsage() {
-        state.restoreLocalQueueUsage(usage("lq-a", 8_000, clock.instant()));
-        state.restoreLocalQueueUsage(usage("lq-b", 6_000, clock.instant()));
+        state.fairSharing().restore(usage("lq-a", 8_000, clock.instant()));
+        state.fairSharing().restore(usage("lq-b", 6_000, clock.instant()));
         state.addPending(workload("a1").queue("lq-a").request("cpu", "8").build());
         state.addPending(workload("b1").queue("lq-b").request("cpu", "8").build());
-        List<Workload> equalWeights = state.pendingInOrder("cq");
+        List<Workload> equalWeights = state.queueManager().pendingInOrder("cq");
 
         state.applyLocalQueue(new LocalQueueSpec("default", "lq-a", "cq", StopPolicy.None, 2));
 
         assertThat(equalWeights).extracting(Workload::name).containsExactly("b1", "a1");
-        assertThat(state.pendingInOrder("cq")).extracting(Workload::name).containsExactly("a1", "b1");
+        assertThat(state.queueManager().pendingInOrder("cq")).extracting(Workload::name).containsExactly("a1", "b1");
     }
 
     @Test
     void withoutTheSettingsNothingIsKept() {
         SchedulerState off = new SchedulerState(clock, SchedulerSettings.CLASSICAL);
         off.applyLocalQueue(new LocalQueueSpec("default", "lq-a", "cq", StopPolicy.None));
-        off.restoreLocalQueueUsage(usage("lq-a", 8_000, clock.instant()));
+        off.fairSharing().restore(usage("lq-a", 8_000, clock.instant()));
 
-        assertThat(off.localQueueUsage("default", "lq-a")).isEmpty();
-        assertThat(off.takeChangedLocalQueueUsage()).isEmpty();
+        assertThat(off.fairSharing().usage("default", "lq-a")).isEmpty();
+        assertThat(off.fairSharing().takeChanged()).isEmpty();
     }
 
     private void admit(Workload w) {
@@ -239,7 +239,7 @@ class AdmissionFairSharingTest {
     }
 
     private double cpu(String localQueue) {
-        return state.localQueueUsage("default", localQueue).orElseThrow().consumedResources().getOrDefault("cpu", 0.0);
+        return state.fairSharing().usage("default", localQueue).orElseThrow().consumedResources().getOrDefault("cpu", 0.0);
     }
 
     private static LocalQueueUsage usage(String localQueue, double cpuMilli, Instant at) {

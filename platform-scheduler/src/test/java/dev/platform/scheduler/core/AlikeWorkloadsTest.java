@@ -82,12 +82,12 @@ class AlikeWorkloadsTest {
                         List.of(new PodSet(podSet, count, random.nextInt(4) == 0 ? 1 : count, Map.of("cpu", cpu * 1000L),
                                 Map.of(), List.of(), List.of()))));
             }
-            CycleResult result = state.runCycle();
+            CycleResult result = AdmissionCycle.run(state);
             lines.add(describe(result));
             result.admitted().forEach(a -> admittedSoFar.add(a.workload().uid()));
             result.preempted().forEach(p -> state.evictionCommitted(p.workload().uid()));
             for (String uid : List.copyOf(admittedSoFar)) {
-                if (random.nextInt(3) == 0 && state.admitted(uid).isPresent()) {
+                if (random.nextInt(3) == 0 && state.admittedRegistry().find(uid).isPresent()) {
                     state.workloadFinished(uid);
                     admittedSoFar.remove(uid);
                 }

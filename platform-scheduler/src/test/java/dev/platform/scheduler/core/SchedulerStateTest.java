@@ -38,31 +38,31 @@ class SchedulerStateTest {
     void aWorkloadWaitsForItsLocalQueueAndIsAdmittedOnceItExists() {
         state.addPending(workload("early").queue("lq").request("cpu", "1").build());
 
-        CycleResult before = state.runCycle();
+        CycleResult before = AdmissionCycle.run(state);
         state.applyLocalQueue(new LocalQueueSpec("default", "lq", "cq", StopPolicy.None));
-        CycleResult after = state.runCycle();
+        CycleResult after = AdmissionCycle.run(state);
 
         assertThat(before.pending()).extracting(Decision.Pending::reason).containsExactly(PendingReason.LocalQueueNotFound);
         assertThat(after.admitted()).extracting(a -> a.workload().name()).containsExactly("early");
-        assertThat(state.usage("cq")).containsValue(1_000L);
+        assertThat(state.admittedRegistry().usage("cq")).containsValue(1_000L);
     }
 
     @Test
     void aCompletedEvictionFreesQuotaAndRequeuesTheVictimAtTheTimeOfEviction() {
         state.applyLocalQueue(new LocalQueueSpec("default", "lq", "cq", StopPolicy.None));
         state.addPending(workload("low").request("cpu", "4").build());
-        state.runCycle();
+        AdmissionCycle.run(state);
         state.addPending(workload("high").priority(5).request("cpu", "4").build());
 
-        CycleResult preempting = state.runCycle();
+        CycleResult preempting = AdmissionCycle.run(state);
         clock.advance(Duration.ofMinutes(5));
         state.evictionCompleted("low");
-        CycleResult admitting = state.runCycle();
+        CycleResult admitting = AdmissionCycle.run(state);
 
         assertThat(preempting.preempted()).extracting(p -> p.workload().name()).containsExactly("low");
-        assertThat(state.admitted("low")).isEmpty();
+        assertThat(state.admittedRegistry().find("low")).isEmpty();
         assertThat(admitting.admitted()).extracting(a -> a.workload().name()).containsExactly("high");
-        assertThat(state.pendingInOrder("cq")).extracting(Workload::name, Workload::queuedAt)
+        assertThat(state.queueManager().pendingInOrder("cq")).extracting(Workload::name, Workload::queuedAt)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("low", clock.instant()));
     }
 
@@ -75,9 +75,9 @@ class SchedulerStateTest {
         state.changePriority("held", 7);
 
         clock.advance(Duration.ofMinutes(11));
-        CycleResult whileStopped = state.runCycle();
+        CycleResult whileStopped = AdmissionCycle.run(state);
         state.activate("held");
-        CycleResult resumed = state.runCycle();
+        CycleResult resumed = AdmissionCycle.run(state);
 
         assertThat(whileStopped.admitted()).isEmpty();
         assertThat(resumed.admitted()).extracting(a -> a.workload().name(), a -> a.workload().priority())
@@ -90,13 +90,13 @@ class SchedulerStateTest {
         state.applyLocalQueue(new LocalQueueSpec("default", "lq", "cq", StopPolicy.None));
         state.addPending(workload("huge").request("cpu", "8").build());
 
-        CycleResult first = state.runCycle();
+        CycleResult first = AdmissionCycle.run(state);
         state.requeueInadmissible();
-        CycleResult second = state.runCycle();
+        CycleResult second = AdmissionCycle.run(state);
 
         assertThat(first.pending()).extracting(Decision.Pending::reason).containsExactly(PendingReason.ExceedsMaxQuota);
         assertThat(second.isEmpty()).isTrue();
-        assertThat(state.pendingInOrder("cq")).extracting(Workload::name).containsExactly("huge");
+        assertThat(state.queueManager().pendingInOrder("cq")).extracting(Workload::name).containsExactly("huge");
     }
 
     // ---- namespace labels (Kueue's cqNamespaceHandler)
@@ -106,10 +106,10 @@ class SchedulerStateTest {
         selectingQueue(new LabelSelector(Map.of("team", "ml"), List.of()));
         state.addPending(workload("train").namespace("research").request("cpu", "1").build());
 
-        CycleResult unselected = state.runCycle();
-        CycleResult parked = state.runCycle();
+        CycleResult unselected = AdmissionCycle.run(state);
+        CycleResult parked = AdmissionCycle.run(state);
         state.applyNamespace(new Namespace("research", Map.of("team", "ml")));
-        CycleResult relabelled = state.runCycle();
+        CycleResult relabelled = AdmissionCycle.run(state);
 
         assertThat(unselected.pending()).singleElement().satisfies(p -> {
             assertThat(p.reason()).isEqualTo(PendingReason.InadmissibleNamespace);
@@ -125,9 +125,9 @@ class SchedulerStateTest {
         state.applyNamespace(new Namespace("web", Map.of("team", "web")));
         state.addPending(workload("serve").namespace("web").request("cpu", "1").build());
 
-        CycleResult labelled = state.runCycle();
+        CycleResult labelled = AdmissionCycle.run(state);
         state.removeNamespace("web");
-        CycleResult removed = state.runCycle();
+        CycleResult removed = AdmissionCycle.run(state);
 
         assertThat(labelled.pending()).extracting(Decision.Pending::reason)
                 .containsExactly(PendingReason.InadmissibleNamespace);
@@ -139,14 +139,14 @@ class SchedulerStateTest {
         selectingQueue(new LabelSelector(Map.of("team", "ml"), List.of()));
         state.applyNamespace(new Namespace("research", Map.of("team", "ml")));
         state.addPending(workload("huge").namespace("research").request("cpu", "8").build());
-        state.runCycle();
+        AdmissionCycle.run(state);
 
         state.applyNamespace(new Namespace("research", Map.of("team", "ml")));
         state.applyNamespace(new Namespace("research", Map.of("team", "ml", "cost-center", "42")));
         state.removeNamespace("unknown");
 
-        assertThat(state.queue("cq").head()).as("nothing moved back from the inadmissible set").isNull();
-        assertThat(state.pendingInOrder("cq")).extracting(Workload::name).containsExactly("huge");
+        assertThat(state.queueManager().queue("cq").head()).as("nothing moved back from the inadmissible set").isNull();
+        assertThat(state.queueManager().pendingInOrder("cq")).extracting(Workload::name).containsExactly("huge");
     }
 
     @Test
@@ -155,7 +155,7 @@ class SchedulerStateTest {
         state.addPending(workload("mine").namespace("research").request("cpu", "1").build());
         state.addPending(workload("theirs").namespace("web").request("cpu", "1").build());
 
-        CycleResult cycle = state.runCycle();
+        CycleResult cycle = AdmissionCycle.run(state);
 
         assertThat(new Namespace("web", Map.of(Namespace.NAME_LABEL, "other")).labels())
                 .containsExactly(Map.entry(Namespace.NAME_LABEL, "web"));

@@ -104,7 +104,7 @@ class SchedulingProperties {
 
         void departures(CycleResult result) {
             result.preempted().forEach(p -> state.evictionCompleted(p.workload().uid()));
-            for (AdmittedWorkload a : state.admittedWorkloads()) {
+            for (AdmittedWorkload a : state.admittedRegistry().all()) {
                 if (random.nextInt(10) < 3) {
                     state.workloadFinished(a.uid());
                 }
@@ -119,7 +119,7 @@ class SchedulingProperties {
         World world = new World(seed, fairSharing);
         for (int cycle = 0; cycle < 6; cycle++) {
             world.arrivals();
-            CycleResult result = world.state.runCycle();
+            CycleResult result = AdmissionCycle.run(world.state);
             Statistics.label("preemptions per cycle").collect(Math.min(result.preempted().size(), 2));
             assertQuotasHold(world);
             assertVictimsAllowed(world, result, fairSharing);
@@ -134,7 +134,7 @@ class SchedulingProperties {
      */
     private static void assertQuotasHold(World world) {
         Map<String, Map<FlavorResource, Long>> usageByQueue = new HashMap<>();
-        for (AdmittedWorkload a : world.state.admittedWorkloads()) {
+        for (AdmittedWorkload a : world.state.admittedRegistry().all()) {
             if (!a.evicted()) {
                 a.usage().forEach((fr, v) -> usageByQueue.computeIfAbsent(a.clusterQueue(), k -> new HashMap<>())
                         .merge(fr, v, Long::sum));
@@ -163,7 +163,7 @@ class SchedulingProperties {
     private static void assertVictimsAllowed(World world, CycleResult result, boolean fairSharing) {
         for (Decision.Preempt p : result.preempted()) {
             ClusterQueueSpec cq = world.queues.get(p.preemptorClusterQueue());
-            AdmittedWorkload victim = world.state.admitted(p.workload().uid()).orElseThrow();
+            AdmittedWorkload victim = world.state.admittedRegistry().find(p.workload().uid()).orElseThrow();
             assertThat(PreemptionPolicies.allows(cq, p.preemptor(), victim))
                     .as("victim %s allowed by %s's policies", p.workload(), cq.name()).isTrue();
             assertThat(p.reason() == PreemptionReason.InClusterQueue)
@@ -184,13 +184,13 @@ class SchedulingProperties {
         World world = new World(seed, fairSharing);
         for (int cycle = 0; cycle < 3; cycle++) {
             world.arrivals();
-            world.departures(world.state.runCycle());
+            world.departures(AdmissionCycle.run(world.state));
         }
         world.arrivals();
         Snapshot snapshot = world.state.snapshot();
         Preemptor preemptor = new Preemptor(fairSharing);
         for (ClusterQueueSpec cq : world.queues.values()) {
-            Workload head = world.state.queue(cq.name()).head();
+            Workload head = world.state.queueManager().queue(cq.name()).head();
             if (head == null) {
                 continue;
             }
@@ -237,8 +237,8 @@ class SchedulingProperties {
         for (int cycle = 0; cycle < 5; cycle++) {
             first.arrivals();
             second.arrivals();
-            CycleResult a = first.state.runCycle();
-            CycleResult b = second.state.runCycle();
+            CycleResult a = AdmissionCycle.run(first.state);
+            CycleResult b = AdmissionCycle.run(second.state);
             assertThat(b).isEqualTo(a);
             first.departures(a);
             second.departures(b);

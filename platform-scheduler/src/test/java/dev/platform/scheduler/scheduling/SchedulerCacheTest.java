@@ -1,5 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.api.agent.GkeLabels;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
@@ -76,26 +77,26 @@ class SchedulerCacheTest {
     void anAdmissionThatLandsIsKeptAndItsOwnRowFromTheFeedChangesNothing() {
         cache.reconcile(feed.pending("train", 0, 1, 4));
 
-        CycleResult cycle = cache.state().runCycle();
+        CycleResult cycle = AdmissionCycle.run(cache.state());
         cache.committed(cycle, feed.landed(cycle));
         cache.reconcile(feed.admittedAsDecided("train", cycle));
 
         assertThat(cycle.admitted()).extracting(a -> a.workload().name()).containsExactly("train");
-        assertThat(cache.state().admitted(feed.uid("train"))).isPresent();
+        assertThat(cache.state().admittedRegistry().find(feed.uid("train"))).isPresent();
         assertThat(cache.versions()).containsEntry(feed.uid("train"), feed.version("train"));
-        assertThat(cache.state().runCycle().isEmpty()).isTrue();
-        assertThat(cache.state().usage("cq")).containsValue(4_000L);
+        assertThat(AdmissionCycle.run(cache.state()).isEmpty()).isTrue();
+        assertThat(cache.state().admittedRegistry().usage("cq")).containsValue(4_000L);
     }
 
     @Test
     void anAdmissionThatLostARaceIsForgottenAndTheRowTheFeedBringsDecidesAgain() {
         cache.reconcile(feed.pending("train", 0, 1, 4));
-        CycleResult cycle = cache.state().runCycle();
+        CycleResult cycle = AdmissionCycle.run(cache.state());
 
         cache.committed(cycle, new CycleDecisions.Outcome(Map.of(), cycle.admitted(), List.of(), clock.instant()));
-        boolean heldAfterRace = cache.state().admitted(feed.uid("train")).isPresent();
+        boolean heldAfterRace = cache.state().admittedRegistry().find(feed.uid("train")).isPresent();
         cache.reconcile(feed.pending("train", 0, 1, 8));
-        CycleResult again = cache.state().runCycle();
+        CycleResult again = AdmissionCycle.run(cache.state());
 
         assertThat(heldAfterRace).isFalse();
         assertThat(cache.versions()).containsEntry(feed.uid("train"), feed.version("train"));
@@ -109,17 +110,17 @@ class SchedulerCacheTest {
         AdmissionPlacement placement = new AdmissionPlacement(cache, Map.of());
         cache.reconcile(feed.pending("two-slices", 0, 2, 4));
 
-        AdmissionPlacement.Placed parked = placement.place(cache.state().runCycle());
+        AdmissionPlacement.Placed parked = placement.place(AdmissionCycle.run(cache.state()));
         Map<String, String> parkedQueues = cache.parkedQueues();
         int inadmissible = cache.pendingCounts().get("cq").inadmissible();
         cache.placement().replaceInventory(List.of(pool("a"), pool("b")));
         cache.inventoryChanged();
-        AdmissionPlacement.Placed placed = placement.place(cache.state().runCycle());
+        AdmissionPlacement.Placed placed = placement.place(AdmissionCycle.run(cache.state()));
 
         assertThat(parked.result().admitted()).isEmpty();
         assertThat(parked.result().pending()).extracting(Decision.Pending::reason)
                 .containsExactly(PendingReason.WaitingForNodePool);
-        assertThat(cache.state().usage("cq")).containsValue(8_000L);
+        assertThat(cache.state().admittedRegistry().usage("cq")).containsValue(8_000L);
         assertThat(parkedQueues).containsExactly(Map.entry(feed.uid("two-slices"), "cq"));
         assertThat(inadmissible).isEqualTo(1);
         assertThat(placed.placements().get(feed.uid("two-slices")).placement().allPools())
@@ -133,13 +134,13 @@ class SchedulerCacheTest {
         admit("low", 0, 8);
         cache.reconcile(feed.pending("high", 10, 1, 8));
 
-        CycleResult preempting = cache.state().runCycle();
+        CycleResult preempting = AdmissionCycle.run(cache.state());
         cache.committed(preempting, new CycleDecisions.Outcome(Map.of(feed.uid("low"), feed.version("low") + 1),
                 List.of(), List.of(), clock.instant()));
 
         assertThat(preempting.preempted()).extracting(p -> p.workload().name()).containsExactly("low");
-        assertThat(cache.state().pendingInOrder("cq")).extracting(Workload::name).contains("low");
-        assertThat(cache.state().admitted(feed.uid("low"))).isEmpty();
+        assertThat(cache.state().queueManager().pendingInOrder("cq")).extracting(Workload::name).contains("low");
+        assertThat(cache.state().admittedRegistry().find(feed.uid("low"))).isEmpty();
     }
 
     @Test
@@ -147,7 +148,7 @@ class SchedulerCacheTest {
         admit("low", 0, 8);
         cache.reconcile(feed.pending("high", 10, 1, 8));
 
-        CycleResult preempting = cache.state().runCycle();
+        CycleResult preempting = AdmissionCycle.run(cache.state());
         cache.committed(preempting, new CycleDecisions.Outcome(Map.of(), List.of(), List.of(feed.uid("low")),
                 clock.instant()));
         boolean knownAfterRace = cache.versions().containsKey(feed.uid("low"));
@@ -155,7 +156,7 @@ class SchedulerCacheTest {
 
         assertThat(preempting.preempted()).extracting(p -> p.workload().name()).containsExactly("low");
         assertThat(knownAfterRace).isFalse();
-        assertThat(cache.state().pendingInOrder("cq")).extracting(Workload::name).containsExactly("high");
+        assertThat(cache.state().queueManager().pendingInOrder("cq")).extracting(Workload::name).containsExactly("high");
     }
 
     @Test
@@ -169,7 +170,7 @@ class SchedulerCacheTest {
         assertThat(startedRunning).containsExactly("train");
         assertThat(finished).containsExactly("train");
         assertThat(cache.row(feed.uid("train"))).isNull();
-        assertThat(cache.state().usage("cq").values()).allMatch(used -> used == 0L);
+        assertThat(cache.state().admittedRegistry().usage("cq").values()).allMatch(used -> used == 0L);
     }
 
     @Test
@@ -188,7 +189,7 @@ class SchedulerCacheTest {
     void anAdmittedWorkloadsPriorityChangeCountsWhenItsPoolsAreSoughtByPreempting() {
         cache.placement().replaceInventory(List.of(pool("a")));
         cache.reconcile(feed.pending("train", 0, 1, 4));
-        CycleResult cycle = new AdmissionPlacement(cache, Map.of()).place(cache.state().runCycle()).result();
+        CycleResult cycle = new AdmissionPlacement(cache, Map.of()).place(AdmissionCycle.run(cache.state())).result();
         cache.committed(cycle, feed.landed(cycle));
         cache.reconcile(feed.admittedAsDecided("train", cycle));
 
@@ -221,7 +222,7 @@ class SchedulerCacheTest {
     /** Pending, admitted as the core decides, and landed. */
     private void admit(String name, int priority, int chips) {
         cache.reconcile(feed.pending(name, priority, 1, chips));
-        CycleResult cycle = cache.state().runCycle();
+        CycleResult cycle = AdmissionCycle.run(cache.state());
         cache.committed(cycle, feed.landed(cycle));
         cache.reconcile(feed.admittedAsDecided(name, cycle));
     }

@@ -83,7 +83,7 @@ public final class Forecaster {
             return new WorkloadForecast(null, median.reached, null, ForecastBasis.BeyondHorizon,
                     "not admitted within the simulated time, which reached " + median.reached);
         }
-        Decision.Pending last = median.state().lastPendingDecision(uid).orElse(null);
+        Decision.Pending last = median.state().queueManager().lastPendingDecision(uid).orElse(null);
         boolean permanent = last != null && PERMANENT.contains(last.reason());
         if (!permanent && !median.holdingForever.isEmpty()) {
             return new WorkloadForecast(null, null, null, ForecastBasis.UnknownRuntime,

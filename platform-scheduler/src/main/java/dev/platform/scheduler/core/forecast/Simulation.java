@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core.forecast;
 
+import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.SchedulerState;
@@ -83,7 +84,7 @@ final class Simulation {
     void run(Collection<String> clusterQueues, Instant horizon, BooleanSupplier timeIsUp) {
         Instant now = clock.instant();
         reached = now;
-        for (AdmittedWorkload a : state.admittedWorkloads()) {
+        for (AdmittedWorkload a : state.admittedRegistry().all()) {
             if (a.evicted()) {
                 state.evictionCommitted(a.uid());
             } else {
@@ -94,7 +95,7 @@ final class Simulation {
                 schedule(a.workload(), estimate, a.admittedAt().plus(total));
             }
         }
-        clusterQueues.forEach(cq -> waiting.addAll(state.pendingInOrder(cq)));
+        clusterQueues.forEach(cq -> waiting.addAll(state.queueManager().pendingInOrder(cq)));
         waiting.forEach(w -> notYetAdmitted.add(w.uid()));
         firstFinish = finishes.isEmpty() ? null : finishes.peek().at();
         int cyclesNow = 0;
@@ -131,8 +132,8 @@ final class Simulation {
      * one, at the same instant, may decide differently (a head holds quota for one cycle only).
      */
     private boolean cycle() {
-        int active = state.activePendingCount();
-        CycleResult result = state.runCycle();
+        int active = state.queueManager().activePendingCount();
+        CycleResult result = AdmissionCycle.run(state);
         Instant now = clock.instant();
         for (Decision.Preempt p : result.preempted()) {
             victims.computeIfAbsent(p.preemptor().uid(), k -> new ArrayList<>()).add(p.workload());
@@ -153,7 +154,7 @@ final class Simulation {
             evicted(e.workload());
         }
         return !result.admitted().isEmpty() || !result.preempted().isEmpty() || !result.evicted().isEmpty()
-                || state.activePendingCount() != active;
+                || state.queueManager().activePendingCount() != active;
     }
 
     private void schedule(Workload w, RuntimeEstimate estimate, Instant end) {

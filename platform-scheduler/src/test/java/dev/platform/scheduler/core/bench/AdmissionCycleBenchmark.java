@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core.bench;
 
+import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.core.CoreFixtures;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.FakeClock;
@@ -48,7 +49,7 @@ public class AdmissionCycleBenchmark {
 
     @Benchmark
     public CycleResult fullCycle(Decisions decisions) {
-        CycleResult result = state.runCycle();
+        CycleResult result = AdmissionCycle.run(state);
         decisions.admitted += result.admitted().size();
         decisions.pending += result.pending().size();
         return result;

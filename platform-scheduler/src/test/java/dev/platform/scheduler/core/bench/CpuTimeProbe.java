@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core.bench;
 
+import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.core.CoreFixtures;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.FakeClock;
@@ -56,7 +57,7 @@ public final class CpuTimeProbe {
             SchedulerState state = ScaleWorld.admissionCycleWorld(new FakeClock(CoreFixtures.T0), fairSharing);
             long cpuStart = THREADS.getCurrentThreadCpuTime();
             long wallStart = System.nanoTime();
-            CycleResult r = state.runCycle();
+            CycleResult r = AdmissionCycle.run(state);
             long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
             long wall = System.nanoTime() - wallStart;
             int decisions = r.admitted().size() + r.pending().size();

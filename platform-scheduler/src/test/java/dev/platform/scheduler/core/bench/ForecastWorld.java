@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core.bench;
 
+import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.core.CoreFixtures;
 import dev.platform.scheduler.core.FakeClock;
 import dev.platform.scheduler.core.SchedulerSettings;
@@ -51,6 +52,6 @@ final class ForecastWorld {
                 state.addPending(ScaleWorld.workload(cq + "-p" + i, lq, i % 2, now.plusSeconds(i), 1_000));
             }
         }
-        state.runCycle();
+        AdmissionCycle.run(state);
     }
 }

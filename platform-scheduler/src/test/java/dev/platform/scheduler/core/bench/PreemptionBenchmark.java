@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core.bench;
 
+import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.core.CoreFixtures;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
@@ -69,14 +70,14 @@ public class PreemptionBenchmark {
             state.addAdmitted(w, ScaleWorld.admission(cq, "on-demand", w.podSets().get(0).requests().get("cpu")),
                     CoreFixtures.T0.plusSeconds(i));
         }
-        state.runCycle();
+        AdmissionCycle.run(state);
     }
 
     @Benchmark
     public CycleResult preemptionDecision() {
         Workload preemptor = ScaleWorld.workload("preemptor-" + serial++, "lq-0", 100, clock.instant(), 8_000);
         state.addPending(preemptor);
-        last = state.runCycle();
+        last = AdmissionCycle.run(state);
         return last;
     }
 

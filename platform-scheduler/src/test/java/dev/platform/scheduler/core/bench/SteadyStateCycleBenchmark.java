@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core.bench;
 
+import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.core.CoreFixtures;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.FakeClock;
@@ -38,8 +39,8 @@ public class SteadyStateCycleBenchmark {
     public void buildWorld() {
         clock = new FakeClock(CoreFixtures.T0);
         state = ScaleWorld.admissionCycleWorld(clock, false);
-        state.runCycle();
-        for (AdmittedWorkload a : state.admittedWorkloads()) {
+        AdmissionCycle.run(state);
+        for (AdmittedWorkload a : state.admittedRegistry().all()) {
             running.add(a.uid());
         }
         running.sort(null);
@@ -53,6 +54,6 @@ public class SteadyStateCycleBenchmark {
             state.addPending(ScaleWorld.workload("s" + serial, "lq-" + cq.substring(3), 0, clock.instant(), 1_000));
         }
         clock.advance(Duration.ofSeconds(1));
-        return state.runCycle();
+        return AdmissionCycle.run(state);
     }
 }

@@ -52,8 +52,8 @@ class ForecasterTest {
         assertThat(forecast.forecasts().get("first").estimatedAdmissionAt()).isEqualTo(CoreFixtures.T0.plusSeconds(1800));
         assertThat(forecast.forecasts().get("second").estimatedAdmissionAt()).isEqualTo(CoreFixtures.T0.plusSeconds(3600));
         assertThat(forecast.validUntil()).isEqualTo(CoreFixtures.T0.plusSeconds(1800));
-        assertThat(state.pendingInOrder("cq")).extracting(Workload::name).containsExactly("first", "second");
-        assertThat(state.admittedWorkloads()).extracting(a -> a.workload().name()).containsExactly("running");
+        assertThat(state.queueManager().pendingInOrder("cq")).extracting(Workload::name).containsExactly("first", "second");
+        assertThat(state.admittedRegistry().all()).extracting(a -> a.workload().name()).containsExactly("running");
         assertThat(state.lastChange(queues)).isEqualTo(stamp);
     }
 

@@ -48,7 +48,7 @@ final class LifecycleSteps {
         this.s = s;
         this.timers = new LifecycleTimers(settings(map(s.doc.get("waitForPodsReady"))));
         this.cluster = Boolean.TRUE.equals(s.doc.get("cluster"));
-        s.state.admittedWorkloads().forEach(a -> admitted(a.workload().uid(), a.admittedAt()));
+        s.state.admittedRegistry().all().forEach(a -> admitted(a.workload().uid(), a.admittedAt()));
     }
 
     /** Kueue's waitForPodsReady keys, Kueue 0.19's defaults for those absent. */

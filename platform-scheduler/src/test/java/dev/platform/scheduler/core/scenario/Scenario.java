@@ -144,7 +144,7 @@ final class Scenario {
             // As the REST replay stores them: what the LocalQueue consumed so far, as of the scenario's present.
             Map<String, Double> consumed = new LinkedHashMap<>();
             strMap(lq.get("consumedResources")).forEach((r, q) -> consumed.put(r, (double) CoreFixtures.milli(q)));
-            state.restoreLocalQueueUsage(new LocalQueueUsage(spec.namespace(), spec.name(), consumed, NOW));
+            state.fairSharing().restore(new LocalQueueUsage(spec.namespace(), spec.name(), consumed, NOW));
         }
         int i = 0;
         for (Map<String, Object> a : list(doc.get("admitted"))) {

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core.scenario;
 
+import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.model.PodSetAssignment;
@@ -38,7 +39,7 @@ class ScenarioTest {
     void scenario(Path file) throws IOException {
         Scenario s = Scenario.load(file);
         LifecycleSteps lifecycle = new LifecycleSteps(s);
-        CycleResult first = s.state.runCycle();
+        CycleResult first = AdmissionCycle.run(s.state);
         lifecycle.cycleRan(first);
         check(s, "first cycle", first, map(s.doc.get("expect")));
         int n = 0;
@@ -53,7 +54,7 @@ class ScenarioTest {
             s.clock.advance(step.containsKey("advance") ? Scenario.duration(str(step.get("advance")))
                     : Duration.ofMinutes(1));
             lifecycle.timersRan(decided);
-            CycleResult result = s.state.runCycle();
+            CycleResult result = AdmissionCycle.run(s.state);
             lifecycle.cycleRan(result);
             String where = s.file + " (" + s.name() + "), step " + n + ": ";
             lifecycle.check(where, map(step.get("expect")), decided);
@@ -158,7 +159,7 @@ class ScenarioTest {
         }
         for (String name : YamlTree.strList(expect.get("inactive"))) {
             assertThat(s.state.isInactive(name)).as(where + name + " is inactive").isTrue();
-            assertThat(s.state.pendingInOrder(s.queueOfLocalQueue.get(s.workloads.get(name).localQueueKey())))
+            assertThat(s.state.queueManager().pendingInOrder(s.queueOfLocalQueue.get(s.workloads.get(name).localQueueKey())))
                     .as(where + name + " is in no queue").noneMatch(w -> w.name().equals(name));
         }
     }
