@@ -12,6 +12,7 @@ import dev.platform.api.manifest.ManifestParser;
 import dev.platform.api.manifest.ManifestRejectedException;
 import dev.platform.scheduler.cluster.ClusterInventoryStore.LastReport;
 import dev.platform.scheduler.cluster.ClusterInventoryStore.StoredPool;
+import dev.platform.scheduler.core.placement.NodePool;
 import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.workload.WorkloadRunStates;
 import dev.platform.scheduler.workload.WorkloadRunStates.Observation;
@@ -151,7 +152,7 @@ public class AgentReportService {
         for (NodePoolReport pool : report.nodePools()) {
             reported.add(pool.name());
             StoredPool old = before.get(pool.name());
-            PoolHealth health = PoolHealth.of(pool.state());
+            NodePool.Health health = ClusterInventoryStore.health(pool.state());
             Instant unhealthySince = pool.state() != HealthState.UNHEALTHY ? null
                     : old != null && old.unhealthySince() != null ? old.unhealthySince() : now;
             inventory.putPool(cluster, pool, unhealthySince, now);

@@ -1,9 +1,11 @@
 package dev.platform.scheduler.cluster;
 
+import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.agent.NodePoolReport;
 import dev.platform.api.agent.NodeReport;
 import dev.platform.api.agent.WorkloadStatusReport;
+import dev.platform.scheduler.core.placement.NodePool;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -40,7 +42,7 @@ class ClusterInventoryStore {
     }
 
     /** A pool as stored, to tell what a report changes. */
-    record StoredPool(PoolHealth health, Instant unhealthySince) {
+    record StoredPool(NodePool.Health health, Instant unhealthySince) {
     }
 
     /**
@@ -76,7 +78,7 @@ class ClusterInventoryStore {
         Map<String, StoredPool> pools = new HashMap<>();
         jdbc.sql("SELECT name, health, unhealthy_since FROM node_pool WHERE cluster = ?").param(cluster)
                 .query((rs, i) -> Map.entry(rs.getString(1),
-                        new StoredPool(PoolHealth.valueOf(rs.getString(2)), instant(rs.getTimestamp(3)))))
+                        new StoredPool(NodePool.Health.valueOf(rs.getString(2)), instant(rs.getTimestamp(3)))))
                 .list().forEach(e -> pools.put(e.getKey(), e.getValue()));
         return pools;
     }
@@ -93,7 +95,7 @@ class ClusterInventoryStore {
                             health_reasons = excluded.health_reasons, node_count = excluded.node_count,
                             chips_per_node = excluded.chips_per_node, unhealthy_since = excluded.unhealthy_since,
                             updated_at = excluded.updated_at""")
-                .params(cluster, pool.name(), pool.accelerator(), pool.topology(), PoolHealth.of(pool.state()).name(),
+                .params(cluster, pool.name(), pool.accelerator(), pool.topology(), health(pool.state()).name(),
                         reasons(pool.reasons()), pool.nodes().size(), chipsPerNode,
                         unhealthySince == null ? null : Timestamp.from(unhealthySince), Timestamp.from(now))
                 .update();
@@ -107,7 +109,7 @@ class ClusterInventoryStore {
                             allocatable = excluded.allocatable, capacity = excluded.capacity,
                             updated_at = excluded.updated_at""",
                 pool.nodes().stream().map(n -> new Object[]{cluster, n.name(), pool.name(),
-                        PoolHealth.of(n.state()).name(), reasons(n.reasons()), chips(n.chipAllocatable()),
+                        health(n.state()).name(), reasons(n.reasons()), chips(n.chipAllocatable()),
                         chips(n.chipCapacity()), Timestamp.from(now)}).toList());
     }
 
@@ -161,6 +163,18 @@ class ClusterInventoryStore {
     void retainWorkloads(String cluster, Collection<UUID> present) {
         jdbc.sql("DELETE FROM cluster_workload WHERE cluster = ? AND NOT (workload_uid = ANY(?))")
                 .params(cluster, present.toArray(UUID[]::new)).update();
+    }
+
+    /**
+     * A node's or pool's health as an agent reports it, in the scheduler's one health type; {@code Unknown} is
+     * never reported: it is what a stale cluster's pools are shown as.
+     */
+    static NodePool.Health health(HealthState state) {
+        return switch (state) {
+            case HEALTHY -> NodePool.Health.Healthy;
+            case DEGRADED -> NodePool.Health.Degraded;
+            case UNHEALTHY -> NodePool.Health.Unhealthy;
+        };
     }
 
     static String[] reasons(List<NodeHealthReason> reasons) {

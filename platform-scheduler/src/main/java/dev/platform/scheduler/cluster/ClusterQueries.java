@@ -1,5 +1,6 @@
 package dev.platform.scheduler.cluster;
 
+import dev.platform.scheduler.core.placement.NodePool;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -46,8 +47,8 @@ public class ClusterQueries {
 
     /** {@code health} is what the scheduler acts on (Unknown when stale); {@code reportedHealth} the agent's last word. */
     public record NodePoolView(String name, String accelerator, String topology, int nodes, int chipsPerNode, int chips,
-                        PoolHealth health, PoolHealth reportedHealth, List<String> reasons, Instant unhealthySince,
-                        Instant updatedAt, List<PlacedWorkload> workloads) {
+                        NodePool.Health health, NodePool.Health reportedHealth, List<String> reasons,
+                        Instant unhealthySince, Instant updatedAt, List<PlacedWorkload> workloads) {
     }
 
     public record NodePoolsView(String cluster, boolean stale, Instant lastReportAt, List<NodePoolView> items) {
@@ -57,20 +58,20 @@ public class ClusterQueries {
     }
 
     List<ClusterView> clusters() {
-        Map<String, Map<PoolHealth, Integer>> counts = new HashMap<>();
+        Map<String, Map<NodePool.Health, Integer>> counts = new HashMap<>();
         jdbc.sql("SELECT cluster, health, count(*) AS n FROM node_pool GROUP BY cluster, health")
                 .query(rs -> {
                     counts.computeIfAbsent(rs.getString("cluster"), c -> new HashMap<>())
-                            .put(PoolHealth.valueOf(rs.getString("health")), rs.getInt("n"));
+                            .put(NodePool.Health.valueOf(rs.getString("health")), rs.getInt("n"));
                 });
         return clusterRows(null).stream().map(c -> view(c, counts.getOrDefault(c.name(), Map.of()))).toList();
     }
 
     Optional<ClusterView> cluster(String name) {
-        Map<PoolHealth, Integer> counts = new HashMap<>();
+        Map<NodePool.Health, Integer> counts = new HashMap<>();
         jdbc.sql("SELECT health, count(*) AS n FROM node_pool WHERE cluster = ? GROUP BY health").param(name)
                 .query(rs -> {
-                    counts.put(PoolHealth.valueOf(rs.getString("health")), rs.getInt("n"));
+                    counts.put(NodePool.Health.valueOf(rs.getString("health")), rs.getInt("n"));
                 });
         return clusterRows(name).stream().findFirst().map(c -> view(c, counts));
     }
@@ -113,12 +114,13 @@ public class ClusterQueries {
                 .params(cluster, cluster)
                 .query(rs -> {
                     String of = rs.getString("cluster");
-                    PoolHealth reported = PoolHealth.valueOf(rs.getString("health"));
+                    NodePool.Health reported = NodePool.Health.valueOf(rs.getString("health"));
                     int nodes = rs.getInt("node_count");
                     int chipsPerNode = rs.getInt("chips_per_node");
                     pools.computeIfAbsent(of, c -> new ArrayList<>()).add(new NodePoolView(rs.getString("name"),
                             rs.getString("accelerator"), rs.getString("topology"), nodes, chipsPerNode,
-                            nodes * chipsPerNode, stale.getOrDefault(of, false) ? PoolHealth.Unknown : reported, reported,
+                            nodes * chipsPerNode, stale.getOrDefault(of, false) ? NodePool.Health.Unknown : reported,
+                            reported,
                             ClusterInventoryStore.strings(rs.getArray("health_reasons")),
                             ClusterInventoryStore.instant(rs, "unhealthy_since"),
                             ClusterInventoryStore.instant(rs, "updated_at"),
@@ -141,15 +143,15 @@ public class ClusterQueries {
                 .list();
     }
 
-    private ClusterView view(ClusterRow c, Map<PoolHealth, Integer> byHealth) {
+    private ClusterView view(ClusterRow c, Map<NodePool.Health, Integer> byHealth) {
         boolean connected = c.lastReportAt() != null;
         boolean stale = isStale(c.lastReportAt());
         int total = byHealth.values().stream().mapToInt(Integer::intValue).sum();
         PoolCounts counts = stale
                 ? new PoolCounts(total, 0, 0, 0, total)
-                : new PoolCounts(total, byHealth.getOrDefault(PoolHealth.Healthy, 0),
-                byHealth.getOrDefault(PoolHealth.Degraded, 0), byHealth.getOrDefault(PoolHealth.Unhealthy, 0),
-                byHealth.getOrDefault(PoolHealth.Unknown, 0));
+                : new PoolCounts(total, byHealth.getOrDefault(NodePool.Health.Healthy, 0),
+                byHealth.getOrDefault(NodePool.Health.Degraded, 0), byHealth.getOrDefault(NodePool.Health.Unhealthy, 0),
+                byHealth.getOrDefault(NodePool.Health.Unknown, 0));
         return new ClusterView(c.name(), connected, c.agentId(), c.lastReportAt(), stale, c.lastAcked(), counts);
     }
 

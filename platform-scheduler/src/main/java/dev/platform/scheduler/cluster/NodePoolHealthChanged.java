@@ -1,5 +1,7 @@
 package dev.platform.scheduler.cluster;
 
+import dev.platform.scheduler.core.placement.NodePool;
+
 import java.util.List;
 
 /**
@@ -7,7 +9,7 @@ import java.util.List;
  * a turn (Hotswap detection, placement on a healed pool). {@code oldHealth} is null for a pool seen for the first time, {@code newHealth} null for a
  * pool the cluster no longer has; {@code reasons} are the agent's (NodeHealthReason names).
  */
-public record NodePoolHealthChanged(String cluster, String pool, PoolHealth oldHealth, PoolHealth newHealth,
+public record NodePoolHealthChanged(String cluster, String pool, NodePool.Health oldHealth, NodePool.Health newHealth,
                                     List<String> reasons) {
 
     public NodePoolHealthChanged {

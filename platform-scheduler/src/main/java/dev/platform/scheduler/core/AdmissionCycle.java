@@ -138,7 +138,8 @@ public final class AdmissionCycle {
             return;
         }
         // In ClusterQueue name order, then uid order, so that the same state drains in the same order.
-        for (Map.Entry<String, Map<String, AdmittedWorkload>> e : new TreeMap<>(state.admittedRegistry().byQueue()).entrySet()) {
+        Map<String, Map<String, AdmittedWorkload>> byQueue = new TreeMap<>(state.admittedRegistry().byQueue());
+        for (Map.Entry<String, Map<String, AdmittedWorkload>> e : byQueue.entrySet()) {
             ClusterQueueSpec cq = state.configuration().clusterQueues().get(e.getKey());
             boolean queueDrains = cq != null && cq.stopPolicy() == StopPolicy.HoldAndDrain;
             for (AdmittedWorkload w : List.copyOf(e.getValue().values())) {

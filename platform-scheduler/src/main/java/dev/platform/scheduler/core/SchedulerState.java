@@ -485,8 +485,8 @@ public final class SchedulerState {
      * runs its cycles on {@code clock}. Workloads and specs are immutable records, so the copy shares them.
      */
     public SchedulerState copyOf(Collection<String> clusterQueueNames, Clock clock) {
-        SchedulerState copy = new SchedulerState(clock, settings, fairSharing.copyOf(configuration.localQueues()
-                .stream().filter(lq -> clusterQueueNames.contains(lq.clusterQueue())).map(LocalQueueSpec::key).toList()));
+        SchedulerState copy = new SchedulerState(clock, settings, fairSharing.copyOf(configuration.localQueues().stream()
+                .filter(lq -> clusterQueueNames.contains(lq.clusterQueue())).map(LocalQueueSpec::key).toList()));
             configuration.copyInto(copy.configuration, clusterQueueNames, quotaTree());
         copy.drainRequested = drainRequested;
         queues.copyInto(copy.queues, clusterQueueNames, copy.fairSharing.enabled() ? copy.fairSharing::score : null);
@@ -510,7 +510,8 @@ public final class SchedulerState {
 
     QuotaTree quotaTree() {
         if (tree == null) {
-            tree = QuotaTree.build(configuration.cohorts(), configuration.clusterQueues().values(), admitted::liveUsage);
+            tree = QuotaTree.build(configuration.cohorts(), configuration.clusterQueues().values(),
+                    admitted::liveUsage);
         }
         return tree;
     }

@@ -23,7 +23,8 @@
  *       {@code requeueInadmissible()} or {@code requeueInadmissible(clusterQueue)}. Finishing a workload and any
  *       configuration change requeue on their own (new namespace labels: only the ClusterQueues that newly select
  *       the namespace).</li>
- *   <li>{@code AdmissionCycle.run(state)} — one admission cycle, run by the adapter's loop, returning a {@link dev.platform.scheduler.core.CycleResult} of
+ *   <li>{@code AdmissionCycle.run(state)} — one admission cycle, run by the adapter's loop, returning a
+ *       {@link dev.platform.scheduler.core.CycleResult} of
  *       {@link dev.platform.scheduler.core.Decision}s: {@code Admit}, {@code Preempt} (victim, reason, Kueue's
  *       message), {@code Pending} (typed {@link dev.platform.api.reason.PendingReason}, message, whether it went
  *       to the inadmissible set) and {@code Evict} (HoldAndDrain or deactivation, with an

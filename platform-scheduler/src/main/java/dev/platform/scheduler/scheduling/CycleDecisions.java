@@ -44,24 +44,24 @@ final class CycleDecisions {
         for (Decision.Admit a : result.admitted()) {
             Workload w = a.workload();
             WorkloadDecision.Placed placed = placements.get(w.uid());
-            decisions.add(new WorkloadDecision.Admit(new WorkloadDecision.Subject(UUID.fromString(w.uid()),
+            decisions.add(new WorkloadDecision.Admit(new WorkloadDecision.Subject(uid(w),
                     w.namespace(), w.name(), w.priorityClassName()), versions.getOrDefault(w.uid(), -1L),
                     CoreMapping.admission(a.admission(),
                             placed == null ? Map.of() : NodePoolPlacement.poolNames(placed.placement())),
                     quota(a), placed));
         }
         for (Decision.Preempt p : result.preempted()) {
-            decisions.add(new WorkloadDecision.Evict(UUID.fromString(p.workload().uid()),
+            decisions.add(new WorkloadDecision.Evict(uid(p.workload()),
                     versions.getOrDefault(p.workload().uid(), -1L), EvictionReason.Preempted, p.message(),
                     new WorkloadDecision.Preemption(p.reason(), party(p.preemptor(), p.preemptorClusterQueue()),
                             party(p.workload(), p.victimClusterQueue()))));
         }
         for (Decision.Evict e : result.evicted()) {
-            decisions.add(new WorkloadDecision.Evict(UUID.fromString(e.workload().uid()),
+            decisions.add(new WorkloadDecision.Evict(uid(e.workload()),
                     versions.getOrDefault(e.workload().uid(), -1L), e.reason(), e.message(), null));
         }
         for (Decision.Pending p : result.pending()) {
-            decisions.add(new WorkloadDecision.Wait(UUID.fromString(p.workload().uid()), p.reason(), p.message(),
+            decisions.add(new WorkloadDecision.Wait(uid(p.workload()), p.reason(), p.message(),
                     "QuotaReserved"));
         }
         return decisions;
@@ -93,6 +93,11 @@ final class CycleDecisions {
         }
         return byFlavorResource.entrySet().stream().map(e -> new WorkloadTransitions.QuotaUse(e.getKey().get(0),
                 e.getKey().get(1), Quantities.value(e.getValue()))).toList();
+    }
+
+    /** The core names a workload by its uid's text; the committer by the uid. */
+    private static UUID uid(Workload workload) {
+        return UUID.fromString(workload.uid());
     }
 
     private static PreemptionEvent.Party party(Workload workload, String clusterQueue) {

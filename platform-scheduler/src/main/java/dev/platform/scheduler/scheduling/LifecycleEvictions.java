@@ -10,8 +10,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-import java.util.UUID;
-
 /**
  * What the lifecycle rules decided for a workload holding quota, as the decision the committer writes: its quota
  * goes (requeued with backoff, or deactivated) and a STOP takes its pods out of its cluster (the JobSet stays
@@ -31,10 +29,10 @@ class LifecycleEvictions {
         this.timestamp = properties.waitForPodsReady().requeuingStrategy().timestamp();
     }
 
-    /** {@code decision} for {@code row}, to land only if the row is still as {@code expected}. */
+    /** {@code decision} for {@code row} (the workload it names), to land only if the row is still as {@code expected}. */
     WorkloadDecision.Lifecycle decision(LifecycleDecision decision, WorkloadRow row,
                                         WorkloadTransitions.Expected expected) {
-        return new WorkloadDecision.Lifecycle(UUID.fromString(decision.uid()), expected, decision,
+        return new WorkloadDecision.Lifecycle(row.uid(), expected, decision,
                 timestamp == RequeuingTimestamp.Eviction, row.maximumExecutionTimeSeconds());
     }
 

@@ -1,10 +1,10 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.cluster.AgentsProperties;
 import dev.platform.scheduler.cluster.NodePoolInventory;
 import dev.platform.scheduler.commit.DecisionCommitter;
 import dev.platform.scheduler.config.ConfigStore;
+import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.forecast.ForecastService;
 import dev.platform.scheduler.leadership.LeaderStatus;

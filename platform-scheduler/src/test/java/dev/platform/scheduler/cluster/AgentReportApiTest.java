@@ -2,6 +2,7 @@ package dev.platform.scheduler.cluster;
 
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodeHealthReason;
+import dev.platform.scheduler.core.placement.NodePool;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
@@ -178,10 +179,11 @@ class AgentReportApiTest extends PlatformApplicationTest {
         assertThat(unhealthySince("tpu-0")).isNull();
 
         assertThat(events.stream(NodePoolHealthChanged.class)).containsExactly(
-                new NodePoolHealthChanged("prod-1", "tpu-0", null, PoolHealth.Healthy, List.of()),
-                new NodePoolHealthChanged("prod-1", "tpu-0", PoolHealth.Healthy, PoolHealth.Unhealthy,
+                new NodePoolHealthChanged("prod-1", "tpu-0", null, NodePool.Health.Healthy, List.of()),
+                new NodePoolHealthChanged("prod-1", "tpu-0", NodePool.Health.Healthy, NodePool.Health.Unhealthy,
                         List.of("NOT_READY")),
-                new NodePoolHealthChanged("prod-1", "tpu-0", PoolHealth.Unhealthy, PoolHealth.Healthy, List.of()));
+                new NodePoolHealthChanged("prod-1", "tpu-0", NodePool.Health.Unhealthy, NodePool.Health.Healthy,
+                        List.of()));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.cluster;
 
+import dev.platform.scheduler.core.placement.NodePool;
 import dev.platform.scheduler.testsupport.ControllerSliceTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
@@ -56,7 +57,7 @@ class ClusterControllerTest extends ControllerSliceTest {
     void nodePoolsShowActedAndReportedHealthAndTheirWorkloads() throws Exception {
         given(clusterQueries.nodePools("prod-1")).willReturn(Optional.of(new ClusterQueries.NodePoolsView("prod-1", true,
                 REPORTED, List.of(new ClusterQueries.NodePoolView("pool-a", "tpu-v6e-slice", "4x4", 4, 4, 16,
-                        PoolHealth.Unknown, PoolHealth.Healthy, List.of(), null, REPORTED,
+                        NodePool.Health.Unknown, NodePool.Health.Healthy, List.of(), null, REPORTED,
                         List.of(new ClusterQueries.PlacedWorkload("uid-1", "team-a", "train", "Running")))))));
 
         mvc.perform(get("/api/v1/clusters/prod-1/nodepools"))

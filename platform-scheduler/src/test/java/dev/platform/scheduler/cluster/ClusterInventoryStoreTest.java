@@ -6,6 +6,7 @@ import dev.platform.api.agent.NodePoolReport;
 import dev.platform.api.agent.NodeReport;
 import dev.platform.api.agent.WorkloadPhase;
 import dev.platform.api.agent.WorkloadStatusReport;
+import dev.platform.scheduler.core.placement.NodePool;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
 import dev.platform.scheduler.workload.WorkloadTransitions;
 import org.junit.jupiter.api.BeforeEach;
@@ -84,7 +85,7 @@ class ClusterInventoryStoreTest {
 
         assertThat(nodes("tpu-0")).containsExactly("n-2:Unhealthy", "n-3:Healthy");
         assertThat(inventory.pools("prod-1")).containsExactly(Map.entry("tpu-0",
-                new ClusterInventoryStore.StoredPool(PoolHealth.Unhealthy, NOW)));
+                new ClusterInventoryStore.StoredPool(NodePool.Health.Unhealthy, NOW)));
         assertThat(queries.nodePools("prod-1").orElseThrow().items()).singleElement().satisfies(p -> {
             assertThat(p.nodes()).isEqualTo(2);
             assertThat(p.chipsPerNode()).as("the largest node's").isEqualTo(8);
@@ -144,8 +145,8 @@ class ClusterInventoryStoreTest {
                         "prod-2 connected=true stale=true PoolCounts[total=1, healthy=0, degraded=0, unhealthy=0, unknown=1]",
                         "quiet connected=false stale=false PoolCounts[total=0, healthy=0, degraded=0, unhealthy=0, unknown=0]");
         assertThat(queries.nodePools("prod-2").orElseThrow().items()).singleElement().satisfies(p -> {
-            assertThat(p.health()).isEqualTo(PoolHealth.Unknown);
-            assertThat(p.reportedHealth()).isEqualTo(PoolHealth.Unhealthy);
+            assertThat(p.health()).isEqualTo(NodePool.Health.Unknown);
+            assertThat(p.reportedHealth()).isEqualTo(NodePool.Health.Unhealthy);
         });
         assertThat(queries.cluster("prod-2")).hasValueSatisfying(c -> assertThat(c.stale()).isTrue());
         assertThat(queries.allNodePools()).extracting(ClusterQueries.NodePoolsView::cluster)

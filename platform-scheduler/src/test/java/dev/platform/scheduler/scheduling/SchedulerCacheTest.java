@@ -1,11 +1,11 @@
 package dev.platform.scheduler.scheduling;
 
-import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.api.agent.GkeLabels;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.scheduler.cluster.NodePoolPlacement;
+import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.core.CoreFixtures;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
