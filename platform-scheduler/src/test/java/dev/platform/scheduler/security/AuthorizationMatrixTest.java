@@ -337,7 +337,9 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
             page("GET", "/login", "invalid tokens are refused even here", f -> Request.of("/login")).users(200)
                     .expect(200, Who.ANONYMOUS),
             page("GET", "/forbidden", "the 403 page", f -> Request.of("/forbidden")).users(403)
-                    .expect(403, Who.ANONYMOUS));
+                    .expect(403, Who.ANONYMOUS),
+            page("GET", "/not-found", "the 404 page", f -> Request.of("/not-found")).users(404)
+                    .expect(404, Who.ANONYMOUS));
 
     @Test
     void everyEndpointAnswersEveryCallerAsTheMatrixSays() {

@@ -70,11 +70,25 @@ class ConsoleLoginTest extends PlatformApplicationTest {
 
         assertThat(forged.status()).isEqualTo(403);
         assertThat(wrongToken.status()).isEqualTo(403);
+        assertThat(forged.body()).as("the token is what is wrong, not alice's roles (she leads team-a)")
+                .contains("The form has expired", "security token (CSRF)").doesNotContain("Not for your roles");
         assertThat(api.get("/api/v1/namespaces/team-a/workloads/w").json().get("state").asString()).isNotEqualTo("Finished");
         Response cancelled = browser.postForm("/namespaces/team-a/workloads/w/cancel", Map.of(),
                 BrowserSession.csrfOf(page));
         assertThat(cancelled.status()).isEqualTo(302);
         assertThat(api.get("/api/v1/namespaces/team-a/workloads/w").json().get("state").asString()).isEqualTo("Finished");
+    }
+
+    @Test
+    void aPathNoPageServesIsNotFoundNotARefusalByRole() {
+        BrowserSession browser = new BrowserSession(port);
+        browser.logIn("alice", PASSWORD);
+
+        Response missing = browser.get("/no-such-page");
+
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(missing.body()).contains("That page</span> does not exist").doesNotContain("Not for your roles");
+        assertThat(browser.get("/hotswaps").body()).as("a page alice's roles do not allow").contains("Not for your roles");
     }
 
     @Test
