@@ -12,6 +12,7 @@ import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
+import org.springframework.util.StringUtils;
 import java.util.List;
 import java.util.Optional;
 
@@ -25,6 +26,7 @@ import static dev.platform.web.console.ConsoleFixtures.simCluster;
 import static dev.platform.web.console.ConsoleFixtures.staleCluster;
 import static dev.platform.web.console.ConsoleFixtures.preemption;
 import static dev.platform.web.console.ConsoleFixtures.trainingQueue;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
@@ -112,6 +114,15 @@ class OverviewControllerTest {
                         containsString("href=\"/namespaces/default/workloads/low-jax-trillium\""),
                         containsString("InClusterQueue"),
                         containsString("aria-current=\"page\">Overview"))));
+    }
+
+    @Test
+    void theQueuesWithoutACohortAreHeadedOnce() throws Exception {
+        given(queries.overview(ADMIN, 10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
+
+        String page = mvc.perform(get("/")).andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
+
+        assertThat(StringUtils.countOccurrencesOf(page, "ClusterQueues without a cohort")).isOne();
     }
 
     @Test
