@@ -161,6 +161,9 @@ class SecurityConfiguration {
                         "/namespaces/{namespace}/workloads/*/resume").access(rules.cancelsInNamespace())
                 .requestMatchers(POST, "/queues/*/stop", "/queues/*/resume", "/namespaces/*/localqueues/*/stop",
                         "/namespaces/*/localqueues/*/resume").access(rules.when(Caller::isAdmin))
+                // Every signed-in user's own API tokens (the page shows and revokes only the caller's).
+                .requestMatchers(GET, "/tokens").access(rules.anyCaller())
+                .requestMatchers(POST, "/tokens", "/tokens/*/revoke").access(rules.anyCaller())
                 .requestMatchers(POST, "/logout").authenticated()
                 .anyRequest().denyAll();
     }

@@ -334,6 +334,13 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
                     .only(302, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN).expect(403, Who.ANONYMOUS),
             new Row("GET", "/console/events", "text/event-stream", "the live-update stream",
                     f -> Request.of("/console/events"), api("GET", "", "").expected()).users(200),
+            page("GET", "/tokens", "the caller's own API tokens", f -> Request.of("/tokens")).users(200),
+            page("POST", "/tokens", "the form: a token for the caller", f -> new Request("/tokens",
+                    "application/x-www-form-urlencoded", "description=matrix&lifetimeDays=1"))
+                    .users(200).expect(403, Who.ANONYMOUS),
+            page("POST", "/tokens/{id}/revoke", "the form; a token that is not the caller's is not found",
+                    f -> new Request("/tokens/987654321/revoke", "application/x-www-form-urlencoded", ""))
+                    .users(302).expect(403, Who.ANONYMOUS),
             page("GET", "/login", "invalid tokens are refused even here", f -> Request.of("/login")).users(200)
                     .expect(200, Who.ANONYMOUS),
             page("GET", "/forbidden", "the 403 page", f -> Request.of("/forbidden")).users(403)
