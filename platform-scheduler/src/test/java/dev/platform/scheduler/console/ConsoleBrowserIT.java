@@ -194,7 +194,8 @@ class ConsoleBrowserIT {
                 assertThat(browser.getCurrentUrl()).endsWith("/login?logout");
                 console.logIn("alice", PASSWORD);
                 assertThat(browser.findElement(By.cssSelector(".who-roles")).getText()).isEqualTo("ml");
-                assertThat(browser.findElements(By.linkText("Hotswaps"))).isEmpty();
+                assertThat(browser.findElements(By.linkText("Node pools"))).isEmpty();
+                assertThat(browser.findElements(By.linkText("Hotswaps"))).as("her team's hotswaps").hasSize(1);
                 console.screenshot("overview-team-lead");
                 console.open("/teams");
                 assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Team quota");

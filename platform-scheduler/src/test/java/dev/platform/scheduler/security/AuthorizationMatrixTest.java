@@ -245,7 +245,8 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
                     .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/preemptions", "format=csv", f -> Request.of("/api/v1/preemptions?format=csv"))
                     .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
-            api("GET", "/api/v1/hotswaps", "/api/v1/hotswaps").only(200, 403, Who.OPS, Who.ADMIN),
+            api("GET", "/api/v1/hotswaps", "a lead's teams' workloads", f -> Request.of("/api/v1/hotswaps"))
+                    .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/clusters", "/api/v1/clusters").only(200, 403, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/clusters/{cluster}", "/api/v1/clusters/prod-1").only(200, 403, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/clusters/{cluster}/nodepools", "/api/v1/clusters/prod-1/nodepools")
@@ -295,7 +296,8 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
             page("GET", "/teams", "team=nlp", f -> Request.of("/teams?team=nlp")).only(200, 403, Who.OPS, Who.ADMIN),
             page("GET", "/preemptions", "a lead sees their teams'", f -> Request.of("/preemptions"))
                     .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
-            page("GET", "/hotswaps", "", f -> Request.of("/hotswaps")).only(200, 403, Who.OPS, Who.ADMIN),
+            page("GET", "/hotswaps", "a lead's teams' workloads", f -> Request.of("/hotswaps"))
+                    .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
             page("GET", "/nodepools", "", f -> Request.of("/nodepools")).only(200, 403, Who.OPS, Who.ADMIN),
             page("GET", "/configuration", "", f -> Request.of("/configuration")).only(200, 403, Who.OPS, Who.ADMIN),
             page("POST", "/queues/{clusterQueue}/stop", "the form", f -> {

@@ -51,7 +51,7 @@ class ConsoleLoginTest extends PlatformApplicationTest {
         Response queues = browser.get("/queues");
         assertThat(queues.status()).isEqualTo(200);
         assertThat(queues.body()).contains("<span class=\"who-name\">alice</span>", "<span class=\"who-roles\">vision</span>",
-                "href=\"/queues/cq\"", "href=\"/teams\"").doesNotContain("href=\"/hotswaps\"");
+                "href=\"/queues/cq\"", "href=\"/teams\"", "href=\"/hotswaps\"").doesNotContain("href=\"/nodepools\"");
         assertThat(jdbc.sql("SELECT count(*) FROM spring_session WHERE principal_name = 'alice'").query(Long.class).single())
                 .as("the session lives in PostgreSQL, for every replica").isOne();
 
@@ -120,7 +120,7 @@ class ConsoleLoginTest extends PlatformApplicationTest {
 
         assertThat(missing.status()).isEqualTo(404);
         assertThat(missing.body()).contains("That page</span> does not exist").doesNotContain("Not for your roles");
-        assertThat(browser.get("/hotswaps").body()).as("a page alice's roles do not allow").contains("Not for your roles");
+        assertThat(browser.get("/nodepools").body()).as("a page alice's roles do not allow").contains("Not for your roles");
     }
 
     @Test

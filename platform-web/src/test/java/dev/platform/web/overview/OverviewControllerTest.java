@@ -90,7 +90,7 @@ class OverviewControllerTest {
                 .andExpect(content().string(allOf(
                         containsString("Latest preemptions"), containsString("href=\"/teams\""),
                         containsString("href=\"/preemptions\""), not(containsString("Latest hotswaps")),
-                        not(containsString("href=\"/hotswaps\"")))));
+                        containsString("href=\"/hotswaps\""), not(containsString("href=\"/nodepools\"")))));
     }
 
     @Test
@@ -148,7 +148,7 @@ class OverviewControllerTest {
     @Test
     void showsTheLatestHotswapsAndNodePoolHealthCounts() throws Exception {
         given(queries.overview(ADMIN, 10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
-        given(hotswaps.latest(5)).willReturn(List.of(recoveredHotswap(7, T0)));
+        given(hotswaps.latest(ADMIN, 5)).willReturn(List.of(recoveredHotswap(7, T0)));
         given(nodePools.clusters()).willReturn(List.of(simCluster(), staleCluster()));
 
         mvc.perform(get("/"))
