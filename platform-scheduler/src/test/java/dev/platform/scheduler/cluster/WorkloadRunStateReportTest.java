@@ -101,12 +101,12 @@ class WorkloadRunStateReportTest extends PlatformApplicationTest {
     }
 
     @Test
-    void aSuspendedJobSetWithAQueueLabelIsAdoptedOnceAndABadOneIsReported() {
+    void aSuspendedJobSetWithAQueueLabelIsAdoptedOnceEvenWithAFieldOfANewerJobSetAndABadOneIsReported() {
         AdoptionSubmission good = submission("adopted-1", "uid-1", """
                 {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
                  "metadata": {"name": "adopted-1", "namespace": "team-a", "uid": "uid-1", "resourceVersion": "17",
                               "labels": {"kueue.x-k8s.io/queue-name": "lq"}},
-                 "spec": {"suspend": true, "replicatedJobs": [{"name": "w", "replicas": 1, "template": {"spec": {
+                 "spec": {"suspend": true, "aFieldOfANewerJobSet": {"on": true}, "replicatedJobs": [{"name": "w", "replicas": 1, "template": {"spec": {
                    "parallelism": 1, "completions": 1, "template": {"spec": {"restartPolicy": "Never",
                    "containers": [{"name": "c", "image": "busybox", "resources": {"requests": {"cpu": "1"}}}]}}}}}]},
                  "status": {}}""");

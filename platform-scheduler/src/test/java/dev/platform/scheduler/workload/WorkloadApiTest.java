@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -48,6 +49,35 @@ class WorkloadApiTest extends PlatformApplicationTest {
                         w -> w.get("state").asString().equals("Admitted"));
         assertThat(admitted.at("/admission/podSetAssignments/0/flavors/cpu").asString()).isEqualTo("default");
         assertThat(admitted.get("admittedAt").isNull()).isFalse();
+    }
+
+    @Test
+    void aMisspeltParallelismIsRefusedUnlessTheSubmitterAsksForWarnOrIgnore() {
+        String misspelt = Manifests.onePodJobSet("typo", Map.of("kueue.x-k8s.io/queue-name", "lq"),
+                Map.of(), "1").replace("replicas: 1", "replicas: 2").replace("parallelism: 1", "paralelism: 4");
+        String path = "spec.replicatedJobs[0].template.spec.paralelism";
+
+        Response refused = api.postYaml("/api/v1/namespaces/team-a/workloads", misspelt);
+        assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+        assertThat(refused.json().at("/errors/0/path").asString()).isEqualTo(path);
+        assertThat(refused.json().at("/errors/0/message").asString())
+                .isEqualTo("unknown field \"" + path + "\"; did you mean \"parallelism\"?");
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads/typo").status()).isEqualTo(404);
+
+        Response warned = api.postYaml("/api/v1/namespaces/team-a/workloads?fieldValidation=Warn", misspelt);
+        assertThat(warned.status()).as(warned.body()).isEqualTo(201);
+        assertThat(warned.headers().allValues("Warning")).containsExactly(
+                "299 - \"unknown field \\\"" + path + "\\\"; did you mean \\\"parallelism\\\"?\"");
+        assertThat(warned.json().at("/warnings/0").asString()).isEqualTo("unknown field \"" + path
+                + "\"; did you mean \"parallelism\"?");
+        // as Kubernetes would run it: parallelism 1 in each of the 2 Jobs
+        assertThat(warned.json().at("/podSets/0/count").asInt()).isEqualTo(2);
+
+        Response ignored = api.postYaml("/api/v1/namespaces/team-a/workloads?fieldValidation=Ignore",
+                misspelt.replace("name: typo", "name: typo-ignored"));
+        assertThat(ignored.status()).as(ignored.body()).isEqualTo(201);
+        assertThat(ignored.headers().allValues("Warning")).isEmpty();
+        assertThat(ignored.json().has("warnings")).isFalse();
     }
 
     @Test

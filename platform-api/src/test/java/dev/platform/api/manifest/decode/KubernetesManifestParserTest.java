@@ -301,9 +301,9 @@ class KubernetesManifestParserTest {
 
         assertThat(document.warnings()).containsExactly(
                 "spec.admissionChecks: a Kueue field the platform does not implement; ignored",
-                "extra: unknown field; ignored",
-                "spec.resourceGroups[0].colour: unknown field; ignored",
-                "spec.resourceGroups[0].flavors[0].resources[0].burst: unknown field; ignored");
+                "unknown field \"extra\"",
+                "unknown field \"spec.resourceGroups[0].colour\"",
+                "unknown field \"spec.resourceGroups[0].flavors[0].resources[0].burst\"");
     }
 
     @Test
