@@ -7,7 +7,6 @@ import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.scheduler.identity.AccessAudit;
 import dev.platform.scheduler.identity.AccessAuditEntry;
 import dev.platform.scheduler.refusal.Refusal;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
@@ -32,7 +31,7 @@ public class WorkloadService {
     private final JdbcClient jdbc;
     private final ApplicationEventPublisher events;
     private final Clock clock;
-    private final String defaultQueueName;
+    private final QueueNameResolution queues;
     private final AccessAudit audit;
     private final WorkloadTransitions transitions;
     private final WorkloadUpdates updates;
@@ -40,8 +39,7 @@ public class WorkloadService {
     public WorkloadService(WorkloadStore store, WorkloadTransitions transitions, WorkloadUpdates updates,
                            PriorityResolver priorities, JdbcClient jdbc,
                            ApplicationEventPublisher events, Clock clock,
-                           @Value("${platform.workloads.default-queue-name:}") String defaultQueueName,
-                           AccessAudit audit) {
+                           QueueNameResolution queues, AccessAudit audit) {
         this.audit = audit;
         this.transitions = transitions;
         this.updates = updates;
@@ -50,7 +48,7 @@ public class WorkloadService {
         this.jdbc = jdbc;
         this.events = events;
         this.clock = clock;
-        this.defaultQueueName = defaultQueueName.isBlank() ? null : defaultQueueName;
+        this.queues = queues;
     }
 
     /** The outcome of a submission: the workload, and whether this call created it. */
@@ -75,10 +73,11 @@ public class WorkloadService {
             throw Refusal.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
                     + manifest.name() + "\" already exists", List.of());
         }
-        String queueName = manifest.queueName() != null ? manifest.queueName() : defaultQueueName;
-        if (queueName == null) {
+        QueueNameResolution.QueueChoice queue = queues.resolve(manifest, document.index());
+        if (queue.isPriorityOnly()) {
             return submitPriorityOnly(manifest, idempotencyKey);
         }
+        String queueName = queue.queueName();
         WorkloadManifest queued = withQueue(manifest, queueName);
         Optional<String> clusterQueue = jdbc.sql("SELECT cluster_queue FROM local_queue WHERE namespace = ? AND name = ?")
                 .params(queued.namespace(), queueName).query(String.class).optional();
@@ -126,9 +125,9 @@ public class WorkloadService {
     }
 
     /**
-     * A workload without a queue name runs in priority-only mode (Hotswap issue; the seed's
-     * seed-hotswap.yaml), as GKE runs pods without Kueue: no quota, placed on a free healthy node
-     * pool by priority once a cluster is connected.
+     * A workload without a queue name, in a namespace where an Admin allowed it, runs in priority-only mode (the
+     * seed's seed-hotswap.yaml), as GKE runs pods without Kueue: no quota, placed on a free healthy node pool by
+     * priority once a cluster is connected.
      */
     private Submitted submitPriorityOnly(WorkloadManifest manifest, String idempotencyKey) {
         PriorityResolver.ResolvedPriority priority = priorities.resolve(manifest);

@@ -66,7 +66,42 @@ class WorkloadApiTest extends PlatformApplicationTest {
     }
 
     @Test
-    void aWorkloadWithoutQueueNameWaitsInPriorityOnlyModeWithoutQuota() {
+    void aWorkloadWithoutQueueNameIsRefusedUntilAnAdminAllowsPriorityOnlyModeForItsNamespace() {
+        Response refused = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("orphan", null, "1", null));
+
+        assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+        assertThat(refused.json().at("/errors/0/path").asString()).isEqualTo("metadata.labels.kueue.x-k8s.io/queue-name");
+        assertThat(refused.json().at("/errors/0/message").asString()).contains("LocalQueues of namespace team-a: lq.")
+                .contains("platform.dev/priority-only: allowed on Namespace team-a");
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.job("orphan", null, "1", null)
+                .replace("metadata:", "metadata:\n  namespace: team-a")).status()).isEqualTo(422);
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads").json().get("items")).isEmpty();
+
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.priorityOnlyNamespace("team-a")).status()).isEqualTo(200);
+
+        assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("orphan", null, "1", null)).status())
+                .isEqualTo(201);
+    }
+
+    @Test
+    void aWorkloadWithoutQueueNameGoesToTheLocalQueueNamedDefault() {
+        api.postYaml("/api/v1/manifests", """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: LocalQueue
+                metadata: {name: default, namespace: team-a}
+                spec: {clusterQueue: cq}
+                """);
+
+        Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("defaulted", null, "1", null));
+
+        assertThat(response.status()).as(response.body()).isEqualTo(201);
+        assertThat(response.json().get("queueName").asString()).isEqualTo("default");
+        assertThat(response.json().get("clusterQueue").asString()).isEqualTo("cq");
+    }
+
+    @Test
+    void aWorkloadWithoutQueueNameWaitsInPriorityOnlyModeWithoutQuotaWhereAllowed() {
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.priorityOnlyNamespace("team-a")).status()).isEqualTo(200);
         Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("orphan", null, "1", null));
 
         assertThat(response.status()).as(response.body()).isEqualTo(201);

@@ -24,8 +24,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Submitting and cancelling: a retried submission with its Idempotency-Key gets the first one's workload, a
  * second workload of the same name is a conflict, a request the ClusterQueue does not cover is refused before
- * any row is written, a missing LocalQueue or no queue at all says why the workload waits, and a cancel is
- * done once, audited and announced to the cluster it ran in.
+ * any row is written, a missing LocalQueue says why the workload waits, a workload without a queue name goes to
+ * the LocalQueue {@code default}, runs in priority-only mode where an Admin allowed it or is refused, and a cancel
+ * is done once, audited and announced to the cluster it ran in.
  */
 @StoreSliceTest
 @RecordApplicationEvents
@@ -98,16 +99,68 @@ class WorkloadServiceTest {
     }
 
     @Test
-    void aWorkloadWaitsSayingWhyWhenItsLocalQueueIsMissingOrItHasNone() {
+    void aWorkloadWaitsSayingWhyWhenItsLocalQueueIsMissing() {
         WorkloadRow early = service.submit(document(Manifests.job("early", "later", "1", null)), null).workload();
-        WorkloadRow orphan = service.submit(document(Manifests.job("orphan", null, "1", null)), null).workload();
 
         assertThat(early.pendingReason()).isEqualTo(PendingReason.LocalQueueNotFound.name());
         assertThat(early.pendingMessage()).isEqualTo("LocalQueue later doesn't exist");
         assertThat(early.clusterQueue()).isNull();
+    }
+
+    @Test
+    void aWorkloadWithoutQueueNameIsRefusedNamingTheNamespacesLocalQueuesAndHowToGetPriorityOnlyMode() {
+        assertThatThrownBy(() -> service.submit(document(Manifests.job("orphan", null, "1", null)), null))
+                .isInstanceOfSatisfying(Refusal.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Refusal.Kind.Invalid);
+                    assertThat(e.getMessage()).contains("names no LocalQueue")
+                            .contains("LocalQueues of namespace team-a: lq.")
+                            .contains("platform.dev/priority-only: allowed on Namespace team-a");
+                    assertThat(e.errors()).singleElement().satisfies(error -> assertThat(error)
+                            .extracting("path").isEqualTo("metadata.labels.kueue.x-k8s.io/queue-name"));
+                });
+        assertThat(rows()).isZero();
+    }
+
+    @Test
+    void aWorkloadWithoutQueueNameGoesToTheNamespacesLocalQueueNamedDefault() {
+        jdbc.sql("""
+                INSERT INTO local_queue (namespace, name, cluster_queue, stop_policy, spec)
+                VALUES ('team-a', 'default', 'cq', 'None', '{}')""").update();
+
+        WorkloadRow orphan = service.submit(document(Manifests.job("orphan", null, "1", null)), null).workload();
+
+        assertThat(orphan.queueName()).isEqualTo("default");
+        assertThat(orphan.clusterQueue()).isEqualTo("cq");
+    }
+
+    @Test
+    void aWorkloadWithoutQueueNameRunsInPriorityOnlyModeWhereAnAdminAllowedIt() {
+        allowPriorityOnly("team-a");
+
+        WorkloadRow orphan = service.submit(document(Manifests.job("orphan", null, "1", null)), null).workload();
+
         assertThat(orphan.pendingReason()).isEqualTo(PendingReason.WaitingForNodePool.name());
         assertThat(orphan.queueName()).isNull();
         assertThat(orphan.clusterQueue()).isNull();
+    }
+
+    @Test
+    void aMisspeltQueueKeyIsRefusedEvenWherePriorityOnlyModeIsAllowed() {
+        allowPriorityOnly("team-a");
+        String misspelt = Manifests.job("typo", "lq", "1", null).replace("kueue.x-k8s.io/queue-name", "kueue.x-k8s.io/queue");
+
+        assertThatThrownBy(() -> service.submit(document(misspelt), null)).isInstanceOfSatisfying(Refusal.class, e -> {
+            assertThat(e.getMessage()).contains("'kueue.x-k8s.io/queue' is not where Kueue reads the LocalQueue")
+                    .contains("kueue.x-k8s.io/queue-name");
+            assertThat(e.errors()).singleElement().satisfies(error -> assertThat(error)
+                    .extracting("path").isEqualTo("metadata.labels.kueue.x-k8s.io/queue"));
+        });
+        assertThat(rows()).isZero();
+    }
+
+    private void allowPriorityOnly(String namespace) {
+        jdbc.sql("INSERT INTO namespace (name, labels) VALUES (?, jsonb_build_object('platform.dev/priority-only', 'allowed'))")
+                .param(namespace).update();
     }
 
     @Test
