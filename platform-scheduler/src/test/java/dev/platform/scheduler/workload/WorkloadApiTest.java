@@ -190,6 +190,23 @@ class WorkloadApiTest extends PlatformApplicationTest {
     }
 
     @Test
+    void aLocalQueueAppliedInTheSameRequestCountsWhateverTheOrderOfTheDocuments() {
+        Response applied = api.postYaml("/api/v1/manifests", Manifests.job("first", "later", "1", null)
+                .replace("metadata:", "metadata:\n  namespace: team-a") + """
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: LocalQueue
+                metadata: {name: later, namespace: team-a}
+                spec: {clusterQueue: cq}
+                """);
+
+        assertThat(applied.status()).as(applied.body()).isEqualTo(200);
+        assertThat(applied.json().at("/results/0/warnings")).isEmpty();
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads/first").json().get("clusterQueue").asString())
+                .isEqualTo("cq");
+    }
+
+    @Test
     void pendingWorkloadsAreListedInQueueOrderWithPositions() {
         api.postYaml("/api/v1/manifests", Manifests.priorityClass("high", 100));
         api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("running", "lq", "4", null));
