@@ -136,7 +136,9 @@ class SecurityConfiguration {
                 .access(rules.readsNamespace())
                 // Audits and infrastructure.
                 .requestMatchers(GET, "/api/v1/preemptions").access(rules.when(Caller::leadsAnyTeam))
-                .requestMatchers(GET, "/api/v1/hotswaps", "/api/v1/clusters", "/api/v1/clusters/*",
+                // A lead reads the hotswaps of the workloads of their teams (the list is filtered).
+                .requestMatchers(GET, "/api/v1/hotswaps").access(rules.when(Caller::leadsAnyTeam))
+                .requestMatchers(GET, "/api/v1/clusters", "/api/v1/clusters/*",
                         "/api/v1/clusters/*/nodepools").access(rules.when(Caller::readsEverything))
                 // Identity: Admins manage users and agent tokens; everyone their own API tokens.
                 .requestMatchers("/api/v1/clusters/*/agent-tokens", "/api/v1/clusters/*/agent-tokens/*",
@@ -154,13 +156,16 @@ class SecurityConfiguration {
                 // Console pages, filtered like the API they mirror.
                 .requestMatchers(GET, "/", "/queues", "/console/events").access(rules.anyCaller())
                 .requestMatchers(GET, "/queues/{clusterQueue}").access(rules.seesClusterQueue())
-                .requestMatchers(GET, "/teams", "/preemptions").access(rules.when(Caller::leadsAnyTeam))
-                .requestMatchers(GET, "/hotswaps", "/nodepools", "/configuration").access(rules.when(Caller::readsEverything))
+                .requestMatchers(GET, "/teams", "/preemptions", "/hotswaps").access(rules.when(Caller::leadsAnyTeam))
+                .requestMatchers(GET, "/nodepools", "/configuration").access(rules.when(Caller::readsEverything))
                 .requestMatchers(GET, "/namespaces/{namespace}/workloads/*").access(rules.readsNamespace())
                 .requestMatchers(POST, "/namespaces/{namespace}/workloads/*/cancel", "/namespaces/{namespace}/workloads/*/stop",
                         "/namespaces/{namespace}/workloads/*/resume").access(rules.cancelsInNamespace())
                 .requestMatchers(POST, "/queues/*/stop", "/queues/*/resume", "/namespaces/*/localqueues/*/stop",
                         "/namespaces/*/localqueues/*/resume").access(rules.when(Caller::isAdmin))
+                // Every signed-in user's own API tokens (the page shows and revokes only the caller's).
+                .requestMatchers(GET, "/tokens").access(rules.anyCaller())
+                .requestMatchers(POST, "/tokens", "/tokens/*/revoke").access(rules.anyCaller())
                 .requestMatchers(POST, "/logout").authenticated()
                 .anyRequest().denyAll();
     }

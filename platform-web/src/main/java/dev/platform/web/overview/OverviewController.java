@@ -37,7 +37,7 @@ public class OverviewController {
         model.addAttribute("nav", "overview");
         model.addAttribute("overview", queries.overview(caller, LATEST_PREEMPTIONS));
         if (caller.readsEverything()) {
-            model.addAttribute("latestHotswaps", hotswaps.latest(LATEST_HOTSWAPS));
+            model.addAttribute("latestHotswaps", hotswaps.latest(caller, LATEST_HOTSWAPS));
             List<NodePoolQueries.ClusterPools> clusters = nodePools.clusters();
             model.addAttribute("poolHealth", PoolHealthSummary.of(clusters));
             model.addAttribute("priorityOnly", PriorityOnlyHolding.of(clusters));
