@@ -85,7 +85,8 @@ class WorkloadRunStateReportTest extends PlatformApplicationTest {
 
     @Test
     void unknownWorkloadsAndPendingOnesAreLeftAlone() {
-        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("big", "lq", "8", null));
+        api.postYaml("/api/v1/manifests", Manifests.job("big", "lq", "8", null)
+                .replace("metadata:", "metadata:\n  namespace: team-a"));
         String pending = api.get("/api/v1/namespaces/team-a/workloads/big").json().get("uid").asString();
 
         Response report = agent.report("prod-1", delta("prod-1", "agent-a", 2, List.of(), List.of(), List.of(

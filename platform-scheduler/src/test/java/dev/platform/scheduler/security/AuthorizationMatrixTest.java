@@ -114,6 +114,8 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
                     kind: ResourceFlavor
                     metadata: {name: spare}
                     """)).only(200, 403, Who.ADMIN),
+            api("POST", "/api/v1/manifests", "a Namespace allowing priority-only mode", f -> yaml("/api/v1/manifests",
+                    Manifests.priorityOnlyNamespace("vision-train"))).only(200, 403, Who.ADMIN),
             api("POST", "/api/v1/manifests", "a Job in vision-train", f -> yaml("/api/v1/manifests",
                     Manifests.job(f.unique("applied"), "lq", "1", null).replace("metadata:",
                             "metadata:\n  namespace: vision-train"))).only(200, 403, Who.ENGINEER, Who.LEAD, Who.ADMIN),

@@ -22,6 +22,7 @@ import static dev.platform.web.console.ConsoleFixtures.LEAD;
 import static dev.platform.web.console.ConsoleFixtures.T0;
 import static dev.platform.web.console.ConsoleFixtures.borrowingQueue;
 import static dev.platform.web.console.ConsoleFixtures.recoveredHotswap;
+import static dev.platform.web.console.ConsoleFixtures.priorityOnlyCluster;
 import static dev.platform.web.console.ConsoleFixtures.simCluster;
 import static dev.platform.web.console.ConsoleFixtures.staleCluster;
 import static dev.platform.web.console.ConsoleFixtures.preemption;
@@ -114,6 +115,18 @@ class OverviewControllerTest {
                         containsString("href=\"/namespaces/default/workloads/low-jax-trillium\""),
                         containsString("InClusterQueue"),
                         containsString("aria-current=\"page\">Overview"))));
+    }
+
+    @Test
+    void besideAFullQueueShowsTheChipsThatPriorityOnlyWorkloadsHoldOutsideItsQuota() throws Exception {
+        given(queries.overview(ADMIN, 10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
+        given(nodePools.clusters()).willReturn(List.of(simCluster(), priorityOnlyCluster()));
+
+        mvc.perform(get("/"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("32 of 32"),
+                        containsString("Plus <strong>32 chips</strong>"),
+                        containsString("<span>2 node pools held by 1 workload</span>"))));
     }
 
     @Test

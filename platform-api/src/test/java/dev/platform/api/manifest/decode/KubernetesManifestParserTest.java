@@ -477,6 +477,31 @@ class KubernetesManifestParserTest {
     }
 
     @Test
+    void aNamespaceAllowsPriorityOnlyModeWithOneValueOfItsLabelAndNoOther() {
+        DecodedDocument allowed = single("""
+                apiVersion: v1
+                kind: Namespace
+                metadata:
+                  name: team-a
+                  labels: {platform.dev/priority-only: allowed}
+                """);
+        List<ManifestError> errors = rejected("""
+                apiVersion: v1
+                kind: Namespace
+                metadata:
+                  name: team-b
+                  labels: {platform.dev/priority-only: "true"}
+                """, Cause.INVALID);
+
+        assertThat(allowed.manifest()).isEqualTo(new NamespaceManifest("team-a",
+                Map.of("platform.dev/priority-only", "allowed", "kubernetes.io/metadata.name", "team-a")));
+        assertThat(errors).singleElement().satisfies(error -> {
+            assertThat(error.path()).isEqualTo("metadata.labels.platform.dev/priority-only");
+            assertThat(error.message()).startsWith("'true' is not a value of this label: 'allowed' lets");
+        });
+    }
+
+    @Test
     void aNamespaceNameIsADnsLabelAndItsLabelsFollowKubernetesRules() {
         String longPrefix = "a".repeat(254);
         List<ManifestError> errors = rejected("""
