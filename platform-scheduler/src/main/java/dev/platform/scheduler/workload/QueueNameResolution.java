@@ -1,5 +1,6 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.manifest.decode.NearestName;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.WorkloadManifest;
@@ -122,6 +123,6 @@ class QueueNameResolution {
     static boolean looksLikeQueueKey(String key) {
         String name = key.substring(key.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT).replaceAll("[-_.]", "");
         return name.equals("queue") || name.equals("queuename") || name.equals("localqueue")
-                || name.equals("localqueuename") || NearestName.distance(key.toLowerCase(Locale.ROOT), QUEUE_NAME_KEY) <= 3;
+                || name.equals("localqueuename") || NearestName.edits(key.toLowerCase(Locale.ROOT), QUEUE_NAME_KEY) <= 3;
     }
 }

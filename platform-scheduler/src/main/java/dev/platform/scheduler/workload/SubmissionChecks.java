@@ -1,5 +1,6 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.manifest.decode.NearestName;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
@@ -88,7 +89,7 @@ class SubmissionChecks {
         List<String> existing = jdbc.sql("SELECT name FROM local_queue WHERE namespace = ? ORDER BY name")
                 .param(namespace).query(String.class).list();
         String message = "LocalQueue " + queue + " does not exist in namespace " + namespace
-                + NearestName.of(queue, existing).map(n -> "; the nearest LocalQueue there is " + n)
+                + NearestName.nearest(queue, existing).map(n -> "; the nearest LocalQueue there is " + n)
                         .orElse("; the namespace has no LocalQueue");
         return new Problem(document, queuePath(workload), message,
                 "the workload waits with LocalQueueNotFound until the LocalQueue exists");

@@ -1,22 +1,25 @@
 package dev.platform.api.manifest.decode;
 
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The known name a misspelt one most likely meant: the fewest single-character edits (insert, delete,
- * replace; letter case aside) away, at most two and fewer than half its length, so that a short or
- * unrelated name gets no suggestion. Among equally near names the first known one wins.
+ * The known name a misspelt one most likely meant, by the fewest single-character edits (insert, delete,
+ * replace; letter case aside): for a field, a suggestion only when it is at most two edits away and fewer
+ * than half its length, so that a short or unrelated name gets none ({@link #among}); for a name the
+ * caller must pick from anyway, the nearest of all ({@link #nearest}).
  */
-final class NearestName {
+public final class NearestName {
 
     private static final int MAX_EDITS = 2;
 
     private NearestName() {
     }
 
-    static Optional<String> among(String name, Collection<String> known) {
+    /** The nearest known name if it is near enough to suggest; among equally near ones the first. */
+    public static Optional<String> among(String name, Collection<String> known) {
         String best = null;
         int bestEdits = Integer.MAX_VALUE;
         for (String candidate : known) {
@@ -30,8 +33,14 @@ final class NearestName {
         return near ? Optional.of(best) : Optional.empty();
     }
 
+    /** The nearest candidate however far, ties broken by name; empty when there is none. */
+    public static Optional<String> nearest(String name, Collection<String> candidates) {
+        return candidates.stream()
+                .min(Comparator.comparingInt((String c) -> edits(name, c)).thenComparing(Comparator.naturalOrder()));
+    }
+
     /** Levenshtein distance ignoring case, where names differing only in case are one edit apart. */
-    private static int edits(String a, String b) {
+    public static int edits(String a, String b) {
         if (a.equals(b)) {
             return 0;
         }
