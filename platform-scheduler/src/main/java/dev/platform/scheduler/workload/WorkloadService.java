@@ -58,13 +58,22 @@ public class WorkloadService {
     }
 
     /**
-     * Stores a new Pending workload. A retried request with the same {@code Idempotency-Key}
-     * returns the workload the first request created.
+     * Stores a new Pending workload in a transaction of its own. A retried request with the same
+     * {@code Idempotency-Key} returns the workload the first request created.
      */
     @Transactional
     public Submitted submit(DecodedDocument document, String idempotencyKey) {
-        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         transitions.lockChanges();
+        return submitLocked(document, idempotencyKey);
+    }
+
+    /**
+     * One submission's checks and its insert, in the caller's transaction, which holds
+     * {@link WorkloadTransitions#lockChanges()}: {@link #submit} for one, {@link SubmissionWriter} for a group.
+     * A refusal is thrown before anything is written.
+     */
+    Submitted submitLocked(DecodedDocument document, String idempotencyKey) {
+        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         if (idempotencyKey != null) {
             Optional<WorkloadRow> earlier = store.findByIdempotencyKey(manifest.namespace(), idempotencyKey);
             if (earlier.isPresent()) {
@@ -111,7 +120,7 @@ public class WorkloadService {
         transitions.lockChanges();
         Optional<WorkloadRow> existing = store.find(manifest.namespace(), manifest.name());
         if (existing.isEmpty()) {
-            submit(document, null);
+            submitLocked(document, null);
             return "created";
         }
         if (store.sameManifest(existing.get().uid(), manifest.manifest())) {
