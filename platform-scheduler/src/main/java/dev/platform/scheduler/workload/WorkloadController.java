@@ -48,6 +48,7 @@ public class WorkloadController {
     private final ManifestParser parser;
     private final RequestBodies bodies;
     private final WorkloadService workloads;
+    private final SubmissionWriter submissions;
     private final WorkloadStore store;
     private final WorkloadStatuses statuses;
     private final SubmissionRateLimiter rate;
@@ -57,13 +58,14 @@ public class WorkloadController {
     };
 
     public WorkloadController(ManifestParser parser, RequestBodies bodies, WorkloadService workloads,
-                              WorkloadStore store, WorkloadStatuses statuses, SubmissionRateLimiter rate,
+                              SubmissionWriter submissions, WorkloadStore store, WorkloadStatuses statuses, SubmissionRateLimiter rate,
                               WorkloadUpdates updates, JsonMapper json) {
         this.updates = updates;
         this.json = json;
         this.parser = parser;
         this.bodies = bodies;
         this.workloads = workloads;
+        this.submissions = submissions;
         this.store = store;
         this.statuses = statuses;
         this.rate = rate;
@@ -82,7 +84,7 @@ public class WorkloadController {
         ManifestParser.Format format = bodies.formatOf(contentType);
         DecodedDocument document = parser.parseWorkload(bodies.read(request.getInputStream()), format, namespace,
                 fieldValidation);
-        WorkloadService.Submitted submitted = workloads.submit(document, blankToNull(idempotencyKey));
+        WorkloadService.Submitted submitted = submissions.submit(document, blankToNull(idempotencyKey));
         URI location = uri.path("/api/v1/namespaces/{namespace}/workloads/{name}")
                 .buildAndExpand(namespace, submitted.workload().name()).toUri();
         return ResponseEntity.status(HttpStatus.CREATED).location(location)

@@ -64,14 +64,24 @@ public class WorkloadService {
     }
 
     /**
-     * Stores a new Pending workload; one that could never be admitted (its LocalQueue missing, its requests beyond
-     * what its ClusterQueue could ever give) is refused. A retried request with the same {@code Idempotency-Key}
-     * and manifest returns the workload the first request created; another manifest under that key is refused.
+     * Stores a new Pending workload in a transaction of its own; one that could never be admitted (its LocalQueue
+     * missing, its requests beyond what its ClusterQueue could ever give) is refused. A retried request with the
+     * same {@code Idempotency-Key} and manifest returns the workload the first request created; another manifest
+     * under that key is refused.
      */
     @Transactional
     public Submitted submit(DecodedDocument document, String idempotencyKey) {
-        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         transitions.lockChanges();
+        return submitLocked(document, idempotencyKey);
+    }
+
+    /**
+     * One submission's checks and its insert, in the caller's transaction, which holds
+     * {@link WorkloadTransitions#lockChanges()}: {@link #submit} for one, {@link SubmissionWriter} for a group.
+     * A refusal is thrown before anything is written.
+     */
+    Submitted submitLocked(DecodedDocument document, String idempotencyKey) {
+        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         if (idempotencyKey != null) {
             Optional<WorkloadRow> earlier = store.findByIdempotencyKey(manifest.namespace(), idempotencyKey);
             if (earlier.isPresent()) {

@@ -44,7 +44,7 @@ import java.time.ZoneOffset;
         "dev\\.platform\\.scheduler\\.hotswap\\.HotswapStore",
         "dev\\.platform\\.scheduler\\.preemption\\.PreemptionStore",
         "dev\\.platform\\.scheduler\\.console\\.(ConsoleChangeFeed|ConsoleNodePools)",
-        "dev\\.platform\\.scheduler\\.identity\\.(TeamStore|AccessAudit)"}))
+        "dev\\.platform\\.scheduler\\.identity\\.(TeamStore|AccessAudit|AuthenticatedTokens)"}))
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
 @AutoConfigureJson
 @ContextConfiguration(initializers = TestDatabase.Initializer.class)

@@ -60,7 +60,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
     @Test
     void aSubmissionIs201AtItsLocationWithItsStatus() throws Exception {
         WorkloadRow train = row("train", CREATED);
-        given(workloadService.submit(any(), isNull())).willReturn(new WorkloadService.Submitted(train, true));
+        given(submissionWriter.submit(any(), isNull())).willReturn(new WorkloadService.Submitted(train, true));
         given(workloadStatuses.of(train)).willReturn(statusOf(train, WorkloadState.Pending));
 
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
@@ -79,7 +79,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
                 .andExpect(header().doesNotExist("Warning"));
 
         ArgumentCaptor<DecodedDocument> document = ArgumentCaptor.forClass(DecodedDocument.class);
-        then(workloadService).should().submit(document.capture(), isNull());
+        then(submissionWriter).should().submit(document.capture(), isNull());
         assertThat(document.getValue().manifest().namespace()).isEqualTo("team-a");
         then(submissionRate).should().acquire("root", 1);
     }
@@ -138,7 +138,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
     @Test
     void theIdempotencyKeyIsPassedOnAndABlankOneIsNone() throws Exception {
         WorkloadRow train = row("train", CREATED);
-        given(workloadService.submit(any(), any())).willReturn(new WorkloadService.Submitted(train, false));
+        given(submissionWriter.submit(any(), any())).willReturn(new WorkloadService.Submitted(train, false));
         given(workloadStatuses.of(train)).willReturn(statusOf(train, WorkloadState.Pending));
 
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
@@ -148,8 +148,8 @@ class WorkloadControllerTest extends ControllerSliceTest {
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
                         .header("Idempotency-Key", "  ").content(Manifests.job("train", "lq", "1", null)))
                 .andExpect(status().isCreated());
-        then(workloadService).should().submit(any(), eq("retry-1"));
-        then(workloadService).should().submit(any(), isNull());
+        then(submissionWriter).should().submit(any(), eq("retry-1"));
+        then(submissionWriter).should().submit(any(), isNull());
     }
 
     @Test
@@ -161,7 +161,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
                 .andExpect(header().string("Retry-After", "3"))
                 .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
                 .andExpect(jsonPath("$.title").value("Too Many Requests"));
-        then(workloadService).shouldHaveNoInteractions();
+        then(submissionWriter).shouldHaveNoInteractions();
     }
 
     @Test
@@ -169,9 +169,9 @@ class WorkloadControllerTest extends ControllerSliceTest {
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml").content("kind: [broken"))
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.title").value("Malformed manifest"));
-        then(workloadService).shouldHaveNoInteractions();
+        then(submissionWriter).shouldHaveNoInteractions();
 
-        given(workloadService.submit(any(), any())).willThrow(Refusal.conflict("Job \"team-a/train\" exists",
+        given(submissionWriter.submit(any(), any())).willThrow(Refusal.conflict("Job \"team-a/train\" exists",
                 List.of()));
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
                         .content(Manifests.job("train", "lq", "1", null)))
