@@ -74,7 +74,13 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             }
             int chosenPort = port == 0 ? freePort() : port;
             binaries.start(pgdata, chosenPort, settings, dataDir.resolve("postgresql.log"));
-            Optional<Process> watchdog = watch(pgdata);
+            Optional<Process> watchdog;
+            try {
+                watchdog = watch(pgdata);
+            } catch (RuntimeException | IOException e) {
+                binaries.stop(pgdata);
+                throw e;
+            }
             log.info("Embedded PostgreSQL is up on port {} with data in {} (its log: {})", chosenPort, pgdata,
                     dataDir.resolve("postgresql.log"));
             return new EmbeddedPostgresServer(lock, binaries, pgdata, chosenPort, watchdog);

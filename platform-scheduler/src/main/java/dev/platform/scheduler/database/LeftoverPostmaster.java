@@ -70,12 +70,12 @@ record LeftoverPostmaster(long pid, Path dataDir, String port, Optional<String> 
 
     /** Stops it with a fast shutdown and waits until the process has exited. */
     void stop(PostgresBinaries binaries, Path pgdata) {
-        binaries.stop(pgdata);
         try {
-            ProcessHandle.of(pid).ifPresent(p -> awaitExit(p));
+            binaries.stop(pgdata);
+            ProcessHandle.of(pid).ifPresent(LeftoverPostmaster::awaitExit);
         } catch (IllegalStateException e) {
             throw new EmbeddedDatabaseStartupException("PostgreSQL (pid " + pid + ") left running on " + pgdata
-                    + " by an earlier scheduler did not exit after a fast shutdown.",
+                    + " by an earlier scheduler did not stop with a fast shutdown (" + e.getMessage() + ").",
                     "Stop process " + pid + " (kill -INT " + pid + "), then start the scheduler again.", e);
         }
     }
