@@ -94,6 +94,10 @@ class AgentChartTest {
                 "cluster-name", "prod-1", "scheduler-url", "http://platform:8080", "lease-namespace", "kube-system",
                 "lease-name", "platform-agent", "lease-duration", "15s")));
         assertThat(one(defaults, V1Secret.class).getStringData()).containsOnlyKeys("token");
+        assertThat(settings.get("server")).as("probes and scraping come over the pod network, not loopback")
+                .isEqualTo(Map.of("address", "0.0.0.0"));
+        assertThat(settings).extracting("management").extracting("endpoints").isEqualTo(
+                Map.of("web", Map.of("exposure", Map.of("include", "health,prometheus"))));
     }
 
     @Test

@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import dev.platform.agent.testing.FakeScheduler;
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodePoolReport;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,7 +16,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -27,6 +32,10 @@ class AgentApplicationTest {
 
     @LocalServerPort
     int port;
+    @Autowired
+    PrometheusMeterRegistry prometheus;
+    @Autowired
+    ServletWebServerApplicationContext context;
 
     private static FakeScheduler startScheduler() {
         try {
@@ -76,13 +85,25 @@ class AgentApplicationTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> !scheduler.reports().isEmpty());
 
         HttpResponse<String> readiness = get("/actuator/health/readiness");
-        String metrics = get("/actuator/prometheus").body();
+        String metrics = prometheus.scrape();
 
         assertThat(readiness.statusCode()).isEqualTo(200);
         assertThat(readiness.body()).contains("\"informers\"").contains("\"UP\"");
         assertThat(metrics).containsPattern("platform_agent_report_seconds_count\\{kind=\"FULL\",outcome=\"accepted\"} [1-9]");
         assertThat(metrics).containsPattern("platform_agent_leader [1-9]");
         assertThat(metrics).containsPattern("platform_agent_informers_synced 1");
+    }
+
+    @Test
+    void faultInjectionAndManagementListenOnLoopbackWithHealthAloneExposed() throws Exception {
+        InetAddress address = (InetAddress) ((TomcatWebServer) context.getWebServer()).getTomcat().getConnector()
+                .getProperty("address");
+
+        assertThat(address).as("only this host may fail a simulated pool").isEqualTo(InetAddress.getLoopbackAddress());
+        assertThat(get("/actuator/health").statusCode()).isEqualTo(200);
+        assertThat(get("/actuator/prometheus").statusCode()).isEqualTo(404);
+        assertThat(get("/actuator/info").statusCode()).isEqualTo(404);
+        assertThat(get("/actuator/env").statusCode()).isEqualTo(404);
     }
 
     private HttpResponse<String> get(String path) throws Exception {

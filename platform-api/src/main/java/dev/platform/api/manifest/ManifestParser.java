@@ -14,11 +14,15 @@ public interface ManifestParser {
 
     /**
      * Parses and validates every document, of any kind; all-or-nothing. A workload without
-     * {@code metadata.namespace} is in {@code default}, as kubectl puts it.
+     * {@code metadata.namespace} is in {@code default}, as kubectl puts it. Unknown fields are treated as
+     * {@link FieldValidation#defaultFor} each document's kind says.
      *
      * @throws ManifestRejectedException listing every problem found, when any document is bad
      */
     List<DecodedDocument> parse(byte[] body, Format format);
+
+    /** As {@link #parse(byte[], Format)}, with unknown fields of every document treated as {@code fieldValidation} says. */
+    List<DecodedDocument> parse(byte[] body, Format format, FieldValidation fieldValidation);
 
     /**
      * Parses a submission: exactly one JobSet, Job or Workload document. A document without
@@ -26,5 +30,5 @@ public interface ManifestParser {
      *
      * @throws ManifestRejectedException when the body is not exactly one valid workload
      */
-    DecodedDocument parseWorkload(byte[] body, Format format, String namespace);
+    DecodedDocument parseWorkload(byte[] body, Format format, String namespace, FieldValidation fieldValidation);
 }

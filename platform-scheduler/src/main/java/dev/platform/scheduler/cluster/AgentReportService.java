@@ -8,6 +8,7 @@ import dev.platform.api.agent.ReportKind;
 import dev.platform.api.agent.WorkloadPhase;
 import dev.platform.api.agent.WorkloadStatusReport;
 import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.FieldValidation;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.api.manifest.ManifestRejectedException;
 import dev.platform.scheduler.cluster.ClusterInventoryStore.LastReport;
@@ -246,8 +247,9 @@ public class AgentReportService {
         List<RejectedSubmission> rejected = new ArrayList<>();
         for (AdoptionSubmission submission : submissions) {
             try {
+                // The cluster's API server has checked its fields already, maybe against a newer JobSet schema.
                 DecodedDocument document = parser.parseWorkload(json.writeValueAsBytes(submission.manifest()),
-                        ManifestParser.Format.JSON, submission.namespace());
+                        ManifestParser.Format.JSON, submission.namespace(), FieldValidation.Ignore);
                 WorkloadService.Submitted submitted = workloads.submit(document,
                         ADOPTION_KEY_PREFIX + submission.jobSetUid());
                 if (submitted.created()) {

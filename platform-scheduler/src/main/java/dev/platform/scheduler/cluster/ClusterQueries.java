@@ -42,7 +42,8 @@ public class ClusterQueries {
                        long lastAcknowledgedCommand, PoolCounts nodePools) {
     }
 
-    public record PlacedWorkload(String uid, String namespace, String name, String phase) {
+    /** {@code priorityOnly}: the workload names no queue and holds its pools without quota. */
+    public record PlacedWorkload(String uid, String namespace, String name, String phase, boolean priorityOnly) {
     }
 
     /** {@code health} is what the scheduler acts on (Unknown when stale); {@code reportedHealth} the agent's last word. */
@@ -93,7 +94,8 @@ public class ClusterQueries {
         }
         Map<String, Map<String, List<PlacedWorkload>>> placed = new HashMap<>();
         jdbc.sql("""
-                        SELECT cw.cluster, pool, w.uid, w.namespace, w.name, cw.phase
+                        SELECT cw.cluster, pool, w.uid, w.namespace, w.name, cw.phase,
+                               w.queue_name IS NULL AS priority_only
                         FROM cluster_workload cw JOIN workload w ON w.uid = cw.workload_uid,
                              unnest(cw.node_pools) AS pool
                         WHERE (CAST(? AS text) IS NULL OR cw.cluster = ?) ORDER BY w.namespace, w.name""")
@@ -102,7 +104,8 @@ public class ClusterQueries {
                     placed.computeIfAbsent(rs.getString("cluster"), c -> new HashMap<>())
                             .computeIfAbsent(rs.getString("pool"), p -> new ArrayList<>())
                             .add(new PlacedWorkload(rs.getObject("uid", UUID.class).toString(),
-                                    rs.getString("namespace"), rs.getString("name"), rs.getString("phase")));
+                                    rs.getString("namespace"), rs.getString("name"), rs.getString("phase"),
+                                    rs.getBoolean("priority_only")));
                 });
         Map<String, Boolean> stale = new HashMap<>();
         rows.forEach(r -> stale.put(r.name(), isStale(r.lastReportAt())));

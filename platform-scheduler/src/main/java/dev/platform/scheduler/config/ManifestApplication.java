@@ -34,9 +34,11 @@ public class ManifestApplication {
         List<ApplyResult> workloadResults = new ArrayList<>();
         for (DecodedDocument document : submitted) {
             WorkloadManifest manifest = (WorkloadManifest) document.manifest();
-            String action = workloads.apply(document, actor);
+            WorkloadService.Applied applied = workloads.apply(document, actor);
+            List<String> warnings = new ArrayList<>(document.warnings());
+            warnings.addAll(applied.warnings());
             workloadResults.add(new ApplyResult(manifest.kind().manifestName(), manifest.namespace(), manifest.name(),
-                    action, document.warnings()));
+                    applied.action(), warnings));
         }
         if (dryRun) {
             TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();

@@ -2,13 +2,16 @@ package dev.platform.scheduler.config;
 
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.identity.Caller;
+import dev.platform.api.manifest.FieldValidation;
 import dev.platform.api.manifest.Manifest;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.workload.SubmissionRateLimiter;
 import dev.platform.scheduler.web.RequestBodies;
+import dev.platform.scheduler.web.WarningHeaders;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -23,7 +26,9 @@ import java.util.Map;
 /**
  * {@code POST /api/v1/manifests}: a Kueue user posts the YAML they already have. Each document is
  * authorized on its own (configuration kinds are for Admins, workloads for the team owning their
- * namespace); one refused document refuses the request, which stays all-or-nothing.
+ * namespace); one refused document refuses the request, which stays all-or-nothing. Without
+ * {@code fieldValidation}, unknown fields refuse a workload and are warnings in configuration
+ * ({@link FieldValidation#defaultFor}); with it, every document is validated as it says.
  */
 @RestController
 @RequestMapping("/api/v1")
@@ -43,17 +48,29 @@ public class ManifestController {
     }
 
     @PostMapping(path = "/manifests", produces = "application/json")
-    public ApplyResponse apply(HttpServletRequest request,
-                               @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
-                               @RequestParam(defaultValue = "false") boolean dryRun, Caller caller) throws IOException {
+    public ResponseEntity<ApplyResponse> apply(HttpServletRequest request,
+                                               @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false)
+                                               String contentType,
+                                               @RequestParam(defaultValue = "false") boolean dryRun,
+                                               @RequestParam(required = false) FieldValidation fieldValidation,
+                                               Caller caller) throws IOException {
         ManifestParser.Format format = bodies.formatOf(contentType);
         byte[] body = bodies.read(request.getInputStream());
-        List<DecodedDocument> documents = parser.parse(body, format);
+        List<DecodedDocument> documents = fieldValidation == null ? parser.parse(body, format)
+                : parser.parse(body, format, fieldValidation);
         authorize(documents, caller);
         if (!dryRun) {
             rate.acquire(caller.name(), (int) documents.stream().filter(d -> !d.manifest().kind().isConfiguration()).count());
         }
-        return new ApplyResponse(application.apply(documents, dryRun, caller.name()), dryRun);
+        List<ApplyResult> results = application.apply(documents, dryRun, caller.name());
+        return ResponseEntity.ok().headers(WarningHeaders.of(warningsOf(results))).body(new ApplyResponse(results, dryRun));
+    }
+
+    /** Each result's warnings, said of its object, as a client applying many objects needs them. */
+    private static List<String> warningsOf(List<ApplyResult> results) {
+        return results.stream().flatMap(result -> result.warnings().stream().map(warning -> result.kind() + " "
+                + (result.namespace() == null ? "" : result.namespace() + "/") + result.name() + ": " + warning))
+                .toList();
     }
 
     private static void authorize(List<DecodedDocument> documents, Caller caller) {

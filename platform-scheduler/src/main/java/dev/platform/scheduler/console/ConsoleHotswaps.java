@@ -1,5 +1,6 @@
 package dev.platform.scheduler.console;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.hotswap.HotswapEvent;
 import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.web.console.HotswapView;
@@ -19,8 +20,9 @@ class ConsoleHotswaps implements HotswapQueries {
     }
 
     @Override
-    public List<HotswapView> latest(int limit) {
-        return store.page(null, null, null, null, limit).stream().map(ConsoleHotswaps::view).toList();
+    public List<HotswapView> latest(Caller caller, int limit) {
+        return store.page(null, null, caller.ledNamespaces(), null, null, limit).stream()
+                .map(e -> view(e.seenBy(caller))).toList();
     }
 
     private static HotswapView view(HotswapEvent e) {

@@ -53,7 +53,8 @@ class ConsoleNodePools implements NodePoolQueries {
                 : issues.getOrDefault(List.of(cluster.cluster(), p.name()), List.of());
         return new Pool(p.name(), p.accelerator(), p.topology(), p.nodes(), p.chips(), p.health().name(),
                 cluster.stale() ? List.of() : p.reasons(), p.unhealthySince(), nodeIssues,
-                p.workloads().stream().map(w -> new PlacedWorkload(w.namespace(), w.name(), w.phase())).toList());
+                p.workloads().stream().map(w -> new PlacedWorkload(w.namespace(), w.name(), w.phase(),
+                        w.priorityOnly())).toList());
     }
 
     private static List<String> strings(Array array) throws SQLException {

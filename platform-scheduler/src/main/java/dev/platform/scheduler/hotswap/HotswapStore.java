@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /** The hotswap history: append an event when decided, then stamp its later phases. */
@@ -100,10 +101,18 @@ public class HotswapStore {
         return jdbc.sql(SELECT + " WHERE h.id = ?").param(id).query(this::event).optional();
     }
 
-    /** A page, newest first, after the cursor (keyset on detected_at, id); filters optional. */
-    public List<HotswapEvent> page(String cluster, UUID disrupted, Instant beforeAt, Long beforeId, int limit) {
+    /**
+     * A page, newest first, after the cursor (keyset on detected_at, id); filters optional, {@code namespaces}
+     * (the disrupted workload's) empty for every namespace.
+     */
+    public List<HotswapEvent> page(String cluster, UUID disrupted, Optional<Set<String>> namespaces, Instant beforeAt,
+                                   Long beforeId, int limit) {
         StringBuilder sql = new StringBuilder(SELECT + " WHERE true");
         java.util.Map<String, Object> params = new java.util.HashMap<>();
+        namespaces.ifPresent(visible -> {
+            sql.append(" AND h.disrupted_namespace = ANY(:namespaces)");
+            params.put("namespaces", visible.toArray(String[]::new));
+        });
         if (cluster != null) {
             sql.append(" AND h.cluster = :cluster");
             params.put("cluster", cluster);

@@ -20,7 +20,8 @@ import java.util.Optional;
  * The first Admin. With {@code PLATFORM_BOOTSTRAP_ADMIN_TOKEN} set, an Admin API token with that
  * value exists (for user {@code admin}, created when missing; nothing changes on later starts).
  * Without it, when no Admin exists yet, user {@code admin} is created with a random password that is
- * printed once in the log. There is no default password anywhere.
+ * printed once in the log, unless the README demo ({@code platform.demo.enabled}) is on: it prints
+ * logins of its own, and a second banner would only mislead. There is no default password anywhere.
  */
 @Component
 public class AdminBootstrap implements ApplicationRunner {
@@ -38,10 +39,12 @@ public class AdminBootstrap implements ApplicationRunner {
     private final JdbcClient jdbc;
     private final Clock clock;
     private final String bootstrapToken;
+    private final boolean demo;
 
     AdminBootstrap(UserAccountRepository users, ApiTokens tokens, PasswordEncoder passwords,
                    TransactionTemplate transactions, JdbcClient jdbc, Clock clock,
-                   @Value("${PLATFORM_BOOTSTRAP_ADMIN_TOKEN:}") String bootstrapToken) {
+                   @Value("${PLATFORM_BOOTSTRAP_ADMIN_TOKEN:}") String bootstrapToken,
+                   @Value("${platform.demo.enabled:false}") boolean demo) {
         if (!bootstrapToken.isBlank() && bootstrapToken.strip().length() < 16) {
             throw new IllegalStateException("PLATFORM_BOOTSTRAP_ADMIN_TOKEN must be at least 16 characters long");
         }
@@ -52,6 +55,7 @@ public class AdminBootstrap implements ApplicationRunner {
         this.jdbc = jdbc;
         this.clock = clock;
         this.bootstrapToken = bootstrapToken.strip();
+        this.demo = demo;
     }
 
     @Override
@@ -86,7 +90,7 @@ public class AdminBootstrap implements ApplicationRunner {
                 }
                 return Optional.<String>empty();
             }
-            if (users.existsByClusterRole(ClusterRole.Admin)) {
+            if (demo || users.existsByClusterRole(ClusterRole.Admin)) {
                 return Optional.<String>empty();
             }
             if (users.existsById(ADMIN)) {

@@ -2,6 +2,8 @@ package dev.platform.scheduler.identity;
 
 import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.refusal.Refusal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.transaction.annotation.Transactional;
 
 import java.nio.ByteBuffer;
@@ -12,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Agent tokens, each bound to one cluster: those issued through the API (hashed in the database,
@@ -19,6 +22,14 @@ import java.util.Optional;
  */
 public class AgentTokens {
 
+    /** An issued agent token's lifetime unless asked otherwise: a year, the longest any token has. */
+    static final Duration DEFAULT_LIFETIME = Duration.ofDays(365);
+    /** From this long before its expiry, each use of a token is a warning in the log (at most hourly). */
+    static final Duration EXPIRY_WARNING = Duration.ofDays(14);
+    private static final Duration WARNING_INTERVAL = Duration.ofHours(1);
+    private static final Logger log = LoggerFactory.getLogger(AgentTokens.class);
+
+    private final Map<Long, Instant> expiryWarnedAt = new ConcurrentHashMap<>();
     private final AgentTokenRepository tokens;
     private final AccessAudit audit;
     private final Clock clock;
@@ -42,11 +53,14 @@ public class AgentTokens {
     public record Issued(AgentToken token, String secret) {
     }
 
-    /** @param lifetime null for a token that does not expire (it is mounted into the agent as a secret) */
+    /**
+     * @param lifetime null for {@link #DEFAULT_LIFETIME}; every issued token expires (rotate it before: issue
+     *                 a new one, put it into the agent's secret, revoke the old one)
+     */
     @Transactional
     public Issued issue(String cluster, String description, Duration lifetime, Caller actor) {
         Instant now = clock.instant();
-        Instant expiresAt = lifetime == null ? null : now.plus(ApiTokens.checkedLifetime(lifetime, null));
+        Instant expiresAt = now.plus(ApiTokens.checkedLifetime(lifetime, DEFAULT_LIFETIME));
         String secret = TokenSecrets.generate(TokenSecrets.AGENT_PREFIX);
         AgentToken token = tokens.save(new AgentToken(TokenSecrets.hash(secret), cluster,
                 ApiTokens.checkedDescription(description), now, actor.name(), expiresAt));
@@ -78,6 +92,24 @@ public class AgentTokens {
         if (configuredCluster != null) {
             return Optional.of(configuredCluster);
         }
-        return tokens.findByTokenHash(hash).filter(t -> t.isValidAt(clock.instant())).map(AgentToken::cluster);
+        Instant now = clock.instant();
+        Optional<AgentToken> token = tokens.findByTokenHash(hash).filter(t -> t.isValidAt(now));
+        token.ifPresent(t -> warnOfExpiry(t, now));
+        return token.map(AgentToken::cluster);
+    }
+
+    /** An agent's token about to expire would cut its cluster off: said while there is time to rotate it. */
+    private void warnOfExpiry(AgentToken token, Instant now) {
+        if (token.expiresAt() == null || token.expiresAt().isAfter(now.plus(EXPIRY_WARNING))) {
+            return;
+        }
+        Instant warned = expiryWarnedAt.get(token.id());
+        if (warned != null && warned.plus(WARNING_INTERVAL).isAfter(now)) {
+            return;
+        }
+        expiryWarnedAt.put(token.id(), now);
+        log.warn("agent token {} of cluster {} expires at {}: issue a new one (POST /api/v1/clusters/{}/agent-tokens),"
+                        + " put it into the agent's platform.agent.token and revoke this one", token.id(),
+                token.cluster(), token.expiresAt(), token.cluster());
     }
 }

@@ -14,7 +14,8 @@ import java.util.Optional;
 
 /**
  * API tokens: issued to a user (by themself, or by an Admin for anyone), shown once, stored as a hash,
- * checked on every request, so a revocation or an expiry takes effect on the next one.
+ * checked on every request: an expiry takes effect on the next one, a revocation within the token cache's
+ * time on every replica ({@link AuthenticatedTokens}) and on the next request on the replica that revoked it.
  */
 @Service
 public class ApiTokens {
@@ -25,15 +26,15 @@ public class ApiTokens {
 
     private final ApiTokenRepository tokens;
     private final UserAccountRepository users;
-    private final CallerDirectory directory;
+    private final AuthenticatedTokens authenticated;
     private final AccessAudit audit;
     private final Clock clock;
 
-    ApiTokens(ApiTokenRepository tokens, UserAccountRepository users, CallerDirectory directory, AccessAudit audit,
-              Clock clock) {
+    ApiTokens(ApiTokenRepository tokens, UserAccountRepository users, AuthenticatedTokens authenticated,
+              AccessAudit audit, Clock clock) {
         this.tokens = tokens;
         this.users = users;
-        this.directory = directory;
+        this.authenticated = authenticated;
         this.audit = audit;
         this.clock = clock;
     }
@@ -87,17 +88,19 @@ public class ApiTokens {
                 .filter(t -> caller.isAdmin() || t.userName().equals(caller.name()))
                 .orElseThrow(() -> Refusal.notFound("API token", String.valueOf(id)));
         if (token.revoke(caller.name(), clock.instant())) {
+            authenticated.forgetAfterCommit();
             audit.record(caller.name(), AccessAuditEntry.Action.TokenRevoked, "api-token/" + id,
                     "user=" + token.userName());
         }
     }
 
-    /** The user a presented secret acts as, with their roles now; empty when unknown, revoked or expired. */
-    @Transactional(readOnly = true)
+    /**
+     * The user a presented secret acts as, with their roles as looked up at most
+     * {@code platform.security.api-tokens.cache-ttl} ago ({@link AuthenticatedTokens}); empty when unknown,
+     * revoked or expired.
+     */
     public Optional<Caller> authenticate(String secret) {
-        return tokens.findByTokenHash(TokenSecrets.hash(secret))
-                .filter(t -> t.isValidAt(clock.instant()))
-                .flatMap(t -> directory.localUser(t.userName()));
+        return authenticated.caller(TokenSecrets.hash(secret));
     }
 
     /**

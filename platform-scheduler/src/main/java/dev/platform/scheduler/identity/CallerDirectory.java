@@ -32,8 +32,13 @@ public class CallerDirectory {
     /** A user of the platform's own (password or API token); empty when the user no longer exists. */
     @Transactional(readOnly = true)
     public Optional<Caller> localUser(String name) {
-        return users.findById(name).map(user -> new Caller(user.name(), user.clusterRole(),
-                memberships(teams.membershipsOf(List.of(name)), Map.of())));
+        return users.findById(name).map(user -> caller(user.name(), user.clusterRole(),
+                teams.membershipsOf(List.of(name))));
+    }
+
+    /** A user of the platform's own with their cluster role and their rows of (team, role, namespace). */
+    static Caller caller(String name, ClusterRole clusterRole, List<MembershipRow> memberships) {
+        return new Caller(name, clusterRole, memberships(memberships, Map.of()));
     }
 
     /**

@@ -21,10 +21,12 @@ import java.util.stream.Collectors;
 public class TeamStore {
 
     private final TeamRepository teams;
+    private final AuthenticatedTokens authenticated;
     private final Clock clock;
 
-    TeamStore(TeamRepository teams, Clock clock) {
+    TeamStore(TeamRepository teams, AuthenticatedTokens authenticated, Clock clock) {
         this.teams = teams;
+        this.authenticated = authenticated;
         this.clock = clock;
     }
 
@@ -44,12 +46,14 @@ public class TeamStore {
         Team team = new Team(manifest.name(), clock.instant());
         team.apply(manifest, clock.instant());
         teams.saveAndFlush(team);
+        authenticated.forgetAfterCommit();
     }
 
     public void update(TeamManifest manifest) {
         Team team = teams.findById(manifest.name()).orElseThrow();
         team.apply(manifest, clock.instant());
         teams.flush();
+        authenticated.forgetAfterCommit();
     }
 
     /** @return the team as it was, or empty when there was none */
@@ -59,6 +63,7 @@ public class TeamStore {
         team.ifPresent(t -> {
             teams.delete(t);
             teams.flush();
+            authenticated.forgetAfterCommit();
         });
         return before;
     }

@@ -24,10 +24,12 @@ public class Users {
     private final PasswordEncoder passwords;
     private final AccessAudit audit;
     private final FindByIndexNameSessionRepository<?> sessions;
+    private final AuthenticatedTokens authenticated;
     private final Clock clock;
 
     Users(UserAccountRepository users, PasswordEncoder passwords, AccessAudit audit,
-          FindByIndexNameSessionRepository<?> sessions, Clock clock) {
+          FindByIndexNameSessionRepository<?> sessions, AuthenticatedTokens authenticated, Clock clock) {
+        this.authenticated = authenticated;
         this.users = users;
         this.passwords = passwords;
         this.audit = audit;
@@ -87,6 +89,7 @@ public class Users {
             throw Refusal.conflict("\"" + name + "\" is the last Admin; create another Admin first", List.of());
         }
         users.delete(user);
+        authenticated.forgetAfterCommit();
         sessions.findByPrincipalName(name).keySet().forEach(sessions::deleteById);
         audit.record(actor.name(), AccessAuditEntry.Action.UserDeleted, name, "");
     }

@@ -90,5 +90,5 @@ class AccessRules {
 
     /** Paths open to everyone: health, the login page, static assets and the error pages. */
     static final List<String> PUBLIC = List.of("/actuator/health", "/actuator/health/**", "/login", "/css/**",
-            "/webjars/**", "/favicon.ico", "/error", "/forbidden");
+            "/webjars/**", "/favicon.ico", "/error", "/forbidden", "/not-found");
 }

@@ -22,7 +22,9 @@ import java.util.List;
 
 /**
  * 401 and 403 in the API's shape (RFC 9457 problem+json, with the {@code WWW-Authenticate} header
- * RFC 6750 asks for), and for console pages a 403 page instead of JSON.
+ * RFC 6750 asks for), and for console pages a 403 page instead of JSON. Each answer says what is
+ * actually wrong: a missing or unsupported credential, a form sent without its CSRF token, a path
+ * that no endpoint serves (404, not a refusal by role), or roles that do not allow the request.
  */
 @Component
 class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler {
@@ -33,12 +35,17 @@ class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler 
         return path.startsWith("/api/") || path.startsWith("/apis/") || path.startsWith("/actuator/");
     };
 
+    /** The request attribute that tells the console's 403 page why: {@code csrf} for a form without its token. */
+    public static final String REFUSAL_ATTRIBUTE = "platform.refusal";
+
     private final BearerTokenAuthenticationEntryPoint bearer = new BearerTokenAuthenticationEntryPoint();
     private final AccessDeniedHandlerImpl consolePage = new AccessDeniedHandlerImpl();
     private final JsonMapper json;
+    private final KnownEndpoints endpoints;
 
-    ProblemResponses(JsonMapper json) {
+    ProblemResponses(JsonMapper json, KnownEndpoints endpoints) {
         this.json = json;
+        this.endpoints = endpoints;
         this.consolePage.setErrorPage("/forbidden");
     }
 
@@ -46,16 +53,33 @@ class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler 
     public void commence(HttpServletRequest request, HttpServletResponse response, AuthenticationException e)
             throws IOException {
         bearer.commence(request, response, e);
-        String detail = request.getHeader("Authorization") == null
-                ? "this request needs Authorization: Bearer <token> (an API token, see POST /api/v1/tokens)"
-                : "the bearer token is not valid here: " + e.getMessage();
-        write(response, HttpStatus.UNAUTHORIZED, "Unauthorized", detail);
+        write(response, HttpStatus.UNAUTHORIZED, "Unauthorized", unauthorizedDetail(request.getHeader("Authorization"), e));
+    }
+
+    private static String unauthorizedDetail(String authorization, AuthenticationException e) {
+        if (authorization == null) {
+            return "this request needs Authorization: Bearer <token> (an API token, see POST /api/v1/tokens)";
+        }
+        int space = authorization.indexOf(' ');
+        String scheme = space < 0 ? authorization : authorization.substring(0, space);
+        if (!scheme.equalsIgnoreCase("Bearer")) {
+            return "the Authorization scheme " + scheme + " is not supported: send Authorization: Bearer <token>"
+                    + " (an API token, see POST /api/v1/tokens; the console logs in with a password)";
+        }
+        return "the bearer token is not valid here: " + e.getMessage();
     }
 
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException e)
             throws IOException, ServletException {
+        if (!(e instanceof CsrfException) && !endpoints.serves(request)) {
+            notFound(request, response);
+            return;
+        }
         if (!API.matches(request)) {
+            if (e instanceof CsrfException) {
+                request.setAttribute(REFUSAL_ATTRIBUTE, "csrf");
+            }
             consolePage.handle(request, response, e);
             return;
         }
@@ -63,6 +87,20 @@ class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler 
                 ? "the request carries a session cookie but no valid CSRF token; API clients send a bearer token"
                 : "your roles do not allow " + request.getMethod() + " " + request.getRequestURI();
         write(response, HttpStatus.FORBIDDEN, "Forbidden", detail);
+    }
+
+    /**
+     * A path no endpoint serves is refused by the last rule (deny all) before any handler runs; it is
+     * answered as what it is, a 404, so a caller is not told that roles are the problem.
+     */
+    private void notFound(HttpServletRequest request, HttpServletResponse response) throws IOException, ServletException {
+        if (API.matches(request)) {
+            write(response, HttpStatus.NOT_FOUND, "Not Found", "no endpoint serves " + request.getMethod() + " "
+                    + request.getRequestURI() + "; the API is described at /v3/api-docs");
+            return;
+        }
+        response.setStatus(HttpStatus.NOT_FOUND.value());
+        request.getRequestDispatcher("/not-found").forward(request, response);
     }
 
     private void write(HttpServletResponse response, HttpStatus status, String title, String detail) throws IOException {

@@ -12,10 +12,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Tomcat's host-level error page, which answers requests refused before they reach the
- * application (an encoded {@code /} or {@code \} in the path, a malformed escape): problem JSON for
- * {@code /api/} paths, Tomcat's HTML page for the others. Installed by {@link ContainerErrorPages}.
+ * application (an encoded {@code /} or {@code \} in the path, a malformed escape, a malformed request
+ * line): problem JSON for {@code /api/} paths, Tomcat's HTML page for the others, in both without the
+ * exception, its stack trace or the server's name and version. Installed by {@link ContainerErrorPages}.
  */
 public class ApiErrorReportValve extends ErrorReportValve {
+
+    public ApiErrorReportValve() {
+        setShowReport(false);
+        setShowServerInfo(false);
+    }
 
     @Override
     protected void report(Request request, Response response, Throwable throwable) {

@@ -4,6 +4,7 @@ import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.api.manifest.ManifestRejectedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -16,7 +17,9 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Every error of the REST API as RFC 9457 {@code application/problem+json}, with an
@@ -84,6 +87,21 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
         log.error("unexpected error serving a request", e);
         return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal Server Error",
                 "The platform failed to handle the request; the error is logged.", List.of());
+    }
+
+    /** A query parameter of a fixed set of values ({@code fieldValidation=Strict}) names them when it is none of them. */
+    @Override
+    protected ResponseEntity<Object> handleTypeMismatch(TypeMismatchException ex, HttpHeaders headers,
+                                                        HttpStatusCode status, WebRequest request) {
+        Class<?> type = ex.getRequiredType();
+        if (type != null && type.isEnum() && ex.getPropertyName() != null) {
+            String allowed = Arrays.stream(type.getEnumConstants()).map(String::valueOf)
+                    .collect(Collectors.joining(", "));
+            ResponseEntity<ProblemDetail> problem = problem(HttpStatus.BAD_REQUEST, "Bad Request",
+                    ex.getPropertyName() + " must be one of " + allowed + "; found '" + ex.getValue() + "'", List.of());
+            return ResponseEntity.status(problem.getStatusCode()).headers(problem.getHeaders()).body(problem.getBody());
+        }
+        return super.handleTypeMismatch(ex, headers, status, request);
     }
 
     /** Spring MVC's own errors (unsupported media type, missing parameter, ...) in the same shape. */

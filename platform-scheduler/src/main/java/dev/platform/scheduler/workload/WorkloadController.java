@@ -2,11 +2,13 @@ package dev.platform.scheduler.workload;
 
 import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.FieldValidation;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.web.KeysetCursor;
 import dev.platform.scheduler.web.KubernetesYaml;
 import dev.platform.scheduler.web.RequestBodies;
+import dev.platform.scheduler.web.WarningHeaders;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -46,6 +48,7 @@ public class WorkloadController {
     private final ManifestParser parser;
     private final RequestBodies bodies;
     private final WorkloadService workloads;
+    private final SubmissionWriter submissions;
     private final WorkloadStore store;
     private final WorkloadStatuses statuses;
     private final SubmissionRateLimiter rate;
@@ -55,32 +58,38 @@ public class WorkloadController {
     };
 
     public WorkloadController(ManifestParser parser, RequestBodies bodies, WorkloadService workloads,
-                              WorkloadStore store, WorkloadStatuses statuses, SubmissionRateLimiter rate,
+                              SubmissionWriter submissions, WorkloadStore store, WorkloadStatuses statuses, SubmissionRateLimiter rate,
                               WorkloadUpdates updates, JsonMapper json) {
         this.updates = updates;
         this.json = json;
         this.parser = parser;
         this.bodies = bodies;
         this.workloads = workloads;
+        this.submissions = submissions;
         this.store = store;
         this.statuses = statuses;
         this.rate = rate;
     }
 
+    /** Unknown fields refuse the submission unless {@code fieldValidation} is Warn or Ignore (kubectl's --validate). */
     @PostMapping
-    public ResponseEntity<WorkloadStatus> submit(@PathVariable String namespace, HttpServletRequest request,
-                                                 @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false)
-                                                 String contentType,
-                                                 @RequestHeader(value = "Idempotency-Key", required = false)
-                                                 String idempotencyKey,
-                                                 UriComponentsBuilder uri, Caller caller) throws IOException {
+    public ResponseEntity<SubmittedWorkload> submit(@PathVariable String namespace, HttpServletRequest request,
+                                                    @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false)
+                                                    String contentType,
+                                                    @RequestHeader(value = "Idempotency-Key", required = false)
+                                                    String idempotencyKey,
+                                                    @RequestParam(defaultValue = "Strict") FieldValidation fieldValidation,
+                                                    UriComponentsBuilder uri, Caller caller) throws IOException {
         rate.acquire(caller.name(), 1);
         ManifestParser.Format format = bodies.formatOf(contentType);
-        DecodedDocument document = parser.parseWorkload(bodies.read(request.getInputStream()), format, namespace);
-        WorkloadService.Submitted submitted = workloads.submit(document, blankToNull(idempotencyKey));
+        DecodedDocument document = parser.parseWorkload(bodies.read(request.getInputStream()), format, namespace,
+                fieldValidation);
+        WorkloadService.Submitted submitted = submissions.submit(document, blankToNull(idempotencyKey));
         URI location = uri.path("/api/v1/namespaces/{namespace}/workloads/{name}")
                 .buildAndExpand(namespace, submitted.workload().name()).toUri();
-        return ResponseEntity.status(HttpStatus.CREATED).location(location).body(statuses.of(submitted.workload()));
+        return ResponseEntity.status(HttpStatus.CREATED).location(location)
+                .headers(WarningHeaders.of(document.warnings()))
+                .body(new SubmittedWorkload(statuses.of(submitted.workload()), document.warnings()));
     }
 
     @GetMapping

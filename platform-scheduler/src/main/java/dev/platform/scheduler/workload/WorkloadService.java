@@ -7,7 +7,6 @@ import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.scheduler.identity.AccessAudit;
 import dev.platform.scheduler.identity.AccessAuditEntry;
 import dev.platform.scheduler.refusal.Refusal;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
@@ -15,12 +14,14 @@ import org.springframework.transaction.annotation.Transactional;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /** Submitting and cancelling workloads; the scheduling loop takes it from there. */
 @Service
@@ -32,7 +33,8 @@ public class WorkloadService {
     private final JdbcClient jdbc;
     private final ApplicationEventPublisher events;
     private final Clock clock;
-    private final String defaultQueueName;
+    private final QueueNameResolution queues;
+    private final SubmissionChecks checks;
     private final AccessAudit audit;
     private final WorkloadTransitions transitions;
     private final WorkloadUpdates updates;
@@ -40,8 +42,7 @@ public class WorkloadService {
     public WorkloadService(WorkloadStore store, WorkloadTransitions transitions, WorkloadUpdates updates,
                            PriorityResolver priorities, JdbcClient jdbc,
                            ApplicationEventPublisher events, Clock clock,
-                           @Value("${platform.workloads.default-queue-name:}") String defaultQueueName,
-                           AccessAudit audit) {
+                           QueueNameResolution queues, SubmissionChecks checks, AccessAudit audit) {
         this.audit = audit;
         this.transitions = transitions;
         this.updates = updates;
@@ -50,39 +51,68 @@ public class WorkloadService {
         this.jdbc = jdbc;
         this.events = events;
         this.clock = clock;
-        this.defaultQueueName = defaultQueueName.isBlank() ? null : defaultQueueName;
+        this.queues = queues;
+        this.checks = checks;
     }
 
     /** The outcome of a submission: the workload, and whether this call created it. */
     public record Submitted(WorkloadRow workload, boolean created) {
     }
 
+    /** What applying a workload did (created, updated or unchanged), and what it warns of. */
+    public record Applied(String action, List<String> warnings) {
+    }
+
     /**
-     * Stores a new Pending workload. A retried request with the same {@code Idempotency-Key}
-     * returns the workload the first request created.
+     * Stores a new Pending workload in a transaction of its own; one that could never be admitted (its LocalQueue
+     * missing, its requests beyond what its ClusterQueue could ever give) is refused. A retried request with the
+     * same {@code Idempotency-Key} and manifest returns the workload the first request created; another manifest
+     * under that key is refused.
      */
     @Transactional
     public Submitted submit(DecodedDocument document, String idempotencyKey) {
-        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         transitions.lockChanges();
+        return submitLocked(document, idempotencyKey);
+    }
+
+    /**
+     * One submission's checks and its insert, in the caller's transaction, which holds
+     * {@link WorkloadTransitions#lockChanges()}: {@link #submit} for one, {@link SubmissionWriter} for a group.
+     * A refusal is thrown before anything is written.
+     */
+    Submitted submitLocked(DecodedDocument document, String idempotencyKey) {
+        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         if (idempotencyKey != null) {
             Optional<WorkloadRow> earlier = store.findByIdempotencyKey(manifest.namespace(), idempotencyKey);
             if (earlier.isPresent()) {
+                checks.requireSameRequest(earlier.get(), manifest, idempotencyKey, document.index());
                 return new Submitted(earlier.get(), false);
             }
         }
+        return create(document, idempotencyKey, SubmissionChecks::refuse);
+    }
+
+    /**
+     * Creates the workload; {@code neverAdmitted} is told why a queued one could never be admitted (nothing when it
+     * could) and may refuse it.
+     */
+    private Submitted create(DecodedDocument document, String idempotencyKey,
+                             Consumer<List<SubmissionChecks.Problem>> neverAdmitted) {
+        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         if (store.find(manifest.namespace(), manifest.name()).isPresent()) {
             throw Refusal.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
                     + manifest.name() + "\" already exists", List.of());
         }
-        String queueName = manifest.queueName() != null ? manifest.queueName() : defaultQueueName;
-        if (queueName == null) {
+        QueueNameResolution.QueueChoice queue = queues.resolve(manifest, document.index());
+        if (queue.isPriorityOnly()) {
             return submitPriorityOnly(manifest, idempotencyKey);
         }
+        String queueName = queue.queueName();
         WorkloadManifest queued = withQueue(manifest, queueName);
         Optional<String> clusterQueue = jdbc.sql("SELECT cluster_queue FROM local_queue WHERE namespace = ? AND name = ?")
                 .params(queued.namespace(), queueName).query(String.class).optional();
         clusterQueue.ifPresent(cq -> requireCoveredResources(queued, cq));
+        neverAdmitted.accept(checks.neverAdmitted(queued, queueName, clusterQueue.orElse(null), document.index()));
         PriorityResolver.ResolvedPriority priority = priorities.resolve(queued);
         UUID uid = UUID.randomUUID();
         Instant now = clock.instant();
@@ -101,24 +131,25 @@ public class WorkloadService {
      * same manifest was submitted before (status and server-set metadata aside); updated when only
      * what may change of a submitted workload differs (spec.active, the priority-class label:
      * {@link WorkloadUpdates}); any other difference is a conflict, since a submitted workload is
-     * otherwise immutable (delete and resubmit).
-     *
-     * @return the action: created, updated or unchanged
+     * otherwise immutable (delete and resubmit). As {@code kubectl apply} of a Kueue job does, a workload whose
+     * LocalQueue does not exist (yet) or that asks more than its ClusterQueue could ever give is created, pending,
+     * with a warning saying so.
      */
     @Transactional
-    public String apply(DecodedDocument document, String actor) {
+    public Applied apply(DecodedDocument document, String actor) {
         WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         transitions.lockChanges();
         Optional<WorkloadRow> existing = store.find(manifest.namespace(), manifest.name());
         if (existing.isEmpty()) {
-            submit(document, null);
-            return "created";
+            List<String> warnings = new ArrayList<>();
+            create(document, null, problems -> problems.forEach(p -> warnings.add(p.warning())));
+            return new Applied("created", warnings);
         }
         if (store.sameManifest(existing.get().uid(), manifest.manifest())) {
-            return "unchanged";
+            return new Applied("unchanged", List.of());
         }
         if (updates.applyChanged(existing.get(), manifest, actor)) {
-            return "updated";
+            return new Applied("updated", List.of());
         }
         throw Refusal.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
                 + manifest.name() + "\" already exists with a different manifest; a submitted workload cannot be"
@@ -126,9 +157,9 @@ public class WorkloadService {
     }
 
     /**
-     * A workload without a queue name runs in priority-only mode (Hotswap issue; the seed's
-     * seed-hotswap.yaml), as GKE runs pods without Kueue: no quota, placed on a free healthy node
-     * pool by priority once a cluster is connected.
+     * A workload without a queue name, in a namespace where an Admin allowed it, runs in priority-only mode (the
+     * seed's seed-hotswap.yaml), as GKE runs pods without Kueue: no quota, placed on a free healthy node pool by
+     * priority once a cluster is connected.
      */
     private Submitted submitPriorityOnly(WorkloadManifest manifest, String idempotencyKey) {
         PriorityResolver.ResolvedPriority priority = priorities.resolve(manifest);

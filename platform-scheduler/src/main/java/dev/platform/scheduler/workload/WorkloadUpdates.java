@@ -1,6 +1,7 @@
 package dev.platform.scheduler.workload;
 
 import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.FieldValidation;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.api.manifest.WorkloadManifest;
@@ -114,7 +115,9 @@ public class WorkloadUpdates {
                     + row.state().name().toLowerCase() + "; it can no longer change", List.of());
         }
         byte[] text = json.writeValueAsBytes(manifest);
-        DecodedDocument decoded = parser.parseWorkload(text, ManifestParser.Format.JSON, row.namespace());
+        // Its fields were checked when it was submitted, as that submission asked; the change touches known ones only.
+        DecodedDocument decoded = parser.parseWorkload(text, ManifestParser.Format.JSON, row.namespace(),
+                FieldValidation.Ignore);
         WorkloadManifest changed = (WorkloadManifest) decoded.manifest();
         boolean active = Kind.WORKLOAD.manifestName().equals(row.kind()) ? changed.active() : requestedActive;
         if (!active && row.queueName() == null && row.state().holdsQuota()) {

@@ -115,7 +115,7 @@ class ClusterInventoryStoreTest {
         inventory.retainWorkloads("prod-1", List.of(kept));
 
         assertThat(queries.nodePools("prod-1").orElseThrow().items().get(0).workloads())
-                .containsExactly(new ClusterQueries.PlacedWorkload(kept.toString(), "team-a", "kept", "RUNNING"));
+                .containsExactly(new ClusterQueries.PlacedWorkload(kept.toString(), "team-a", "kept", "RUNNING", false));
         UUID unknown = UUID.randomUUID();
         assertThat(inventory.knownWorkloads(List.of(kept, unknown))).containsOnlyKeys(kept)
                 .containsEntry(kept, Optional.empty());

@@ -85,7 +85,8 @@ class WorkloadRunStateReportTest extends PlatformApplicationTest {
 
     @Test
     void unknownWorkloadsAndPendingOnesAreLeftAlone() {
-        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("big", "lq", "8", null));
+        api.postYaml("/api/v1/manifests", Manifests.job("big", "lq", "8", null)
+                .replace("metadata:", "metadata:\n  namespace: team-a"));
         String pending = api.get("/api/v1/namespaces/team-a/workloads/big").json().get("uid").asString();
 
         Response report = agent.report("prod-1", delta("prod-1", "agent-a", 2, List.of(), List.of(), List.of(
@@ -101,12 +102,12 @@ class WorkloadRunStateReportTest extends PlatformApplicationTest {
     }
 
     @Test
-    void aSuspendedJobSetWithAQueueLabelIsAdoptedOnceAndABadOneIsReported() {
+    void aSuspendedJobSetWithAQueueLabelIsAdoptedOnceEvenWithAFieldOfANewerJobSetAndABadOneIsReported() {
         AdoptionSubmission good = submission("adopted-1", "uid-1", """
                 {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
                  "metadata": {"name": "adopted-1", "namespace": "team-a", "uid": "uid-1", "resourceVersion": "17",
                               "labels": {"kueue.x-k8s.io/queue-name": "lq"}},
-                 "spec": {"suspend": true, "replicatedJobs": [{"name": "w", "replicas": 1, "template": {"spec": {
+                 "spec": {"suspend": true, "aFieldOfANewerJobSet": {"on": true}, "replicatedJobs": [{"name": "w", "replicas": 1, "template": {"spec": {
                    "parallelism": 1, "completions": 1, "template": {"spec": {"restartPolicy": "Never",
                    "containers": [{"name": "c", "image": "busybox", "resources": {"requests": {"cpu": "1"}}}]}}}}}]},
                  "status": {}}""");

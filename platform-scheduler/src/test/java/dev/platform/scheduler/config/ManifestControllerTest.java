@@ -25,6 +25,7 @@ import static org.mockito.BDDMockito.willThrow;
 import static org.mockito.Mockito.never;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -64,6 +65,31 @@ class ManifestControllerTest extends ControllerSliceTest {
         assertThat(documents.getValue()).extracting(d -> d.manifest().kind())
                 .containsExactly(Kind.RESOURCE_FLAVOR, Kind.JOB);
         then(submissionRate).should().acquire("root", 1);
+    }
+
+    @Test
+    void aMisspeltWorkloadIsRefusedByDefaultAndWarnedAboutWithWarnInTheAnswerAndItsHeaders() throws Exception {
+        String misspelt = jobIn("team-a").replace("spec:\n  template:", "spec:\n  paralelism: 4\n  template:");
+        given(manifestApplication.apply(anyList(), eq(false), eq("root"))).willReturn(List.of(
+                new ApplyResult("ResourceFlavor", null, "tpu", "created", List.of()),
+                new ApplyResult("Job", "team-a", "train", "created", List.of("unknown field \"spec.paralelism\""))));
+
+        mvc.perform(post("/api/v1/manifests").contentType("application/yaml").content(FLAVOR + "---\n" + misspelt))
+                .andExpect(status().isUnprocessableContent())
+                .andExpect(jsonPath("$.errors[0].document").value(1))
+                .andExpect(jsonPath("$.errors[0].path").value("spec.paralelism"));
+        then(manifestApplication).shouldHaveNoInteractions();
+
+        mvc.perform(post("/api/v1/manifests").param("fieldValidation", "Warn").contentType("application/yaml")
+                        .content(FLAVOR + "---\n" + misspelt))
+                .andExpect(status().isOk())
+                .andExpect(header().stringValues("Warning", "299 - \"Job team-a/train: unknown field \\\"spec.paralelism\\\"\""))
+                .andExpect(jsonPath("$.results[1].warnings[0]").value("unknown field \"spec.paralelism\""));
+        @SuppressWarnings("unchecked")
+        ArgumentCaptor<List<DecodedDocument>> documents = ArgumentCaptor.forClass(List.class);
+        then(manifestApplication).should().apply(documents.capture(), eq(false), eq("root"));
+        assertThat(documents.getValue().get(1).warnings())
+                .containsExactly("unknown field \"spec.paralelism\"; did you mean \"parallelism\"?");
     }
 
     @Test

@@ -184,7 +184,8 @@ class ConsoleBrowserIT {
                 ((JavascriptExecutor) browser).executeScript(
                         "document.querySelector('form.cancel input[name=_csrf]').remove()");
                 browser.findElement(By.cssSelector("form.cancel button[type=submit]")).click();
-                assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Not for your roles");
+                assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("The form has expired");
+                console.screenshot("form-without-csrf-token");
                 assertThat(api.get("/api/v1/namespaces/default/workloads/queued-jax-trillium").json()
                         .get("state").asString()).isNotEqualTo("Finished");
 
@@ -193,7 +194,8 @@ class ConsoleBrowserIT {
                 assertThat(browser.getCurrentUrl()).endsWith("/login?logout");
                 console.logIn("alice", PASSWORD);
                 assertThat(browser.findElement(By.cssSelector(".who-roles")).getText()).isEqualTo("ml");
-                assertThat(browser.findElements(By.linkText("Hotswaps"))).isEmpty();
+                assertThat(browser.findElements(By.linkText("Node pools"))).isEmpty();
+                assertThat(browser.findElements(By.linkText("Hotswaps"))).as("her team's hotswaps").hasSize(1);
                 console.screenshot("overview-team-lead");
                 console.open("/teams");
                 assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Team quota");

@@ -8,6 +8,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import java.sql.Timestamp;
+import java.util.Optional;
+import java.util.Set;
 
 import static dev.platform.scheduler.testsupport.StoredWorkloads.submit;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,20 +41,35 @@ class ConsoleChangeFeedTest {
 
     @Test
     void theTokenMovesWithWhatAPageShowsAndNotWithARefresh() {
-        String initial = feed.version();
+        String initial = feed.version(Optional.empty());
 
         jdbc.sql("UPDATE node_pool SET updated_at = updated_at + interval '10 seconds'").update();
-        assertThat(feed.version()).as("a report that changes nothing shown").isEqualTo(initial);
+        assertThat(feed.version(Optional.empty())).as("a report that changes nothing shown").isEqualTo(initial);
 
         jdbc.sql("UPDATE node_pool SET health = 'Unhealthy', health_reasons = '{NOT_READY}'").update();
-        String unhealthy = feed.version();
+        String unhealthy = feed.version(Optional.empty());
         assertThat(unhealthy).isNotEqualTo(initial);
 
         submit(transitions, "team-a", "train", "lq", "cq", 0, StoreSliceTest.NOW);
-        String submitted = feed.version();
+        String submitted = feed.version(Optional.empty());
         assertThat(submitted).isNotEqualTo(unhealthy);
 
         jdbc.sql("UPDATE cluster SET last_report_at = last_report_at - interval '1 hour'").update();
-        assertThat(feed.version()).as("the cluster went stale").isNotEqualTo(submitted);
+        assertThat(feed.version(Optional.empty())).as("the cluster went stale").isNotEqualTo(submitted);
+    }
+
+    @Test
+    void aTeamsTokenMovesWithItsOwnWorkloadsAndNotWithAnotherTeamsOrTheInfrastructure() {
+        jdbc.sql("INSERT INTO local_queue (namespace, name, cluster_queue, stop_policy, spec) VALUES"
+                + " ('team-a', 'lq', 'cq', 'None', '{}'), ('team-b', 'lq', 'other-cq', 'None', '{}')").update();
+        Optional<Set<String>> teamA = Optional.of(Set.of("team-a"));
+        String initial = feed.version(teamA);
+
+        submit(transitions, "team-b", "theirs", "lq", "other-cq", 0, StoreSliceTest.NOW);
+        jdbc.sql("UPDATE node_pool SET health = 'Unhealthy', health_reasons = '{NOT_READY}'").update();
+        assertThat(feed.version(teamA)).as("another team's workload, a pool's health").isEqualTo(initial);
+
+        submit(transitions, "team-a", "ours", "lq", "cq", 0, StoreSliceTest.NOW);
+        assertThat(feed.version(teamA)).isNotEqualTo(initial);
     }
 }

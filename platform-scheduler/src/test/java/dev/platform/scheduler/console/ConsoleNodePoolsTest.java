@@ -1,7 +1,10 @@
 package dev.platform.scheduler.console;
 
 import dev.platform.scheduler.testsupport.StoreSliceTest;
+import dev.platform.scheduler.testsupport.StoredWorkloads;
+import dev.platform.scheduler.workload.WorkloadTransitions;
 import dev.platform.web.nodepool.NodePoolQueries.ClusterPools;
+import dev.platform.web.nodepool.NodePoolQueries.PlacedWorkload;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -10,12 +13,14 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The node-pool grid: a pool lists its nodes that are not healthy with their reasons; a stale cluster's pools
- * show Unknown without reasons, since they are as old as its last report.
+ * show Unknown without reasons, since they are as old as its last report; a workload without a queue is marked
+ * priority-only on the pools it holds.
  */
 @StoreSliceTest
 class ConsoleNodePoolsTest {
@@ -25,6 +30,9 @@ class ConsoleNodePoolsTest {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    WorkloadTransitions transitions;
 
     @BeforeEach
     void aFreshAndAStaleCluster() {
@@ -66,5 +74,25 @@ class ConsoleNodePoolsTest {
             assertThat(p.reasons()).isEmpty();
             assertThat(p.nodeIssues()).isEmpty();
         });
+    }
+
+    @Test
+    void aWorkloadWithoutQueueIsMarkedPriorityOnlyOnThePoolItHolds() {
+        jdbc.sql("INSERT INTO node_pool (cluster, name, health, node_count) VALUES ('fresh', 'tpu-1', 'Healthy', 4)").update();
+        UUID quotaFree = StoredWorkloads.submit(transitions, "team-a", "quota-free", null, null, 0, StoreSliceTest.NOW);
+        UUID queued = StoredWorkloads.submit(transitions, "team-a", "queued", "lq", "cq", 0, StoreSliceTest.NOW);
+        place(quotaFree, "tpu-0");
+        place(queued, "tpu-1");
+
+        assertThat(of("fresh").pools()).extracting(p -> p.name() + " " + p.workloads())
+                .containsExactly("tpu-0 " + List.of(new PlacedWorkload("team-a", "quota-free", "RUNNING", true)),
+                        "tpu-1 " + List.of(new PlacedWorkload("team-a", "queued", "RUNNING", false)));
+    }
+
+    private void place(UUID workload, String pool) {
+        jdbc.sql("""
+                INSERT INTO cluster_workload (cluster, workload_uid, phase, pods_pending, pods_running, pods_succeeded,
+                                              pods_failed, nodes, node_pools, reported_at)
+                VALUES ('fresh', ?, 'RUNNING', 0, 1, 0, 0, '{}', ARRAY[?], now())""").params(workload, pool).update();
     }
 }

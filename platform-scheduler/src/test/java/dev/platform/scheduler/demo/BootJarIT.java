@@ -23,12 +23,19 @@ class BootJarIT {
 
     @Test
     void plainJarServesHealthUpOnTheEmbeddedDatabaseWithEmptyState() throws Exception {
-        try (PlatformProcess platform = PlatformProcess.start(workDir, "plain", List.of()).awaitUp()) {
+        PlatformProcess platform = PlatformProcess.start(workDir, "plain", List.of()).awaitUp();
+        try (platform) {
             PlatformClient api = platform.client();
 
             assertThat(api.get("/api/v1/clusterqueues").json().get("items")).isEmpty();
             assertThat(Files.exists(workDir.resolve(".platform-data/pgdata/PG_VERSION"))).isTrue();
         }
+        List<String> log = Files.readAllLines(platform.log()).stream().filter(line -> !line.isBlank()).toList();
+        assertThat(log).as("a clean start on a new database and a stop with SIGTERM")
+                .noneMatch(line -> line.contains(" ERROR ")).noneMatch(line -> line.startsWith("\tat "))
+                .noneMatch(line -> line.contains("already exists, skipping"));
+        assertThat(log.get(log.size() - 1)).as("the database stops last, after everything that uses it")
+                .contains("Embedded PostgreSQL stopped");
     }
 
     @Test

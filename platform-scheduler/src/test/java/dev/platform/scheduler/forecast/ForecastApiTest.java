@@ -30,7 +30,8 @@ class ForecastApiTest extends PlatformApplicationTest {
         JsonNode first = await().atMost(Duration.ofSeconds(20)).until(() -> status("first"),
                 w -> w.get("state").asString().equals("Admitted"));
         assertThat(submit(job("second", "4", null)).status()).isEqualTo(201);
-        assertThat(submit(job("huge", "8", null)).status()).isEqualTo(201);
+        assertThat(api.postYaml("/api/v1/manifests", job("huge", "8", null).replace("metadata:",
+                "metadata:\n  namespace: team-a")).status()).as("applied, a workload that never fits is kept").isEqualTo(200);
 
         forecasts.refresh().get(30, TimeUnit.SECONDS);
 

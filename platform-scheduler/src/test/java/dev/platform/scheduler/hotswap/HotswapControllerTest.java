@@ -7,10 +7,13 @@ import org.springframework.http.MediaType;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.ArgumentMatchers.isNull;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.BDDMockito.then;
@@ -34,7 +37,7 @@ class HotswapControllerTest extends ControllerSliceTest {
 
     @Test
     void aPageShowsEachEventsPhasesAndMttrAndTheNextCursor() throws Exception {
-        given(hotswapStore.page(null, null, null, null, 3)).willReturn(List.of(
+        given(hotswapStore.page(null, null, Optional.empty(), null, null, 3)).willReturn(List.of(
                 event(9, DETECTED, DETECTED.plusMillis(12_500)), event(8, DETECTED.minusSeconds(60), null),
                 event(7, DETECTED.minusSeconds(120), null)));
 
@@ -57,14 +60,14 @@ class HotswapControllerTest extends ControllerSliceTest {
     void theFiltersAndTheCursorReachTheStore() throws Exception {
         UUID uid = UUID.randomUUID();
         String cursor = new KeysetCursor<>(DETECTED, 42L).encode();
-        given(hotswapStore.page("prod-1", uid, DETECTED, 42L, 101)).willReturn(List.of());
+        given(hotswapStore.page("prod-1", uid, Optional.empty(), DETECTED, 42L, 101)).willReturn(List.of());
 
         mvc.perform(get("/api/v1/hotswaps").param("cluster", "prod-1").param("workloadUid", uid.toString())
                         .param("cursor", cursor))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.items").isEmpty())
                 .andExpect(jsonPath("$.next").doesNotExist());
-        then(hotswapStore).should().page("prod-1", uid, DETECTED, 42L, 101);
+        then(hotswapStore).should().page("prod-1", uid, Optional.empty(), DETECTED, 42L, 101);
     }
 
     @Test
@@ -78,14 +81,35 @@ class HotswapControllerTest extends ControllerSliceTest {
         mvc.perform(get("/api/v1/hotswaps").param("limit", "many"))
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.errors").isEmpty());
-        then(hotswapStore).should(never()).page(any(), any(), any(), any(), anyInt());
+        then(hotswapStore).should(never()).page(any(), any(), any(), any(), any(), anyInt());
     }
 
     @Test
     void noCursorReadsFromTheNewest() throws Exception {
-        given(hotswapStore.page(isNull(), isNull(), isNull(), isNull(), anyInt())).willReturn(List.of());
+        given(hotswapStore.page(isNull(), isNull(), eq(Optional.empty()), isNull(), isNull(), anyInt())).willReturn(List.of());
 
         mvc.perform(get("/api/v1/hotswaps")).andExpect(status().isOk());
-        then(hotswapStore).should().page(null, null, null, null, 101);
+        then(hotswapStore).should().page(null, null, Optional.empty(), null, null, 101);
+    }
+
+    @Test
+    void aLeadReadsTheHotswapsOfTheTeamsWorkloadsWithAnotherTeamsVictimUnnamed() throws Exception {
+        callerIs(LEAD);
+        HotswapEvent ours = event(5, DETECTED, null);
+        HotswapEvent withTheirVictim = new HotswapEvent(5, ours.cluster(), ours.nodePool(), ours.nodes(), ours.reason(),
+                ours.disrupted(), List.of(new HotswapEvent.Party("team-b", "their-job", "uid-theirs", 10),
+                new HotswapEvent.Party("team-a", "our-job", "uid-ours", 10)), ours.replacementPools(), "InProgress",
+                DETECTED, DETECTED.plusSeconds(1), null, null, "eviction of team-b/their-job: PodDisruptionBudget");
+        given(hotswapStore.page(null, null, Optional.of(Set.of("team-a")), null, null, 101))
+                .willReturn(List.of(withTheirVictim));
+
+        mvc.perform(get("/api/v1/hotswaps"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.items[0].victims[0].uid").value("uid-theirs"))
+                .andExpect(jsonPath("$.items[0].victims[0].name").doesNotExist())
+                .andExpect(jsonPath("$.items[0].victims[0].namespace").doesNotExist())
+                .andExpect(jsonPath("$.items[0].victims[1].name").value("our-job"))
+                .andExpect(jsonPath("$.items[0].waitingFor").value(HotswapEvent.OTHER_TEAM_WAITING))
+                .andExpect(content().string(org.hamcrest.Matchers.not(org.hamcrest.Matchers.containsString("their-job"))));
     }
 }

@@ -12,6 +12,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -129,15 +131,26 @@ class HotswapStoreTest {
         }
 
         List<HotswapEvent> seen = KeysetPages.all((KeysetCursor<Long> cursor) -> cursor == null
-                        ? store.page(null, null, null, null, 2) : store.page(null, null, cursor.at(), cursor.key(), 2),
+                        ? store.page(null, null, Optional.empty(), null, null, 2)
+                        : store.page(null, null, Optional.empty(), cursor.at(), cursor.key(), 2),
                 2, last -> new KeysetCursor<>(last.detectedAt(), last.id()));
 
         assertThat(seen).extracting(HotswapEvent::id).containsExactlyInAnyOrderElementsOf(ids);
         assertThat(seen).isSortedAccordingTo(Comparator.comparing(HotswapEvent::detectedAt)
                 .thenComparingLong(HotswapEvent::id).reversed());
-        assertThat(store.page("prod-2", null, null, null, 10)).extracting(HotswapEvent::cluster).containsOnly("prod-2")
+        assertThat(store.page("prod-2", null, Optional.empty(), null, null, 10)).extracting(HotswapEvent::cluster).containsOnly("prod-2")
                 .hasSize(2);
-        assertThat(store.page(null, UUID.fromString(disrupted.uid()), null, null, 10)).extracting(HotswapEvent::id)
+        assertThat(store.page(null, UUID.fromString(disrupted.uid()), Optional.empty(), null, null, 10)).extracting(HotswapEvent::id)
                 .containsExactly(ids.get(0));
+    }
+
+    @Test
+    void aTeamsPageHoldsTheEventsOfWorkloadsInItsNamespacesOnly() {
+        long ours = decided(disrupted, T0, "prod-1", List.of());
+        decided(new HotswapEvent.Party("team-b", "theirs", UUID.randomUUID().toString(), 0), T0, "prod-1", List.of());
+
+        assertThat(store.page(null, null, Optional.of(Set.of("team-a")), null, null, 10)).extracting(HotswapEvent::id)
+                .containsExactly(ours);
+        assertThat(store.page(null, null, Optional.empty(), null, null, 10)).hasSize(2);
     }
 }

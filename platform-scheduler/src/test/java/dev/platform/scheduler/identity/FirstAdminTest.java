@@ -12,7 +12,10 @@ import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Without PLATFORM_BOOTSTRAP_ADMIN_TOKEN, the first start creates user admin with a password generated once. */
+/**
+ * Without PLATFORM_BOOTSTRAP_ADMIN_TOKEN, the first start creates user admin with a password generated once;
+ * with the demo on, the demo's own logins are the only banner.
+ */
 class FirstAdminTest extends PlatformApplicationTest {
 
     @Autowired
@@ -30,7 +33,7 @@ class FirstAdminTest extends PlatformApplicationTest {
 
     @Test
     void noAdminAndNoTokenGivesAdminAGeneratedPasswordOnceAndNeverAgain() {
-        AdminBootstrap withoutToken = new AdminBootstrap(users, tokens, passwords, transactions, jdbc, clock, "");
+        AdminBootstrap withoutToken = new AdminBootstrap(users, tokens, passwords, transactions, jdbc, clock, "", false);
         try {
             jdbc.sql("DELETE FROM app_user").update();
 
@@ -42,6 +45,19 @@ class FirstAdminTest extends PlatformApplicationTest {
             assertThat(browser.logIn("admin", password.orElseThrow()).header("Location")).doesNotContain("error");
             assertThat(browser.get("/configuration").status()).isEqualTo(200);
             assertThat(withoutToken.ensureAdmin()).as("an Admin exists now: nothing is generated again").isEmpty();
+        } finally {
+            configured.ensureAdmin();
+        }
+    }
+
+    @Test
+    void theDemoPrintsItsOwnLoginsAndCreatesNoAdminWithAGeneratedPassword() {
+        AdminBootstrap demo = new AdminBootstrap(users, tokens, passwords, transactions, jdbc, clock, "", true);
+        try {
+            jdbc.sql("DELETE FROM app_user").update();
+
+            assertThat(demo.ensureAdmin()).isEmpty();
+            assertThat(users.findById("admin")).isEmpty();
         } finally {
             configured.ensureAdmin();
         }

@@ -1,7 +1,9 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.SeedManifests;
 import dev.platform.scheduler.testsupport.SimulatedClusterTest;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -14,14 +16,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Priority-only mode: JobSets without a queue name run as GKE runs them without
- * Kueue, with the real agent on a simulated cluster of four 4x4 v6e pools. No quota; free pools
+ * Priority-only mode, which an Admin allowed in namespace default: JobSets without a queue name run as GKE runs
+ * them without Kueue, with the real agent on a simulated cluster of four 4x4 v6e pools. No quota; free pools
  * first; otherwise lower-priority holders are preempted (reason PriorityPreemption), unless the
  * PriorityClass says {@code preemptionPolicy: Never}.
  */
 class PriorityOnlyModeTest extends SimulatedClusterTest {
 
     private static final String PRIORITY_CLASSES = SeedManifests.without("seed-hotswap.yaml", "high-jax-trillium");
+
+    /** An Admin allows priority-only mode in namespace default, where the seed's JobSets go. */
+    @BeforeEach
+    void allowPriorityOnlyMode() {
+        apply(Manifests.priorityOnlyNamespace("default"));
+    }
 
     @Test
     void theSeedHotswapJobSetRunsOnFreePools() {

@@ -56,7 +56,8 @@ class SchedulingMetricsTest extends PlatformApplicationTest {
         awaitState("a", "Admitted");
         api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("b", "lq", "2", "high"));
         awaitState("b", "Admitted");
-        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("c", "lq", "3", "low"));
+        api.postYaml("/api/v1/manifests", Manifests.job("c", "lq", "3", "low").replace("metadata:",
+                "metadata:\n  namespace: team-a"));
         await().atMost(Duration.ofSeconds(20)).until(() -> api.get("/api/v1/namespaces/team-a/workloads/c").json()
                 .path("pendingReason").path("code").asString().equals("ExceedsMaxQuota"));
 

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
+import java.time.Instant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -53,5 +54,26 @@ class AgentTokensTest extends PlatformApplicationTest {
 
     private JsonNode pools(String cluster) {
         return api.get("/api/v1/clusters/" + cluster + "/nodepools").json().get("items");
+    }
+
+    @Test
+    void anIssuedAgentTokenExpiresAfterAYearUnlessAskedOtherwiseAndIsRefusedOnceExpired() {
+        JsonNode lasting = api.postJson("/api/v1/clusters/edge-2/agent-tokens", "{\"description\": \"rack\"}").json();
+        JsonNode shortLived = api.postJson("/api/v1/clusters/edge-2/agent-tokens",
+                "{\"description\": \"trial\", \"expiresInSeconds\": 3600}").json();
+
+        Instant created = Instant.parse(lasting.get("createdAt").asString());
+        assertThat(Instant.parse(lasting.get("expiresAt").asString())).isEqualTo(created.plus(Duration.ofDays(365)));
+        assertThat(Duration.between(Instant.parse(shortLived.get("createdAt").asString()),
+                Instant.parse(shortLived.get("expiresAt").asString()))).isEqualTo(Duration.ofHours(1));
+        assertThat(api.postJson("/api/v1/clusters/edge-2/agent-tokens", "{\"expiresInSeconds\": 40000000}").status())
+                .as("longer than any token may live").isEqualTo(422);
+
+        String secret = shortLived.get("token").asString();
+        assertThat(api.as(secret).get("/api/v1/agent/clusters/edge-2/commands?waitSeconds=0").status()).isEqualTo(200);
+        jdbc.sql("UPDATE agent_token SET created_at = now() - interval '2 hours', expires_at = now() - interval '1 second' WHERE id = ?")
+                .param(shortLived.get("id").asLong()).update();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                api.as(secret).get("/api/v1/agent/clusters/edge-2/commands?waitSeconds=0").status()).isEqualTo(401));
     }
 }

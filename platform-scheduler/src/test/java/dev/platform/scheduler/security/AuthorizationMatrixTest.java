@@ -114,6 +114,8 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
                     kind: ResourceFlavor
                     metadata: {name: spare}
                     """)).only(200, 403, Who.ADMIN),
+            api("POST", "/api/v1/manifests", "a Namespace allowing priority-only mode", f -> yaml("/api/v1/manifests",
+                    Manifests.priorityOnlyNamespace("vision-train"))).only(200, 403, Who.ADMIN),
             api("POST", "/api/v1/manifests", "a Job in vision-train", f -> yaml("/api/v1/manifests",
                     Manifests.job(f.unique("applied"), "lq", "1", null).replace("metadata:",
                             "metadata:\n  namespace: vision-train"))).only(200, 403, Who.ENGINEER, Who.LEAD, Who.ADMIN),
@@ -245,7 +247,8 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
                     .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/preemptions", "format=csv", f -> Request.of("/api/v1/preemptions?format=csv"))
                     .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
-            api("GET", "/api/v1/hotswaps", "/api/v1/hotswaps").only(200, 403, Who.OPS, Who.ADMIN),
+            api("GET", "/api/v1/hotswaps", "a lead's teams' workloads", f -> Request.of("/api/v1/hotswaps"))
+                    .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/clusters", "/api/v1/clusters").only(200, 403, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/clusters/{cluster}", "/api/v1/clusters/prod-1").only(200, 403, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/clusters/{cluster}/nodepools", "/api/v1/clusters/prod-1/nodepools")
@@ -295,7 +298,8 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
             page("GET", "/teams", "team=nlp", f -> Request.of("/teams?team=nlp")).only(200, 403, Who.OPS, Who.ADMIN),
             page("GET", "/preemptions", "a lead sees their teams'", f -> Request.of("/preemptions"))
                     .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
-            page("GET", "/hotswaps", "", f -> Request.of("/hotswaps")).only(200, 403, Who.OPS, Who.ADMIN),
+            page("GET", "/hotswaps", "a lead's teams' workloads", f -> Request.of("/hotswaps"))
+                    .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
             page("GET", "/nodepools", "", f -> Request.of("/nodepools")).only(200, 403, Who.OPS, Who.ADMIN),
             page("GET", "/configuration", "", f -> Request.of("/configuration")).only(200, 403, Who.OPS, Who.ADMIN),
             page("POST", "/queues/{clusterQueue}/stop", "the form", f -> {
@@ -334,10 +338,19 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
                     .only(302, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN).expect(403, Who.ANONYMOUS),
             new Row("GET", "/console/events", "text/event-stream", "the live-update stream",
                     f -> Request.of("/console/events"), api("GET", "", "").expected()).users(200),
+            page("GET", "/tokens", "the caller's own API tokens", f -> Request.of("/tokens")).users(200),
+            page("POST", "/tokens", "the form: a token for the caller", f -> new Request("/tokens",
+                    "application/x-www-form-urlencoded", "description=matrix&lifetimeDays=1"))
+                    .users(200).expect(403, Who.ANONYMOUS),
+            page("POST", "/tokens/{id}/revoke", "the form; a token that is not the caller's is not found",
+                    f -> new Request("/tokens/987654321/revoke", "application/x-www-form-urlencoded", ""))
+                    .users(302).expect(403, Who.ANONYMOUS),
             page("GET", "/login", "invalid tokens are refused even here", f -> Request.of("/login")).users(200)
                     .expect(200, Who.ANONYMOUS),
             page("GET", "/forbidden", "the 403 page", f -> Request.of("/forbidden")).users(403)
-                    .expect(403, Who.ANONYMOUS));
+                    .expect(403, Who.ANONYMOUS),
+            page("GET", "/not-found", "the 404 page", f -> Request.of("/not-found")).users(404)
+                    .expect(404, Who.ANONYMOUS));
 
     @Test
     void everyEndpointAnswersEveryCallerAsTheMatrixSays() {

@@ -9,8 +9,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
+import java.time.Duration;
+import java.util.regex.Pattern;
+import java.util.regex.Matcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The console as a browser uses it: the login form with its CSRF token and throttle, a session shared
@@ -47,7 +51,7 @@ class ConsoleLoginTest extends PlatformApplicationTest {
         Response queues = browser.get("/queues");
         assertThat(queues.status()).isEqualTo(200);
         assertThat(queues.body()).contains("<span class=\"who-name\">alice</span>", "<span class=\"who-roles\">vision</span>",
-                "href=\"/queues/cq\"", "href=\"/teams\"").doesNotContain("href=\"/hotswaps\"");
+                "href=\"/queues/cq\"", "href=\"/teams\"", "href=\"/hotswaps\"").doesNotContain("href=\"/nodepools\"");
         assertThat(jdbc.sql("SELECT count(*) FROM spring_session WHERE principal_name = 'alice'").query(Long.class).single())
                 .as("the session lives in PostgreSQL, for every replica").isOne();
 
@@ -70,11 +74,53 @@ class ConsoleLoginTest extends PlatformApplicationTest {
 
         assertThat(forged.status()).isEqualTo(403);
         assertThat(wrongToken.status()).isEqualTo(403);
+        assertThat(forged.body()).as("the token is what is wrong, not alice's roles (she leads team-a)")
+                .contains("The form has expired", "security token (CSRF)").doesNotContain("Not for your roles");
         assertThat(api.get("/api/v1/namespaces/team-a/workloads/w").json().get("state").asString()).isNotEqualTo("Finished");
         Response cancelled = browser.postForm("/namespaces/team-a/workloads/w/cancel", Map.of(),
                 BrowserSession.csrfOf(page));
         assertThat(cancelled.status()).isEqualTo(302);
         assertThat(api.get("/api/v1/namespaces/team-a/workloads/w").json().get("state").asString()).isEqualTo("Finished");
+    }
+
+    @Test
+    void aUserWithOnlyAPasswordCreatesAnApiTokenInTheConsoleUsesItAndRevokesIt() {
+        BrowserSession browser = new BrowserSession(port);
+        browser.logIn("alice", PASSWORD);
+        Response page = browser.get("/tokens");
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.body()).contains("You have no API token yet.");
+
+        Response created = browser.postForm("/tokens", Map.of("description", "notebook", "lifetimeDays", "7"),
+                BrowserSession.csrfOf(page));
+        assertThat(created.status()).isEqualTo(200);
+        Matcher secret = Pattern.compile("<pre class=\"secret\">(plt_[^<]+)</pre>").matcher(created.body());
+        assertThat(secret.find()).as(created.body()).isTrue();
+        assertThat(created.header("Cache-Control")).contains("no-store");
+        Response me = api.as(secret.group(1)).get("/api/v1/me");
+        assertThat(me.status()).isEqualTo(200);
+        assertThat(me.json().get("name").asString()).isEqualTo("alice");
+
+        Response listed = browser.get("/tokens");
+        assertThat(listed.body()).contains("notebook", "Valid").doesNotContain(secret.group(1));
+        long id = jdbc.sql("SELECT id FROM api_token WHERE user_name = 'alice'").query(Long.class).single();
+        Response revoked = browser.postForm("/tokens/" + id + "/revoke", Map.of(), BrowserSession.csrfOf(listed));
+        assertThat(revoked.status()).isEqualTo(302);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(api.as(secret.group(1)).get("/api/v1/me").status()).isEqualTo(401));
+        assertThat(browser.get("/tokens").body()).contains("Revoked");
+    }
+
+    @Test
+    void aPathNoPageServesIsNotFoundNotARefusalByRole() {
+        BrowserSession browser = new BrowserSession(port);
+        browser.logIn("alice", PASSWORD);
+
+        Response missing = browser.get("/no-such-page");
+
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(missing.body()).contains("That page</span> does not exist").doesNotContain("Not for your roles");
+        assertThat(browser.get("/nodepools").body()).as("a page alice's roles do not allow").contains("Not for your roles");
     }
 
     @Test

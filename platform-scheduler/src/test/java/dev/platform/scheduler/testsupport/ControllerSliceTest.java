@@ -17,6 +17,7 @@ import dev.platform.scheduler.identity.ApiTokens;
 import dev.platform.scheduler.identity.Users;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.SubmissionRateLimiter;
+import dev.platform.scheduler.workload.SubmissionWriter;
 import dev.platform.scheduler.workload.WorkloadService;
 import dev.platform.scheduler.workload.WorkloadStatuses;
 import dev.platform.scheduler.workload.WorkloadStore;
@@ -101,6 +102,8 @@ public abstract class ControllerSliceTest implements AgentGatewayPorts {
     protected WorkloadStore workloadStore;
     @MockitoBean
     protected WorkloadService workloadService;
+    @MockitoBean
+    protected SubmissionWriter submissionWriter;
     @MockitoBean
     protected WorkloadStatuses workloadStatuses;
     @MockitoBean

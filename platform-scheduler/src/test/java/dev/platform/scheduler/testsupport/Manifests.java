@@ -88,6 +88,20 @@ public final class Manifests {
                 .collect(Collectors.joining(", ", "{", "}"));
     }
 
+    /**
+     * Namespace {@code namespace} with the label by which an Admin lets its workloads without a queue name run in
+     * priority-only mode.
+     */
+    public static String priorityOnlyNamespace(String namespace) {
+        return """
+                apiVersion: v1
+                kind: Namespace
+                metadata:
+                  name: %s
+                  labels: {platform.dev/priority-only: allowed}
+                """.formatted(namespace);
+    }
+
     public static String priorityClass(String name, int value) {
         return """
                 apiVersion: scheduling.k8s.io/v1

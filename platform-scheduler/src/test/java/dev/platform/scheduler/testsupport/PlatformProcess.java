@@ -123,7 +123,6 @@ public final class PlatformProcess implements AutoCloseable {
         return log;
     }
 
-    /** SIGKILL: no shutdown hook, no graceful stop, as a crash or an OOM kill. */
     /** SIGSTOP: the process stays alive, sockets open, and does nothing until {@link #resume()}. */
     public void pause() throws IOException, InterruptedException {
         signal("-STOP");
@@ -141,9 +140,17 @@ public final class PlatformProcess implements AutoCloseable {
         }
     }
 
+    /** SIGKILL of this process alone (not its children): no shutdown hook, no graceful stop, as a crash or an OOM kill. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Waits for the process to end by itself, and returns its exit code. */
+    public int awaitExit(Duration patience) throws InterruptedException {
+        assertThat(process.waitFor(patience.toMillis(), TimeUnit.MILLISECONDS))
+                .as("the platform process ended within %s; see %s", patience, log).isTrue();
+        return process.exitValue();
     }
 
     /** SIGTERM and wait for the graceful stop. */

@@ -2,6 +2,7 @@ package dev.platform.scheduler.testsupport;
 
 import dev.platform.api.reason.PendingReason;
 import dev.platform.api.manifest.ManifestLimits;
+import dev.platform.api.manifest.FieldValidation;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.api.manifest.decode.KubernetesManifestParser;
@@ -27,7 +28,7 @@ public final class StoredWorkloads {
     /** A submission's YAML, parsed as the API parses it. */
     public static WorkloadManifest workload(String namespace, String yaml) {
         return (WorkloadManifest) PARSER.parseWorkload(yaml.getBytes(StandardCharsets.UTF_8), ManifestParser.Format.YAML,
-                namespace).manifest();
+                namespace, FieldValidation.Strict).manifest();
     }
 
     /** Submits a Pending Job of one cpu in {@code localQueue}, feeding {@code clusterQueue}, at {@code at}. */

@@ -6,6 +6,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -46,5 +51,27 @@ class ContainerErrorsApiTest extends PlatformApplicationTest {
     @ValueSource(strings = {"/team%2Fa", "/no-such-page"})
     void theConsoleKeepsItsHtmlErrors(String path) {
         assertThat(api.get(path, "text/html").contentType()).startsWith("text/html");
+    }
+
+    /** Tomcat refuses these before it knows a path: its page must not show the exception or its own version. */
+    @ParameterizedTest
+    @ValueSource(strings = {"GET /api/v1/clusterqueues|x HTTP/1.1", "GET /queues{} HTTP/1.1", "G\u0001T / HTTP/1.1",
+            "GET /api/v1/clusterqueues HTTP/9.z"})
+    void aMalformedRequestLineShowsNoStackTraceAndNoServerVersion(String requestLine) throws IOException {
+        String answer = rawExchange(requestLine);
+
+        assertThat(answer).as(requestLine).startsWith("HTTP/1.1 400");
+        assertThat(answer).as(requestLine).doesNotContain("Exception").doesNotContain("\tat ")
+                .doesNotContainIgnoringCase("tomcat").doesNotContain("org.apache");
+    }
+
+    private String rawExchange(String requestLine) throws IOException {
+        try (Socket socket = new Socket("localhost", port)) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write((requestLine + "\r\nHost: localhost\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
     }
 }

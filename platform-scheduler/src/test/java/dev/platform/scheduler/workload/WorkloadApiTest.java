@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -51,6 +52,35 @@ class WorkloadApiTest extends PlatformApplicationTest {
     }
 
     @Test
+    void aMisspeltParallelismIsRefusedUnlessTheSubmitterAsksForWarnOrIgnore() {
+        String misspelt = Manifests.onePodJobSet("typo", Map.of("kueue.x-k8s.io/queue-name", "lq"),
+                Map.of(), "1").replace("replicas: 1", "replicas: 2").replace("parallelism: 1", "paralelism: 4");
+        String path = "spec.replicatedJobs[0].template.spec.paralelism";
+
+        Response refused = api.postYaml("/api/v1/namespaces/team-a/workloads", misspelt);
+        assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+        assertThat(refused.json().at("/errors/0/path").asString()).isEqualTo(path);
+        assertThat(refused.json().at("/errors/0/message").asString())
+                .isEqualTo("unknown field \"" + path + "\"; did you mean \"parallelism\"?");
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads/typo").status()).isEqualTo(404);
+
+        Response warned = api.postYaml("/api/v1/namespaces/team-a/workloads?fieldValidation=Warn", misspelt);
+        assertThat(warned.status()).as(warned.body()).isEqualTo(201);
+        assertThat(warned.headers().allValues("Warning")).containsExactly(
+                "299 - \"unknown field \\\"" + path + "\\\"; did you mean \\\"parallelism\\\"?\"");
+        assertThat(warned.json().at("/warnings/0").asString()).isEqualTo("unknown field \"" + path
+                + "\"; did you mean \"parallelism\"?");
+        // as Kubernetes would run it: parallelism 1 in each of the 2 Jobs
+        assertThat(warned.json().at("/podSets/0/count").asInt()).isEqualTo(2);
+
+        Response ignored = api.postYaml("/api/v1/namespaces/team-a/workloads?fieldValidation=Ignore",
+                misspelt.replace("name: typo", "name: typo-ignored"));
+        assertThat(ignored.status()).as(ignored.body()).isEqualTo(201);
+        assertThat(ignored.headers().allValues("Warning")).isEmpty();
+        assertThat(ignored.json().has("warnings")).isFalse();
+    }
+
+    @Test
     void idempotencyKeyReturnsTheFirstResult() throws Exception {
         List<PlatformClient.Response> responses = new ArrayList<>();
         for (int attempt = 0; attempt < 2; attempt++) {
@@ -63,10 +93,98 @@ class WorkloadApiTest extends PlatformApplicationTest {
         assertThat(responses.get(1).header("Location")).isEqualTo(responses.get(0).header("Location"));
         assertThat(api.get("/api/v1/namespaces/team-a/workloads").json().get("items")).hasSize(1);
         assertThat(responses.get(0).json().get("uid")).isEqualTo(responses.get(1).json().get("uid"));
+
+        Response reused = api.send(api.request("/api/v1/namespaces/team-a/workloads")
+                .header("Content-Type", "application/yaml").header("Idempotency-Key", "retry-1")
+                .POST(HttpRequest.BodyPublishers.ofString(Manifests.job("twice", "lq", "1", null))));
+        assertThat(reused.status()).as(reused.body()).isEqualTo(422);
+        assertThat(reused.json().at("/errors/0/path").asString()).isEqualTo("Idempotency-Key");
+        assertThat(reused.json().at("/errors/0/message").asString())
+                .startsWith("Idempotency-Key 'retry-1' was first used to submit Job team-a/once");
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads").json().get("items")).hasSize(1);
     }
 
     @Test
-    void aWorkloadWithoutQueueNameWaitsInPriorityOnlyModeWithoutQuota() {
+    void aRequestNoQuotaCouldEverGiveIsRefusedNamingTheResourceTheRequestAndTheMaximum() {
+        api.postYaml("/api/v1/manifests", """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ClusterQueue
+                metadata: {name: cq}
+                spec:
+                  cohort: org
+                  preemption: {withinClusterQueue: Never}
+                  resourceGroups:
+                  - coveredResources: [cpu]
+                    flavors: [{name: default, resources: [{name: cpu, nominalQuota: "4", borrowingLimit: "2"}]}]
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ClusterQueue
+                metadata: {name: lender}
+                spec:
+                  cohort: org
+                  resourceGroups:
+                  - coveredResources: [cpu]
+                    flavors: [{name: default, resources: [{name: cpu, nominalQuota: "16"}]}]
+                """);
+
+        Response refused = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("huge", "lq", "1600", null));
+
+        assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+        assertThat(refused.json().at("/errors/0/path").asString()).isEqualTo("podSets[0].requests.cpu");
+        assertThat(refused.json().at("/errors/0/message").asString()).isEqualTo("pod set main requests 1600 cpu"
+                + " (1 pods x 1600), more than ClusterQueue cq can ever give in one flavor: at most 6 (nominal quota"
+                + " plus what it may borrow)");
+        assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("borrows", "lq", "6", null))
+                .status()).isEqualTo(201);
+    }
+
+    @Test
+    void aMissingLocalQueueIsRefusedNamingTheNearestLocalQueueOfTheNamespace() {
+        Response refused = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("typo", "lqq", "1", null));
+
+        assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+        assertThat(refused.json().at("/errors/0/path").asString()).isEqualTo("metadata.labels.kueue.x-k8s.io/queue-name");
+        assertThat(refused.json().at("/errors/0/message").asString())
+                .isEqualTo("LocalQueue lqq does not exist in namespace team-a; the nearest LocalQueue there is lq");
+    }
+
+    @Test
+    void aWorkloadWithoutQueueNameIsRefusedUntilAnAdminAllowsPriorityOnlyModeForItsNamespace() {
+        Response refused = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("orphan", null, "1", null));
+
+        assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+        assertThat(refused.json().at("/errors/0/path").asString()).isEqualTo("metadata.labels.kueue.x-k8s.io/queue-name");
+        assertThat(refused.json().at("/errors/0/message").asString()).contains("LocalQueues of namespace team-a: lq.")
+                .contains("platform.dev/priority-only: allowed on Namespace team-a");
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.job("orphan", null, "1", null)
+                .replace("metadata:", "metadata:\n  namespace: team-a")).status()).isEqualTo(422);
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads").json().get("items")).isEmpty();
+
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.priorityOnlyNamespace("team-a")).status()).isEqualTo(200);
+
+        assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("orphan", null, "1", null)).status())
+                .isEqualTo(201);
+    }
+
+    @Test
+    void aWorkloadWithoutQueueNameGoesToTheLocalQueueNamedDefault() {
+        api.postYaml("/api/v1/manifests", """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: LocalQueue
+                metadata: {name: default, namespace: team-a}
+                spec: {clusterQueue: cq}
+                """);
+
+        Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("defaulted", null, "1", null));
+
+        assertThat(response.status()).as(response.body()).isEqualTo(201);
+        assertThat(response.json().get("queueName").asString()).isEqualTo("default");
+        assertThat(response.json().get("clusterQueue").asString()).isEqualTo("cq");
+    }
+
+    @Test
+    void aWorkloadWithoutQueueNameWaitsInPriorityOnlyModeWithoutQuotaWhereAllowed() {
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.priorityOnlyNamespace("team-a")).status()).isEqualTo(200);
         Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("orphan", null, "1", null));
 
         assertThat(response.status()).as(response.body()).isEqualTo(201);
@@ -78,12 +196,16 @@ class WorkloadApiTest extends PlatformApplicationTest {
     }
 
     @Test
-    void aMissingLocalQueueLeavesTheWorkloadPendingWithLocalQueueNotFound() {
-        Response response = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("early", "later", "1", null));
+    void anAppliedWorkloadWhoseLocalQueueIsMissingWaitsWithLocalQueueNotFoundAndAWarning() {
+        Response applied = api.postYaml("/api/v1/manifests", Manifests.job("early", "later", "1", null)
+                .replace("metadata:", "metadata:\n  namespace: team-a"));
 
-        assertThat(response.status()).isEqualTo(201);
-        assertThat(response.json().at("/pendingReason/code").asString()).isEqualTo("LocalQueueNotFound");
-        assertThat(response.json().at("/pendingReason/message").asString()).isEqualTo("LocalQueue later doesn't exist");
+        assertThat(applied.status()).as(applied.body()).isEqualTo(200);
+        assertThat(applied.json().at("/results/0/warnings/0").asString()).startsWith("metadata.labels.kueue.x-k8s.io/queue-name:"
+                + " LocalQueue later does not exist in namespace team-a; the nearest LocalQueue there is lq");
+        JsonNode early = api.get("/api/v1/namespaces/team-a/workloads/early").json();
+        assertThat(early.at("/pendingReason/code").asString()).isEqualTo("LocalQueueNotFound");
+        assertThat(early.at("/pendingReason/message").asString()).isEqualTo("LocalQueue later doesn't exist");
 
         api.postYaml("/api/v1/manifests", """
                 apiVersion: kueue.x-k8s.io/v1beta1
@@ -95,6 +217,23 @@ class WorkloadApiTest extends PlatformApplicationTest {
         await().atMost(Duration.ofSeconds(20)).until(
                 () -> api.get("/api/v1/namespaces/team-a/workloads/early").json().get("state").asString(),
                 "Admitted"::equals);
+    }
+
+    @Test
+    void aLocalQueueAppliedInTheSameRequestCountsWhateverTheOrderOfTheDocuments() {
+        Response applied = api.postYaml("/api/v1/manifests", Manifests.job("first", "later", "1", null)
+                .replace("metadata:", "metadata:\n  namespace: team-a") + """
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: LocalQueue
+                metadata: {name: later, namespace: team-a}
+                spec: {clusterQueue: cq}
+                """);
+
+        assertThat(applied.status()).as(applied.body()).isEqualTo(200);
+        assertThat(applied.json().at("/results/0/warnings")).isEmpty();
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads/first").json().get("clusterQueue").asString())
+                .isEqualTo("cq");
     }
 
     @Test

@@ -27,6 +27,7 @@ import static org.mockito.BDDMockito.given;
 import static org.mockito.BDDMockito.then;
 import static org.mockito.BDDMockito.willThrow;
 import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -59,7 +60,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
     @Test
     void aSubmissionIs201AtItsLocationWithItsStatus() throws Exception {
         WorkloadRow train = row("train", CREATED);
-        given(workloadService.submit(any(), isNull())).willReturn(new WorkloadService.Submitted(train, true));
+        given(submissionWriter.submit(any(), isNull())).willReturn(new WorkloadService.Submitted(train, true));
         given(workloadStatuses.of(train)).willReturn(statusOf(train, WorkloadState.Pending));
 
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
@@ -73,18 +74,71 @@ class WorkloadControllerTest extends ControllerSliceTest {
                 .andExpect(jsonPath("$.podSets[0].requests.cpu").value("1"))
                 .andExpect(jsonPath("$.conditions[0].lastTransitionTime").value("2026-01-01T10:00:00Z"))
                 .andExpect(jsonPath("$.positionInClusterQueue").value(0))
-                .andExpect(jsonPath("$.pendingReason.code").value("WaitingForQuota"));
+                .andExpect(jsonPath("$.pendingReason.code").value("WaitingForQuota"))
+                .andExpect(jsonPath("$.warnings").doesNotExist())
+                .andExpect(header().doesNotExist("Warning"));
 
         ArgumentCaptor<DecodedDocument> document = ArgumentCaptor.forClass(DecodedDocument.class);
-        then(workloadService).should().submit(document.capture(), isNull());
+        then(submissionWriter).should().submit(document.capture(), isNull());
         assertThat(document.getValue().manifest().namespace()).isEqualTo("team-a");
         then(submissionRate).should().acquire("root", 1);
+    }
+
+    /** A Job whose parallelism is misspelt: Kubernetes would run one pod instead of four. */
+    private static final String MISSPELT_JOB = Manifests.job("train", "lq", "1", null)
+            .replace("spec:\n  template:", "spec:\n  paralelism: 4\n  template:");
+
+    @Test
+    void aMisspeltFieldRefusesTheSubmissionUnlessWarnOrIgnoreIsAsked() throws Exception {
+        WorkloadRow train = row("train", CREATED);
+        given(workloadService.submit(any(), isNull())).willReturn(new WorkloadService.Submitted(train, true));
+        given(workloadStatuses.of(train)).willReturn(statusOf(train, WorkloadState.Pending));
+        String unknown = "unknown field \"spec.paralelism\"; did you mean \"parallelism\"?";
+
+        mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml").content(MISSPELT_JOB))
+                .andExpect(status().isUnprocessableContent())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.detail").value(unknown))
+                .andExpect(jsonPath("$.errors[0].document").value(0))
+                .andExpect(jsonPath("$.errors[0].path").value("spec.paralelism"))
+                .andExpect(jsonPath("$.errors[0].message").value(unknown));
+        mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "Strict")
+                        .contentType("application/yaml").content(MISSPELT_JOB))
+                .andExpect(status().isUnprocessableContent());
+        then(workloadService).shouldHaveNoInteractions();
+
+        mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "Warn")
+                        .contentType("application/yaml").content(MISSPELT_JOB))
+                .andExpect(status().isCreated())
+                .andExpect(header().stringValues("Warning",
+                        "299 - \"unknown field \\\"spec.paralelism\\\"; did you mean \\\"parallelism\\\"?\""))
+                .andExpect(jsonPath("$.warnings.length()").value(1))
+                .andExpect(jsonPath("$.warnings[0]").value(unknown))
+                .andExpect(jsonPath("$.name").value("train"))
+                .andExpect(jsonPath("$.state").value("Pending"));
+
+        mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "Ignore")
+                        .contentType("application/yaml").content(MISSPELT_JOB))
+                .andExpect(status().isCreated())
+                .andExpect(header().doesNotExist("Warning"))
+                .andExpect(jsonPath("$.warnings").doesNotExist());
+        then(workloadService).should(times(2)).submit(any(), isNull());
+    }
+
+    @Test
+    void anUnknownFieldValidationIs400NamingTheValues() throws Exception {
+        mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "strict")
+                        .contentType("application/yaml").content(MISSPELT_JOB))
+                .andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.detail").value("fieldValidation must be one of Strict, Warn, Ignore; found 'strict'"));
+        then(workloadService).shouldHaveNoInteractions();
     }
 
     @Test
     void theIdempotencyKeyIsPassedOnAndABlankOneIsNone() throws Exception {
         WorkloadRow train = row("train", CREATED);
-        given(workloadService.submit(any(), any())).willReturn(new WorkloadService.Submitted(train, false));
+        given(submissionWriter.submit(any(), any())).willReturn(new WorkloadService.Submitted(train, false));
         given(workloadStatuses.of(train)).willReturn(statusOf(train, WorkloadState.Pending));
 
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
@@ -94,8 +148,8 @@ class WorkloadControllerTest extends ControllerSliceTest {
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
                         .header("Idempotency-Key", "  ").content(Manifests.job("train", "lq", "1", null)))
                 .andExpect(status().isCreated());
-        then(workloadService).should().submit(any(), eq("retry-1"));
-        then(workloadService).should().submit(any(), isNull());
+        then(submissionWriter).should().submit(any(), eq("retry-1"));
+        then(submissionWriter).should().submit(any(), isNull());
     }
 
     @Test
@@ -107,7 +161,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
                 .andExpect(header().string("Retry-After", "3"))
                 .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
                 .andExpect(jsonPath("$.title").value("Too Many Requests"));
-        then(workloadService).shouldHaveNoInteractions();
+        then(submissionWriter).shouldHaveNoInteractions();
     }
 
     @Test
@@ -115,9 +169,9 @@ class WorkloadControllerTest extends ControllerSliceTest {
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml").content("kind: [broken"))
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.title").value("Malformed manifest"));
-        then(workloadService).shouldHaveNoInteractions();
+        then(submissionWriter).shouldHaveNoInteractions();
 
-        given(workloadService.submit(any(), any())).willThrow(Refusal.conflict("Job \"team-a/train\" exists",
+        given(submissionWriter.submit(any(), any())).willThrow(Refusal.conflict("Job \"team-a/train\" exists",
                 List.of()));
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
                         .content(Manifests.job("train", "lq", "1", null)))

@@ -45,6 +45,27 @@ class WorkloadLifecycleApiTest extends PlatformApplicationTest {
     }
 
     @Test
+    void aWorkloadAcceptedWithAnUnknownFieldUnderWarnCanStillBeStoppedAndRelabelled() {
+        api.postYaml("/api/v1/manifests", Manifests.queue("cq", "4", "Never") + """
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: WorkloadPriorityClass
+                metadata: {name: batch-high}
+                value: 100
+                """);
+        String misspelt = Manifests.job("odd", "lq", "1", null).replace("spec:\n  template:",
+                "spec:\n  paralelism: 2\n  template:");
+        Response submitted = api.postYaml("/api/v1/namespaces/team-a/workloads?fieldValidation=Warn", misspelt);
+        assertThat(submitted.status()).as(submitted.body()).isEqualTo(201);
+
+        Response stopped = api.post(PATH + "odd/stop", "application/json", "");
+        assertThat(stopped.status()).as(stopped.body()).isEqualTo(200);
+        Response relabelled = patch("odd", "{\"metadata\": {\"labels\": {\"kueue.x-k8s.io/priority-class\": \"batch-high\"}}}");
+        assertThat(relabelled.status()).as(relabelled.body()).isEqualTo(200);
+        assertThat(relabelled.json().get("priority").asInt()).isEqualTo(100);
+    }
+
+    @Test
     void aStoppedWorkloadGivesItsQuotaToTheNextAndWaitsOutsideItsQueueUntilResumed() {
         api.postYaml("/api/v1/manifests", Manifests.queue("cq", "1", "Never"));
         submit("first");

@@ -22,10 +22,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Submitting and cancelling: a retried submission with its Idempotency-Key gets the first one's workload, a
- * second workload of the same name is a conflict, a request the ClusterQueue does not cover is refused before
- * any row is written, a missing LocalQueue or no queue at all says why the workload waits, and a cancel is
- * done once, audited and announced to the cluster it ran in.
+ * Submitting and cancelling: a retried submission with its Idempotency-Key gets the first one's workload and another
+ * manifest under the key is refused, a second workload of the same name is a conflict, a request the ClusterQueue
+ * does not cover or could never give is refused before any row is written, a missing LocalQueue is refused naming
+ * the nearest one (applied, the workload waits saying why), a workload without a queue name goes to
+ * the LocalQueue {@code default}, runs in priority-only mode where an Admin allowed it or is refused, and a cancel
+ * is done once, audited and announced to the cluster it ran in.
  */
 @StoreSliceTest
 @RecordApplicationEvents
@@ -33,6 +35,9 @@ class WorkloadServiceTest {
 
     @Autowired
     WorkloadService service;
+
+    @Autowired
+    WorkloadStore store;
 
     @Autowired
     JdbcClient jdbc;
@@ -80,7 +85,7 @@ class WorkloadServiceTest {
 
         assertThatThrownBy(() -> service.submit(document(Manifests.job("train", "lq", "2", null)), "other-key"))
                 .isInstanceOfSatisfying(Refusal.class, e -> assertThat(e.kind()).isEqualTo(Refusal.Kind.Conflict));
-        assertThat(service.apply(document(Manifests.job("train", "lq", "1", null)), "alice")).isEqualTo("unchanged");
+        assertThat(service.apply(document(Manifests.job("train", "lq", "1", null)), "alice").action()).isEqualTo("unchanged");
         assertThatThrownBy(() -> service.apply(document(Manifests.job("train", "lq", "2", null)), "alice"))
                 .isInstanceOf(Refusal.class).hasMessageContaining("cannot be changed");
         assertThat(rows()).isEqualTo(1);
@@ -98,16 +103,138 @@ class WorkloadServiceTest {
     }
 
     @Test
-    void aWorkloadWaitsSayingWhyWhenItsLocalQueueIsMissingOrItHasNone() {
-        WorkloadRow early = service.submit(document(Manifests.job("early", "later", "1", null)), null).workload();
-        WorkloadRow orphan = service.submit(document(Manifests.job("orphan", null, "1", null)), null).workload();
+    void aRetryWithTheIdempotencyKeyAndAnotherManifestIsRefusedNamingTheKey() {
+        Submitted first = service.submit(document(Manifests.job("train", "lq", "1", null)), "retry-1");
+        String reordered = Manifests.job("train", "lq", "1", null)
+                .replace("  name: train\n  labels: {kueue.x-k8s.io/queue-name: lq}\n",
+                        "  labels: {kueue.x-k8s.io/queue-name: lq}\n  name: train\n");
+        assertThat(reordered).isNotEqualTo(Manifests.job("train", "lq", "1", null));
+        assertThat(service.submit(document(reordered), "retry-1").workload().uid()).isEqualTo(first.workload().uid());
 
+        assertThatThrownBy(() -> service.submit(document(Manifests.job("other", "lq", "1", null)), "retry-1"))
+                .isInstanceOfSatisfying(Refusal.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Refusal.Kind.Invalid);
+                    assertThat(e.getMessage()).contains("Idempotency-Key 'retry-1' was first used to submit Job team-a/train")
+                            .contains(first.workload().uid().toString());
+                    assertThat(e.errors()).singleElement().satisfies(error -> assertThat(error)
+                            .extracting("path").isEqualTo("Idempotency-Key"));
+                });
+        assertThat(rows()).isEqualTo(1);
+    }
+
+    @Test
+    void aMissingLocalQueueIsRefusedNamingTheNearestOneAndAppliedItWaitsSayingWhy() {
+        assertThatThrownBy(() -> service.submit(document(Manifests.job("early", "lq2", "1", null)), null))
+                .isInstanceOfSatisfying(Refusal.class, e -> {
+                    assertThat(e.getMessage()).isEqualTo("LocalQueue lq2 does not exist in namespace team-a; the nearest"
+                            + " LocalQueue there is lq");
+                    assertThat(e.errors()).singleElement().satisfies(error -> assertThat(error)
+                            .extracting("path").isEqualTo("metadata.labels.kueue.x-k8s.io/queue-name"));
+                });
+        assertThat(rows()).isZero();
+
+        WorkloadService.Applied applied = service.apply(document(Manifests.job("early", "later", "1", null)), "alice");
+        WorkloadRow early = workloadNamed("early");
+
+        assertThat(applied.action()).isEqualTo("created");
+        assertThat(applied.warnings()).containsExactly("metadata.labels.kueue.x-k8s.io/queue-name: LocalQueue later does"
+                + " not exist in namespace team-a; the nearest LocalQueue there is lq; the workload waits with"
+                + " LocalQueueNotFound until the LocalQueue exists");
         assertThat(early.pendingReason()).isEqualTo(PendingReason.LocalQueueNotFound.name());
         assertThat(early.pendingMessage()).isEqualTo("LocalQueue later doesn't exist");
         assertThat(early.clusterQueue()).isNull();
+    }
+
+    @Test
+    void aRequestLargerThanTheClusterQueueCouldEverGiveIsRefusedNamingResourceRequestAndMaximum() {
+        assertThatThrownBy(() -> service.submit(document(Manifests.job("huge", "lq", "5", null)), null))
+                .isInstanceOfSatisfying(Refusal.class, e -> {
+                    assertThat(e.getMessage()).isEqualTo("pod set main requests 5 cpu (1 pods x 5), more than"
+                            + " ClusterQueue cq can ever give in one flavor: at most 4 (nominal quota plus what it may"
+                            + " borrow)");
+                    assertThat(e.errors()).singleElement().satisfies(error -> assertThat(error)
+                            .extracting("path").isEqualTo("podSets[0].requests.cpu"));
+                });
+        assertThat(service.submit(document(Manifests.job("fits", "lq", "4", null)), null).created()).isTrue();
+        assertThat(service.apply(document(Manifests.job("huge", "lq", "5", null)), "alice").warnings())
+                .singleElement().asString().endsWith("at most 4 (nominal quota plus what it may borrow); the workload"
+                        + " waits with ExceedsMaxQuota");
+    }
+
+    @Test
+    void whatAClusterQueueCouldEverGiveCountsWhatItMayBorrowInItsCohort() {
+        jdbc.sql("UPDATE cluster_queue SET cohort = 'org' WHERE name = 'cq'").update();
+        jdbc.sql("UPDATE cluster_queue_quota SET borrowing_limit = 2 WHERE cluster_queue = 'cq'").update();
+        jdbc.sql("""
+                INSERT INTO cluster_queue (name, cohort, queueing_strategy, stop_policy, spec)
+                VALUES ('lender', 'org', 'BestEffortFIFO', 'None', '{}')""").update();
+        jdbc.sql("""
+                INSERT INTO cluster_queue_quota (cluster_queue, group_index, flavor_index, flavor, resource, nominal_quota)
+                VALUES ('lender', 0, 0, 'default', 'cpu', 10)""").update();
+
+        assertThat(service.submit(document(Manifests.job("borrows", "lq", "6", null)), null).created()).isTrue();
+        assertThatThrownBy(() -> service.submit(document(Manifests.job("beyond", "lq", "7", null)), null))
+                .isInstanceOf(Refusal.class).hasMessageContaining("at most 6");
+    }
+
+    private WorkloadRow workloadNamed(String name) {
+        return store.find("team-a", name).orElseThrow();
+    }
+
+    @Test
+    void aWorkloadWithoutQueueNameIsRefusedNamingTheNamespacesLocalQueuesAndHowToGetPriorityOnlyMode() {
+        assertThatThrownBy(() -> service.submit(document(Manifests.job("orphan", null, "1", null)), null))
+                .isInstanceOfSatisfying(Refusal.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Refusal.Kind.Invalid);
+                    assertThat(e.getMessage()).contains("names no LocalQueue")
+                            .contains("LocalQueues of namespace team-a: lq.")
+                            .contains("platform.dev/priority-only: allowed on Namespace team-a");
+                    assertThat(e.errors()).singleElement().satisfies(error -> assertThat(error)
+                            .extracting("path").isEqualTo("metadata.labels.kueue.x-k8s.io/queue-name"));
+                });
+        assertThat(rows()).isZero();
+    }
+
+    @Test
+    void aWorkloadWithoutQueueNameGoesToTheNamespacesLocalQueueNamedDefault() {
+        jdbc.sql("""
+                INSERT INTO local_queue (namespace, name, cluster_queue, stop_policy, spec)
+                VALUES ('team-a', 'default', 'cq', 'None', '{}')""").update();
+
+        WorkloadRow orphan = service.submit(document(Manifests.job("orphan", null, "1", null)), null).workload();
+
+        assertThat(orphan.queueName()).isEqualTo("default");
+        assertThat(orphan.clusterQueue()).isEqualTo("cq");
+    }
+
+    @Test
+    void aWorkloadWithoutQueueNameRunsInPriorityOnlyModeWhereAnAdminAllowedIt() {
+        allowPriorityOnly("team-a");
+
+        WorkloadRow orphan = service.submit(document(Manifests.job("orphan", null, "1", null)), null).workload();
+
         assertThat(orphan.pendingReason()).isEqualTo(PendingReason.WaitingForNodePool.name());
         assertThat(orphan.queueName()).isNull();
         assertThat(orphan.clusterQueue()).isNull();
+    }
+
+    @Test
+    void aMisspeltQueueKeyIsRefusedEvenWherePriorityOnlyModeIsAllowed() {
+        allowPriorityOnly("team-a");
+        String misspelt = Manifests.job("typo", "lq", "1", null).replace("kueue.x-k8s.io/queue-name", "kueue.x-k8s.io/queue");
+
+        assertThatThrownBy(() -> service.submit(document(misspelt), null)).isInstanceOfSatisfying(Refusal.class, e -> {
+            assertThat(e.getMessage()).contains("'kueue.x-k8s.io/queue' is not where Kueue reads the LocalQueue")
+                    .contains("kueue.x-k8s.io/queue-name");
+            assertThat(e.errors()).singleElement().satisfies(error -> assertThat(error)
+                    .extracting("path").isEqualTo("metadata.labels.kueue.x-k8s.io/queue"));
+        });
+        assertThat(rows()).isZero();
+    }
+
+    private void allowPriorityOnly(String namespace) {
+        jdbc.sql("INSERT INTO namespace (name, labels) VALUES (?, jsonb_build_object('platform.dev/priority-only', 'allowed'))")
+                .param(namespace).update();
     }
 
     @Test

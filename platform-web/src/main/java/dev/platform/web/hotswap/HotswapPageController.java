@@ -1,5 +1,6 @@
 package dev.platform.web.hotswap;
 
+import dev.platform.api.identity.Caller;
 import dev.platform.web.console.HotswapView;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -7,7 +8,10 @@ import org.springframework.web.bind.annotation.GetMapping;
 
 import java.util.List;
 
-/** Hotswap events with their MTTR phases as timelines, and MTTR over time as a chart. */
+/**
+ * Hotswap events with their MTTR phases as timelines, and MTTR over time as a chart: every event for Ops and
+ * Admins, those of their teams' workloads for team leads.
+ */
 @Controller
 public class HotswapPageController {
 
@@ -20,8 +24,8 @@ public class HotswapPageController {
     }
 
     @GetMapping("/hotswaps")
-    public String hotswaps(Model model) {
-        List<HotswapView> events = queries.latest(EVENTS);
+    public String hotswaps(Caller caller, Model model) {
+        List<HotswapView> events = queries.latest(caller, EVENTS);
         model.addAttribute("nav", "hotswaps");
         model.addAttribute("events", events);
         model.addAttribute("chart", MttrChart.of(events));

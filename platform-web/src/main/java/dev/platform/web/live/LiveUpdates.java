@@ -1,5 +1,6 @@
 package dev.platform.web.live;
 
+import dev.platform.api.identity.Caller;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -8,16 +9,28 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
 
 /**
- * Server-sent events for the console: one scheduled task per replica reads the change token once a
- * second and, when it moved, sends a {@code change} event to every connected browser, which then
- * re-fetches the section it shows (htmx). Browsers connect to whichever replica serves them; each
- * replica reads the shared database, so every one sees every change.
+ * Server-sent events for the console: one scheduled task per replica reads, once a second, the change
+ * token of each scope that a connected browser has (every namespace, or the namespaces of a caller's
+ * teams) and, when a scope's token moved, sends a {@code change} event to that scope's browsers, which
+ * then re-fetch the section they show (htmx). A browser learns only that something it may read changed:
+ * the event carries a digest of its scope's token, not the token (counts and sequence numbers of the
+ * whole platform). Browsers connect to whichever replica serves them; each replica reads the shared
+ * database, so every one sees every change.
  */
 @Component
 public class LiveUpdates implements SmartLifecycle {
@@ -26,9 +39,13 @@ public class LiveUpdates implements SmartLifecycle {
     private static final Duration TIMEOUT = Duration.ofMinutes(30);
     private static final Logger log = LoggerFactory.getLogger(LiveUpdates.class);
 
+    /** A connected browser and what its caller may read (empty: everything). */
+    private record Subscriber(SseEmitter emitter, Optional<Set<String>> scope) {
+    }
+
     private final ConsoleChanges changes;
-    private final List<SseEmitter> emitters = new CopyOnWriteArrayList<>();
-    private volatile String version;
+    private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
+    private final Map<Optional<Set<String>>, String> versions = new ConcurrentHashMap<>();
     private volatile boolean running;
 
     public LiveUpdates(ConsoleChanges changes) {
@@ -36,51 +53,63 @@ public class LiveUpdates implements SmartLifecycle {
     }
 
     /** A new subscriber; the browser reconnects by itself when the timeout ends the stream. */
-    public SseEmitter subscribe() {
+    public SseEmitter subscribe(Caller caller) {
         SseEmitter emitter = new SseEmitter(TIMEOUT.toMillis());
-        emitters.add(emitter);
-        emitter.onCompletion(() -> emitters.remove(emitter));
+        Subscriber subscriber = new Subscriber(emitter, caller.visibleNamespaces().map(Set::copyOf));
+        subscribers.add(subscriber);
+        emitter.onCompletion(() -> subscribers.remove(subscriber));
         emitter.onTimeout(emitter::complete);
-        emitter.onError(e -> emitters.remove(emitter));
+        emitter.onError(e -> subscribers.remove(subscriber));
         try {
             emitter.send(SseEmitter.event().comment("connected"));
         } catch (IOException e) {
-            emitters.remove(emitter);
+            subscribers.remove(subscriber);
         }
         return emitter;
     }
 
     @Scheduled(fixedDelayString = "${platform.console.live-poll:1s}")
     public void poll() {
-        if (emitters.isEmpty()) {
-            version = null;
-            return;
-        }
+        Map<Optional<Set<String>>, List<Subscriber>> byScope = subscribers.stream()
+                .collect(Collectors.groupingBy(Subscriber::scope));
+        versions.keySet().retainAll(byScope.keySet());
+        byScope.forEach(this::poll);
+    }
+
+    private void poll(Optional<Set<String>> scope, List<Subscriber> listening) {
         String current;
         try {
-            current = changes.version();
+            current = changes.version(scope);
         } catch (RuntimeException e) {
             log.debug("console change token unavailable", e);
             return;
         }
-        String previous = version;
-        version = current;
+        String previous = versions.put(scope, current);
         if (previous != null && !Objects.equals(previous, current)) {
-            broadcast(current);
+            broadcast(listening, digest(current));
         }
     }
 
     int subscribers() {
-        return emitters.size();
+        return subscribers.size();
     }
 
-    private void broadcast(String current) {
-        for (SseEmitter emitter : emitters) {
+    private void broadcast(List<Subscriber> listening, String digest) {
+        for (Subscriber subscriber : listening) {
             try {
-                emitter.send(SseEmitter.event().name(EVENT).id(current).data(current));
+                subscriber.emitter().send(SseEmitter.event().name(EVENT).id(digest).data(digest));
             } catch (IOException | IllegalStateException e) {
-                emitters.remove(emitter);
+                subscribers.remove(subscriber);
             }
+        }
+    }
+
+    static String digest(String version) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(version.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
         }
     }
 
@@ -93,8 +122,9 @@ public class LiveUpdates implements SmartLifecycle {
     @Override
     public void stop() {
         running = false;
-        emitters.forEach(SseEmitter::complete);
-        emitters.clear();
+        subscribers.forEach(s -> s.emitter().complete());
+        subscribers.clear();
+        versions.clear();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.platform.web.login;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -7,7 +8,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
-/** The console's login page (user name and password, and any identity provider), and the 403 page. */
+/** The console's login page (user name and password, and any identity provider), and the 403 and 404 pages. */
 @Controller
 public class LoginPageController {
 
@@ -33,10 +34,23 @@ public class LoginPageController {
         return "login";
     }
 
-    /** Where a refused console request is forwarded: the status is already 403. */
+    /**
+     * Where a refused console request is forwarded: the status is already 403. The scheduler's
+     * security sets the request attribute {@code platform.refusal} to {@code csrf} when a form came
+     * without its CSRF token (an expired or copied page), which roles have nothing to do with.
+     */
     @RequestMapping("/forbidden")
-    public String forbidden(Model model, HttpServletResponse response) {
+    public String forbidden(Model model, HttpServletRequest request, HttpServletResponse response) {
         response.setStatus(HttpServletResponse.SC_FORBIDDEN);
+        model.addAttribute("csrf", "csrf".equals(request.getAttribute("platform.refusal")));
         return "forbidden";
+    }
+
+    /** Where a console request for a path that no page serves is forwarded. */
+    @RequestMapping("/not-found")
+    public String notFound(Model model, HttpServletResponse response) {
+        response.setStatus(HttpServletResponse.SC_NOT_FOUND);
+        model.addAttribute("what", "That page");
+        return "not-found";
     }
 }

@@ -7,7 +7,10 @@ import org.springframework.web.bind.annotation.GetMapping;
 
 import java.util.List;
 
-/** Per cluster, its node pools grouped by accelerator and topology, coloured by health. */
+/**
+ * Per cluster, its node pools grouped by accelerator and topology, coloured by health, and what workloads in
+ * priority-only mode hold outside every quota.
+ */
 @Controller
 public class NodePoolPageController {
 
@@ -23,6 +26,7 @@ public class NodePoolPageController {
         model.addAttribute("nav", "nodepools");
         model.addAttribute("clusters", clusters);
         model.addAttribute("summary", PoolHealthSummary.of(clusters));
+        model.addAttribute("priorityOnly", PriorityOnlyHolding.of(clusters));
         return "nodepools";
     }
 }

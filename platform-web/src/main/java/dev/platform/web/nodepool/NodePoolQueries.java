@@ -49,6 +49,7 @@ public interface NodePoolQueries {
     record NodeIssue(String name, String health, List<String> reasons) {
     }
 
-    record PlacedWorkload(String namespace, String name, String phase) {
+    /** {@code priorityOnly}: it names no queue, so it holds the pool outside every ClusterQueue's quota. */
+    record PlacedWorkload(String namespace, String name, String phase, boolean priorityOnly) {
     }
 }

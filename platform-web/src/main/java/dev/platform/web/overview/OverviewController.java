@@ -4,13 +4,16 @@ import dev.platform.api.identity.Caller;
 import dev.platform.web.nodepool.PoolHealthSummary;
 import dev.platform.web.hotswap.HotswapQueries;
 import dev.platform.web.nodepool.NodePoolQueries;
+import dev.platform.web.nodepool.PriorityOnlyHolding;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 
+import java.util.List;
+
 /**
- * The console's landing page: cohorts and ClusterQueues with their usage, node-pool health, and the
- * latest preemptions and hotswaps.
+ * The console's landing page: cohorts and ClusterQueues with their usage, node-pool health with what priority-only
+ * workloads hold outside every quota, and the latest preemptions and hotswaps.
  */
 @Controller
 public class OverviewController {
@@ -34,8 +37,10 @@ public class OverviewController {
         model.addAttribute("nav", "overview");
         model.addAttribute("overview", queries.overview(caller, LATEST_PREEMPTIONS));
         if (caller.readsEverything()) {
-            model.addAttribute("latestHotswaps", hotswaps.latest(LATEST_HOTSWAPS));
-            model.addAttribute("poolHealth", PoolHealthSummary.of(nodePools.clusters()));
+            model.addAttribute("latestHotswaps", hotswaps.latest(caller, LATEST_HOTSWAPS));
+            List<NodePoolQueries.ClusterPools> clusters = nodePools.clusters();
+            model.addAttribute("poolHealth", PoolHealthSummary.of(clusters));
+            model.addAttribute("priorityOnly", PriorityOnlyHolding.of(clusters));
         }
         return "overview";
     }

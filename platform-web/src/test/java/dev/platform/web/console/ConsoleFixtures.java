@@ -72,12 +72,22 @@ public final class ConsoleFixtures {
     public static ClusterPools simCluster() {
         return new ClusterPools("sim", true, false, T0, List.of(
                 new Pool("pool-1", "tpu-v6e-slice", "4x4", 4, 16, "Healthy", List.of(), null, List.of(),
-                        List.of(new PlacedWorkload("default", "high-jax-trillium", "RUNNING"))),
+                        List.of(new PlacedWorkload("default", "high-jax-trillium", "RUNNING", false))),
                 new Pool("pool-2", "tpu-v6e-slice", "4x4", 4, 16, "Unhealthy", List.of("NOT_READY"), T0,
                         List.of(new NodeIssue("pool-2-node-0", "Unhealthy", List.of("NOT_READY"))), List.of()),
                 new Pool("pool-9", "tpu-v5p-slice", "2x2x1", 1, 4, "Degraded", List.of("MAINTENANCE_SCHEDULED"), null,
                         List.of(new NodeIssue("pool-9-node-0", "Degraded", List.of("MAINTENANCE_SCHEDULED"))),
                         List.of())));
+    }
+
+    /** Cluster prio: one JobSet without a queue (priority-only mode) on two 16-chip pools, a queued one on a third. */
+    public static ClusterPools priorityOnlyCluster() {
+        PlacedWorkload quotaFree = new PlacedWorkload("default", "no-queue", "RUNNING", true);
+        return new ClusterPools("prio", true, false, T0, List.of(
+                new Pool("prio-1", "tpu-v6e-slice", "4x4", 4, 16, "Healthy", List.of(), null, List.of(), List.of(quotaFree)),
+                new Pool("prio-2", "tpu-v6e-slice", "4x4", 4, 16, "Healthy", List.of(), null, List.of(), List.of(quotaFree)),
+                new Pool("prio-3", "tpu-v6e-slice", "4x4", 4, 16, "Healthy", List.of(), null, List.of(),
+                        List.of(new PlacedWorkload("default", "queued", "RUNNING", false)))));
     }
 
     /** A cluster whose agent stopped reporting: its pool is shown Unknown. */

@@ -1,5 +1,8 @@
 package dev.platform.web.hotswap;
 
+import dev.platform.web.console.CurrentCaller;
+import dev.platform.web.console.HotswapView;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
@@ -7,7 +10,10 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
 import java.util.List;
+import java.util.Optional;
 
+import static dev.platform.web.console.ConsoleFixtures.ADMIN;
+import static dev.platform.web.console.ConsoleFixtures.LEAD;
 import static dev.platform.web.console.ConsoleFixtures.T0;
 import static dev.platform.web.console.ConsoleFixtures.inProgressHotswap;
 import static dev.platform.web.console.ConsoleFixtures.recoveredHotswap;
@@ -28,9 +34,33 @@ class HotswapPageControllerTest {
     @MockitoBean
     HotswapQueries queries;
 
+    @MockitoBean
+    CurrentCaller caller;
+
+    @BeforeEach
+    void anAdmin() {
+        given(caller.get()).willReturn(Optional.of(ADMIN));
+    }
+
+    @Test
+    void aLeadSeesAnotherTeamsVictimUnnamedAndNoLinkToIt() throws Exception {
+        given(caller.get()).willReturn(Optional.of(LEAD));
+        HotswapView event = recoveredHotswap(7, T0);
+        given(queries.latest(LEAD, 100)).willReturn(List.of(new HotswapView(event.id(), event.cluster(), event.nodePool(),
+                event.nodes(), event.reason(), event.disrupted(), List.of(new HotswapView.Party(null, null)),
+                event.replacementPools(), event.outcome(), event.detectedAt(), event.decidedAt(), event.evictionsDoneAt(),
+                event.runningAt())));
+
+        mvc.perform(get("/hotswaps"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("another team's workload"),
+                        containsString("href=\"/namespaces/default/workloads/high-jax-trillium\""),
+                        not(containsString("null/null")), not(containsString("/namespaces//workloads/")))));
+    }
+
     @Test
     void showsEachPhaseTimestampAndBarsProportionalToThePhaseDurations() throws Exception {
-        given(queries.latest(100)).willReturn(List.of(recoveredHotswap(7, T0)));
+        given(queries.latest(ADMIN, 100)).willReturn(List.of(recoveredHotswap(7, T0)));
 
         mvc.perform(get("/hotswaps"))
                 .andExpect(status().isOk())
@@ -51,7 +81,7 @@ class HotswapPageControllerTest {
 
     @Test
     void linksTheDisruptedWorkloadAndVictimsAndListsReplacementPools() throws Exception {
-        given(queries.latest(100)).willReturn(List.of(recoveredHotswap(7, T0)));
+        given(queries.latest(ADMIN, 100)).willReturn(List.of(recoveredHotswap(7, T0)));
 
         mvc.perform(get("/hotswaps"))
                 .andExpect(status().isOk())
@@ -64,7 +94,7 @@ class HotswapPageControllerTest {
 
     @Test
     void chartsMttrOfRecoveredEventsOverTimeAndLeavesOutThoseInProgress() throws Exception {
-        given(queries.latest(100)).willReturn(List.of(inProgressHotswap(9, T0.plusSeconds(120)),
+        given(queries.latest(ADMIN, 100)).willReturn(List.of(inProgressHotswap(9, T0.plusSeconds(120)),
                 recoveredHotswap(8, T0.plusSeconds(60)), recoveredHotswap(7, T0)));
 
         mvc.perform(get("/hotswaps"))
@@ -80,7 +110,7 @@ class HotswapPageControllerTest {
 
     @Test
     void saysSoWhenThereIsNoHotswap() throws Exception {
-        given(queries.latest(100)).willReturn(List.of());
+        given(queries.latest(ADMIN, 100)).willReturn(List.of());
 
         mvc.perform(get("/hotswaps"))
                 .andExpect(status().isOk())

@@ -8,11 +8,13 @@ import org.springframework.test.web.servlet.MockMvc;
 
 import java.util.List;
 
+import static dev.platform.web.console.ConsoleFixtures.priorityOnlyCluster;
 import static dev.platform.web.console.ConsoleFixtures.simCluster;
 import static dev.platform.web.console.ConsoleFixtures.staleCluster;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.not;
 import static org.mockito.BDDMockito.given;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
@@ -67,6 +69,30 @@ class NodePoolPageControllerTest {
                         containsString("1 Unknown"), containsString("1 node · 4 chips"),
                         containsString("hx-trigger=\"sse:change\" hx-select=\"#live\""),
                         containsString("hx-get=\"/nodepools\""))));
+    }
+
+    @Test
+    void showsTheChipsThatWorkloadsInPriorityOnlyModeHoldOutsideEveryQuotaAndMarksThem() throws Exception {
+        given(queries.clusters()).willReturn(List.of(simCluster(), priorityOnlyCluster()));
+
+        mvc.perform(get("/nodepools"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(
+                        matchesPattern("(?s).*Plus <strong>32 chips</strong>\\s*in priority-only mode, outside every"
+                                + " ClusterQueue's quota:\\s*<span>2 node pools held by 1 workload</span>.*"),
+                        matchesPattern("(?s).*default/no-queue</a>\\s*<span class=\"muted\">running</span>\\s*"
+                                + "<span class=\"badge\">priority-only, no quota</span>.*"),
+                        not(matchesPattern("(?s).*default/queued</a>\\s*<span class=\"muted\">running</span>\\s*"
+                                + "<span class=\"badge\">.*")))));
+    }
+
+    @Test
+    void saysNothingOfPriorityOnlyModeWhenNoWorkloadIsInIt() throws Exception {
+        given(queries.clusters()).willReturn(List.of(simCluster()));
+
+        mvc.perform(get("/nodepools"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(not(containsString("priority-only"))));
     }
 
     @Test

@@ -12,6 +12,7 @@ import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
+import org.springframework.util.StringUtils;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,10 +22,12 @@ import static dev.platform.web.console.ConsoleFixtures.LEAD;
 import static dev.platform.web.console.ConsoleFixtures.T0;
 import static dev.platform.web.console.ConsoleFixtures.borrowingQueue;
 import static dev.platform.web.console.ConsoleFixtures.recoveredHotswap;
+import static dev.platform.web.console.ConsoleFixtures.priorityOnlyCluster;
 import static dev.platform.web.console.ConsoleFixtures.simCluster;
 import static dev.platform.web.console.ConsoleFixtures.staleCluster;
 import static dev.platform.web.console.ConsoleFixtures.preemption;
 import static dev.platform.web.console.ConsoleFixtures.trainingQueue;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
@@ -88,7 +91,7 @@ class OverviewControllerTest {
                 .andExpect(content().string(allOf(
                         containsString("Latest preemptions"), containsString("href=\"/teams\""),
                         containsString("href=\"/preemptions\""), not(containsString("Latest hotswaps")),
-                        not(containsString("href=\"/hotswaps\"")))));
+                        containsString("href=\"/hotswaps\""), not(containsString("href=\"/nodepools\"")))));
     }
 
     @Test
@@ -115,6 +118,27 @@ class OverviewControllerTest {
     }
 
     @Test
+    void besideAFullQueueShowsTheChipsThatPriorityOnlyWorkloadsHoldOutsideItsQuota() throws Exception {
+        given(queries.overview(ADMIN, 10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
+        given(nodePools.clusters()).willReturn(List.of(simCluster(), priorityOnlyCluster()));
+
+        mvc.perform(get("/"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("32 of 32"),
+                        containsString("Plus <strong>32 chips</strong>"),
+                        containsString("<span>2 node pools held by 1 workload</span>"))));
+    }
+
+    @Test
+    void theQueuesWithoutACohortAreHeadedOnce() throws Exception {
+        given(queries.overview(ADMIN, 10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
+
+        String page = mvc.perform(get("/")).andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
+
+        assertThat(StringUtils.countOccurrencesOf(page, "ClusterQueues without a cohort")).isOne();
+    }
+
+    @Test
     void countsPendingAndAdmittedWorkloads() throws Exception {
         given(queries.overview(ADMIN, 10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
 
@@ -137,7 +161,7 @@ class OverviewControllerTest {
     @Test
     void showsTheLatestHotswapsAndNodePoolHealthCounts() throws Exception {
         given(queries.overview(ADMIN, 10)).willReturn(new Overview(List.of(), List.of(trainingQueue()), List.of()));
-        given(hotswaps.latest(5)).willReturn(List.of(recoveredHotswap(7, T0)));
+        given(hotswaps.latest(ADMIN, 5)).willReturn(List.of(recoveredHotswap(7, T0)));
         given(nodePools.clusters()).willReturn(List.of(simCluster(), staleCluster()));
 
         mvc.perform(get("/"))

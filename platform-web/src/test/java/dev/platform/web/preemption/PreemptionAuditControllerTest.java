@@ -1,5 +1,6 @@
 package dev.platform.web.preemption;
 
+import dev.platform.web.console.PreemptionView;
 import dev.platform.web.preemption.PreemptionQueries.PreemptionPage;
 import dev.platform.web.preemption.PreemptionQueries.PreemptionSearch;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,7 @@ import static dev.platform.web.console.ConsoleFixtures.ADMIN;
 import static dev.platform.web.console.ConsoleFixtures.preemption;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.eq;
@@ -99,5 +101,19 @@ class PreemptionAuditControllerTest {
         mvc.perform(get("/preemptions"))
                 .andExpect(status().isOk())
                 .andExpect(content().string(containsString("No preemption matches.")));
+    }
+
+    @Test
+    void anotherTeamsSideIsSaidSoAndIsNoLink() throws Exception {
+        PreemptionView own = preemption(3, "low-jax-trillium");
+        PreemptionView hidden = new PreemptionView(3, own.at(), own.reason(), own.message(), own.preemptor(),
+                new PreemptionView.Party(null, null, "u-theirs", null, 1000000));
+        given(queries.page(any(), any(), any(), anyInt())).willReturn(new PreemptionPage(List.of(hidden), null));
+
+        mvc.perform(get("/preemptions"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("another team's workload"),
+                        containsString("href=\"/namespaces/default/workloads/high-jax-trillium\""),
+                        not(containsString("null/null")), not(containsString("/namespaces//workloads/")))));
     }
 }

@@ -96,7 +96,9 @@ class TeamPageControllerTest {
                         containsString("Usage over the last day"),
                         containsString("points=\"48.0,176.0 340.0,121.3 632.0,12.0\""),
                         containsString("tpu-training-cq · tpu-v6e-slice / google.com/tpu"),
-                        containsString("150% of 32"), containsString(">150%<"))));
+                        containsString("150% of 32"), containsString(">150%<"),
+                        containsString("<title>2026-03-01 10:00:00 UTC</title>"), containsString(" ago</text>"),
+                        not(containsString("2026-03-01T10:0")))));
     }
 
     @Test

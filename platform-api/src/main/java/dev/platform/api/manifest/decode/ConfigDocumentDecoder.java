@@ -261,6 +261,12 @@ final class ConfigDocumentDecoder {
             root.findings().warn("metadata.labels." + NamespaceManifest.NAME_LABEL, "'" + nameLabel + "' differs from"
                     + " the name; Kubernetes sets this label to the namespace's name", "set to '" + metadata.name() + "'");
         }
+        String priorityOnly = metadata.labels().get(NamespaceManifest.PRIORITY_ONLY_LABEL);
+        if (priorityOnly != null && !priorityOnly.equals(NamespaceManifest.PRIORITY_ONLY_ALLOWED)) {
+            root.findings().error("metadata.labels." + NamespaceManifest.PRIORITY_ONLY_LABEL, "'" + priorityOnly + "' is not a"
+                    + " value of this label: '" + NamespaceManifest.PRIORITY_ONLY_ALLOWED + "' lets the namespace's"
+                    + " workloads without a queue name run in priority-only mode; remove the label to refuse them");
+        }
         return new NamespaceManifest(metadata.name(), metadata.labels());
     }
 

@@ -6,7 +6,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +29,7 @@ final class FieldCursor {
     private final String path;
     private final Map<?, ?> fields;
     private final Findings findings;
-    private final Set<String> read = new HashSet<>();
+    private final Set<String> read = new LinkedHashSet<>();
 
     private FieldCursor(String path, Map<?, ?> fields, Findings findings) {
         this.path = path;
@@ -81,9 +81,10 @@ final class FieldCursor {
     }
 
     /**
-     * Everything under this mapping that no decoder reads goes to the cluster as written: no
-     * field here or below is unknown, whether it was opened as a node before or after this call.
-     * Workload kinds carry arbitrary pod and job spec fields that the platform passes through.
+     * Everything under this mapping that no decoder reads goes to the cluster as written: no field
+     * here or below is unknown for being unread, whether it was opened as a node before or after
+     * this call. Workload kinds carry pod and job spec fields that the platform passes through;
+     * {@link KnownFields} tells which of them are unknown.
      */
     void passThrough() {
         skipAll();
@@ -329,6 +330,11 @@ final class FieldCursor {
             }
         });
         return strings;
+    }
+
+    /** The names a decoder asked for here, present or not: what this mapping is known to hold. */
+    Set<String> readFields() {
+        return read;
     }
 
     List<String> unreadFields() {

@@ -1,14 +1,17 @@
 package dev.platform.api.manifest.decode;
 
+import dev.platform.api.manifest.FieldValidation;
 import dev.platform.api.manifest.ManifestError;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
  * What decoding one document found: errors reject the whole request, warnings travel back with
  * the accepted document. Nodes register here so that unread fields can be reported once the
- * decoder has taken what it understands.
+ * decoder has taken what it understands. Unknown fields are kept apart until the document's
+ * {@link FieldValidation} makes them errors, warnings or nothing.
  */
 final class Findings {
 
@@ -17,6 +20,11 @@ final class Findings {
     private final List<String> warnings = new ArrayList<>();
     private final List<FieldCursor> nodes = new ArrayList<>();
     private final List<String> passedThrough = new ArrayList<>();
+    private final List<UnknownField> unknownFields = new ArrayList<>();
+
+    /** Kubernetes' wording, {@code unknown field "<path>"}, and the nearest known name if one is near. */
+    private record UnknownField(String path, String message) {
+    }
 
     Findings(int document) {
         this.document = document;
@@ -44,17 +52,40 @@ final class Findings {
         passedThrough.add(path);
     }
 
-    /** Reports every field no decoder read, in document order, as ignored; passed-through subtrees excepted. */
+    /**
+     * A field its type does not declare, at {@code path}; {@code known} are the names its type does
+     * declare, for the suggestion.
+     */
+    void unknownField(String path, String field, Collection<String> known) {
+        String message = "unknown field \"" + path + "\"";
+        message += NearestName.among(field, known).map(name -> "; did you mean \"" + name + "\"?").orElse("");
+        unknownFields.add(new UnknownField(path, message));
+    }
+
+    /** Every field no decoder read, in document order, is an unknown field; passed-through subtrees excepted. */
     void reportUnreadFields() {
         for (FieldCursor node : nodes) {
             if (isPassedThrough(node.path())) {
                 continue;
             }
             for (String field : node.unreadFields()) {
-                warn(node.child(field), "unknown field", "ignored");
+                unknownField(node.child(field), field, node.readFields());
             }
         }
         nodes.clear();
+    }
+
+    /** The unknown fields found become what {@code validation} makes of them: errors, warnings or nothing. */
+    void reportUnknownFields(FieldValidation validation) {
+        for (UnknownField unknown : unknownFields) {
+            switch (validation) {
+                case Strict -> errors.add(new ManifestError(document, unknown.path(), unknown.message()));
+                case Warn -> warnings.add(unknown.message());
+                case Ignore -> {
+                }
+            }
+        }
+        unknownFields.clear();
     }
 
     private boolean isPassedThrough(String path) {

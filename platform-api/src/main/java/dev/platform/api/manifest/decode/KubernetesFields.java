@@ -56,9 +56,9 @@ final class KubernetesFields {
     }
 
     /**
-     * name, namespace, labels and annotations; other metadata (uid, resourceVersion, ...) is normal
-     * and unread. A namespaced object without a namespace is in {@code defaultNamespace}, as kubectl
-     * puts it in its context's namespace.
+     * name, namespace, labels and annotations; the rest of ObjectMeta (uid, resourceVersion, ...) is
+     * normal and unread, anything else an unknown field. A namespaced object without a namespace is in
+     * {@code defaultNamespace}, as kubectl puts it in its context's namespace.
      */
     static ObjectMeta objectMeta(FieldCursor root, Kind kind, String defaultNamespace) {
         FieldCursor metadata = root.objectOrEmpty("metadata");
@@ -76,7 +76,7 @@ final class KubernetesFields {
         Map<String, String> annotations = metadata.stringMap("annotations");
         annotations.keySet().forEach(key -> KubernetesNames.qualifiedNameProblem(key)
                 .ifPresent(problem -> root.findings().error(metadata.child("annotations") + "." + key, problem)));
-        metadata.skipAll();
+        metadata.skip(KnownFields.WORKLOADS.fieldsOf("ObjectMeta").toArray(String[]::new));
         return new ObjectMeta(name, namespace, labels, annotations);
     }
 

@@ -1,6 +1,8 @@
 package dev.platform.api.manifest.decode;
 
 import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.FieldValidation;
+import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.Manifest;
 import dev.platform.api.manifest.ManifestError;
 import dev.platform.api.manifest.ManifestLimits;
@@ -14,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Reads Kubernetes manifests (YAML streams, JSON objects or arrays, {@code kind: List}) of the
@@ -33,6 +36,15 @@ public final class KubernetesManifestParser implements ManifestParser {
 
     @Override
     public List<DecodedDocument> parse(byte[] body, Format format) {
+        return parse(body, format, FieldValidation::defaultFor);
+    }
+
+    @Override
+    public List<DecodedDocument> parse(byte[] body, Format format, FieldValidation fieldValidation) {
+        return parse(body, format, kind -> fieldValidation);
+    }
+
+    private List<DecodedDocument> parse(byte[] body, Format format, Function<Kind, FieldValidation> fieldValidation) {
         List<Map<?, ?>> documents = reader.read(body, format);
         List<ManifestError> errors = new ArrayList<>();
         List<DecodedDocument> decoded = new ArrayList<>();
@@ -51,7 +63,7 @@ public final class KubernetesManifestParser implements ManifestParser {
                             + "; an object may appear once per request");
                 }
             }
-            collect(findings, manifest, errors).ifPresent(decoded::add);
+            collect(findings, manifest, fieldValidation, errors).ifPresent(decoded::add);
         }
         if (!errors.isEmpty()) {
             throw new ManifestRejectedException(Cause.INVALID, errors);
@@ -60,7 +72,8 @@ public final class KubernetesManifestParser implements ManifestParser {
     }
 
     @Override
-    public DecodedDocument parseWorkload(byte[] body, Format format, String namespace) {
+    public DecodedDocument parseWorkload(byte[] body, Format format, String namespace,
+                                         FieldValidation fieldValidation) {
         List<Map<?, ?>> documents = reader.read(body, format);
         if (documents.size() != 1) {
             throw invalid(-1, "", "a workload submission holds exactly one document (a JobSet, Job or Workload);"
@@ -84,17 +97,23 @@ public final class KubernetesManifestParser implements ManifestParser {
             }
         }
         List<ManifestError> errors = new ArrayList<>();
-        DecodedDocument decoded = collect(findings, manifest, errors).orElse(null);
+        DecodedDocument decoded = collect(findings, manifest, kind -> fieldValidation, errors).orElse(null);
         if (decoded == null) {
             throw new ManifestRejectedException(Cause.INVALID, errors);
         }
         return decoded;
     }
 
-    /** Adds the document's errors to {@code errors}; the decoded document when it has none. */
+    /**
+     * Adds the document's errors to {@code errors}, its unknown fields among them if its kind's field
+     * validation is Strict; the decoded document when it has none. A document of no known kind has
+     * no schema, so nothing in it is an unknown field.
+     */
     private static Optional<DecodedDocument> collect(Findings findings, Manifest manifest,
-                                                               List<ManifestError> errors) {
+                                                     Function<Kind, FieldValidation> fieldValidation,
+                                                     List<ManifestError> errors) {
         findings.reportUnreadFields();
+        findings.reportUnknownFields(manifest == null ? FieldValidation.Ignore : fieldValidation.apply(manifest.kind()));
         errors.addAll(findings.errors());
         if (!findings.errors().isEmpty() || manifest == null) {
             return Optional.empty();

@@ -19,7 +19,8 @@ import java.util.Set;
 /**
  * Decodes a JobSet, batch Job or kueue Workload into what scheduling needs, as Kueue's
  * jobframework derives a Workload from a job. Only those fields are read; the rest of the object
- * is passed through to the cluster unchanged, so it is neither validated nor warned about here.
+ * is passed through to the cluster unchanged, unvalidated, and checked only for fields that its
+ * type does not have ({@link KnownFields}).
  */
 final class WorkloadDocumentDecoder {
 
@@ -38,6 +39,7 @@ final class WorkloadDocumentDecoder {
 
     WorkloadManifest decode(FieldCursor root, TypeMeta type, String defaultNamespace) {
         root.passThrough();
+        KnownFields.WORKLOADS.check(root.value(), schemaType(type), "", root.findings());
         ObjectMeta metadata = KubernetesFields.objectMeta(root, type.kind(), defaultNamespace);
         FieldCursor spec = root.requiredObject("spec");
         Map<String, Object> manifest = jsonTree(root);
@@ -45,6 +47,16 @@ final class WorkloadDocumentDecoder {
             case JOB_SET -> jobSet(type, metadata, spec, manifest, root);
             case JOB -> job(type, metadata, spec, manifest, root);
             case WORKLOAD -> workload(type, metadata, spec, manifest);
+            default -> throw new IllegalArgumentException("not a workload kind: " + type.kind());
+        };
+    }
+
+    /** The type of {@code workload-fields.txt} a document of this kind and apiVersion is. */
+    private static String schemaType(TypeMeta type) {
+        return switch (type.kind()) {
+            case JOB_SET -> "JobSet";
+            case JOB -> "Job";
+            case WORKLOAD -> KUEUE_V1BETA1.equals(type.apiVersion()) ? "WorkloadV1beta1" : "WorkloadV1beta2";
             default -> throw new IllegalArgumentException("not a workload kind: " + type.kind());
         };
     }

@@ -301,9 +301,9 @@ class KubernetesManifestParserTest {
 
         assertThat(document.warnings()).containsExactly(
                 "spec.admissionChecks: a Kueue field the platform does not implement; ignored",
-                "extra: unknown field; ignored",
-                "spec.resourceGroups[0].colour: unknown field; ignored",
-                "spec.resourceGroups[0].flavors[0].resources[0].burst: unknown field; ignored");
+                "unknown field \"extra\"",
+                "unknown field \"spec.resourceGroups[0].colour\"",
+                "unknown field \"spec.resourceGroups[0].flavors[0].resources[0].burst\"");
     }
 
     @Test
@@ -474,6 +474,31 @@ class KubernetesManifestParserTest {
                 .isEqualTo(new NamespaceManifest("team-b", Map.of("kubernetes.io/metadata.name", "team-b")));
         assertThat(documents.get(1).warnings()).containsExactly("metadata.labels.kubernetes.io/metadata.name: 'team-a'"
                 + " differs from the name; Kubernetes sets this label to the namespace's name; set to 'team-b'");
+    }
+
+    @Test
+    void aNamespaceAllowsPriorityOnlyModeWithOneValueOfItsLabelAndNoOther() {
+        DecodedDocument allowed = single("""
+                apiVersion: v1
+                kind: Namespace
+                metadata:
+                  name: team-a
+                  labels: {platform.dev/priority-only: allowed}
+                """);
+        List<ManifestError> errors = rejected("""
+                apiVersion: v1
+                kind: Namespace
+                metadata:
+                  name: team-b
+                  labels: {platform.dev/priority-only: "true"}
+                """, Cause.INVALID);
+
+        assertThat(allowed.manifest()).isEqualTo(new NamespaceManifest("team-a",
+                Map.of("platform.dev/priority-only", "allowed", "kubernetes.io/metadata.name", "team-a")));
+        assertThat(errors).singleElement().satisfies(error -> {
+            assertThat(error.path()).isEqualTo("metadata.labels.platform.dev/priority-only");
+            assertThat(error.message()).startsWith("'true' is not a value of this label: 'allowed' lets");
+        });
     }
 
     @Test

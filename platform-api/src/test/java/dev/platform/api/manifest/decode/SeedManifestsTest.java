@@ -2,6 +2,7 @@ package dev.platform.api.manifest.decode;
 
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.FieldValidation;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LocalQueueManifest;
 import dev.platform.api.manifest.ManifestLimits;
@@ -129,7 +130,7 @@ class SeedManifestsTest {
         String jobSet = yaml.substring(yaml.indexOf("apiVersion: jobset"));
 
         DecodedDocument document = parser.parseWorkload(jobSet.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                Format.YAML, "team-a");
+                Format.YAML, "team-a", FieldValidation.Strict);
 
         assertThat(document.manifest().namespace()).isEqualTo("team-a");
         assertThat(document.manifest().kind()).isEqualTo(Kind.JOB_SET);

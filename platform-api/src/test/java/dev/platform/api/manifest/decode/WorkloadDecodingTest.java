@@ -1,6 +1,7 @@
 package dev.platform.api.manifest.decode;
 
 import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.FieldValidation;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LabelSelector.Requirement;
 import dev.platform.api.manifest.ManifestError;
@@ -504,7 +505,7 @@ class WorkloadDecodingTest {
     }
 
     @Test
-    void podSpecFieldsPassThroughSilentlyButSuspendFalseAndPodTemplateKueueLabelsAreWarned() {
+    void jobAndPodSpecFieldsPassThroughSilentlyButSuspendFalseAndPodTemplateKueueLabelsAreWarned() {
         DecodedDocument document = submitted("""
                 apiVersion: jobset.x-k8s.io/v1alpha2
                 kind: JobSet
@@ -516,7 +517,6 @@ class WorkloadDecodingTest {
                   suspend: false
                   network: {enableDNSHostnames: true}
                   successPolicy: {operator: All}
-                  someFutureField: 3
                   replicatedJobs:
                   - name: workers
                     replicas: 3
@@ -681,7 +681,7 @@ class WorkloadDecodingTest {
     }
 
     private DecodedDocument submitted(String yaml, String namespace) {
-        return parser.parseWorkload(bytes(yaml), Format.YAML, namespace);
+        return parser.parseWorkload(bytes(yaml), Format.YAML, namespace, FieldValidation.Strict);
     }
 
     private List<ManifestError> rejectedSubmission(String yaml, String namespace) {

@@ -1,0 +1,209 @@
+package dev.platform.scheduler.workload;
+
+import dev.platform.api.manifest.DecodedDocument;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * Group commit of REST submissions. Every workload writer holds the writers' lock until it commits, so that the
+ * change sequence is drawn in commit order ({@link WorkloadTransitions#lockChanges()}); one submission per
+ * transaction therefore commits one after another. Here the submissions that arrive while a group commits wait
+ * in a queue, and one writer thread takes all of them as the next group: one transaction, the lock taken once,
+ * each submission's checks and insert ({@link WorkloadService#submitLocked}) in a savepoint of its own, one
+ * commit. Each request is answered only after that commit, so an acknowledged submission is durable, and the
+ * change feed sees the group's rows in the order they were written. A submission refused (a name in use, a
+ * resource its ClusterQueue does not cover, text PostgreSQL cannot store) is rolled back to its savepoint,
+ * leaving nothing, and the others of its group commit; a group whose transaction fails (the database gone)
+ * answers every one of its requests with that failure, and none of them was written.
+ */
+@Component
+public class SubmissionWriter implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(SubmissionWriter.class);
+
+    /** The most submissions one transaction writes; more wait for the next. */
+    static final int MAX_GROUP = 256;
+
+    /** Put after the last submission when the application stops: the writer writes what came before and ends. */
+    private static final Waiting END = new Waiting(null, null, null);
+
+    private final WorkloadService service;
+    private final WorkloadTransitions transitions;
+    private final TransactionTemplate transactions;
+    private final JdbcClient jdbc;
+    private final DistributionSummary groupSizes;
+    private final BlockingQueue<Waiting> waiting = new LinkedBlockingQueue<>();
+    private final Object admission = new Object();
+    private boolean running;
+    private Thread writer;
+
+    SubmissionWriter(WorkloadService service, WorkloadTransitions transitions, TransactionTemplate transactions,
+                     JdbcClient jdbc, MeterRegistry meters) {
+        this.service = service;
+        this.transitions = transitions;
+        this.transactions = transactions;
+        this.jdbc = jdbc;
+        this.groupSizes = DistributionSummary.builder("platform.submission.group.size")
+                .description("Submissions written by one transaction of the submission writer, refused ones included")
+                .register(meters);
+    }
+
+    /** A submission and the request waiting for its outcome. */
+    record Waiting(DecodedDocument document, String idempotencyKey, CompletableFuture<WorkloadService.Submitted> answer) {
+        Waiting(DecodedDocument document, String idempotencyKey) {
+            this(document, idempotencyKey, new CompletableFuture<>());
+        }
+    }
+
+    /**
+     * Stores a new Pending workload with the next group, and returns once the group has committed; a refusal or
+     * a failure is thrown here as {@link WorkloadService#submit} would throw it.
+     */
+    public WorkloadService.Submitted submit(DecodedDocument document, String idempotencyKey) {
+        Waiting submission = new Waiting(document, idempotencyKey);
+        synchronized (admission) {
+            if (!running) {
+                throw new IllegalStateException("the application is stopping; the submission was not stored");
+            }
+            waiting.add(submission);
+        }
+        try {
+            return submission.answer().join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Writes one group in one transaction and answers each of its requests after the commit (or with the failure
+     * that prevented it).
+     */
+    void write(List<Waiting> group) {
+        List<Object> outcomes = new ArrayList<>(group.size());
+        try {
+            transactions.executeWithoutResult(status -> {
+                outcomes.clear();
+                transitions.lockChanges();
+                for (Waiting submission : group) {
+                    outcomes.add(writeOne(submission));
+                }
+            });
+        } catch (RuntimeException | Error e) {
+            group.forEach(submission -> submission.answer().completeExceptionally(e));
+            return;
+        }
+        groupSizes.record(group.size());
+        for (int i = 0; i < group.size(); i++) {
+            CompletableFuture<WorkloadService.Submitted> answer = group.get(i).answer();
+            if (outcomes.get(i) instanceof WorkloadService.Submitted submitted) {
+                answer.complete(submitted);
+            } else {
+                answer.completeExceptionally((RuntimeException) outcomes.get(i));
+            }
+        }
+    }
+
+    /** The submission's outcome: what it stored, or the refusal or failure rolled back to its savepoint. */
+    private Object writeOne(Waiting submission) {
+        jdbc.sql("SAVEPOINT submission").update();
+        try {
+            WorkloadService.Submitted submitted = service.submitLocked(submission.document(), submission.idempotencyKey());
+            jdbc.sql("RELEASE SAVEPOINT submission").update();
+            return submitted;
+        } catch (RuntimeException refused) {
+            jdbc.sql("ROLLBACK TO SAVEPOINT submission").update();
+            return refused;
+        }
+    }
+
+    private void run() {
+        List<Waiting> group = new ArrayList<>(MAX_GROUP);
+        boolean ending = false;
+        while (!ending) {
+            group.clear();
+            try {
+                group.add(waiting.take());
+            } catch (InterruptedException e) {
+                refuseFromNowOn(e);
+                return;
+            }
+            waiting.drainTo(group, MAX_GROUP - 1);
+            ending = group.removeIf(submission -> submission == END);
+            if (!group.isEmpty()) {
+                write(group);
+            }
+        }
+    }
+
+    /** Nothing may wait for a writer that has ended: what waits and what comes is refused. */
+    private void refuseFromNowOn(InterruptedException e) {
+        log.error("the submission writer was interrupted; submissions are refused from now on");
+        synchronized (admission) {
+            running = false;
+        }
+        IllegalStateException refusal = new IllegalStateException("the submission writer has ended", e);
+        List<Waiting> left = new ArrayList<>();
+        waiting.drainTo(left);
+        left.stream().filter(submission -> submission != END)
+                .forEach(submission -> submission.answer().completeExceptionally(refusal));
+        Thread.currentThread().interrupt();
+    }
+
+    @Override
+    public void start() {
+        synchronized (admission) {
+            running = true;
+            writer = new Thread(this::run, "submission-writer");
+            writer.setDaemon(true);
+            writer.start();
+        }
+    }
+
+    /** Writes what is queued, then ends; the web server, stopped before, sends no more. */
+    @Override
+    public void stop() {
+        Thread stopping;
+        synchronized (admission) {
+            if (!running) {
+                return;
+            }
+            running = false;
+            waiting.add(END);
+            stopping = writer;
+        }
+        try {
+            stopping.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        synchronized (admission) {
+            return running;
+        }
+    }
+
+    /** Started before the web server and stopped after it, so no request waits on a writer that has ended. */
+    @Override
+    public int getPhase() {
+        return Integer.MIN_VALUE + 1000;
+    }
+}

@@ -1,0 +1,79 @@
+package dev.platform.web.token;
+
+import dev.platform.api.identity.Caller;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+import java.time.Duration;
+
+/**
+ * The caller's own API tokens, for scripts and curl: create one (its secret shown once, on the page that
+ * answers the form, never again), see when each expires, revoke one. Every signed-in user has this page,
+ * an Admin with only a password included.
+ */
+@Controller
+public class TokenPageController {
+
+    static final int DEFAULT_LIFETIME_DAYS = 90;
+    static final int MAX_LIFETIME_DAYS = 366;
+
+    private final ApiTokenAccess tokens;
+
+    public TokenPageController(ApiTokenAccess tokens) {
+        this.tokens = tokens;
+    }
+
+    @GetMapping("/tokens")
+    public String tokens(Caller caller, Model model) {
+        return page(caller, model);
+    }
+
+    /** Answers with the page itself rather than a redirect: the secret must not travel in a flash attribute. */
+    @PostMapping("/tokens")
+    public String create(@RequestParam(required = false) String description,
+                         @RequestParam(defaultValue = "" + DEFAULT_LIFETIME_DAYS) String lifetimeDays,
+                         Caller caller, Model model, HttpServletResponse response) {
+        try {
+            model.addAttribute("created", tokens.create(caller, description, Duration.ofDays(days(lifetimeDays))));
+        } catch (IllegalArgumentException e) {
+            response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
+            model.addAttribute("error", e.getMessage());
+        }
+        return page(caller, model);
+    }
+
+    @PostMapping("/tokens/{id}/revoke")
+    public String revoke(@PathVariable long id, Caller caller, RedirectAttributes redirect) {
+        redirect.addFlashAttribute("notice", tokens.revoke(caller, id)
+                ? "Revoked token " + id + ": requests with it are refused from now on."
+                : "You have no token " + id + ".");
+        return "redirect:/tokens";
+    }
+
+    private String page(Caller caller, Model model) {
+        model.addAttribute("nav", "tokens");
+        model.addAttribute("tokens", tokens.ownTokens(caller));
+        model.addAttribute("defaultLifetimeDays", DEFAULT_LIFETIME_DAYS);
+        return "tokens";
+    }
+
+    private static long days(String text) {
+        long days;
+        try {
+            days = Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            days = 0;
+        }
+        if (days < 1 || days > MAX_LIFETIME_DAYS) {
+            throw new IllegalArgumentException("The lifetime is a whole number of days from 1 to " + MAX_LIFETIME_DAYS
+                    + ", not \"" + text + "\".");
+        }
+        return days;
+    }
+}
