@@ -101,9 +101,7 @@ class AgentCommandService {
         }
         List<String> problems = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
-            if (results.get(i) == null) {
-                problems.add("results[" + i + "] is null");
-            } else if (results.get(i).status() == null) {
+            if (results.get(i).status() == null) {
                 problems.add("results[" + i + "].status is required (command " + results.get(i).commandId() + ")");
             }
         }
