@@ -56,6 +56,7 @@ class PerformanceSmokeTest extends PlatformApplicationTest {
                 .containsPattern("\\| baseline: wall time \\|[^\n]*\\| not comparable: \\d+ of Kueue's 15,000 workloads \\|")
                 .doesNotContainPattern("\\| baseline: mean time to admission, small \\|[^\n]*\\| (met|\\*\\*missed)");
         assertThat(Files.readString(output.resolve("results.json"))).contains("\"wallSeconds\"",
-                "\"meanTimeToAdmissionSeconds\"", "\"submissionsPerSecond\"", "\"perSecond\"", "\"commandsPerSecond\"");
+                "\"meanTimeToAdmissionSeconds\"", "\"submissionsPerSecond\"", "\"perSecond\"", "\"commandsPerSecond\"",
+                "\"quotaHeldBeyondRuntimeP99Seconds\"");
     }
 }
