@@ -42,7 +42,7 @@ public class Agent implements AutoCloseable {
                 cluster::hasSynced);
         CommandExecutor executor = new CommandExecutor(cluster, clock, settings.evictionPolicy(), settings.agentId(), metrics);
         this.commands = new CommandPoller(scheduler, executor, settings.schedulerBackoff(), settings.commandWaitSeconds(),
-                clock, cluster::hasSynced);
+                settings.commandWorkers(), clock, cluster::hasSynced);
     }
 
     /** The protocol's JSON: tolerant of fields a newer scheduler adds. */

@@ -25,6 +25,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                           and retry period follow from it
  * @param coalescingWindow   how long a change waits for the changes that follow it before a report
  * @param commandWaitSeconds how long one command poll may be held open by the scheduler
+ * @param commandWorkers     how many workloads' commands run at once (each workload's one after another)
  * @param heartbeat          the longest silence: a quiet cluster sends an empty report this often; keep it
  *                           well below the scheduler's platform.agents.staleness
  */
@@ -41,6 +42,7 @@ public record AgentProperties(
         @DefaultValue("15s") Duration leaseDuration,
         @DefaultValue("100ms") Duration coalescingWindow,
         @DefaultValue("30") int commandWaitSeconds,
+        @DefaultValue("64") int commandWorkers,
         @DefaultValue("10s") Duration heartbeat) {
 
     public enum Mode {

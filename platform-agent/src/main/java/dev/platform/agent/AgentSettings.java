@@ -11,6 +11,7 @@ import java.time.Duration;
  * to travel with the changes that follow it. {@code heartbeat} is the longest the agent stays
  * silent: a quiet cluster still reports that often, well inside the scheduler's staleness window
  * ({@code platform.agents.staleness}, 30 s), past which its pools count as Unknown.
+ * {@code commandWorkers} is how many workloads' commands run at once (each workload's in order).
  */
 public record AgentSettings(
         URI schedulerUrl,
@@ -21,10 +22,30 @@ public record AgentSettings(
         int commandWaitSeconds,
         Backoff schedulerBackoff,
         EvictionPolicy evictionPolicy,
-        Duration heartbeat) {
+        Duration heartbeat,
+        int commandWorkers) {
 
     /** A third of the scheduler's default staleness window. */
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(10);
+    /**
+     * Enough that the scheduler's answers to polls and results, not the workers, bound the rate: a worker
+     * waits for its result to be recorded before its workload's next command, and results travel in batches.
+     */
+    public static final int DEFAULT_COMMAND_WORKERS = 64;
+
+    public AgentSettings {
+        if (commandWorkers < 1) {
+            throw new IllegalArgumentException("commandWorkers must be at least 1, not " + commandWorkers);
+        }
+    }
+
+    /** Settings with {@link #DEFAULT_COMMAND_WORKERS}. */
+    public AgentSettings(URI schedulerUrl, String cluster, String token, String agentId, Duration coalescingWindow,
+                         int commandWaitSeconds, Backoff schedulerBackoff, EvictionPolicy evictionPolicy,
+                         Duration heartbeat) {
+        this(schedulerUrl, cluster, token, agentId, coalescingWindow, commandWaitSeconds, schedulerBackoff,
+                evictionPolicy, heartbeat, DEFAULT_COMMAND_WORKERS);
+    }
 
     public static AgentSettings of(URI schedulerUrl, String cluster, String token, String agentId) {
         return new AgentSettings(schedulerUrl, cluster, token, agentId, Duration.ofMillis(100), 30,

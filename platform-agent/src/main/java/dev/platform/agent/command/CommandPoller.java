@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Long-polls the scheduler for commands while this replica leads, once the cluster's watch caches
  * have synced, and executes them in {@link WorkloadLanes}: concurrently across workloads, in id
- * order within each. The first poll carries no {@code after}: the scheduler answers every command
+ * order within each; their results go back many per request ({@link ResultBatches}). A poll is
+ * asked again as soon as the one before is answered and handed to the lanes, so delivery never
+ * waits for execution. The first poll carries no {@code after}: the scheduler answers every command
  * without a final result, so a restarted or newly elected agent resumes whatever was left
  * unfinished; later polls pass the highest id received (the lanes hold what is received and not
  * yet finished). When the scheduler is unreachable the agent backs off: what it gets on return is
@@ -28,8 +30,6 @@ import org.slf4j.LoggerFactory;
 public class CommandPoller implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(CommandPoller.class);
-    /** Workloads whose commands run at once; the others' wait for a free worker. */
-    static final int LANE_WORKERS = 4;
     /** How long a replica that stops leading waits for its commands in progress to give up. */
     private static final Duration STOP_PATIENCE = Duration.ofSeconds(10);
     /** How often a new leader looks whether the watch caches have synced before it takes commands. */
@@ -39,13 +39,17 @@ public class CommandPoller implements AutoCloseable {
     private final CommandExecutor executor;
     private final Backoff backoff;
     private final int waitSeconds;
+    private final int workers;
     private final Clock clock;
     private final BooleanSupplier synced;
     private Thread thread;
     private WorkloadLanes lanes;
+    private ResultBatches results;
 
+    /** @param workers workloads whose commands run at once; the others' wait for a free worker */
     public CommandPoller(SchedulerClient scheduler, CommandExecutor executor, Backoff backoff, int waitSeconds,
-                         Clock clock, BooleanSupplier synced) {
+                         int workers, Clock clock, BooleanSupplier synced) {
+        this.workers = workers;
         this.clock = clock;
         this.synced = synced;
         this.scheduler = scheduler;
@@ -56,7 +60,9 @@ public class CommandPoller implements AutoCloseable {
 
     public synchronized void start() {
         if (thread == null) {
-            WorkloadLanes term = new WorkloadLanes(LANE_WORKERS, STOP_PATIENCE, this::runToTheEnd);
+            ResultBatches posted = new ResultBatches(scheduler, backoff);
+            results = posted;
+            WorkloadLanes term = new WorkloadLanes(workers, STOP_PATIENCE, command -> runToTheEnd(command, posted));
             lanes = term;
             thread = new Thread(() -> pollUntilStopped(term), "agent-commands");
             thread.setDaemon(true);
@@ -68,6 +74,7 @@ public class CommandPoller implements AutoCloseable {
         if (thread != null) {
             thread.interrupt();
             lanes.close();
+            results.close();
             try {
                 thread.join(STOP_PATIENCE.toMillis());
             } catch (InterruptedException e) {
@@ -75,6 +82,7 @@ public class CommandPoller implements AutoCloseable {
             }
             thread = null;
             lanes = null;
+            results = null;
         }
     }
 
@@ -113,28 +121,13 @@ public class CommandPoller implements AutoCloseable {
     }
 
     /**
-     * Executes a command and posts its result; false when interrupted (leadership lost): a result
-     * cut short is not posted, the command stays unfinished for the next leader.
+     * Executes a command and posts its result, in a batch with other lanes' results; false when
+     * interrupted (leadership lost): a result cut short is not posted, the command stays unfinished
+     * for the next leader. The lane's next command starts only once the scheduler has this result.
      */
-    private boolean runToTheEnd(AgentCommand command) {
+    private boolean runToTheEnd(AgentCommand command, ResultBatches posted) {
         CommandResult result = executor.execute(command, this::reportProgress);
-        return !Thread.currentThread().isInterrupted() && acknowledge(result);
-    }
-
-    /** Retries until delivered: the scheduler redelivers an unacknowledged command, and this process remembers its result. */
-    private boolean acknowledge(CommandResult result) {
-        for (int attempt = 0; ; attempt++) {
-            try {
-                scheduler.postResult(result);
-                return true;
-            } catch (SchedulerUnavailableException e) {
-                long delay = backoff.delay(attempt, ThreadLocalRandom.current()).toMillis();
-                log.warn("result of command {} not delivered ({}); retrying in {} ms", result.commandId(), e.getMessage(), delay);
-                if (!Pause.of(delay)) {
-                    return false;
-                }
-            }
-        }
+        return !Thread.currentThread().isInterrupted() && posted.post(result);
     }
 
     /** Progress is advisory: a lost RETRYING report is superseded by the final result. */

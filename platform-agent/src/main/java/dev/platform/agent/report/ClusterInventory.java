@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,6 +30,9 @@ public class ClusterInventory implements ClusterEvents {
     private final Map<String, ClusterNode> nodes = new HashMap<>();
     private final Map<String, ClusterPod> pods = new HashMap<>();
     private final Map<String, ClusterJobSet> jobSets = new HashMap<>();
+    /** Pods and JobSet keys by workload uid: a workload's status is read without a scan of the cluster. */
+    private final Map<String, Map<String, ClusterPod>> podsByWorkload = new HashMap<>();
+    private final Map<String, Set<String>> jobSetsByWorkload = new HashMap<>();
     private final Set<String> reportedPools = new HashSet<>();
 
     private final Set<String> dirtyPools = new TreeSet<>();
@@ -60,6 +64,10 @@ public class ClusterInventory implements ClusterEvents {
     @Override
     public synchronized void podChanged(ClusterPod pod) {
         ClusterPod old = pods.put(pod.key(), pod);
+        if (old != null) {
+            unindexPod(old);
+        }
+        podsByWorkload.computeIfAbsent(pod.workloadUid(), uid -> new LinkedHashMap<>()).put(pod.key(), pod);
         markWorkload(pod.workloadUid());
         if (old != null && !Objects.equals(old.workloadUid(), pod.workloadUid())) {
             markWorkload(old.workloadUid());
@@ -70,13 +78,20 @@ public class ClusterInventory implements ClusterEvents {
     public synchronized void podRemoved(String namespace, String name) {
         ClusterPod old = pods.remove(namespace + "/" + name);
         if (old != null) {
+            unindexPod(old);
             markWorkload(old.workloadUid());
         }
     }
 
     @Override
     public synchronized void jobSetChanged(ClusterJobSet jobSet) {
-        jobSets.put(jobSet.key(), jobSet);
+        ClusterJobSet old = jobSets.put(jobSet.key(), jobSet);
+        if (old != null) {
+            unindexJobSet(old);
+        }
+        if (jobSet.workloadUid() != null) {
+            jobSetsByWorkload.computeIfAbsent(jobSet.workloadUid(), uid -> new TreeSet<>()).add(jobSet.key());
+        }
         if (jobSet.workloadUid() != null) {
             workloadLocations.put(jobSet.workloadUid(), new WorkloadLocation(jobSet.namespace(), jobSet.name()));
             markWorkload(jobSet.workloadUid());
@@ -89,6 +104,9 @@ public class ClusterInventory implements ClusterEvents {
     @Override
     public synchronized void jobSetRemoved(String namespace, String name) {
         ClusterJobSet old = jobSets.remove(namespace + "/" + name);
+        if (old != null) {
+            unindexJobSet(old);
+        }
         if (old != null && old.workloadUid() != null) {
             markWorkload(old.workloadUid());
         }
@@ -146,14 +164,26 @@ public class ClusterInventory implements ClusterEvents {
 
     /** Active and finished pods of a workload, from the watch events seen so far. */
     public synchronized List<ClusterPod> podsOf(String workloadUid) {
-        return pods.values().stream().filter(p -> workloadUid.equals(p.workloadUid())).toList();
+        return List.copyOf(podsByWorkload.getOrDefault(workloadUid, Map.of()).values());
+    }
+
+    private void unindexPod(ClusterPod pod) {
+        Map<String, ClusterPod> mine = podsByWorkload.get(pod.workloadUid());
+        if (mine != null && mine.remove(pod.key()) != null && mine.isEmpty()) {
+            podsByWorkload.remove(pod.workloadUid());
+        }
+    }
+
+    private void unindexJobSet(ClusterJobSet jobSet) {
+        Set<String> keys = jobSet.workloadUid() == null ? null : jobSetsByWorkload.get(jobSet.workloadUid());
+        if (keys != null && keys.remove(jobSet.key()) && keys.isEmpty()) {
+            jobSetsByWorkload.remove(jobSet.workloadUid());
+        }
     }
 
     private WorkloadStatusReport workloadStatus(String uid) {
-        ClusterJobSet jobSet = jobSets.values().stream()
-                .filter(j -> uid.equals(j.workloadUid()))
-                .findFirst()
-                .orElse(null);
+        Set<String> keys = jobSetsByWorkload.getOrDefault(uid, Set.of());
+        ClusterJobSet jobSet = keys.isEmpty() ? null : jobSets.get(keys.iterator().next());
         WorkloadLocation location = jobSet != null
                 ? new WorkloadLocation(jobSet.namespace(), jobSet.name())
                 : workloadLocations.get(uid);

@@ -5,6 +5,7 @@ import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.CommandResult;
+import dev.platform.api.agent.CommandResults;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -92,6 +93,16 @@ public class SchedulerClient {
             requireSuccess(send(post(path, result).timeout(CALL_TIMEOUT)));
         } catch (SchedulerUnavailableException e) {
             metrics.schedulerUnavailable("result");
+            throw e;
+        }
+    }
+
+    /** Final results, many in one request (at most {@link AgentProtocol#MAX_RESULTS_PER_BATCH}), recorded as one. */
+    public void postResults(List<CommandResult> results) throws SchedulerUnavailableException {
+        try {
+            requireSuccess(send(post(AgentProtocol.COMMAND_RESULTS_PATH, new CommandResults(results)).timeout(CALL_TIMEOUT)));
+        } catch (SchedulerUnavailableException e) {
+            metrics.schedulerUnavailable("results");
             throw e;
         }
     }

@@ -13,11 +13,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -45,9 +50,16 @@ public class SimulatedCluster implements Cluster {
     private final Map<String, ClusterNode> nodes = new LinkedHashMap<>();
     private final Map<String, ObjectNode> jobSets = new LinkedHashMap<>();
     private final Map<String, SimulatedPod> pods = new LinkedHashMap<>();
+    /** Pod keys by JobSet key and by workload uid, and running pods by when they finish: no operation scans every pod. */
+    private final Map<String, Set<String>> podsByJobSet = new HashMap<>();
+    private final Map<String, Set<String>> podsByWorkload = new HashMap<>();
+    private final PriorityQueue<Finishing> finishing = new PriorityQueue<>(Comparator.comparing(Finishing::at));
     private ClusterEvents events = new Unwatched();
     private ScheduledExecutorService ticker;
     private long podCounter;
+
+    private record Finishing(Instant at, String podKey) {
+    }
 
     private record SimulatedPod(ClusterPod pod, String jobSetKey, Instant finishesAt) {
         SimulatedPod withPhase(String phase) {
@@ -106,7 +118,7 @@ public class SimulatedCluster implements Cluster {
 
     @Override
     public synchronized List<ClusterPod> podsOf(String workloadUid) {
-        return pods.values().stream().map(SimulatedPod::pod).filter(p -> workloadUid.equals(p.workloadUid())).toList();
+        return podsByWorkload.getOrDefault(workloadUid, Set.of()).stream().map(key -> pods.get(key).pod()).toList();
     }
 
     @Override
@@ -160,11 +172,10 @@ public class SimulatedCluster implements Cluster {
 
     @Override
     public synchronized EvictionOutcome evictPod(String namespace, String name) {
-        SimulatedPod pod = pods.remove(namespace + "/" + name);
-        if (pod == null) {
+        if (!pods.containsKey(namespace + "/" + name)) {
             return EvictionOutcome.GONE;
         }
-        events.podRemoved(namespace, name);
+        removePod(namespace + "/" + name);
         return EvictionOutcome.EVICTED;
     }
 
@@ -205,18 +216,20 @@ public class SimulatedCluster implements Cluster {
     /** Finishes the pods whose runtime is over, and the JobSets whose pods all succeeded. */
     public synchronized void advance() {
         Instant now = clock.instant();
-        List<String> touched = new ArrayList<>();
-        for (SimulatedPod pod : List.copyOf(pods.values())) {
-            if ("Running".equals(pod.pod().phase()) && pod.finishesAt() != null && !now.isBefore(pod.finishesAt())) {
+        Set<String> touched = new LinkedHashSet<>();
+        while (!finishing.isEmpty() && !now.isBefore(finishing.peek().at())) {
+            Finishing due = finishing.poll();
+            SimulatedPod pod = pods.get(due.podKey());
+            // a pod evicted, failed or replaced since is not due any more
+            if (pod != null && "Running".equals(pod.pod().phase()) && due.at().equals(pod.finishesAt())) {
                 updatePod(pod.withPhase("Succeeded"));
                 touched.add(pod.jobSetKey());
             }
         }
-        for (String key : touched.stream().distinct().toList()) {
+        for (String key : touched) {
             ObjectNode jobSet = jobSets.get(key);
-            boolean allSucceeded = pods.values().stream()
-                    .filter(p -> p.jobSetKey().equals(key))
-                    .allMatch(p -> "Succeeded".equals(p.pod().phase()));
+            boolean allSucceeded = podsByJobSet.getOrDefault(key, Set.of()).stream()
+                    .allMatch(podKey -> "Succeeded".equals(pods.get(podKey).pod().phase()));
             if (jobSet != null && allSucceeded) {
                 status(jobSet).put("terminalState", "Completed");
                 events.jobSetChanged(ClusterJobSet.of(jobSet));
@@ -305,16 +318,33 @@ public class SimulatedCluster implements Cluster {
     }
 
     private void removePods(String jobSetKey) {
-        for (SimulatedPod pod : List.copyOf(pods.values())) {
-            if (pod.jobSetKey().equals(jobSetKey)) {
-                pods.remove(pod.pod().key());
-                events.podRemoved(pod.pod().namespace(), pod.pod().name());
-            }
+        List.copyOf(podsByJobSet.getOrDefault(jobSetKey, Set.of())).forEach(this::removePod);
+    }
+
+    private void removePod(String key) {
+        SimulatedPod pod = pods.remove(key);
+        unindex(podsByJobSet, pod.jobSetKey(), key);
+        unindex(podsByWorkload, pod.pod().workloadUid(), key);
+        events.podRemoved(pod.pod().namespace(), pod.pod().name());
+    }
+
+    private static void unindex(Map<String, Set<String>> index, String owner, String podKey) {
+        Set<String> keys = index.get(owner);
+        if (keys != null && keys.remove(podKey) && keys.isEmpty()) {
+            index.remove(owner);
         }
     }
 
     private void updatePod(SimulatedPod pod) {
-        pods.put(pod.pod().key(), pod);
+        String key = pod.pod().key();
+        pods.put(key, pod);
+        podsByJobSet.computeIfAbsent(pod.jobSetKey(), k -> new LinkedHashSet<>()).add(key);
+        if (pod.pod().workloadUid() != null) {
+            podsByWorkload.computeIfAbsent(pod.pod().workloadUid(), k -> new LinkedHashSet<>()).add(key);
+        }
+        if (pod.finishesAt() != null && "Running".equals(pod.pod().phase())) {
+            finishing.add(new Finishing(pod.finishesAt(), key));
+        }
         events.podChanged(pod.pod());
     }
 

@@ -6,6 +6,7 @@ import dev.platform.agent.Agent;
 import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.CommandResult;
+import dev.platform.api.agent.CommandResults;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -25,7 +26,8 @@ import java.util.stream.Collectors;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The scheduler's side of the agent protocol, in memory: records reports and results, serves
+ * The scheduler's side of the agent protocol, in memory: records reports and results (one per request
+ * or in batches), serves
  * queued commands by long poll (without {@code after}: those with no final result, as the real
  * one does), and can play unavailable (503 to everything).
  */
@@ -37,6 +39,7 @@ public final class FakeScheduler implements AutoCloseable {
     private final JsonMapper json = Agent.json();
     private final List<AgentReport> reports = new CopyOnWriteArrayList<>();
     private final List<CommandResult> results = new CopyOnWriteArrayList<>();
+    private final List<Integer> resultBatches = new CopyOnWriteArrayList<>();
     private final List<Instant> refusedCalls = new CopyOnWriteArrayList<>();
     private final List<String> unauthorized = new CopyOnWriteArrayList<>();
     private final List<AgentCommand> commands = new ArrayList<>();
@@ -96,6 +99,11 @@ public final class FakeScheduler implements AutoCloseable {
         return results.stream().filter(r -> r.commandId() == commandId).toList();
     }
 
+    /** The number of results in each batch posted, in the order they came. */
+    public List<Integer> resultBatches() {
+        return List.copyOf(resultBatches);
+    }
+
     /** When calls were answered 503 while unavailable. */
     public List<Instant> refusedCalls() {
         return List.copyOf(refusedCalls);
@@ -126,14 +134,13 @@ public final class FakeScheduler implements AutoCloseable {
                 Instant now = Instant.now();
                 respond(exchange, 200, json.writeValueAsString(poll(exchange.getRequestURI().getRawQuery()).stream()
                         .map(command -> command.sentAt(now)).toList()));
+            } else if ("POST".equals(method) && path.endsWith("/commands/results")) {
+                List<CommandResult> batch = json.readValue(exchange.getRequestBody(), CommandResults.class).results();
+                resultBatches.add(batch.size());
+                batch.forEach(this::record);
+                respond(exchange, 204, "");
             } else if ("POST".equals(method) && path.endsWith("/result")) {
-                CommandResult result = json.readValue(exchange.getRequestBody(), CommandResult.class);
-                results.add(result);
-                synchronized (this) {
-                    if (result.status().isFinal()) {
-                        finished.add(result.commandId());
-                    }
-                }
+                record(json.readValue(exchange.getRequestBody(), CommandResult.class));
                 respond(exchange, 204, "");
             } else {
                 respond(exchange, 404, "");
@@ -142,6 +149,15 @@ public final class FakeScheduler implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             exchange.close();
+        }
+    }
+
+    private void record(CommandResult result) {
+        results.add(result);
+        synchronized (this) {
+            if (result.status().isFinal()) {
+                finished.add(result.commandId());
+            }
         }
     }
 

@@ -8,6 +8,10 @@ public final class AgentProtocol {
     public static final String REPORTS_PATH = "/api/v1/agent/clusters/{cluster}/reports";
     public static final String COMMANDS_PATH = "/api/v1/agent/clusters/{cluster}/commands";
     public static final String COMMAND_RESULT_PATH = "/api/v1/agent/clusters/{cluster}/commands/{id}/result";
+    /** Many results in one request, recorded in one transaction: what agents post. */
+    public static final String COMMAND_RESULTS_PATH = "/api/v1/agent/clusters/{cluster}/commands/results";
+    /** The most results one {@link #COMMAND_RESULTS_PATH} request may carry; a larger batch is refused (413). */
+    public static final int MAX_RESULTS_PER_BATCH = 1000;
 
     /** Query parameter: answer commands with an id above this; absent = above the last acknowledged one. */
     public static final String AFTER_PARAM = "after";

@@ -28,8 +28,8 @@ import java.util.UUID;
 @Repository
 public class AgentCommandStore {
 
-    /** The most commands one poll answers; the agent asks again for the rest. */
-    static final int DELIVERY_BATCH = 100;
+    /** The most commands one poll answers; the agent asks again for the rest at once. */
+    static final int DELIVERY_BATCH = 1000;
 
     private final JdbcClient jdbc;
     private final JdbcTemplate jdbcTemplate;
@@ -223,31 +223,61 @@ public class AgentCommandStore {
         }
     }
 
-    Optional<StoredCommand> lock(String cluster, long id) {
-        return jdbc.sql("SELECT seq, type, workload_uid, state FROM agent_command WHERE cluster = ? AND seq = ? FOR UPDATE")
-                .params(cluster, id)
+    /**
+     * The cluster's commands among {@code ids}, locked until the end of the transaction, in id order:
+     * concurrent batches of results lock their common commands in one order, so they never deadlock.
+     * Ids of other clusters' commands, or of none, are not in the answer.
+     */
+    List<StoredCommand> lock(String cluster, Collection<Long> ids) {
+        return jdbc.sql("""
+                        SELECT seq, type, workload_uid, state FROM agent_command
+                        WHERE cluster = ? AND seq = ANY(?) ORDER BY seq FOR UPDATE""")
+                .params(cluster, ids.toArray(Long[]::new))
                 .query((rs, i) -> new StoredCommand(rs.getLong(1), CommandType.valueOf(rs.getString(2)),
                         rs.getObject(3, UUID.class), rs.getString(4)))
-                .optional();
+                .list();
     }
 
-    void recordProgress(long id, String message) {
-        jdbc.sql("UPDATE agent_command SET result_message = ? WHERE seq = ?").params(message, id).update();
+    /** Progress of commands not final yet: each one's latest message, in one statement. */
+    void recordProgress(Map<Long, String> messageById) {
+        if (messageById.isEmpty()) {
+            return;
+        }
+        jdbc.sql("""
+                        UPDATE agent_command c SET result_message = u.message
+                        FROM unnest(?::bigint[], ?::text[]) AS u(seq, message) WHERE c.seq = u.seq""")
+                .params(messageById.keySet().toArray(Long[]::new), messageById.values().toArray(String[]::new))
+                .update();
+    }
+
+    /** A command's final result as {@link #recordFinal} writes it. */
+    record FinalResult(long id, CommandStatus status, String message) {
+
+        String state() {
+            return switch (status) {
+                case SUCCEEDED -> "Succeeded";
+                case FAILED -> "Failed";
+                case REFUSED_EXPIRED -> "Refused";
+                case RETRYING -> throw new IllegalArgumentException("RETRYING is not final");
+            };
+        }
     }
 
     /**
-     * A final result: the command's state. The cluster's last acknowledged command is read from these
-     * states ({@link ClusterQueries}), not kept on the cluster row: one row written by every result
-     * made an agent's command lanes wait for each other's commits.
+     * Final results: the commands' states, in one statement for the batch. The cluster's last acknowledged
+     * command is read from these states ({@link ClusterQueries}), not kept on the cluster row: one row
+     * written by every result made an agent's command lanes wait for each other's commits.
      */
-    void recordFinal(long id, CommandStatus status, String message, Instant now) {
-        String state = switch (status) {
-            case SUCCEEDED -> "Succeeded";
-            case FAILED -> "Failed";
-            case REFUSED_EXPIRED -> "Refused";
-            case RETRYING -> throw new IllegalArgumentException("RETRYING is not final");
-        };
-        jdbc.sql("UPDATE agent_command SET state = ?, acked_at = ?, result_message = ? WHERE seq = ?")
-                .params(state, Timestamp.from(now), message, id).update();
+    void recordFinal(List<FinalResult> results, Instant now) {
+        if (results.isEmpty()) {
+            return;
+        }
+        jdbc.sql("""
+                        UPDATE agent_command c SET state = u.state, acked_at = ?, result_message = u.message
+                        FROM unnest(?::bigint[], ?::text[], ?::text[]) AS u(seq, state, message) WHERE c.seq = u.seq""")
+                .params(Timestamp.from(now), results.stream().map(FinalResult::id).toArray(Long[]::new),
+                        results.stream().map(FinalResult::state).toArray(String[]::new),
+                        results.stream().map(FinalResult::message).toArray(String[]::new))
+                .update();
     }
 }

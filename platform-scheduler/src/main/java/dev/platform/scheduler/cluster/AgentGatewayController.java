@@ -5,6 +5,7 @@ import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.CommandResult;
+import dev.platform.api.agent.CommandResults;
 import dev.platform.scheduler.refusal.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,6 +67,13 @@ class AgentGatewayController {
     ResponseEntity<Void> result(@PathVariable String cluster, @PathVariable long id, @RequestBody CommandResult result) {
         ClusterNames.require(cluster);
         commands.recordResult(cluster, id, result);
+        return ResponseEntity.noContent().build();
+    }
+
+    @PostMapping(path = AgentProtocol.COMMAND_RESULTS_PATH)
+    ResponseEntity<Void> results(@PathVariable String cluster, @RequestBody CommandResults results) {
+        ClusterNames.require(cluster);
+        commands.recordResults(cluster, results.results());
         return ResponseEntity.noContent().build();
     }
 

@@ -3,6 +3,7 @@ package dev.platform.scheduler.cluster;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.CommandResult;
+import dev.platform.api.agent.CommandResults;
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.agent.NodePoolReport;
@@ -65,6 +66,16 @@ final class AgentCalls {
     Response resultWithToken(String cluster, String token, CommandResult result) {
         String path = path(AgentProtocol.COMMAND_RESULT_PATH, cluster).replace("{id}", Long.toString(result.commandId()));
         return send(post(path, JSON.writeValueAsString(result)).header("Authorization", "Bearer " + token));
+    }
+
+    /** Results in one batch, as agents post them. */
+    Response results(String cluster, List<CommandResult> results) {
+        return resultsWithToken(cluster, TestIdentity.agentToken(cluster), results);
+    }
+
+    Response resultsWithToken(String cluster, String token, List<CommandResult> results) {
+        return send(post(path(AgentProtocol.COMMAND_RESULTS_PATH, cluster),
+                JSON.writeValueAsString(new CommandResults(results))).header("Authorization", "Bearer " + token));
     }
 
     /** A call with the given Authorization header value, or none when null. */

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.cluster;
 
+import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandResult;
 import dev.platform.api.agent.CommandStatus;
@@ -8,6 +9,7 @@ import dev.platform.api.agent.EvictionProgress;
 import dev.platform.api.agent.HealthState;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import dev.platform.scheduler.testsupport.TestIdentity;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -19,15 +21,18 @@ import tools.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.LongStream;
 
 import static dev.platform.scheduler.cluster.AgentCalls.full;
 import static dev.platform.scheduler.cluster.AgentCalls.tpuPool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /** The command outbox: enqueue in a transaction, long poll, results, {@code after} semantics (and its absence). */
@@ -198,6 +203,122 @@ class AgentCommandApiTest extends PlatformApplicationTest {
         assertThat(unknown.contentType()).startsWith("application/problem+json");
         assertThat(otherCluster.status()).isEqualTo(404);
         assertThat(stateOf(id)).isEqualTo("Pending");
+    }
+
+    @Test
+    void aBatchOfResultsIsRecordedAsOneAndTheSameBatchPostedAgainChangesNothing() {
+        long stop = enqueue(CommandType.STOP, null, null);
+        long restart = enqueue(CommandType.RESTART, start(), null);
+        long delete = enqueue(CommandType.DELETE, null, null);
+        List<CommandResult> batch = List.of(
+                result(stop, CommandStatus.RETRYING, "evictions blocked by a PodDisruptionBudget"),
+                result(restart, CommandStatus.FAILED, "old pods still present"),
+                result(stop, CommandStatus.SUCCEEDED, "JobSet suspended"),
+                result(delete, CommandStatus.REFUSED_EXPIRED, "expired"));
+
+        service.recordResults("prod-1", batch);
+        Map<Long, String> recorded = rows(stop, restart, delete);
+        List<Instant> acknowledged = ackedAt(stop, restart, delete);
+        service.recordResults("prod-1", batch);
+
+        assertThat(recorded).containsExactly(Map.entry(stop, "Succeeded:JobSet suspended"),
+                Map.entry(restart, "Failed:old pods still present"), Map.entry(delete, "Refused:expired"));
+        assertThat(rows(stop, restart, delete)).isEqualTo(recorded);
+        assertThat(ackedAt(stop, restart, delete)).isEqualTo(acknowledged).doesNotContainNull();
+        assertThat(events.stream(AgentCommandCompleted.class)).extracting(AgentCommandCompleted::id,
+                AgentCommandCompleted::status).containsExactly(tuple(stop, CommandStatus.SUCCEEDED),
+                tuple(restart, CommandStatus.FAILED), tuple(delete, CommandStatus.REFUSED_EXPIRED));
+        assertThat(ids(agent.poll("prod-1", "waitSeconds=0"))).isEmpty();
+    }
+
+    @Test
+    void overlappingBatchesKeepEachCommandsFirstFinalResult() {
+        long first = enqueue(CommandType.STOP, null, null);
+        long second = enqueue(CommandType.STOP, null, null);
+        long third = enqueue(CommandType.STOP, null, null);
+
+        Response earlier = agent.results("prod-1", List.of(result(first, CommandStatus.SUCCEEDED, "first"),
+                result(second, CommandStatus.FAILED, "blocked")));
+        Response overlapping = agent.results("prod-1", List.of(result(second, CommandStatus.SUCCEEDED, "late"),
+                result(third, CommandStatus.RETRYING, "retrying"), result(first, CommandStatus.FAILED, "late")));
+
+        assertThat(earlier.status()).isEqualTo(204);
+        assertThat(overlapping.status()).isEqualTo(204);
+        assertThat(rows(first, second, third)).containsExactly(Map.entry(first, "Succeeded:first"),
+                Map.entry(second, "Failed:blocked"), Map.entry(third, "Pending:retrying"));
+        assertThat(ids(agent.poll("prod-1", "waitSeconds=0"))).containsExactly(third);
+    }
+
+    @Test
+    void resultsOfOneWorkloadArePublishedInCommandOrderInOneBatchAndAcrossBatches() {
+        long start = enqueue(CommandType.START, start(), null);
+        long stop = enqueue(CommandType.STOP, null, null);
+        long restart = enqueue(CommandType.RESTART, start(), null);
+        long delete = enqueue(CommandType.DELETE, null, null);
+
+        service.recordResults("prod-1", List.of(result(stop, CommandStatus.SUCCEEDED, "suspended"),
+                result(start, CommandStatus.SUCCEEDED, "created")));
+        service.recordResults("prod-1", List.of(result(restart, CommandStatus.SUCCEEDED, "restarted")));
+        service.recordResults("prod-1", List.of(result(delete, CommandStatus.SUCCEEDED, "deleted")));
+
+        assertThat(events.stream(AgentCommandCompleted.class)).extracting(AgentCommandCompleted::id)
+                .containsExactly(start, stop, restart, delete);
+    }
+
+    @Test
+    void aBatchWithAnotherClustersCommandIsRefusedWholeAndRecordsNothing() {
+        agent.connectTwoClusters();
+        long mine = enqueue(CommandType.STOP, null, null);
+        long theirs = transactions.execute(tx -> commands.enqueue("prod-2", CommandType.STOP, WORKLOAD, "team-a",
+                "train", null, null));
+
+        Response refused = agent.results("prod-1", List.of(result(mine, CommandStatus.SUCCEEDED, "mine"),
+                result(theirs, CommandStatus.SUCCEEDED, "theirs")));
+        Response otherToken = agent.resultsWithToken("prod-2", TestIdentity.agentToken("prod-1"), List.of(result(theirs, CommandStatus.SUCCEEDED, "theirs")));
+
+        assertThat(refused.status()).isEqualTo(404);
+        assertThat(refused.contentType()).startsWith("application/problem+json");
+        assertThat(refused.json().get("detail").asString()).contains("prod-1/" + theirs);
+        assertThat(otherToken.status()).isEqualTo(403);
+        assertThat(stateOf(mine)).isEqualTo("Pending");
+        assertThat(stateOf(theirs)).isEqualTo("Pending");
+    }
+
+    @Test
+    void aBatchOverTheLimitIs413AndOneWithoutAStatusIs400AndNeitherRecordsAnything() {
+        long id = enqueue(CommandType.STOP, null, null);
+        List<CommandResult> tooMany = LongStream.rangeClosed(0, AgentProtocol.MAX_RESULTS_PER_BATCH)
+                .mapToObj(i -> result(id, CommandStatus.SUCCEEDED, "done")).toList();
+
+        Response tooLarge = agent.results("prod-1", tooMany);
+        Response noStatus = agent.results("prod-1", List.of(result(id, CommandStatus.SUCCEEDED, "done"),
+                result(id, null, "no status")));
+
+        assertThat(tooLarge.status()).isEqualTo(413);
+        assertThat(tooLarge.contentType()).startsWith("application/problem+json");
+        assertThat(tooLarge.json().get("detail").asString()).contains("at most " + AgentProtocol.MAX_RESULTS_PER_BATCH);
+        assertThat(noStatus.status()).isEqualTo(400);
+        assertThat(noStatus.json().get("detail").asString()).contains("results[1].status");
+        assertThat(stateOf(id)).isEqualTo("Pending");
+    }
+
+    private static CommandResult result(long id, CommandStatus status, String message) {
+        return new CommandResult(id, status, message, null, "agent-a", Instant.now());
+    }
+
+    /** state:result_message per command, in the order given. */
+    private Map<Long, String> rows(long... ids) {
+        Map<Long, String> rows = new LinkedHashMap<>();
+        for (long id : ids) {
+            rows.put(id, jdbc.sql("SELECT state || ':' || coalesce(result_message, '') FROM agent_command WHERE seq = ?")
+                    .param(id).query(String.class).single());
+        }
+        return rows;
+    }
+
+    private List<Instant> ackedAt(long... ids) {
+        return LongStream.of(ids).mapToObj(id -> jdbc.sql("SELECT acked_at FROM agent_command WHERE seq = ?").param(id)
+                .query((rs, i) -> rs.getTimestamp(1) == null ? null : rs.getTimestamp(1).toInstant()).single()).toList();
     }
 
     @Test

@@ -75,7 +75,8 @@ class AgentCommandStoreTest {
         stop("prod-2", WORKLOAD);
 
         assertThat(ids(commands.deliver("prod-1", null))).containsExactly(first, second, third);
-        commands.recordFinal(second, CommandStatus.SUCCEEDED, "deleted", StoreSliceTest.NOW);
+        commands.recordFinal(List.of(new AgentCommandStore.FinalResult(second, CommandStatus.SUCCEEDED, "deleted")),
+                StoreSliceTest.NOW);
 
         assertThat(ids(commands.deliver("prod-1", null))).containsExactly(first, third);
         assertThat(ids(commands.deliver("prod-1", first))).containsExactly(second, third);
@@ -91,15 +92,17 @@ class AgentCommandStoreTest {
         long lower = stop("prod-1", WORKLOAD);
         long higher = stop("prod-1", WORKLOAD);
 
-        commands.recordFinal(higher, CommandStatus.SUCCEEDED, "done", StoreSliceTest.NOW);
-        commands.recordFinal(lower, CommandStatus.REFUSED_EXPIRED, "expired", StoreSliceTest.NOW);
+        commands.recordFinal(List.of(new AgentCommandStore.FinalResult(higher, CommandStatus.SUCCEEDED, "done")),
+                StoreSliceTest.NOW);
+        commands.recordFinal(List.of(new AgentCommandStore.FinalResult(lower, CommandStatus.REFUSED_EXPIRED, "expired")),
+                StoreSliceTest.NOW);
 
         assertThat(jdbc.sql("SELECT max(seq) FROM agent_command WHERE cluster = 'prod-1'"
                 + " AND state IN ('Succeeded', 'Failed', 'Refused')").query(Long.class).single())
                 .isEqualTo(higher);
         assertThat(stateAndAttempts(lower)).isEqualTo("Refused:0");
-        assertThat(commands.lock("prod-1", lower)).hasValueSatisfying(c -> assertThat(c.isFinal()).isTrue());
-        assertThat(commands.lock("prod-2", lower)).as("another cluster's id").isEmpty();
+        assertThat(commands.lock("prod-1", List.of(lower))).singleElement().satisfies(c -> assertThat(c.isFinal()).isTrue());
+        assertThat(commands.lock("prod-2", List.of(lower))).as("another cluster's id").isEmpty();
     }
 
     @Test

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The end-to-end benchmarks at full size, each on a scheduler process of its own (the packaged jar, on a database
  * of its own on one durable PostgreSQL server): Kueue's {@code baseline} and {@code large-scale} shapes, REST
- * submissions with pgbench on the same server, durable admissions from a deep backlog, and start-up and heap with
+ * submissions with pgbench on the same server, the agent's command round trip, durable admissions from a deep backlog, and start-up and heap with
  * 100,000 pending and 50,000 admitted workloads. Then publishes every section of this build into
  * docs/performance/results.json and docs/performance.md. A benchmark: it asserts only that what it measured
  * happened (every workload finished, every submission was accepted), never how fast.
@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * into target/performance-work/<phase>/; {@code -Dplatform.performance.size=small} runs every phase at a tenth
  * of its size or less, to try the benchmarks out; {@code -Dplatform.performance.reduced=baseline,large-scale,rest}
  * runs the named phases so (baseline: every ClusterQueue, a tenth of the workloads; large-scale: a tenth of the
- * ClusterQueues; rest: a tenth of the submissions). A published section names its size.
+ * ClusterQueues; rest: a tenth of the submissions; agent: 1,000 workloads of 10,000). A published section names its size.
  */
 class EndToEndBenchmark {
 
@@ -39,7 +39,7 @@ class EndToEndBenchmark {
     @Test
     void everyEndToEndBenchmark() {
         Set<String> phases = Set.of(System.getProperty("platform.performance.phases",
-                "baseline,large-scale,rest,admission,startup").split(","));
+                "baseline,large-scale,rest,agent,admission,startup").split(","));
         try (BenchmarkPostgres postgres = new BenchmarkPostgres(WORK.resolve("pgdata"))) {
             if (phases.contains("baseline")) {
                 try (SchedulerProcessHost host = host(postgres, "baseline")) {
@@ -64,6 +64,11 @@ class EndToEndBenchmark {
                 }
                 pgbench(postgres.server(), CLIENTS, 10, Duration.ofSeconds(SMALL ? 5 : 30))
                         .ifPresent(figures -> PerformanceResults.record("pgbench", figures));
+            }
+            if (phases.contains("agent")) {
+                try (SchedulerProcessHost host = host(postgres, "agent")) {
+                    record("agent", host, AgentCommandRun.run(host, reduced("agent") ? 1_000 : 10_000));
+                }
             }
             if (phases.contains("admission")) {
                 try (SchedulerProcessHost host = host(postgres, "admission")) {

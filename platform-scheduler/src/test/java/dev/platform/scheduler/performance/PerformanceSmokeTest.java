@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every end-to-end benchmark at smoke size on the suite's shared application, so that the benchmarks keep working
  * between full runs: a Kueue shape of 2 ClusterQueues and 40 workloads through the simulated agent, REST
- * submissions, pgbench (skipped, and said so, where it is not installed), admissions from a backlog, and a rebuild.
+ * submissions, pgbench (skipped, and said so, where it is not installed), the agent's commands, admissions from a backlog, and a rebuild.
  * The figures mean nothing at this size and on the tests' non-durable database: they and the results table
  * rendered from them go to a temporary directory, never into docs/.
  */
@@ -36,6 +36,10 @@ class PerformanceSmokeTest extends PlatformApplicationTest {
         EndToEndBenchmark.pgbench(host.postgres(), 4, 1, Duration.ofSeconds(2))
                 .ifPresent(figures -> PerformanceResults.record(output, "pgbench", figures));
 
+        Map<String, Object> commands = AgentCommandRun.run(host, 20);
+        assertThat(commands).containsEntry("commands", 40L).containsEntry("succeeded", 40L);
+        PerformanceResults.record(output, "agent", commands);
+
         Map<String, Object> admission = AdmissionThroughputRun.run(host, 4, 200);
         assertThat(admission).containsEntry("startCommands", 200L).containsEntry("quotaRows", 200L);
         PerformanceResults.record(output, "admission", admission);
@@ -52,6 +56,7 @@ class PerformanceSmokeTest extends PlatformApplicationTest {
                 .containsPattern("\\| baseline: wall time \\|[^\n]*\\| not comparable: \\d+ of Kueue's 15,000 workloads \\|")
                 .doesNotContainPattern("\\| baseline: mean time to admission, small \\|[^\n]*\\| (met|\\*\\*missed)");
         assertThat(Files.readString(output.resolve("results.json"))).contains("\"wallSeconds\"",
-                "\"meanTimeToAdmissionSeconds\"", "\"submissionsPerSecond\"", "\"perSecond\"");
+                "\"meanTimeToAdmissionSeconds\"", "\"submissionsPerSecond\"", "\"perSecond\"", "\"commandsPerSecond\"",
+                "\"quotaHeldBeyondRuntimeP99Seconds\"");
     }
 }

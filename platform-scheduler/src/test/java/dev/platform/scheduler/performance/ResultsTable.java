@@ -118,6 +118,8 @@ final class ResultsTable {
         }
         rows.add(new Row("large-scale: usage of all ClusterQueues", at("/largeScale/clusterQueueUsagePercent"), "%",
                 "38.6 %", NONE));
+        rows.add(new Row("large-scale: quota held beyond the runtime, p99", at("/largeScale/quotaHeldBeyondRuntimeP99Seconds"),
+                "s", "", Goal.below("< 1 s", 1)));
         rows.add(new Row("REST submissions per second", at("/rest/submissionsPerSecond"), "/s", "no published figure",
                 Goal.atLeast("≥ 1,000/s", 1000)));
         rows.add(new Row("REST submission latency p99", at("/rest/p99Millis"), "ms", "no published figure",
@@ -129,6 +131,8 @@ final class ResultsTable {
         rows.add(new Row("pgbench simple-update, same clients, same server", at("/pgbench/tps"), "tps", "", NONE));
         rows.add(new Row("REST submissions / pgbench transactions", ratio("/rest/submissionsPerSecond",
                 "/pgbench/tps"), "x", "", NONE));
+        rows.add(new Row("agent commands executed and acknowledged per second (simulated cluster)",
+                at("/agent/commandsPerSecond"), "/s", "", Goal.atLeast("≥ 2,000/s", 2000)));
         rows.add(new Row("durable admissions per second (deep backlog)", at("/admission/perSecond"), "/s",
                 "no published figure", Goal.atLeast("≥ 2,000/s", 2000)));
         rows.add(new Row("admissions / pgbench transactions", ratio("/admission/perSecond", "/pgbench/tps"), "x", "",
@@ -187,6 +191,7 @@ final class ResultsTable {
             case "baseline", "largeScale" -> s.path("shape").asString("");
             case "rest" -> s.path("submissions").asString("") + " submissions per variant, "
                     + s.path("clients").asString("") + " clients";
+            case "agent" -> s.path("workloads").asString("") + " workloads, a START and a STOP each";
             case "pgbench" -> s.path("clients").asString("") + " clients, single client too";
             case "admission" -> s.path("backlog").asString("") + " pending in " + s.path("clusterQueues").asString("")
                     + " ClusterQueues";

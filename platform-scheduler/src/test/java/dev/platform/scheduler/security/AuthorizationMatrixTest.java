@@ -284,6 +284,9 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
                     f -> json("/api/v1/agent/clusters/prod-1/commands/999999/result", "{\"commandId\": 999999,"
                             + " \"status\": \"SUCCEEDED\", \"agentId\": \"agent-1\"}"))
                     .users(401).expect(404, Who.AGENT).expect(403, Who.OTHER_AGENT),
+            api("POST", "/api/v1/agent/clusters/{cluster}/commands/results", "for prod-1; an empty batch",
+                    f -> json("/api/v1/agent/clusters/prod-1/commands/results", "{\"results\": []}"))
+                    .users(401).expect(204, Who.AGENT).expect(403, Who.OTHER_AGENT),
             api("GET", "/actuator/health", "open to all", f -> Request.of("/actuator/health")).users(200)
                     .expect(200, Who.ANONYMOUS),
             api("GET", "/actuator/prometheus", "", f -> Request.of("/actuator/prometheus")).accepting("text/plain")
