@@ -141,19 +141,23 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
         }
     }
 
+    /**
+     * Leadership and the caches are asked outside this publisher's lock: the cluster calls back into it
+     * ({@link #changed}) while holding its own lock, so asking the cluster under ours would deadlock.
+     */
     private void send() {
         boolean full;
         synchronized (this) {
             sendScheduled = false;
-            if (!leading.getAsBoolean()) {
-                return;
-            }
             full = fullRequired;
-            if (full && !synced.getAsBoolean()) {
-                // a FULL report before the watch caches fill would tell the scheduler pools vanished
-                scheduleSend(SYNC_CHECK);
-                return;
-            }
+        }
+        if (!leading.getAsBoolean()) {
+            return;
+        }
+        if (full && !synced.getAsBoolean()) {
+            // a FULL report before the watch caches fill would tell the scheduler pools vanished
+            scheduleSend(SYNC_CHECK);
+            return;
         }
         ReportContent content = full ? inventory.full() : inventory.takeDelta();
         if (!full && content.isEmpty() && !heartbeatDue()) {
