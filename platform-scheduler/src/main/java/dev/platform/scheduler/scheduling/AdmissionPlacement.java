@@ -20,7 +20,7 @@ import java.util.Optional;
 /**
  * Puts the quota admissions of a cycle on node pools, once a cluster is connected. An admission
  * whose slices find no free healthy pool is undone and parked with {@code WaitingForNodePool} until
- * the inventory changes. Owned by the loop thread.
+ * the inventory or the configuration changes. Owned by the loop thread.
  */
 final class AdmissionPlacement {
 

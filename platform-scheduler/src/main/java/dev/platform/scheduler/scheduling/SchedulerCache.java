@@ -62,7 +62,7 @@ final class SchedulerCache {
     private final Map<String, WorkloadRow> rows = new HashMap<>();
     /**
      * Workloads whose quota fitted but no node pool did: parked outside the core until the
-     * inventory changes (placement's inadmissible set).
+     * inventory or the configuration changes (placement's inadmissible set).
      */
     private final Map<String, Workload> waitingForNodePool = new HashMap<>();
     private final LifecycleTimers lifecycle;
@@ -205,17 +205,27 @@ final class SchedulerCache {
 
     /** The inventory changed: a pool healed or appeared, so what waits for one tries again (Kueue's requeue). */
     void inventoryChanged() {
+        unpark();
+        state.requeueInadmissible();
+    }
+
+    /**
+     * The configuration changed (the state already tried its inadmissible workloads again): what waits for a
+     * node pool is decided again too, since its quota may no longer fit, and a PriorityClass may now let
+     * priority-only workloads preempt.
+     */
+    void configurationChanged() {
+        unpark();
+        priorityOnly.retry();
+    }
+
+    /** The workloads parked for a node pool wait in the core again, for the next cycle to decide. */
+    private void unpark() {
         waitingForNodePool.values().forEach(w -> {
             state.addPending(w);
             pending.add(w.uid());
         });
         waitingForNodePool.clear();
-        state.requeueInadmissible();
-    }
-
-    /** The configuration changed: a PriorityClass may now let priority-only workloads preempt. */
-    void configurationChanged() {
-        priorityOnly.retry();
     }
 
     /** An admission of the cycle found pools: they are its own until the decision is committed or forgotten. */

@@ -271,7 +271,6 @@ public class WorkloadTransitions {
                 .query((rs, i) -> new Released(rs.getObject(1, UUID.class), rs.getLong(2), rs.getString(3),
                         rs.getString(4), rs.getString(5)))
                 .list();
-        releaseQuota(landed.stream().map(Released::uid).toList());
         List<UUID> uids = landed.stream().map(Released::uid).toList();
         List<NewEvent> events = new ArrayList<>();
         for (Eviction e : evictions) {
@@ -291,6 +290,7 @@ public class WorkloadTransitions {
                             "Requeued at its original position after eviction"));
         }
         appendEvents(events);
+        releaseEvicted(uids, now);
         return landed;
     }
 
@@ -320,10 +320,10 @@ public class WorkloadTransitions {
                 WHERE w.uid = :uid AND %s
                 RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""", uid, expected, now);
         requeued.ifPresent(r -> {
-            releaseQuota(List.of(uid));
             appendEvents(List.of(new NewEvent(uid, now, "Evicted", "True", reason.name(), message),
                     new NewEvent(uid, now, "QuotaReserved", "False", reason.name(), message),
                     new NewEvent(uid, now, "Requeued", "True", reason.name(), requeuedMessage)));
+            releaseEvicted(List.of(uid), now);
         });
         return requeued;
     }
@@ -362,11 +362,11 @@ public class WorkloadTransitions {
                 Map.of("count", requeueCount, "requeueAt", Timestamp.from(requeueAt), "reason", reason,
                         "waiting", backoffMessage(requeueCount, requeueAt), "queueAtEviction", queueAtEviction));
         requeued.ifPresent(r -> {
-            releaseQuota(List.of(uid));
             appendEvents(List.of(new NewEvent(uid, now, "Evicted", "True", reason, message),
                     new NewEvent(uid, now, "QuotaReserved", "False", reason, "The workload was evicted"),
                     new NewEvent(uid, now, "Admitted", "False", reason, "The workload was evicted"),
                     new NewEvent(uid, now, "Requeued", "False", reason, backoffMessage(requeueCount, requeueAt))));
+            releaseEvicted(List.of(uid), now);
         });
         return requeued;
     }
@@ -392,7 +392,6 @@ public class WorkloadTransitions {
                 RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""", uid, expected, now,
                 Map.of("message", message));
         deactivated.ifPresent(d -> {
-            releaseQuota(List.of(uid));
             List<NewEvent> events = new ArrayList<>(List.of(
                     new NewEvent(uid, now, "DeactivationTarget", "True", reason, message),
                     new NewEvent(uid, now, "Evicted", "True", evictedReason, message),
@@ -401,6 +400,7 @@ public class WorkloadTransitions {
                     new NewEvent(uid, now, "Requeued", "False", "Deactivated", "The workload is deactivated")));
             events.addAll(extra);
             appendEvents(events);
+            releaseEvicted(List.of(uid), now);
         });
         return deactivated;
     }
@@ -570,6 +570,28 @@ public class WorkloadTransitions {
                         VALUES (?, ?, ?, ?, ?, ?)""",
                 events.stream().map(e -> new Object[]{e.uid(), Timestamp.from(e.at()), e.type(), e.status(),
                         e.reason(), e.message()}).toList());
+    }
+
+    /**
+     * What every eviction does after its own conditions: the quota rows go, and a workload whose PodsReady
+     * condition was True gets Kueue's PodsReady=False (WaitForStart) for a workload no longer admitted, so a
+     * requeued workload does not show the pods it ran as ready.
+     */
+    private void releaseEvicted(List<UUID> uids, Instant now) {
+        if (uids.isEmpty()) {
+            return;
+        }
+        releaseQuota(uids);
+        appendEvents(jdbc.sql("""
+                        SELECT workload_uid FROM (
+                            SELECT DISTINCT ON (workload_uid) workload_uid, status FROM workload_event
+                            WHERE workload_uid = ANY(:uids) AND type = 'PodsReady'
+                            ORDER BY workload_uid, at DESC, id DESC) latest
+                        WHERE status = 'True'""")
+                .param("uids", uids.toArray(UUID[]::new))
+                .query((rs, i) -> new NewEvent(rs.getObject(1, UUID.class), now, "PodsReady", "False", "WaitForStart",
+                        "Not all pods are ready or succeeded"))
+                .list());
     }
 
     private void releaseQuota(List<UUID> uids) {

@@ -223,6 +223,42 @@ class WorkloadTransitionsTest {
     }
 
     @Test
+    void anEvictedWorkloadWhosePodsRanNoLongerShowsThemReady() {
+        running();
+
+        transitions.evict(List.of(new Eviction(uid, row().version(), EvictionReason.Preempted, "preempted by big",
+                PreemptionReason.InClusterQueue)), T1);
+
+        assertThat(row().state()).isEqualTo(WorkloadState.Pending);
+        assertThat(podsReady()).isEqualTo(new WorkloadStatus.Condition("PodsReady", "False", "WaitForStart",
+                "Not all pods are ready or succeeded", T1));
+    }
+
+    @Test
+    void aWorkloadRequeuedAfterItsPoolsFailedNoLongerShowsItsPodsReady() {
+        running();
+
+        assertThat(transitions.requeue(uid, new Expected.AtVersion(row().version()), T1, EvictionReason.NodeFailures,
+                "pool failed", "requeued")).isPresent();
+
+        assertThat(podsReady().status()).isEqualTo("False");
+        assertThat(conditions(T1)).containsExactly("Evicted=True/NodeFailures", "QuotaReserved=False/NodeFailures",
+                "Requeued=True/NodeFailures", "PodsReady=False/WaitForStart");
+    }
+
+    /** Admitted on pool-a and running there since T0 (PodsReady True). */
+    private void running() {
+        admitted("pool-a");
+        assertThat(transitions.markRunning(uid, "prod-1", List.of("pool-a"), T0, "2 pod(s) running")).isTrue();
+        assertThat(podsReady().status()).isEqualTo("True");
+    }
+
+    private WorkloadStatus.Condition podsReady() {
+        return store.conditions(List.of(uid)).get(uid).stream().filter(c -> c.type().equals("PodsReady"))
+                .findFirst().orElseThrow();
+    }
+
+    @Test
     void requeueAtTheExpectedVersionReleasesQuotaAndSaysWhy() {
         WorkloadRow before = admitted("pool-a");
 
