@@ -93,7 +93,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
     @Test
     void aMisspeltFieldRefusesTheSubmissionUnlessWarnOrIgnoreIsAsked() throws Exception {
         WorkloadRow train = row("train", CREATED);
-        given(workloadService.submit(any(), isNull(), any())).willReturn(new WorkloadService.Submitted(train, true));
+        given(submissionWriter.submit(any(), isNull(), any())).willReturn(new WorkloadService.Submitted(train, true));
         given(workloadStatuses.of(train)).willReturn(statusOf(train, WorkloadState.Pending));
         String unknown = "unknown field \"spec.paralelism\"; did you mean \"parallelism\"?";
 
@@ -107,7 +107,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "Strict")
                         .contentType("application/yaml").content(MISSPELT_JOB))
                 .andExpect(status().isUnprocessableContent());
-        then(workloadService).shouldHaveNoInteractions();
+        then(submissionWriter).shouldHaveNoInteractions();
 
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "Warn")
                         .contentType("application/yaml").content(MISSPELT_JOB))
@@ -124,7 +124,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
                 .andExpect(status().isCreated())
                 .andExpect(header().doesNotExist("Warning"))
                 .andExpect(jsonPath("$.warnings").doesNotExist());
-        then(workloadService).should(times(2)).submit(any(), isNull(), any());
+        then(submissionWriter).should(times(2)).submit(any(), isNull(), eq("root"));
     }
 
     @Test
