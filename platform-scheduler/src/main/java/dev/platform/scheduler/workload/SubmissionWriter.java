@@ -124,8 +124,8 @@ public class SubmissionWriter implements SmartLifecycle {
     private Object writeOne(Waiting submission) {
         jdbc.sql("SAVEPOINT submission").update();
         try {
-            WorkloadService.Submitted submitted = service.submitLocked(submission.document(), submission.idempotencyKey(),
-                    submission.submittedBy());
+            WorkloadService.Submitted submitted = service.submitLocked(submission.document(),
+                    submission.idempotencyKey(), submission.submittedBy());
             jdbc.sql("RELEASE SAVEPOINT submission").update();
             return submitted;
         } catch (RuntimeException refused) {
