@@ -250,8 +250,9 @@ public class AgentReportService {
                 // The cluster's API server has checked its fields already, maybe against a newer JobSet schema.
                 DecodedDocument document = parser.parseWorkload(json.writeValueAsBytes(submission.manifest()),
                         ManifestParser.Format.JSON, submission.namespace(), FieldValidation.Ignore);
+                // Created in the cluster, not through the platform: nobody here submitted it.
                 WorkloadService.Submitted submitted = workloads.submit(document,
-                        ADOPTION_KEY_PREFIX + submission.jobSetUid());
+                        ADOPTION_KEY_PREFIX + submission.jobSetUid(), null);
                 if (submitted.created()) {
                     log.info("cluster {}: JobSet {}/{} (uid {}) adopted as workload {}", cluster,
                             submission.namespace(), submission.name(), submission.jobSetUid(),

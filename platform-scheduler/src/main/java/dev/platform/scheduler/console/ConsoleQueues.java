@@ -46,11 +46,11 @@ class ConsoleQueues implements QueueQueries {
         return config.find(Kind.CLUSTER_QUEUE, ObjectKey.cluster(name), ClusterQueueManifest.class).map(queue -> {
             List<PendingRow> pending = workloads.pendingInClusterQueue(name, offset, limit).stream()
                     .map(w -> !caller.mayRead(w.namespace()) ? PendingRow.hidden(w.positionInClusterQueue())
-                            : new PendingRow(w.namespace(), w.name(), w.localQueueName(), w.priority(),
-                            w.positionInClusterQueue(), w.positionInLocalQueue(), w.creationTimestamp(),
+                            : new PendingRow(w.namespace(), w.name(), w.localQueueName(), w.priorityClassName(),
+                            w.priority(), w.positionInClusterQueue(), w.positionInLocalQueue(), w.creationTimestamp(),
                             w.pendingReason() == null ? null : w.pendingReason().code(),
                             w.pendingReason() == null ? null : w.pendingReason().message(),
-                            ConsoleViews.forecast(w.forecast())))
+                            ConsoleViews.forecast(w.forecast()), w.submittedBy()))
                     .toList();
             List<AdmittedRow> admitted = workloads.admittedInClusterQueue(name, limit).stream()
                     .map(w -> !caller.mayRead(w.namespace()) ? AdmittedRow.hidden() : new AdmittedRow(w.namespace(), w.name(), w.queueName(), w.priority(), w.state().name(),

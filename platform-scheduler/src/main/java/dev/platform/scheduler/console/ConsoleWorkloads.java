@@ -57,7 +57,8 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
                             .map(e -> ConsoleViews.preemption(e.seenBy(caller))).toList(),
                     store.manifest(row.uid()).orElse(null), ConsoleViews.forecast(w.forecast()), w.active(),
                     w.requeueState() == null ? null
-                            : new WorkloadQueries.RequeueView(w.requeueState().count(), w.requeueState().requeueAt()));
+                            : new WorkloadQueries.RequeueView(w.requeueState().count(), w.requeueState().requeueAt()),
+                    w.submittedBy());
         });
     }
 

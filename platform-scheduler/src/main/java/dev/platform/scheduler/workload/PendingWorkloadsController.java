@@ -56,10 +56,14 @@ public class PendingWorkloadsController {
     public record PendingWorkloads(List<PendingWorkload> items) {
     }
 
-    /** One pending workload with its place in both queues, why it waits and when it is expected to be admitted. */
+    /**
+     * One pending workload with its place in both queues, why it waits, when it is expected to be admitted, its
+     * priority class (null when its priority comes from none) and who submitted it (null when unknown).
+     */
     public record PendingWorkload(String namespace, String name, String uid, String localQueueName,
                                   String clusterQueue, int priority, int positionInClusterQueue,
                                   int positionInLocalQueue, java.time.Instant creationTimestamp,
-                                  WorkloadStatus.PendingReason pendingReason, WorkloadStatus.Forecast forecast) {
+                                  WorkloadStatus.PendingReason pendingReason, WorkloadStatus.Forecast forecast,
+                                  String priorityClassName, String submittedBy) {
     }
 }

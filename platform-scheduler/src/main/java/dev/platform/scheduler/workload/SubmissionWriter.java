@@ -38,7 +38,7 @@ public class SubmissionWriter implements SmartLifecycle {
     static final int MAX_GROUP = 256;
 
     /** Put after the last submission when the application stops: the writer writes what came before and ends. */
-    private static final Waiting END = new Waiting(null, null, null);
+    private static final Waiting END = new Waiting(null, null, null, null);
 
     private final WorkloadService service;
     private final WorkloadTransitions transitions;
@@ -61,19 +61,20 @@ public class SubmissionWriter implements SmartLifecycle {
                 .register(meters);
     }
 
-    /** A submission and the request waiting for its outcome. */
-    record Waiting(DecodedDocument document, String idempotencyKey, CompletableFuture<WorkloadService.Submitted> answer) {
-        Waiting(DecodedDocument document, String idempotencyKey) {
-            this(document, idempotencyKey, new CompletableFuture<>());
+    /** A submission, the caller who submitted it, and the request waiting for its outcome. */
+    record Waiting(DecodedDocument document, String idempotencyKey, String submittedBy,
+                   CompletableFuture<WorkloadService.Submitted> answer) {
+        Waiting(DecodedDocument document, String idempotencyKey, String submittedBy) {
+            this(document, idempotencyKey, submittedBy, new CompletableFuture<>());
         }
     }
 
     /**
-     * Stores a new Pending workload with the next group, and returns once the group has committed; a refusal or
-     * a failure is thrown here as {@link WorkloadService#submit} would throw it.
+     * Stores a new Pending workload, submitted by {@code submittedBy}, with the next group, and returns once the
+     * group has committed; a refusal or a failure is thrown here as {@link WorkloadService#submit} would throw it.
      */
-    public WorkloadService.Submitted submit(DecodedDocument document, String idempotencyKey) {
-        Waiting submission = new Waiting(document, idempotencyKey);
+    public WorkloadService.Submitted submit(DecodedDocument document, String idempotencyKey, String submittedBy) {
+        Waiting submission = new Waiting(document, idempotencyKey, submittedBy);
         synchronized (admission) {
             if (!running) {
                 throw new IllegalStateException("the application is stopping; the submission was not stored");
@@ -123,7 +124,8 @@ public class SubmissionWriter implements SmartLifecycle {
     private Object writeOne(Waiting submission) {
         jdbc.sql("SAVEPOINT submission").update();
         try {
-            WorkloadService.Submitted submitted = service.submitLocked(submission.document(), submission.idempotencyKey());
+            WorkloadService.Submitted submitted = service.submitLocked(submission.document(),
+                    submission.idempotencyKey(), submission.submittedBy());
             jdbc.sql("RELEASE SAVEPOINT submission").update();
             return submitted;
         } catch (RuntimeException refused) {

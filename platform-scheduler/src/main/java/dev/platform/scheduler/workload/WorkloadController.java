@@ -84,7 +84,8 @@ public class WorkloadController {
         ManifestParser.Format format = bodies.formatOf(contentType);
         DecodedDocument document = parser.parseWorkload(bodies.read(request.getInputStream()), format, namespace,
                 fieldValidation);
-        WorkloadService.Submitted submitted = submissions.submit(document, blankToNull(idempotencyKey));
+        WorkloadService.Submitted submitted = submissions.submit(document, blankToNull(idempotencyKey),
+                caller.name());
         URI location = uri.path("/api/v1/namespaces/{namespace}/workloads/{name}")
                 .buildAndExpand(namespace, submitted.workload().name()).toUri();
         return ResponseEntity.status(HttpStatus.CREATED).location(location)

@@ -9,7 +9,8 @@ import java.util.UUID;
 
 /**
  * A workload as stored: what the scheduling loop and the status API read. {@code active} is Kueue's spec.active: an
- * inactive workload is Pending, holds no quota and is in no queue until it is activated again.
+ * inactive workload is Pending, holds no quota and is in no queue until it is activated again. {@code submittedBy} is
+ * the caller who submitted it; null when unknown (adopted from a cluster, or stored before submitters were kept).
  */
 public record WorkloadRow(
         UUID uid,
@@ -36,9 +37,10 @@ public record WorkloadRow(
         String cluster,
         Integer maxRestarts,
         Integer maximumExecutionTimeSeconds,
-        Lifecycle lifecycle) {
+        Lifecycle lifecycle,
+        String submittedBy) {
 
-    /** A row with the lifecycle of a workload just submitted. */
+    /** A row with the lifecycle of a workload just submitted, its submitter unknown. */
     public WorkloadRow(UUID uid, String namespace, String name, String kind, String queueName, String clusterQueue,
                        String priorityClassName, int priority, WorkloadState state, List<PodSetSpec> podSets,
                        StoredAdmission admission, String pendingReason, String pendingMessage,
@@ -48,7 +50,7 @@ public record WorkloadRow(
         this(uid, namespace, name, kind, queueName, clusterQueue, priorityClassName, priority, state, podSets,
                 admission, pendingReason, pendingMessage, queueTimestamp, createdAt, admittedAt, finishedAt, restarts,
                 version, changeSeq, exclusiveTopology, cluster, maxRestarts, maximumExecutionTimeSeconds,
-                Lifecycle.SUBMITTED);
+                Lifecycle.SUBMITTED, null);
     }
 
     /**

@@ -67,12 +67,13 @@ public class WorkloadService {
      * Stores a new Pending workload in a transaction of its own; one that could never be admitted (its LocalQueue
      * missing, its requests beyond what its ClusterQueue could ever give) is refused. A retried request with the
      * same {@code Idempotency-Key} and manifest returns the workload the first request created; another manifest
-     * under that key is refused.
+     * under that key is refused. {@code submittedBy} names the caller who submitted it; null when nobody did
+     * through the platform (a JobSet adopted from a cluster).
      */
     @Transactional
-    public Submitted submit(DecodedDocument document, String idempotencyKey) {
+    public Submitted submit(DecodedDocument document, String idempotencyKey, String submittedBy) {
         transitions.lockChanges();
-        return submitLocked(document, idempotencyKey);
+        return submitLocked(document, idempotencyKey, submittedBy);
     }
 
     /**
@@ -80,7 +81,7 @@ public class WorkloadService {
      * {@link WorkloadTransitions#lockChanges()}: {@link #submit} for one, {@link SubmissionWriter} for a group.
      * A refusal is thrown before anything is written.
      */
-    Submitted submitLocked(DecodedDocument document, String idempotencyKey) {
+    Submitted submitLocked(DecodedDocument document, String idempotencyKey, String submittedBy) {
         WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         if (idempotencyKey != null) {
             Optional<WorkloadRow> earlier = store.findByIdempotencyKey(manifest.namespace(), idempotencyKey);
@@ -89,14 +90,14 @@ public class WorkloadService {
                 return new Submitted(earlier.get(), false);
             }
         }
-        return create(document, idempotencyKey, SubmissionChecks::refuse);
+        return create(document, idempotencyKey, submittedBy, SubmissionChecks::refuse);
     }
 
     /**
      * Creates the workload; {@code neverAdmitted} is told why a queued one could never be admitted (nothing when it
      * could) and may refuse it.
      */
-    private Submitted create(DecodedDocument document, String idempotencyKey,
+    private Submitted create(DecodedDocument document, String idempotencyKey, String submittedBy,
                              Consumer<List<SubmissionChecks.Problem>> neverAdmitted) {
         WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         if (store.find(manifest.namespace(), manifest.name()).isPresent()) {
@@ -105,7 +106,7 @@ public class WorkloadService {
         }
         QueueNameResolution.QueueChoice queue = queues.resolve(manifest, document.index());
         if (queue.isPriorityOnly()) {
-            return submitPriorityOnly(manifest, idempotencyKey);
+            return submitPriorityOnly(manifest, idempotencyKey, submittedBy);
         }
         String queueName = queue.queueName();
         WorkloadManifest queued = withQueue(manifest, queueName);
@@ -121,7 +122,7 @@ public class WorkloadService {
         String pendingMessage = !queued.active() ? WorkloadTransitions.DEACTIVATED_MESSAGE
                 : clusterQueue.isPresent() ? null : "LocalQueue " + queueName + " doesn't exist";
         transitions.submit(uid, queued, clusterQueue.orElse(null), priority.className(), priority.value(),
-                pendingReason, pendingMessage, now, idempotencyKey);
+                pendingReason, pendingMessage, now, idempotencyKey, submittedBy);
         events.publishEvent(new WorkloadsChanged());
         return new Submitted(store.find(queued.namespace(), queued.name()).orElseThrow(), true);
     }
@@ -133,7 +134,7 @@ public class WorkloadService {
      * {@link WorkloadUpdates}); any other difference is a conflict, since a submitted workload is
      * otherwise immutable (delete and resubmit). As {@code kubectl apply} of a Kueue job does, a workload whose
      * LocalQueue does not exist (yet) or that asks more than its ClusterQueue could ever give is created, pending,
-     * with a warning saying so.
+     * with a warning saying so. A workload it creates was submitted by {@code actor}.
      */
     @Transactional
     public Applied apply(DecodedDocument document, String actor) {
@@ -142,7 +143,7 @@ public class WorkloadService {
         Optional<WorkloadRow> existing = store.find(manifest.namespace(), manifest.name());
         if (existing.isEmpty()) {
             List<String> warnings = new ArrayList<>();
-            create(document, null, problems -> problems.forEach(p -> warnings.add(p.warning())));
+            create(document, null, actor, problems -> problems.forEach(p -> warnings.add(p.warning())));
             return new Applied("created", warnings);
         }
         if (store.sameManifest(existing.get().uid(), manifest.manifest())) {
@@ -161,12 +162,12 @@ public class WorkloadService {
      * seed's seed-hotswap.yaml), as GKE runs pods without Kueue: no quota, placed on a free healthy node pool by
      * priority once a cluster is connected.
      */
-    private Submitted submitPriorityOnly(WorkloadManifest manifest, String idempotencyKey) {
+    private Submitted submitPriorityOnly(WorkloadManifest manifest, String idempotencyKey, String submittedBy) {
         PriorityResolver.ResolvedPriority priority = priorities.resolve(manifest);
         UUID uid = UUID.randomUUID();
         Instant now = clock.instant();
         transitions.submit(uid, manifest, null, priority.className(), priority.value(), PendingReason.WaitingForNodePool,
-                PRIORITY_ONLY_MESSAGE, now, idempotencyKey);
+                PRIORITY_ONLY_MESSAGE, now, idempotencyKey, submittedBy);
         events.publishEvent(new WorkloadsChanged());
         return new Submitted(store.find(manifest.namespace(), manifest.name()).orElseThrow(), true);
     }

@@ -10,7 +10,8 @@ import java.util.Map;
  * before the first forecast). {@code active} is Kueue's {@code spec.active} (false once the workload is deactivated,
  * by its owner or by the leader: it holds no quota and waits outside its queue, pending reason Deactivated, until it
  * is activated), {@code requeueState} Kueue's {@code status.requeueState} (null until the workload is
- * first requeued after a PodsReady timeout or a start that failed transiently).
+ * first requeued after a PodsReady timeout or a start that failed transiently), {@code submittedBy} the caller who
+ * submitted it (null when unknown: adopted from a cluster, or submitted before submitters were recorded).
  */
 public record WorkloadStatus(
         String namespace,
@@ -32,7 +33,8 @@ public record WorkloadStatus(
         Instant admittedAt,
         Forecast forecast,
         boolean active,
-        RequeueState requeueState) {
+        RequeueState requeueState,
+        String submittedBy) {
 
     /** requests are per pod, as Kubernetes quantities. */
     public record PodSet(String name, int count, Map<String, String> requests) {

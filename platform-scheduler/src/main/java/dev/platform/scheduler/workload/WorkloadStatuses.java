@@ -43,7 +43,7 @@ public class WorkloadStatuses {
                     row.state() == WorkloadState.Pending && row.pendingReason() != null
                             ? new WorkloadStatus.PendingReason(row.pendingReason(), row.pendingMessage()) : null,
                     row.createdAt(), row.admittedAt(), forecasts.get(row.uid()), row.lifecycle().active(),
-                    requeueState(row.lifecycle()));
+                    requeueState(row.lifecycle()), row.submittedBy());
         }).toList();
     }
 

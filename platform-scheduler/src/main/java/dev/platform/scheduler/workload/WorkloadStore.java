@@ -65,7 +65,8 @@ public class WorkloadStore {
                 (Integer) rs.getObject("maximum_execution_time_seconds"),
                 new WorkloadRow.Lifecycle(rs.getBoolean("active"), rs.getInt("requeue_count"),
                         instant(rs.getTimestamp("requeue_at")), rs.getBoolean("pods_ready"),
-                        instant(rs.getTimestamp("pods_ready_changed_at"))));
+                        instant(rs.getTimestamp("pods_ready_changed_at"))),
+                rs.getString("submitted_by"));
     }
 
     static final String COLUMNS = """
@@ -73,7 +74,7 @@ public class WorkloadStore {
             pod_sets::text AS pod_sets, admission::text AS admission, pending_reason, pending_message,
             queue_timestamp, created_at, admitted_at, finished_at, restarts, version, change_seq, exclusive_topology,
             cluster, max_restarts, maximum_execution_time_seconds, active, requeue_count, requeue_at, pods_ready,
-            pods_ready_changed_at""";
+            pods_ready_changed_at, submitted_by""";
 
     /** Forecast columns of {@link #FORECAST_JOIN}, all prefixed {@code forecast_}. */
     /**
@@ -297,7 +298,7 @@ public class WorkloadStore {
                         WITH page AS (
                           SELECT * FROM (
                             SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
-                                   pending_reason, pending_message,
+                                   pending_reason, pending_message, priority_class_name, submitted_by,
                                    row_number() OVER (ORDER BY """ + " " + first + " " + """
                                                       priority DESC, queue_timestamp, uid) - 1 AS in_cq,
                                    row_number() OVER (PARTITION BY namespace, queue_name
@@ -333,7 +334,7 @@ public class WorkloadStore {
                         WITH page AS (
                           SELECT * FROM (
                             SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
-                                   pending_reason, pending_message, 0 AS in_cq,
+                                   pending_reason, pending_message, priority_class_name, submitted_by, 0 AS in_cq,
                                    row_number() OVER (ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
                             FROM workload WHERE state = 'Pending' AND active AND namespace = :ns
                                                 AND queue_name = :lq) ranked
@@ -348,7 +349,8 @@ public class WorkloadStore {
             int[] position = positions.get(UUID.fromString(w.uid()));
             return position == null ? w : new PendingWorkloadsController.PendingWorkload(w.namespace(), w.name(),
                     w.uid(), w.localQueueName(), w.clusterQueue(), w.priority(), position[0],
-                    w.positionInLocalQueue(), w.creationTimestamp(), w.pendingReason(), w.forecast());
+                    w.positionInLocalQueue(), w.creationTimestamp(), w.pendingReason(), w.forecast(),
+                    w.priorityClassName(), w.submittedBy());
         }).toList();
     }
 
@@ -384,7 +386,7 @@ public class WorkloadStore {
                 rs.getString("uid"), rs.getString("queue_name"), rs.getString("cluster_queue"), rs.getInt("priority"),
                 rs.getInt("in_cq"), rs.getInt("in_lq"), instant(rs.getTimestamp("created_at")),
                 reason == null ? null : new WorkloadStatus.PendingReason(reason, rs.getString("pending_message")),
-                forecast(rs));
+                forecast(rs), rs.getString("priority_class_name"), rs.getString("submitted_by"));
     }
 
     /** The latest condition of each type for each workload, one statement for a page. */

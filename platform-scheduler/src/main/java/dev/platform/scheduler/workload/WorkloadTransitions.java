@@ -65,24 +65,25 @@ public class WorkloadTransitions {
     // ---- submission -------------------------------------------------------------------------
 
     /**
-     * A new Pending workload, with why it waits at first (an inactive one: {@link PendingReason#Deactivated}). The caller holds
-     * {@link #lockChanges()}.
+     * A new Pending workload, with why it waits at first (an inactive one: {@link PendingReason#Deactivated}) and who
+     * submitted it (null for one adopted from a cluster). The caller holds {@link #lockChanges()}.
      */
     public void submit(UUID uid, WorkloadManifest manifest, String clusterQueue, String priorityClassName, int priority,
-                       PendingReason pendingReason, String pendingMessage, Instant now, String idempotencyKey) {
+                       PendingReason pendingReason, String pendingMessage, Instant now, String idempotencyKey,
+                       String submittedBy) {
         jdbc.sql("""
                 INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
                                       priority, state, manifest, pod_sets, pending_reason, pending_message,
                                       queue_timestamp, created_at, max_restarts, idempotency_key, exclusive_topology,
-                                      maximum_execution_time_seconds, active)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                                      maximum_execution_time_seconds, active, submitted_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
                 .params(uid, manifest.namespace(), manifest.name(), manifest.kind().manifestName(),
                         manifest.queueName(), clusterQueue, priorityClassName, priority,
                         json.writeValueAsString(manifest.manifest()), json.writeValueAsString(manifest.podSets()),
                         pendingReason == null ? null : pendingReason.name(), pendingMessage, Timestamp.from(now),
                         Timestamp.from(now),
                         manifest.maxRestarts(), idempotencyKey, manifest.exclusiveTopology(),
-                        manifest.maximumExecutionTimeSeconds(), manifest.active())
+                        manifest.maximumExecutionTimeSeconds(), manifest.active(), submittedBy)
                 .update();
         appendEvents(List.of(new NewEvent(uid, now, "QuotaReserved", "False",
                 pendingReason != null ? pendingReason.name() : "Pending",

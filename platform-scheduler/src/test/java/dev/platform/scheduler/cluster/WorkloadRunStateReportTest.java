@@ -125,6 +125,8 @@ class WorkloadRunStateReportTest extends PlatformApplicationTest {
         assertThat(again.json().get("rejectedSubmissions")).isEmpty();
         assertThat(api.get("/api/v1/namespaces/team-a/workloads").json().get("items"))
                 .extracting(w -> w.get("name").asString()).containsExactly("adopted-1");
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads/adopted-1").json().get("submittedBy").isNull())
+                .as("created in the cluster, submitted by nobody here").isTrue();
         await().atMost(Duration.ofSeconds(20)).until(
                 () -> api.get("/api/v1/namespaces/team-a/workloads/adopted-1").json().get("state").asString(),
                 "Admitted"::equals);

@@ -54,14 +54,15 @@ class ConsolePagesTest extends PlatformApplicationTest {
                         "1 pending, 1 admitted", "default/high-jax-trillium", "google.com/tpu in tpu-v6e-slice (32)",
                         "Expected to start", "No estimate: a runtime it waits for is unknown", "UnknownRuntime",
                         "runtime is unknown (no history, no maximum execution time): default/high-jax-trillium",
-                        "just now</time>");
+                        "just now</time>", "<td>low-priority-job (1000000)</td>", "<td>admin</td>");
 
         assertThat(html("/namespaces/default/workloads/low-jax-trillium"))
                 .contains("0 in the ClusterQueue, 0 in the LocalQueue", "Waiting for quota to free up",
                         "No estimate: a runtime it waits for is unknown",
                         "kind: JobSet", "name: low-jax-trillium", "replicatedJobs:", "kueue.x-k8s.io/queue-name: default-queue",
                         "<th scope=\"row\">QuotaReserved</th>", "default/high-jax-trillium",
-                        "action=\"/namespaces/default/workloads/low-jax-trillium/cancel\"");
+                        "action=\"/namespaces/default/workloads/low-jax-trillium/cancel\"",
+                        "<dd>low-priority-job (1000000)</dd>", "<dt>Submitted by</dt><dd>admin</dd>");
         assertThat(html("/namespaces/default/workloads/high-jax-trillium"))
                 .contains("<th scope=\"row\">Admitted</th><td>True</td>", "QuotaReserved=True",
                         "google.com/tpu in tpu-v6e-slice (32)", "default/low-jax-trillium", "apiVersion: jobset.x-k8s.io/v1alpha2");

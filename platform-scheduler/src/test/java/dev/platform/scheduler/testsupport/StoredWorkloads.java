@@ -37,7 +37,7 @@ public final class StoredWorkloads {
         UUID uid = UUID.randomUUID();
         transitions.lockChanges();
         transitions.submit(uid, job(namespace, name, localQueue), clusterQueue, null, priority, PendingReason.WaitingForQuota,
-                "waiting", at, null);
+                "waiting", at, null, null);
         return uid;
     }
 

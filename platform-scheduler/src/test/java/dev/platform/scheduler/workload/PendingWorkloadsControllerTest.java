@@ -29,7 +29,7 @@ class PendingWorkloadsControllerTest extends ControllerSliceTest {
         return new PendingWorkloadsController.PendingWorkload(namespace, name, "uid-" + name, "lq", "cq", 10, inCq, inLq,
                 CREATED, new WorkloadStatus.PendingReason("WaitingForQuota", "needs 4 cpu"),
                 new WorkloadStatus.Forecast(CREATED.plusSeconds(600), CREATED.plusSeconds(300), CREATED.plusSeconds(900),
-                        "ExactRuntimes", "in about 10 minutes", CREATED, false));
+                        "ExactRuntimes", "in about 10 minutes", CREATED, false), "high-priority-job", "alice");
     }
 
     @Test

@@ -42,8 +42,8 @@ class SubmissionWriterTest extends PlatformApplicationTest {
 
     @Test
     void aGroupCommitsInOneTransactionInItsOrderAndARefusedSubmissionLeavesNothing() {
-        SubmissionWriter.Waiting first = waiting(Manifests.job("first", "lq", "1", null), null);
-        SubmissionWriter.Waiting taken = waiting(Manifests.job("taken", "lq", "1", null), null);
+        SubmissionWriter.Waiting first = waiting(Manifests.job("first", "lq", "1", null), null, "alice");
+        SubmissionWriter.Waiting taken = waiting(Manifests.job("taken", "lq", "1", null), null, "alice");
         SubmissionWriter.Waiting uncovered = waiting("""
                 apiVersion: batch/v1
                 kind: Job
@@ -52,10 +52,10 @@ class SubmissionWriterTest extends PlatformApplicationTest {
                   template:
                     spec:
                       containers: [{name: main, image: busybox, resources: {requests: {nvidia.com/gpu: "1"}}}]
-                """, null);
-        SubmissionWriter.Waiting keyed = waiting(Manifests.job("keyed", "lq", "1", null), "key-1");
-        SubmissionWriter.Waiting retried = waiting(Manifests.job("keyed", "lq", "1", null), "key-1");
-        SubmissionWriter.Waiting last = waiting(Manifests.job("last", "lq", "1", null), null);
+                """, null, "alice");
+        SubmissionWriter.Waiting keyed = waiting(Manifests.job("keyed", "lq", "1", null), "key-1", "alice");
+        SubmissionWriter.Waiting retried = waiting(Manifests.job("keyed", "lq", "1", null), "key-1", "alice");
+        SubmissionWriter.Waiting last = waiting(Manifests.job("last", "lq", "1", null), null, "bob");
 
         long countBefore = groupSizes().count();
         double totalBefore = groupSizes().totalAmount();
@@ -80,6 +80,9 @@ class SubmissionWriterTest extends PlatformApplicationTest {
                 .as("the refused duplicate added no submission event").isOne();
         assertThat(first.answer().join().workload().name()).isEqualTo("first");
         assertThat(last.answer().join().workload().name()).isEqualTo("last");
+        assertThat(first.answer().join().workload().submittedBy()).as("each submission keeps its submitter")
+                .isEqualTo("alice");
+        assertThat(last.answer().join().workload().submittedBy()).isEqualTo("bob");
     }
 
     @Test
@@ -87,7 +90,7 @@ class SubmissionWriterTest extends PlatformApplicationTest {
         assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("taken", "lq", "1", null))
                 .status()).isEqualTo(409);
         assertThat(writer.submit(parser.parseWorkload(Manifests.job("alone", "lq", "1", null)
-                .getBytes(StandardCharsets.UTF_8), ManifestParser.Format.YAML, "team-a", FieldValidation.Strict), null).created()).isTrue();
+                .getBytes(StandardCharsets.UTF_8), ManifestParser.Format.YAML, "team-a", FieldValidation.Strict), null, "alice").created()).isTrue();
         assertThat(api.get("/api/v1/namespaces/team-a/workloads/alone").status()).isEqualTo(200);
     }
 
@@ -95,8 +98,8 @@ class SubmissionWriterTest extends PlatformApplicationTest {
         return meters.get("platform.submission.group.size").summary();
     }
 
-    private SubmissionWriter.Waiting waiting(String yaml, String idempotencyKey) {
+    private SubmissionWriter.Waiting waiting(String yaml, String idempotencyKey, String submittedBy) {
         return new SubmissionWriter.Waiting(parser.parseWorkload(yaml.getBytes(StandardCharsets.UTF_8),
-                ManifestParser.Format.YAML, "team-a", FieldValidation.Strict), idempotencyKey);
+                ManifestParser.Format.YAML, "team-a", FieldValidation.Strict), idempotencyKey, submittedBy);
     }
 }

@@ -52,6 +52,19 @@ class WorkloadApiTest extends PlatformApplicationTest {
     }
 
     @Test
+    void aWorkloadNamesTheCallerWhoSubmittedItOverEitherPath() {
+        Response submitted = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("posted", "lq", "1", null));
+        assertThat(submitted.status()).as(submitted.body()).isEqualTo(201);
+        assertThat(submitted.json().get("submittedBy").asString()).isEqualTo("admin");
+
+        Response applied = api.postYaml("/api/v1/manifests", Manifests.job("applied", "lq", "1", null)
+                .replace("  name: applied", "  name: applied\n  namespace: team-a"));
+        assertThat(applied.status()).as(applied.body()).isEqualTo(200);
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads/applied").json().get("submittedBy").asString())
+                .isEqualTo("admin");
+    }
+
+    @Test
     void aMisspeltParallelismIsRefusedUnlessTheSubmitterAsksForWarnOrIgnore() {
         String misspelt = Manifests.onePodJobSet("typo", Map.of("kueue.x-k8s.io/queue-name", "lq"),
                 Map.of(), "1").replace("replicas: 1", "replicas: 2").replace("parallelism: 1", "paralelism: 4");

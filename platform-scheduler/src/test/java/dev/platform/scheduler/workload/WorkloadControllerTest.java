@@ -54,13 +54,14 @@ class WorkloadControllerTest extends ControllerSliceTest {
         return new WorkloadStatus(row.namespace(), row.name(), row.kind(), row.uid().toString(), row.queueName(),
                 row.clusterQueue(), null, 0, state, List.of(new WorkloadStatus.PodSet("main", 1, java.util.Map.of("cpu", "1"))),
                 null, List.of(new WorkloadStatus.Condition("QuotaReserved", "False", "Pending", "Waiting", row.createdAt())),
-                0, 0, new WorkloadStatus.PendingReason("WaitingForQuota", "msg"), row.createdAt(), null, null, true, null);
+                0, 0, new WorkloadStatus.PendingReason("WaitingForQuota", "msg"), row.createdAt(), null, null, true, null,
+                "root");
     }
 
     @Test
     void aSubmissionIs201AtItsLocationWithItsStatus() throws Exception {
         WorkloadRow train = row("train", CREATED);
-        given(submissionWriter.submit(any(), isNull())).willReturn(new WorkloadService.Submitted(train, true));
+        given(submissionWriter.submit(any(), isNull(), any())).willReturn(new WorkloadService.Submitted(train, true));
         given(workloadStatuses.of(train)).willReturn(statusOf(train, WorkloadState.Pending));
 
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
@@ -75,11 +76,12 @@ class WorkloadControllerTest extends ControllerSliceTest {
                 .andExpect(jsonPath("$.conditions[0].lastTransitionTime").value("2026-01-01T10:00:00Z"))
                 .andExpect(jsonPath("$.positionInClusterQueue").value(0))
                 .andExpect(jsonPath("$.pendingReason.code").value("WaitingForQuota"))
+                .andExpect(jsonPath("$.submittedBy").value("root"))
                 .andExpect(jsonPath("$.warnings").doesNotExist())
                 .andExpect(header().doesNotExist("Warning"));
 
         ArgumentCaptor<DecodedDocument> document = ArgumentCaptor.forClass(DecodedDocument.class);
-        then(submissionWriter).should().submit(document.capture(), isNull());
+        then(submissionWriter).should().submit(document.capture(), isNull(), eq("root"));
         assertThat(document.getValue().manifest().namespace()).isEqualTo("team-a");
         then(submissionRate).should().acquire("root", 1);
     }
@@ -91,7 +93,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
     @Test
     void aMisspeltFieldRefusesTheSubmissionUnlessWarnOrIgnoreIsAsked() throws Exception {
         WorkloadRow train = row("train", CREATED);
-        given(workloadService.submit(any(), isNull())).willReturn(new WorkloadService.Submitted(train, true));
+        given(submissionWriter.submit(any(), isNull(), any())).willReturn(new WorkloadService.Submitted(train, true));
         given(workloadStatuses.of(train)).willReturn(statusOf(train, WorkloadState.Pending));
         String unknown = "unknown field \"spec.paralelism\"; did you mean \"parallelism\"?";
 
@@ -105,7 +107,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "Strict")
                         .contentType("application/yaml").content(MISSPELT_JOB))
                 .andExpect(status().isUnprocessableContent());
-        then(workloadService).shouldHaveNoInteractions();
+        then(submissionWriter).shouldHaveNoInteractions();
 
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "Warn")
                         .contentType("application/yaml").content(MISSPELT_JOB))
@@ -122,7 +124,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
                 .andExpect(status().isCreated())
                 .andExpect(header().doesNotExist("Warning"))
                 .andExpect(jsonPath("$.warnings").doesNotExist());
-        then(workloadService).should(times(2)).submit(any(), isNull());
+        then(submissionWriter).should(times(2)).submit(any(), isNull(), eq("root"));
     }
 
     @Test
@@ -138,7 +140,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
     @Test
     void theIdempotencyKeyIsPassedOnAndABlankOneIsNone() throws Exception {
         WorkloadRow train = row("train", CREATED);
-        given(submissionWriter.submit(any(), any())).willReturn(new WorkloadService.Submitted(train, false));
+        given(submissionWriter.submit(any(), any(), any())).willReturn(new WorkloadService.Submitted(train, false));
         given(workloadStatuses.of(train)).willReturn(statusOf(train, WorkloadState.Pending));
 
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
@@ -148,8 +150,8 @@ class WorkloadControllerTest extends ControllerSliceTest {
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
                         .header("Idempotency-Key", "  ").content(Manifests.job("train", "lq", "1", null)))
                 .andExpect(status().isCreated());
-        then(submissionWriter).should().submit(any(), eq("retry-1"));
-        then(submissionWriter).should().submit(any(), isNull());
+        then(submissionWriter).should().submit(any(), eq("retry-1"), eq("root"));
+        then(submissionWriter).should().submit(any(), isNull(), eq("root"));
     }
 
     @Test
@@ -171,7 +173,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
                 .andExpect(jsonPath("$.title").value("Malformed manifest"));
         then(submissionWriter).shouldHaveNoInteractions();
 
-        given(submissionWriter.submit(any(), any())).willThrow(Refusal.conflict("Job \"team-a/train\" exists",
+        given(submissionWriter.submit(any(), any(), any())).willThrow(Refusal.conflict("Job \"team-a/train\" exists",
                 List.of()));
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
                         .content(Manifests.job("train", "lq", "1", null)))

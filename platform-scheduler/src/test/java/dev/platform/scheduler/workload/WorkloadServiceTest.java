@@ -68,8 +68,8 @@ class WorkloadServiceTest {
 
     @Test
     void aRetryWithTheIdempotencyKeyGetsTheFirstWorkload() {
-        Submitted first = service.submit(document(Manifests.job("train", "lq", "1", null)), "retry-1");
-        Submitted retry = service.submit(document(Manifests.job("train", "lq", "1", null)), "retry-1");
+        Submitted first = service.submit(document(Manifests.job("train", "lq", "1", null)), "retry-1", "alice");
+        Submitted retry = service.submit(document(Manifests.job("train", "lq", "1", null)), "retry-1", "alice");
 
         assertThat(first.created()).isTrue();
         assertThat(retry.created()).isFalse();
@@ -81,9 +81,9 @@ class WorkloadServiceTest {
 
     @Test
     void aSecondWorkloadOfTheSameNameIsAConflictAndTheSameManifestAppliedAgainIsNoChange() {
-        service.submit(document(Manifests.job("train", "lq", "1", null)), null);
+        service.submit(document(Manifests.job("train", "lq", "1", null)), null, "alice");
 
-        assertThatThrownBy(() -> service.submit(document(Manifests.job("train", "lq", "2", null)), "other-key"))
+        assertThatThrownBy(() -> service.submit(document(Manifests.job("train", "lq", "2", null)), "other-key", "alice"))
                 .isInstanceOfSatisfying(Refusal.class, e -> assertThat(e.kind()).isEqualTo(Refusal.Kind.Conflict));
         assertThat(service.apply(document(Manifests.job("train", "lq", "1", null)), "alice").action()).isEqualTo("unchanged");
         assertThatThrownBy(() -> service.apply(document(Manifests.job("train", "lq", "2", null)), "alice"))
@@ -95,7 +95,7 @@ class WorkloadServiceTest {
     void aRequestTheClusterQueueDoesNotCoverIsRefusedBeforeAnyRow() {
         String gpu = Manifests.job("gpu", "lq", "1", null).replace("{cpu: \"1\"}", "{nvidia.com/gpu: \"1\"}");
 
-        assertThatThrownBy(() -> service.submit(document(gpu), null)).isInstanceOfSatisfying(Refusal.class, e -> {
+        assertThatThrownBy(() -> service.submit(document(gpu), null, "alice")).isInstanceOfSatisfying(Refusal.class, e -> {
             assertThat(e.kind()).isEqualTo(Refusal.Kind.Invalid);
             assertThat(e.getMessage()).contains("nvidia.com/gpu").contains("not covered by ClusterQueue cq");
         });
@@ -104,14 +104,14 @@ class WorkloadServiceTest {
 
     @Test
     void aRetryWithTheIdempotencyKeyAndAnotherManifestIsRefusedNamingTheKey() {
-        Submitted first = service.submit(document(Manifests.job("train", "lq", "1", null)), "retry-1");
+        Submitted first = service.submit(document(Manifests.job("train", "lq", "1", null)), "retry-1", "alice");
         String reordered = Manifests.job("train", "lq", "1", null)
                 .replace("  name: train\n  labels: {kueue.x-k8s.io/queue-name: lq}\n",
                         "  labels: {kueue.x-k8s.io/queue-name: lq}\n  name: train\n");
         assertThat(reordered).isNotEqualTo(Manifests.job("train", "lq", "1", null));
-        assertThat(service.submit(document(reordered), "retry-1").workload().uid()).isEqualTo(first.workload().uid());
+        assertThat(service.submit(document(reordered), "retry-1", "alice").workload().uid()).isEqualTo(first.workload().uid());
 
-        assertThatThrownBy(() -> service.submit(document(Manifests.job("other", "lq", "1", null)), "retry-1"))
+        assertThatThrownBy(() -> service.submit(document(Manifests.job("other", "lq", "1", null)), "retry-1", "alice"))
                 .isInstanceOfSatisfying(Refusal.class, e -> {
                     assertThat(e.kind()).isEqualTo(Refusal.Kind.Invalid);
                     assertThat(e.getMessage()).contains("Idempotency-Key 'retry-1' was first used to submit Job team-a/train")
@@ -124,7 +124,7 @@ class WorkloadServiceTest {
 
     @Test
     void aMissingLocalQueueIsRefusedNamingTheNearestOneAndAppliedItWaitsSayingWhy() {
-        assertThatThrownBy(() -> service.submit(document(Manifests.job("early", "lq2", "1", null)), null))
+        assertThatThrownBy(() -> service.submit(document(Manifests.job("early", "lq2", "1", null)), null, "alice"))
                 .isInstanceOfSatisfying(Refusal.class, e -> {
                     assertThat(e.getMessage()).isEqualTo("LocalQueue lq2 does not exist in namespace team-a; the nearest"
                             + " LocalQueue there is lq");
@@ -147,7 +147,7 @@ class WorkloadServiceTest {
 
     @Test
     void aRequestLargerThanTheClusterQueueCouldEverGiveIsRefusedNamingResourceRequestAndMaximum() {
-        assertThatThrownBy(() -> service.submit(document(Manifests.job("huge", "lq", "5", null)), null))
+        assertThatThrownBy(() -> service.submit(document(Manifests.job("huge", "lq", "5", null)), null, "alice"))
                 .isInstanceOfSatisfying(Refusal.class, e -> {
                     assertThat(e.getMessage()).isEqualTo("pod set main requests 5 cpu (1 pods x 5), more than"
                             + " ClusterQueue cq can ever give in one flavor: at most 4 (nominal quota plus what it may"
@@ -155,7 +155,7 @@ class WorkloadServiceTest {
                     assertThat(e.errors()).singleElement().satisfies(error -> assertThat(error)
                             .extracting("path").isEqualTo("podSets[0].requests.cpu"));
                 });
-        assertThat(service.submit(document(Manifests.job("fits", "lq", "4", null)), null).created()).isTrue();
+        assertThat(service.submit(document(Manifests.job("fits", "lq", "4", null)), null, "alice").created()).isTrue();
         assertThat(service.apply(document(Manifests.job("huge", "lq", "5", null)), "alice").warnings())
                 .singleElement().asString().endsWith("at most 4 (nominal quota plus what it may borrow); the workload"
                         + " waits with ExceedsMaxQuota");
@@ -172,8 +172,8 @@ class WorkloadServiceTest {
                 INSERT INTO cluster_queue_quota (cluster_queue, group_index, flavor_index, flavor, resource, nominal_quota)
                 VALUES ('lender', 0, 0, 'default', 'cpu', 10)""").update();
 
-        assertThat(service.submit(document(Manifests.job("borrows", "lq", "6", null)), null).created()).isTrue();
-        assertThatThrownBy(() -> service.submit(document(Manifests.job("beyond", "lq", "7", null)), null))
+        assertThat(service.submit(document(Manifests.job("borrows", "lq", "6", null)), null, "alice").created()).isTrue();
+        assertThatThrownBy(() -> service.submit(document(Manifests.job("beyond", "lq", "7", null)), null, "alice"))
                 .isInstanceOf(Refusal.class).hasMessageContaining("at most 6");
     }
 
@@ -183,7 +183,7 @@ class WorkloadServiceTest {
 
     @Test
     void aWorkloadWithoutQueueNameIsRefusedNamingTheNamespacesLocalQueuesAndHowToGetPriorityOnlyMode() {
-        assertThatThrownBy(() -> service.submit(document(Manifests.job("orphan", null, "1", null)), null))
+        assertThatThrownBy(() -> service.submit(document(Manifests.job("orphan", null, "1", null)), null, "alice"))
                 .isInstanceOfSatisfying(Refusal.class, e -> {
                     assertThat(e.kind()).isEqualTo(Refusal.Kind.Invalid);
                     assertThat(e.getMessage()).contains("names no LocalQueue")
@@ -201,7 +201,7 @@ class WorkloadServiceTest {
                 INSERT INTO local_queue (namespace, name, cluster_queue, stop_policy, spec)
                 VALUES ('team-a', 'default', 'cq', 'None', '{}')""").update();
 
-        WorkloadRow orphan = service.submit(document(Manifests.job("orphan", null, "1", null)), null).workload();
+        WorkloadRow orphan = service.submit(document(Manifests.job("orphan", null, "1", null)), null, "alice").workload();
 
         assertThat(orphan.queueName()).isEqualTo("default");
         assertThat(orphan.clusterQueue()).isEqualTo("cq");
@@ -211,7 +211,7 @@ class WorkloadServiceTest {
     void aWorkloadWithoutQueueNameRunsInPriorityOnlyModeWhereAnAdminAllowedIt() {
         allowPriorityOnly("team-a");
 
-        WorkloadRow orphan = service.submit(document(Manifests.job("orphan", null, "1", null)), null).workload();
+        WorkloadRow orphan = service.submit(document(Manifests.job("orphan", null, "1", null)), null, "alice").workload();
 
         assertThat(orphan.pendingReason()).isEqualTo(PendingReason.WaitingForNodePool.name());
         assertThat(orphan.queueName()).isNull();
@@ -223,7 +223,7 @@ class WorkloadServiceTest {
         allowPriorityOnly("team-a");
         String misspelt = Manifests.job("typo", "lq", "1", null).replace("kueue.x-k8s.io/queue-name", "kueue.x-k8s.io/queue");
 
-        assertThatThrownBy(() -> service.submit(document(misspelt), null)).isInstanceOfSatisfying(Refusal.class, e -> {
+        assertThatThrownBy(() -> service.submit(document(misspelt), null, "alice")).isInstanceOfSatisfying(Refusal.class, e -> {
             assertThat(e.getMessage()).contains("'kueue.x-k8s.io/queue' is not where Kueue reads the LocalQueue")
                     .contains("kueue.x-k8s.io/queue-name");
             assertThat(e.errors()).singleElement().satisfies(error -> assertThat(error)
@@ -239,7 +239,7 @@ class WorkloadServiceTest {
 
     @Test
     void aCancelIsDoneOnceAuditedAndAnnounced() {
-        WorkloadRow train = service.submit(document(Manifests.job("train", "lq", "1", null)), null).workload();
+        WorkloadRow train = service.submit(document(Manifests.job("train", "lq", "1", null)), null, "alice").workload();
 
         WorkloadRow cancelled = service.cancel("team-a", "train", "alice");
         WorkloadRow again = service.cancel("team-a", "train", "bob");

@@ -176,7 +176,7 @@ class WorkloadStoreTest {
     private UUID priorityOnly(String name, int priority, Instant at) {
         UUID uid = UUID.randomUUID();
         transitions.submit(uid, job("team-a", name, null), null, null,
-                priority, PendingReason.WaitingForNodePool, WorkloadService.PRIORITY_ONLY_MESSAGE, at, null);
+                priority, PendingReason.WaitingForNodePool, WorkloadService.PRIORITY_ONLY_MESSAGE, at, null, null);
         return uid;
     }
 }

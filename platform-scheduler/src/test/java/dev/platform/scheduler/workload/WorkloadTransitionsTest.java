@@ -98,7 +98,7 @@ class WorkloadTransitionsTest {
     @Test
     void aSubmissionKeepsItsIdempotencyKeyAndManifest() {
         UUID keyed = UUID.randomUUID();
-        transitions.submit(keyed, job("team-a", "keyed", "lq"), "cq", null, 0, null, null, T0, "retry-1");
+        transitions.submit(keyed, job("team-a", "keyed", "lq"), "cq", null, 0, null, null, T0, "retry-1", null);
 
         assertThat(store.findByIdempotencyKey("team-a", "retry-1")).map(WorkloadRow::uid).contains(keyed);
         assertThat(store.manifest(keyed)).hasValueSatisfying(m -> assertThat(m).contains("\"kind\": \"Job\""));

@@ -5,6 +5,7 @@ import dev.platform.api.identity.Caller;
 import dev.platform.web.console.ForecastView;
 import dev.platform.web.console.PendingReasons;
 import dev.platform.web.console.PodSetPlacement;
+import dev.platform.web.console.Priorities;
 import dev.platform.web.console.QueueUsageView;
 
 import java.time.Instant;
@@ -32,14 +33,21 @@ public interface QueueQueries {
     record QueuePage(QueueUsageView queue, List<PendingRow> pending, List<AdmittedRow> admitted) {
     }
 
-    /** A pending workload with its 0-based positions, when it was queued, why it waits and when it should start. */
-    record PendingRow(String namespace, String name, String localQueue, int priority, int positionInClusterQueue,
-                      int positionInLocalQueue, Instant queuedAt, String reason, String reasonMessage,
-                      ForecastView forecast) {
+    /**
+     * A pending workload with its priority class (null when none set its priority), its 0-based positions, when it
+     * was queued, why it waits, when it should start and who submitted it (null when unknown).
+     */
+    record PendingRow(String namespace, String name, String localQueue, String priorityClassName, int priority,
+                      int positionInClusterQueue, int positionInLocalQueue, Instant queuedAt, String reason,
+                      String reasonMessage, ForecastView forecast, String submittedBy) {
 
         /** Another team's workload at this position: counted, not named. */
         public static PendingRow hidden(int positionInClusterQueue) {
-            return new PendingRow(null, null, null, 0, positionInClusterQueue, -1, null, null, null, null);
+            return new PendingRow(null, null, null, null, 0, positionInClusterQueue, -1, null, null, null, null, null);
+        }
+
+        public String priorityText() {
+            return Priorities.describe(priorityClassName, priority);
         }
 
         public boolean isHidden() {

@@ -5,6 +5,7 @@ import dev.platform.web.console.ForecastView;
 import dev.platform.web.console.PendingReasons;
 import dev.platform.web.console.PodSetPlacement;
 import dev.platform.web.console.PreemptionView;
+import dev.platform.web.console.Priorities;
 
 import java.time.Instant;
 import java.util.List;
@@ -21,7 +22,8 @@ public interface WorkloadQueries {
      * A workload in full. {@code manifestJson} is the manifest as submitted, stored as JSON;
      * {@code preemptions} are those it took part in, as preemptor or victim, newest first; {@code forecast} is
      * when a pending workload should start (null otherwise, or before the first forecast); {@code active} is
-     * Kueue's spec.active (false once deactivated), {@code requeue} its requeueState (null before its first requeue).
+     * Kueue's spec.active (false once deactivated), {@code requeue} its requeueState (null before its first requeue);
+     * {@code submittedBy} the caller who submitted it (null when unknown: adopted from a cluster, or older).
      */
     record WorkloadDetail(String namespace, String name, String kind, String uid, String queueName,
                           String clusterQueue, String priorityClassName, int priority, String state,
@@ -29,7 +31,11 @@ public interface WorkloadQueries {
                           String pendingMessage, Instant createdAt, Instant admittedAt, List<PodSetView> podSets,
                           List<PodSetPlacement> admission, List<ConditionView> conditions,
                           List<EventView> events, List<PreemptionView> preemptions, String manifestJson,
-                          ForecastView forecast, boolean active, RequeueView requeue) {
+                          ForecastView forecast, boolean active, RequeueView requeue, String submittedBy) {
+
+        public String priorityText() {
+            return Priorities.describe(priorityClassName, priority);
+        }
 
         public String pendingReasonText() {
             return PendingReasons.describe(pendingReason);

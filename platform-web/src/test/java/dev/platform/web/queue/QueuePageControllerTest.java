@@ -49,16 +49,16 @@ class QueuePageControllerTest {
     @Test
     void listsPendingInQueueOrderWithPositionsWaitingAndReasonAndAdmittedWithFlavorsAndPools() throws Exception {
         given(queries.clusterQueue(ADMIN, "tpu-training-cq", 0, 100)).willReturn(Optional.of(new QueuePage(trainingQueue(),
-                List.of(new PendingRow("default", "low-jax-trillium", "default-queue", 1000000, 0, 0,
+                List.of(new PendingRow("default", "low-jax-trillium", "default-queue", "low-priority-job", 1000000, 0, 0,
                                 NOW.minus(Duration.ofMinutes(125)), "WaitingForQuota",
                                 "insufficient unused quota for google.com/tpu in flavor tpu-v6e-slice, 32 more needed",
                                 new ForecastView(NOW.plus(Duration.ofMinutes(25)), NOW.plus(Duration.ofMinutes(10)),
                                         NOW.plus(Duration.ofMinutes(50)), "LocalQueueHistory",
-                                        "after 1 workload in its cohort finish", NOW, false)),
-                        new PendingRow("team-b", "second", "lq-b", 10, 1, 0, NOW.minusSeconds(42), null, null,
+                                        "after 1 workload in its cohort finish", NOW, false), "alice"),
+                        new PendingRow("team-b", "second", "lq-b", null, 10, 1, 0, NOW.minusSeconds(42), null, null,
                                 new ForecastView(null, null, null, "NeverFits", "never admitted as things stand: "
                                         + "previously considered podsets requests (0) + current podset request (64) > "
-                                        + "maximum capacity (32)", NOW, true))),
+                                        + "maximum capacity (32)", NOW, true), null)),
                 List.of(new AdmittedRow("default", "high-jax-trillium", "default-queue", 2000000, "Running", T0,
                         List.of(new PodSetPlacement("slice", 8, Map.of("google.com/tpu", "tpu-v6e-slice"),
                                 Map.of("google.com/tpu", "32"), List.of("pool-a", "pool-b"))))))));
@@ -69,6 +69,8 @@ class QueuePageControllerTest {
                         containsString("ClusterQueue <span>tpu-training-cq</span>"), containsString("32 of 32"),
                         containsString("1 pending, 1 admitted"),
                         containsString("href=\"/namespaces/default/workloads/low-jax-trillium\""),
+                        containsString("<td>low-priority-job (1000000)</td>"), containsString("<td>alice</td>"),
+                        containsString("<td>10</td>"), containsString("<td>unknown</td>"),
                         containsString("Waiting for quota to free up"), containsString("WaitingForQuota"),
                         containsString("32 more needed"), containsString(">2 h 5 min ago</time>"),
                         containsString(">just now</time>"),
@@ -90,7 +92,7 @@ class QueuePageControllerTest {
     @Test
     void linksToTheNextPageOfPendingWhileMoreWait() throws Exception {
         List<PendingRow> page = java.util.stream.IntStream.range(100, 200)
-                .mapToObj(i -> new PendingRow("ns", "w" + i, "lq", 0, i, i, T0, "Blocked", null, null))
+                .mapToObj(i -> new PendingRow("ns", "w" + i, "lq", null, 0, i, i, T0, "Blocked", null, null, null))
                 .toList();
         var queue = new dev.platform.web.console.QueueUsageView("cq", null, "StrictFIFO", true, "Ready", List.of(), 250, 0);
         given(queries.clusterQueue(ADMIN, "cq", 100, 100)).willReturn(Optional.of(new QueuePage(queue, page, List.of())));
@@ -149,8 +151,8 @@ class QueuePageControllerTest {
     void otherTeamsWorkloadsAreCountedAtTheirPositionsWithoutNames() throws Exception {
         given(queries.clusterQueue(ADMIN, "tpu-training-cq", 0, 100)).willReturn(Optional.of(new QueuePage(trainingQueue(),
                 List.of(PendingRow.hidden(0), PendingRow.hidden(1),
-                        new PendingRow("vision-train", "mine", "lq", 5, 2, 0, NOW.minus(Duration.ofMinutes(3)),
-                                "WaitingForQuota", null, null),
+                        new PendingRow("vision-train", "mine", "lq", null, 5, 2, 0, NOW.minus(Duration.ofMinutes(3)),
+                                "WaitingForQuota", null, null, null),
                         PendingRow.hidden(3)),
                 List.of(AdmittedRow.hidden(), AdmittedRow.hidden()))));
 
@@ -158,9 +160,9 @@ class QueuePageControllerTest {
                 .andExpect(status().isOk())
                 .andExpect(content().string(allOf(
                         matchesPattern("(?s).*<td class=\"num\">0–1</td>\\s*<td class=\"num\">—</td>\\s*"
-                                + "<td colspan=\"6\">2 workloads of other teams</td>.*"
+                                + "<td colspan=\"7\">2 workloads of other teams</td>.*"
                                 + "vision-train/mine.*<td class=\"num\">3</td>\\s*<td class=\"num\">—</td>\\s*"
-                                + "<td colspan=\"6\">1 workload of another team</td>.*"
+                                + "<td colspan=\"7\">1 workload of another team</td>.*"
                                 + "<td colspan=\"6\">2 workloads of other teams</td>.*"),
                         not(containsString("href=\"/namespaces/null")))));
     }

@@ -67,7 +67,7 @@ class WorkloadPageControllerTest {
                         containsString("after 2 workloads in its cohort finish"), containsString("computed"),
                         containsString("just now"),
                         containsString("<time datetime=\"2026-03-01T10:00:00Z\" title=\"2026-03-01 10:00:00 UTC\">1 h ago</time>"),
-                        containsString("1000000 (low-priority-job)"),
+                        containsString("low-priority-job (1000000)"), containsString("<dd>alice</dd>"),
                         containsString("google.com/tpu: 4"), containsString("Not admitted."),
                         containsString("<th scope=\"row\">QuotaReserved</th><td>False</td>"),
                         containsString("QuotaReserved=False"), containsString("Waiting for the scheduler"),
@@ -89,12 +89,13 @@ class WorkloadPageControllerTest {
                 null, null, null, null, T0, T0.plusSeconds(5), w.podSets(),
                 List.of(new PodSetPlacement("slice", 8, Map.of("google.com/tpu", "tpu-v6e-slice"),
                         Map.of("google.com/tpu", "32"), List.of())),
-                w.conditions(), w.events(), List.of(), MANIFEST, null, true, null)));
+                w.conditions(), w.events(), List.of(), MANIFEST, null, true, null, null)));
 
         mvc.perform(get("/namespaces/default/workloads/done"))
                 .andExpect(status().isOk())
                 .andExpect(content().string(allOf(containsString("google.com/tpu in tpu-v6e-slice (32)"),
                         containsString("None, as preemptor or as victim."), not(containsString("Cancel workload")),
+                        containsString("<dd>unknown</dd>"),
                         not(containsString("Why it waits")))));
     }
 
@@ -121,7 +122,8 @@ class WorkloadPageControllerTest {
         return new WorkloadDetail(w.namespace(), name, w.kind(), w.uid(), w.queueName(), w.clusterQueue(),
                 w.priorityClassName(), w.priority(), w.state(), w.positionInClusterQueue(), w.positionInLocalQueue(),
                 w.pendingReason(), w.pendingMessage(), w.createdAt(), w.admittedAt(), w.podSets(), w.admission(),
-                w.conditions(), w.events(), w.preemptions(), w.manifestJson(), w.forecast(), active, requeue);
+                w.conditions(), w.events(), w.preemptions(), w.manifestJson(), w.forecast(), active, requeue,
+                w.submittedBy());
     }
 
     @Test
@@ -157,7 +159,7 @@ class WorkloadPageControllerTest {
         given(queries.workload(ADMIN, "default", "stopped")).willReturn(Optional.of(new WorkloadDetail(w.namespace(),
                 "stopped", w.kind(), w.uid(), w.queueName(), w.clusterQueue(), w.priorityClassName(), w.priority(),
                 "Pending", null, null, "Deactivated", "The workload is deactivated", T0, null, w.podSets(), List.of(),
-                w.conditions(), w.events(), List.of(), MANIFEST, null, false, null)));
+                w.conditions(), w.events(), List.of(), MANIFEST, null, false, null, null)));
 
         mvc.perform(get("/namespaces/default/workloads/stopped"))
                 .andExpect(status().isOk())
@@ -185,6 +187,6 @@ class WorkloadPageControllerTest {
                 List.of(preemption(7, "low-jax-trillium")), MANIFEST,
                 new ForecastView(NOW.plusSeconds(25 * 60), NOW.plusSeconds(10 * 60), NOW.plusSeconds(50 * 60),
                         "LocalQueueHistory", "after 2 workloads in its cohort finish", NOW.minusSeconds(30), false),
-                true, null);
+                true, null, "alice");
     }
 }
