@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Hotswap's edge cases (Hotswap issue, "done when" 2) with the real agent on a simulated cluster of
+ * Hotswap's edge cases with the real agent on a simulated cluster of
  * four 4x4 v6e pools, in the shared test application (grace period 5 s).
  */
 class HotswapEdgeCasesTest extends SimulatedClusterTest {

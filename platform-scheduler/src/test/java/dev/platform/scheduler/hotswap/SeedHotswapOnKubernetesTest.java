@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The seed's Hotswap story (Hotswap issue, "done when" 1) with the real agent in kubernetes mode
+ * The seed's Hotswap story with the real agent in kubernetes mode
  * against fabric8's mock API server: four 4x4 v6e pools, a ClusterQueue of 64 chips (the seed's
  * config with nominal 64), both seed JobSets running two pools each. One node of a pool under
  * high-jax-trillium turns NotReady: low-jax-trillium is preempted (reason Hotswap) and its pods

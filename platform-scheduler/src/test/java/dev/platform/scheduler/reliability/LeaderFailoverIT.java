@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Workloads issue, "done when" 4: two application instances on one database; only one runs
+ * Leader fail-over: two application instances on one database; only one runs
  * cycles; when it is killed the other takes over and admits within 15 s; every admission after
  * the take-over carries the new leader's epoch.
  */

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The seed's Kueue example end to end (Workloads issue, "done when" 2): both JobSets enter
+ * The seed's Kueue example end to end: both JobSets enter
  * tpu-training-cq, the high-priority one is admitted with all 32 chips, the low one waits at the
  * head of the queue for quota, and cancelling the high one admits the low one.
  */
