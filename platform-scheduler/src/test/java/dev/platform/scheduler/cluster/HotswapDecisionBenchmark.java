@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Hotswap benchmark (Hotswap issue, "done when" 3): 1,000 node pools, 10,000 running workloads
+ * Hotswap benchmark: 1,000 node pools, 10,000 running workloads
  * (1,000 single-slice JobSets holding a pool each, 9,000 without dedicated pools); a pool turns
  * Unhealthy in a DELTA report; measured from just before the report is sent to the hotswap's
  * committed {@code decided_at} (report handling, change detection, replacement and victim

@@ -18,7 +18,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Console benchmark (Web console issue, "done when" 2): with 100,000 workloads and 1,000,000
+ * Console benchmark: with 100,000 workloads and 1,000,000
  * preemption events in PostgreSQL, how long each page takes to render on the server. A benchmark,
  * not a timed test: it reports percentiles and asserts only that the pages rendered. Not run by
  * {@code ./mvnw verify} (its name does not match the test includes); run it with
