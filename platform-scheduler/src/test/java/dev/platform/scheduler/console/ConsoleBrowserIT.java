@@ -83,11 +83,11 @@ class ConsoleBrowserIT {
                 assertThat(browser.getCurrentUrl()).endsWith("/login");
                 console.screenshot("login");
                 for (int attempt = 1; attempt <= 5; attempt++) {
-                    console.logIn("guessed", "not-the-password-" + attempt);
+                    console.submitLogin("guessed", "not-the-password-" + attempt);
                     assertThat(browser.findElement(By.cssSelector(".errors")).getText())
                             .isEqualTo("Wrong user name or password.");
                 }
-                console.logIn("guessed", PASSWORD);
+                console.submitLogin("guessed", PASSWORD);
                 assertThat(browser.findElement(By.cssSelector(".errors")).getText())
                         .startsWith("Too many failed logins. Try again in");
                 console.screenshot("login-throttled");
@@ -291,12 +291,23 @@ class ConsoleBrowserIT {
             browser.get(baseUrl + path);
         }
 
-        /** The login form, filled in and sent as a person would. */
-        void logIn(String user, String password) {
+        /** The login form, filled in and sent as a person would; the answer may be a refusal. */
+        void submitLogin(String user, String password) {
             open("/login");
             browser.findElement(By.id("username")).sendKeys(user);
             browser.findElement(By.id("password")).sendKeys(password);
             browser.findElement(By.cssSelector("form.login-form button[type=submit]")).click();
+        }
+
+        /**
+         * A login that succeeds, returning once the console greets the user: the next page opened
+         * straight after the click could otherwise overtake the login's own navigation and land on
+         * the login form again.
+         */
+        void logIn(String user, String password) {
+            submitLogin(user, password);
+            await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
+                    browser.findElement(By.cssSelector(".who-name")).getText()).isEqualTo(user));
         }
 
         /** The whole page, beyond the window's height (DevTools' captureBeyondViewport). */
