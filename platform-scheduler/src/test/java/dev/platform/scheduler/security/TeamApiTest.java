@@ -82,6 +82,18 @@ class TeamApiTest extends PlatformApplicationTest {
                 .as("an empty list allows none, unlike no list").isEqualTo("updated");
         assertThat(api.get("/api/v1/teams/vision").json().get("allowedPriorityClasses")).isEmpty();
 
+        Response typo = api.postYaml("/api/v1/manifests", """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: WorkloadPriorityClass
+                metadata: {name: standard}
+                value: 100
+                ---
+                """ + team("vision", "[vision-train]", "[]") + "  allowedPriorityClasses: [standard, standrad]\n");
+        assertThat(typo.status()).as(typo.body()).isEqualTo(200);
+        assertThat(typo.json().at("/results/1/warnings").valueStream().map(JsonNode::asString)).containsExactly(
+                "spec.allowedPriorityClasses: 'standrad' is no PriorityClass or WorkloadPriorityClass (yet); the"
+                        + " team's workloads may name it once one exists");
+
         Response bad = api.postYaml("/api/v1/manifests", team("vision", "[vision-train]", "[]")
                 + "  allowedPriorityClasses: [Not_A_Name, low, low]\n");
         assertThat(bad.status()).isEqualTo(422);
