@@ -3,6 +3,10 @@ package dev.platform.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.platform.agent.cluster.Cluster;
 import dev.platform.agent.leadership.SoleReplica;
 import dev.platform.agent.simulation.SimulatedCluster;
@@ -18,6 +22,8 @@ import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodePoolReport;
 import dev.platform.api.agent.ReportKind;
 import dev.platform.api.agent.WorkloadPhase;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,6 +32,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The agent as the scheduler will run it in-process for the demo: plain classes on a simulated cluster. */
@@ -37,7 +44,9 @@ class SimulatedAgentTest {
     @AfterEach
     void stop() {
         agent.close();
-        scheduler.close();
+        if (scheduler != null) {
+            scheduler.close();
+        }
     }
 
     @Test
@@ -61,6 +70,47 @@ class SimulatedAgentTest {
             assertThat(r.workloads()).isEmpty();
         });
         assertThat(reports).extracting(AgentReport::sequence).doesNotHaveDuplicates().isSorted();
+    }
+
+    /**
+     * Started before its scheduler, as the README's command starts both: the agent says once that it waits, keeps
+     * retrying within a second (its backoff grew to 12 s, and the first command came that late), and says once that
+     * it is connected; no warning meanwhile.
+     */
+    @Test
+    void anAgentStartedBeforeItsSchedulerWaitsQuietlyAndConnectsWithinASecondOfItListening() throws Exception {
+        int port;
+        try (ServerSocket reserved = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
+            port = reserved.getLocalPort();
+        }
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        Logger agentLogs = (Logger) LoggerFactory.getLogger("dev.platform.agent");
+        Level level = agentLogs.getLevel();
+        agentLogs.setLevel(Level.DEBUG);
+        agentLogs.addAppender(logged);
+        try {
+            agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), "sim", FakeScheduler.TOKEN,
+                    "sim-agent"), new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC()),
+                    new SoleReplica(), Clock.systemUTC());
+            agent.start();
+            await().atMost(Duration.ofSeconds(30)).until(() -> logged.list.stream()
+                    .filter(e -> e.getFormattedMessage().contains("not delivered")).count() >= 7);
+
+            scheduler = new FakeScheduler(port);
+            await("the next report, a second at most after the seventh failure").atMost(Duration.ofSeconds(4))
+                    .until(() -> !scheduler.reports().isEmpty());
+        } finally {
+            agentLogs.detachAppender(logged);
+            agentLogs.setLevel(level);
+        }
+
+        List<String> said = logged.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO))
+                .filter(e -> e.getLoggerName().endsWith("SchedulerReachability") || e.getLevel() == Level.WARN)
+                .map(e -> e.getLevel() + " " + e.getFormattedMessage()).toList();
+        assertThat(said).hasSize(2);
+        assertThat(said.get(0)).startsWith("INFO waiting for the scheduler at http://127.0.0.1:" + port);
+        assertThat(said.get(1)).isEqualTo("INFO connected to the scheduler at http://127.0.0.1:" + port);
     }
 
     @Test

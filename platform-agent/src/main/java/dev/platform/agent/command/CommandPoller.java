@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,8 +104,12 @@ public class CommandPoller implements AutoCloseable {
                 if (Thread.currentThread().isInterrupted()) {
                     return;
                 }
-                long delay = backoff.delay(failures++, ThreadLocalRandom.current()).toMillis();
-                log.warn("command poll failed ({}); retrying in {} ms", e.getMessage(), delay);
+                long delay = scheduler.retryDelay(backoff, failures++).toMillis();
+                if (e.unreachable()) {
+                    log.debug("command poll failed ({}); retrying in {} ms", e.getMessage(), delay);
+                } else {
+                    log.warn("command poll failed ({}); retrying in {} ms", e.getMessage(), delay);
+                }
                 if (!Pause.of(delay)) {
                     return;
                 }

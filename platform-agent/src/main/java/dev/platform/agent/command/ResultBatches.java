@@ -12,7 +12,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,8 +94,14 @@ final class ResultBatches implements AutoCloseable {
                 scheduler.postResults(results);
                 return true;
             } catch (SchedulerUnavailableException e) {
-                long delay = backoff.delay(attempt, ThreadLocalRandom.current()).toMillis();
-                log.warn("{} command result(s) not delivered ({}); retrying in {} ms", results.size(), e.getMessage(), delay);
+                long delay = scheduler.retryDelay(backoff, attempt).toMillis();
+                if (e.unreachable()) {
+                    log.debug("{} command result(s) not delivered ({}); retrying in {} ms", results.size(),
+                            e.getMessage(), delay);
+                } else {
+                    log.warn("{} command result(s) not delivered ({}); retrying in {} ms", results.size(),
+                            e.getMessage(), delay);
+                }
                 if (!Pause.of(delay)) {
                     return false;
                 }

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -179,8 +178,14 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
         } catch (SchedulerUnavailableException e) {
             synchronized (this) {
                 fullRequired = true;
-                Duration delay = backoff.delay(failures++, ThreadLocalRandom.current());
-                log.warn("report {} not delivered ({}); retrying in {} ms", report.sequence(), e.getMessage(), delay.toMillis());
+                Duration delay = scheduler.retryDelay(backoff, failures++);
+                if (e.unreachable()) {
+                    log.debug("report {} not delivered ({}); retrying in {} ms", report.sequence(), e.getMessage(),
+                            delay.toMillis());
+                } else {
+                    log.warn("report {} not delivered ({}); retrying in {} ms", report.sequence(), e.getMessage(),
+                            delay.toMillis());
+                }
                 scheduleSend(delay);
             }
         }

@@ -17,8 +17,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The agent's side of the protocol: reports, long-polled commands, results. Every
@@ -37,8 +39,15 @@ public class SchedulerClient {
     private final HttpClient http;
     private final JsonMapper json;
     private final AgentMetrics metrics;
+    private final SchedulerReachability reachability;
 
     public SchedulerClient(URI schedulerUrl, String cluster, String token, JsonMapper json, AgentMetrics metrics) {
+        this(schedulerUrl, cluster, token, json, metrics, new SchedulerReachability(schedulerUrl, Clock.systemUTC()));
+    }
+
+    SchedulerClient(URI schedulerUrl, String cluster, String token, JsonMapper json, AgentMetrics metrics,
+                    SchedulerReachability reachability) {
+        this.reachability = reachability;
         this.schedulerUrl = schedulerUrl;
         this.cluster = cluster;
         this.token = token;
@@ -107,6 +116,14 @@ public class SchedulerClient {
         }
     }
 
+    /**
+     * How long a loop waits before its retry {@code attempt} (0 for the first) of a failed call: {@code backoff}'s
+     * delay once the scheduler has answered, at most a second before (it is most likely starting).
+     */
+    public Duration retryDelay(Backoff backoff, int attempt) {
+        return reachability.retryDelay(backoff, attempt, ThreadLocalRandom.current());
+    }
+
     private HttpRequest.Builder post(String path, Object body) {
         return authorized(resolve(path, null))
                 .header("Content-Type", "application/json")
@@ -127,8 +144,11 @@ public class SchedulerClient {
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws SchedulerUnavailableException {
         try {
-            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            reachability.answered();
+            return response;
         } catch (IOException e) {
+            reachability.unreachable(e.toString());
             throw new SchedulerUnavailableException("scheduler unreachable: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

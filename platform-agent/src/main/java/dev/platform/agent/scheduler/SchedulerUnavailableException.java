@@ -10,4 +10,12 @@ public class SchedulerUnavailableException extends Exception {
     public SchedulerUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * True when nothing answered (no connection, or it broke): {@link SchedulerReachability} says so once; false
+     * when the scheduler answered with an error, which each retry is worth a warning for.
+     */
+    public boolean unreachable() {
+        return getCause() instanceof java.io.IOException;
+    }
 }

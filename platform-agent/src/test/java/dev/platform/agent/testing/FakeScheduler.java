@@ -49,7 +49,12 @@ public final class FakeScheduler implements AutoCloseable {
     private final Set<Long> finished = new HashSet<>();
 
     public FakeScheduler() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        this(0);
+    }
+
+    /** Listening on {@code port} of the loopback interface (0: any free port). */
+    public FakeScheduler(int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         server.setExecutor(Executors.newCachedThreadPool(r -> {
             Thread thread = new Thread(r, "fake-scheduler");
             thread.setDaemon(true);

@@ -5,7 +5,9 @@ import dev.platform.api.manifest.ConfigManifest;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LocalQueueManifest;
+import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.TeamManifest;
+import dev.platform.api.manifest.WorkloadPriorityClassManifest;
 import dev.platform.scheduler.identity.TeamStore;
 import dev.platform.scheduler.workload.WorkloadTransitions;
 import dev.platform.scheduler.refusal.Refusal;
@@ -15,9 +17,11 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -84,7 +88,8 @@ public class ConfigurationService {
                 changed = true;
             }
             results.add(new ApplyResult(manifest.kind().manifestName(), manifest.namespace(), manifest.name(),
-                    action, document.warnings()));
+                    action, manifest instanceof TeamManifest team
+                            ? withUnknownPriorityClasses(document.warnings(), team, documents) : document.warnings()));
         }
         if (changed && !dryRun && documents.stream().anyMatch(d -> d.manifest().kind() == Kind.LOCAL_QUEUE)) {
             resolveClusterQueuesOfPendingWorkloads();
@@ -93,6 +98,29 @@ public class ConfigurationService {
             events.publishEvent(new ConfigurationChanged());
         }
         return results;
+    }
+
+    /**
+     * A team allowed a priority class that neither exists nor comes in the same request: likely a typo, which would
+     * refuse the team's workloads that name the class meant. Said, not refused: the class may be applied later.
+     */
+    private List<String> withUnknownPriorityClasses(List<String> warnings, TeamManifest team,
+                                                    List<DecodedDocument> documents) {
+        if (team.allowedPriorityClasses() == null || team.allowedPriorityClasses().isEmpty()) {
+            return warnings;
+        }
+        Set<String> known = new HashSet<>(jdbc.sql("SELECT name FROM priority_class WHERE name IN (:names)")
+                .param("names", team.allowedPriorityClasses()).query(String.class).list());
+        documents.stream().map(DecodedDocument::manifest).forEach(m -> {
+            if (m instanceof PriorityClassManifest || m instanceof WorkloadPriorityClassManifest) {
+                known.add(m.name());
+            }
+        });
+        List<String> all = new ArrayList<>(warnings);
+        team.allowedPriorityClasses().stream().filter(c -> !known.contains(c)).forEach(c -> all.add(
+                "spec.allowedPriorityClasses: '" + c + "' is no PriorityClass or WorkloadPriorityClass (yet); the"
+                        + " team's workloads may name it once one exists"));
+        return all;
     }
 
     /**

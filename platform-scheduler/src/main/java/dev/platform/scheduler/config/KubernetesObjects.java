@@ -172,6 +172,9 @@ final class KubernetesObjects {
             member.put("role", m.role().name());
             return member;
         }).toList());
+        if (t.allowedPriorityClasses() != null) {
+            spec.put("allowedPriorityClasses", t.allowedPriorityClasses());
+        }
         return object("platform.dev/v1", "Team", metadata(null, t.name()), spec, null);
     }
 

@@ -62,7 +62,7 @@ class ConsoleConfiguration implements ConfigurationQueries {
                         .toList(),
                 config.list(Kind.TEAM, TeamManifest.class).stream()
                         .map(t -> new TeamView(t.name(), t.namespaces(), t.members().stream()
-                                .map(m -> m.user() + " (" + m.role() + ")").toList()))
+                                .map(m -> m.user() + " (" + m.role() + ")").toList(), t.allowedPriorityClasses()))
                         .toList());
     }
 

@@ -15,9 +15,10 @@ import jakarta.persistence.Table;
 
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
-/** A team as stored: the Team manifest's namespaces and members. */
+/** A team as stored: the Team manifest's namespaces, members and allowed priority classes. */
 @Entity
 @Table(name = "team")
 public class Team {
@@ -39,6 +40,10 @@ public class Team {
     @ElementCollection
     @CollectionTable(name = "team_member", joinColumns = @JoinColumn(name = "team"))
     private Set<Member> members = new HashSet<>();
+
+    /** Null when the team's workloads may name any priority class. */
+    @Column(name = "allowed_priority_classes")
+    private String[] allowedPriorityClasses;
 
     protected Team() {
     }
@@ -73,11 +78,14 @@ public class Team {
         namespaces.addAll(manifest.namespaces());
         members.clear();
         manifest.members().forEach(m -> members.add(new Member(m.user(), m.role())));
+        allowedPriorityClasses = manifest.allowedPriorityClasses() == null ? null
+                : manifest.allowedPriorityClasses().toArray(String[]::new);
         updatedAt = now;
     }
 
     TeamManifest toManifest() {
         return new TeamManifest(name, namespaces.stream().toList(),
-                members.stream().map(m -> new TeamManifest.Member(m.userName(), m.role())).toList());
+                members.stream().map(m -> new TeamManifest.Member(m.userName(), m.role())).toList(),
+                allowedPriorityClasses == null ? null : List.of(allowedPriorityClasses));
     }
 }

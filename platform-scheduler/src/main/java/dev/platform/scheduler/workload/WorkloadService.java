@@ -38,11 +38,14 @@ public class WorkloadService {
     private final AccessAudit audit;
     private final WorkloadTransitions transitions;
     private final WorkloadUpdates updates;
+    private final AllowedPriorityClasses allowedPriorityClasses;
 
     public WorkloadService(WorkloadStore store, WorkloadTransitions transitions, WorkloadUpdates updates,
                            PriorityResolver priorities, JdbcClient jdbc,
                            ApplicationEventPublisher events, Clock clock,
-                           QueueNameResolution queues, SubmissionChecks checks, AccessAudit audit) {
+                           QueueNameResolution queues, SubmissionChecks checks, AccessAudit audit,
+                           AllowedPriorityClasses allowedPriorityClasses) {
+        this.allowedPriorityClasses = allowedPriorityClasses;
         this.audit = audit;
         this.transitions = transitions;
         this.updates = updates;
@@ -104,6 +107,7 @@ public class WorkloadService {
             throw Refusal.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
                     + manifest.name() + "\" already exists", List.of());
         }
+        allowedPriorityClasses.require(manifest, document.index());
         QueueNameResolution.QueueChoice queue = queues.resolve(manifest, document.index());
         if (queue.isPriorityOnly()) {
             return submitPriorityOnly(manifest, idempotencyKey, submittedBy);

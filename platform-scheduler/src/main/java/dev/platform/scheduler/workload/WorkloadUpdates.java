@@ -44,9 +44,12 @@ public class WorkloadUpdates {
     private final JsonMapper json;
     private final ApplicationEventPublisher events;
     private final Clock clock;
+    private final AllowedPriorityClasses allowedPriorityClasses;
 
     public WorkloadUpdates(WorkloadStore store, WorkloadTransitions transitions, PriorityResolver priorities,
-                           ManifestParser parser, JsonMapper json, ApplicationEventPublisher events, Clock clock) {
+                           ManifestParser parser, JsonMapper json, ApplicationEventPublisher events, Clock clock,
+                           AllowedPriorityClasses allowedPriorityClasses) {
+        this.allowedPriorityClasses = allowedPriorityClasses;
         this.store = store;
         this.transitions = transitions;
         this.priorities = priorities;
@@ -91,7 +94,7 @@ public class WorkloadUpdates {
             manifestPatch = withoutActive(patch);
         }
         Map<String, Object> merged = asObject(mergePatch(stored, manifestPatch));
-        change(row, merged, active == null ? row.lifecycle().active() : (Boolean) active, actor);
+        change(row, stored, merged, active == null ? row.lifecycle().active() : (Boolean) active, actor);
         return store.find(namespace, name).orElseThrow();
     }
 
@@ -105,11 +108,12 @@ public class WorkloadUpdates {
         if (!store.sameObject(json.writeValueAsString(candidate), json.writeValueAsString(posted.manifest()))) {
             return false;
         }
-        change(row, candidate, posted.active(), actor);
+        change(row, stored, candidate, posted.active(), actor);
         return true;
     }
 
-    private void change(WorkloadRow row, Map<String, Object> manifest, boolean requestedActive, String actor) {
+    private void change(WorkloadRow row, Map<String, Object> stored, Map<String, Object> manifest,
+                        boolean requestedActive, String actor) {
         if (row.state().isTerminal()) {
             throw Refusal.conflict("Workload \"" + row.namespace() + "/" + row.name() + "\" has "
                     + row.state().name().toLowerCase() + "; it can no longer change", List.of());
@@ -119,6 +123,10 @@ public class WorkloadUpdates {
         DecodedDocument decoded = parser.parseWorkload(text, ManifestParser.Format.JSON, row.namespace(),
                 FieldValidation.Ignore);
         WorkloadManifest changed = (WorkloadManifest) decoded.manifest();
+        Object storedLabel = child(child(stored, "metadata"), "labels").get(PRIORITY_CLASS_LABEL);
+        if (changed.workloadPriorityClassName() != null && !changed.workloadPriorityClassName().equals(storedLabel)) {
+            allowedPriorityClasses.requireForLabel(row, changed.workloadPriorityClassName());
+        }
         boolean active = Kind.WORKLOAD.manifestName().equals(row.kind()) ? changed.active() : requestedActive;
         if (!active && row.queueName() == null && row.state().holdsQuota()) {
             throw Refusal.conflict("Workload \"" + row.namespace() + "/" + row.name() + "\" runs without a"

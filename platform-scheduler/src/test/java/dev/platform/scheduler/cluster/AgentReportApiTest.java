@@ -14,6 +14,11 @@ import org.springframework.test.context.event.ApplicationEvents;
 import org.springframework.test.context.event.RecordApplicationEvents;
 import tools.jackson.databind.JsonNode;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static dev.platform.scheduler.cluster.AgentCalls.cpuPool;
@@ -244,6 +249,31 @@ class AgentReportApiTest extends PlatformApplicationTest {
         assertThat(mismatch.status()).isEqualTo(400);
         assertThat(invalid.status()).isEqualTo(403);
         assertThat(invalid.contentType()).startsWith("application/problem+json");
+        assertThat(jdbc.sql("SELECT count(*) FROM cluster").query(Long.class).single()).isZero();
+    }
+
+    /**
+     * A report announcing more than the agent endpoints accept is answered 413 from its headers: the client sends
+     * no byte of its body and still gets the answer.
+     */
+    @Test
+    void anOversizedReportIsRefused413WithoutItsBodyBeingRead() throws IOException {
+        try (Socket socket = new Socket("localhost", port)) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(("POST /api/v1/agent/clusters/prod-1/reports HTTP/1.1\r\n"
+                    + "Host: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n"
+                    + "Authorization: Bearer " + TestIdentity.agentToken("prod-1") + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+
+            assertThat(in.readLine()).startsWith("HTTP/1.1 413");
+            StringBuilder rest = new StringBuilder();
+            for (String line = in.readLine(); line != null && !line.contains("}"); line = in.readLine()) {
+                rest.append(line).append('\n');
+            }
+            assertThat(rest.toString()).contains("application/problem+json");
+        }
         assertThat(jdbc.sql("SELECT count(*) FROM cluster").query(Long.class).single()).isZero();
     }
 

@@ -11,6 +11,7 @@ import dev.platform.api.manifest.ManifestLimits;
 import dev.platform.api.manifest.ManifestParser;
 import dev.platform.api.manifest.TeamManifest;
 import dev.platform.api.manifest.decode.KubernetesManifestParser;
+import dev.platform.scheduler.identity.TeamPriorityClasses;
 import dev.platform.scheduler.identity.TeamStore;
 import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
@@ -42,6 +43,9 @@ class ConfigStoreTest {
 
     @Autowired
     TeamStore teams;
+
+    @Autowired
+    TeamPriorityClasses teamPriorityClasses;
 
     @Autowired
     WorkloadTransitions transitions;
@@ -159,5 +163,26 @@ class ConfigStoreTest {
         assertThat(store.delete(Kind.TEAM, ObjectKey.cluster("vision")).map(spec -> store.sameSpec(spec, renamed)))
                 .contains(true);
         assertThat(store.list(Kind.TEAM, TeamManifest.class)).isEmpty();
+    }
+
+    @Test
+    void aTeamsAllowedPriorityClassesAreStoredAndRestrictItsNamespacesOnly() {
+        store.insert(new TeamManifest("vision", List.of("team-a", "team-b"), List.of(), List.of("standard", "low")));
+        store.insert(new TeamManifest("speech", List.of("team-c"), List.of()));
+        store.insert(new TeamManifest("nlp", List.of("team-d"), List.of(), List.of()));
+
+        assertThat(store.find(Kind.TEAM, ObjectKey.cluster("vision"), TeamManifest.class).orElseThrow()
+                .allowedPriorityClasses()).containsExactly("low", "standard");
+        assertThat(store.find(Kind.TEAM, ObjectKey.cluster("speech"), TeamManifest.class).orElseThrow()
+                .allowedPriorityClasses()).as("no list").isNull();
+        assertThat(teamPriorityClasses.of("team-b"))
+                .contains(new TeamPriorityClasses.Restriction("vision", List.of("low", "standard")));
+        assertThat(teamPriorityClasses.of("team-c")).as("a team without a list").isEmpty();
+        assertThat(teamPriorityClasses.of("team-d")).as("an empty list allows none")
+                .contains(new TeamPriorityClasses.Restriction("nlp", List.of()));
+        assertThat(teamPriorityClasses.of("elsewhere")).as("a namespace of no team").isEmpty();
+
+        store.update(new TeamManifest("vision", List.of("team-a", "team-b"), List.of()));
+        assertThat(teamPriorityClasses.of("team-b")).as("the list removed").isEmpty();
     }
 }

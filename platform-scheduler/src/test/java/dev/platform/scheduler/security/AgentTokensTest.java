@@ -1,10 +1,16 @@
 package dev.platform.scheduler.security;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.platform.scheduler.identity.AgentTokens;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.SimulatedAgent;
 import dev.platform.scheduler.testsupport.TestIdentity;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
@@ -75,5 +81,34 @@ class AgentTokensTest extends PlatformApplicationTest {
                 .param(shortLived.get("id").asLong()).update();
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
                 api.as(secret).get("/api/v1/agent/clusters/edge-2/commands?waitSeconds=0").status()).isEqualTo(401));
+    }
+
+    /** The rotation path: an agent token close to its expiry says so in the log, naming what to do, at most hourly. */
+    @Test
+    void usingAnAgentTokenCloseToItsExpiryWarnsOnceNamingTheRotation() {
+        String closeToExpiry = api.postJson("/api/v1/clusters/edge-3/agent-tokens",
+                "{\"description\": \"old\", \"expiresInSeconds\": 259200}").json().get("token").asString();
+        String lasting = api.postJson("/api/v1/clusters/edge-3/agent-tokens", "{\"description\": \"new\"}").json()
+                .get("token").asString();
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        Logger logger = (Logger) LoggerFactory.getLogger(AgentTokens.class);
+        logger.addAppender(logged);
+        try {
+            assertThat(api.as(lasting).get("/api/v1/agent/clusters/edge-3/commands?waitSeconds=0").status()).isEqualTo(200);
+            assertThat(logged.list).as("a year ahead: nothing to say").isEmpty();
+            for (int i = 0; i < 3; i++) {
+                assertThat(api.as(closeToExpiry).get("/api/v1/agent/clusters/edge-3/commands?waitSeconds=0").status())
+                        .isEqualTo(200);
+            }
+        } finally {
+            logger.detachAppender(logged);
+        }
+
+        assertThat(logged.list).singleElement().satisfies(warning -> {
+            assertThat(warning.getLevel()).isEqualTo(Level.WARN);
+            assertThat(warning.getFormattedMessage()).contains("of cluster edge-3 expires at",
+                    "POST /api/v1/clusters/edge-3/agent-tokens", "platform.agent.token", "revoke this one");
+        });
     }
 }

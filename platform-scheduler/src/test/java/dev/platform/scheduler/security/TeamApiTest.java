@@ -66,6 +66,42 @@ class TeamApiTest extends PlatformApplicationTest {
     }
 
     @Test
+    void theAllowedPriorityClassesReadBackSortedAndAbsentMeansAny() {
+        apply(team("vision", "[vision-train]", "[]"));
+        assertThat(api.get("/api/v1/teams/vision").json().get("allowedPriorityClasses").isNull())
+                .as("no list: any class").isTrue();
+
+        assertThat(apply(team("vision", "[vision-train]", "[]") + "  allowedPriorityClasses: [standard, low]\n"))
+                .isEqualTo("updated");
+        JsonNode read = api.get("/api/v1/teams/vision").json();
+        assertThat(read.get("allowedPriorityClasses").valueStream().map(JsonNode::asString))
+                .containsExactly("low", "standard");
+        assertThat(apply(team("vision", "[vision-train]", "[]") + "  allowedPriorityClasses: [low, standard]\n"))
+                .isEqualTo("unchanged");
+        assertThat(apply(team("vision", "[vision-train]", "[]") + "  allowedPriorityClasses: []\n"))
+                .as("an empty list allows none, unlike no list").isEqualTo("updated");
+        assertThat(api.get("/api/v1/teams/vision").json().get("allowedPriorityClasses")).isEmpty();
+
+        Response typo = api.postYaml("/api/v1/manifests", """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: WorkloadPriorityClass
+                metadata: {name: standard}
+                value: 100
+                ---
+                """ + team("vision", "[vision-train]", "[]") + "  allowedPriorityClasses: [standard, standrad]\n");
+        assertThat(typo.status()).as(typo.body()).isEqualTo(200);
+        assertThat(typo.json().at("/results/1/warnings").valueStream().map(JsonNode::asString)).containsExactly(
+                "spec.allowedPriorityClasses: 'standrad' is no PriorityClass or WorkloadPriorityClass (yet); the"
+                        + " team's workloads may name it once one exists");
+
+        Response bad = api.postYaml("/api/v1/manifests", team("vision", "[vision-train]", "[]")
+                + "  allowedPriorityClasses: [Not_A_Name, low, low]\n");
+        assertThat(bad.status()).isEqualTo(422);
+        assertThat(bad.json().get("errors").valueStream().map(e -> e.get("path").asString()))
+                .containsExactly("spec.allowedPriorityClasses[0]", "spec.allowedPriorityClasses[2]");
+    }
+
+    @Test
     void deletingATeamTakesItsMembersAccessAway() {
         apply(team("vision", "[vision-train]", "[{user: bob, role: Engineer}]"));
         assertThat(api.postJson("/api/v1/users", "{\"name\": \"bob\", \"password\": \"long-enough-password\"}").status())

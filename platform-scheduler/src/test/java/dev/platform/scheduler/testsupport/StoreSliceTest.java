@@ -36,7 +36,7 @@ import java.time.ZoneOffset;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @DataJpaTest(showSql = false, includeFilters = @ComponentScan.Filter(type = FilterType.REGEX, pattern = {
-        "dev\\.platform\\.scheduler\\.workload\\.(WorkloadStore|WorkloadTransitions|WorkloadRunStates|WorkloadService|WorkloadUpdates|PriorityResolver|QueueNameResolution|SubmissionChecks|ClusterQueueCapacity)",
+        "dev\\.platform\\.scheduler\\.workload\\.(WorkloadStore|WorkloadTransitions|WorkloadRunStates|WorkloadService|WorkloadUpdates|PriorityResolver|QueueNameResolution|SubmissionChecks|ClusterQueueCapacity|AllowedPriorityClasses)",
         "dev\\.platform\\.scheduler\\.cluster\\.(AgentCommandStore|ClusterInventoryStore|ClusterQueries|CommandSignals)",
         "dev\\.platform\\.scheduler\\.config\\.(ConfigStore|ConfigurationService|QueueUsage|QueueUsageHistory|ManifestParsing)",
         "dev\\.platform\\.scheduler\\.web\\.RequestBodies",
@@ -44,7 +44,7 @@ import java.time.ZoneOffset;
         "dev\\.platform\\.scheduler\\.hotswap\\.HotswapStore",
         "dev\\.platform\\.scheduler\\.preemption\\.PreemptionStore",
         "dev\\.platform\\.scheduler\\.console\\.(ConsoleChangeFeed|ConsoleNodePools)",
-        "dev\\.platform\\.scheduler\\.identity\\.(TeamStore|AccessAudit|AuthenticatedTokens)"}))
+        "dev\\.platform\\.scheduler\\.identity\\.(TeamStore|TeamPriorityClasses|AccessAudit|AuthenticatedTokens)"}))
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
 @AutoConfigureJson
 @ContextConfiguration(initializers = TestDatabase.Initializer.class)

@@ -15,8 +15,11 @@ public interface ConfigurationQueries {
                              List<NamespaceView> namespaces, List<TeamView> teams) {
     }
 
-    /** A Team object: its namespaces and its members with their roles ({@code alice (TeamLead)}). */
-    record TeamView(String name, List<String> namespaces, List<String> members) {
+    /**
+     * A Team object: its namespaces, its members with their roles ({@code alice (TeamLead)}), and the priority classes
+     * its workloads may name (null: any).
+     */
+    record TeamView(String name, List<String> namespaces, List<String> members, List<String> allowedPriorityClasses) {
     }
 
     /** taints and tolerations in kubectl's {@code key=value:Effect} form. */

@@ -52,7 +52,9 @@ class ConfigurationPageControllerTest {
                         new PriorityClassView("WorkloadPriorityClass", "batch", 100, false, null, null)),
                 List.of(new NamespaceView("research", new TreeMap<>(
                         Map.of("team", "ml", "kubernetes.io/metadata.name", "research")))),
-                List.of(new TeamView("ml", List.of("research"), List.of("alice (TeamLead)", "bob (Engineer)")))));
+                List.of(new TeamView("ml", List.of("research"), List.of("alice (TeamLead)", "bob (Engineer)"),
+                                List.of("batch", "high-priority-job")),
+                        new TeamView("speech", List.of(), List.of(), null))));
 
         mvc.perform(get("/configuration"))
                 .andExpect(status().isOk())
@@ -73,6 +75,8 @@ class ConfigurationPageControllerTest {
                         containsString("WorkloadPriorityClass"), containsString("batch"),
                         containsString("<th scope=\"row\">research</th>"),
                         containsString("<a href=\"/teams?team=ml\">ml</a>"), containsString("<li>alice (TeamLead)</li>"),
+                        containsString("<li>batch</li><li>high-priority-job</li>"),
+                        containsString("<td class=\"empty\">any</td>"),
                         containsString("<li>kubernetes.io/metadata.name=research</li><li>team=ml</li>"),
                         containsString("aria-current=\"page\">Configuration"))));
     }

@@ -2,6 +2,7 @@ package dev.platform.web.workload;
 
 import dev.platform.web.console.ForecastView;
 import dev.platform.web.console.PodSetPlacement;
+import dev.platform.web.console.PreemptionView;
 import dev.platform.web.workload.WorkloadCommands.Cancellation;
 import dev.platform.web.workload.WorkloadQueries.ConditionView;
 import dev.platform.web.workload.WorkloadQueries.EventView;
@@ -166,6 +167,25 @@ class WorkloadPageControllerTest {
                 .andExpect(content().string(allOf(containsString("Resume workload"),
                         containsString("action=\"/namespaces/default/workloads/stopped/resume\""),
                         not(containsString("Stop workload")))));
+    }
+
+    /** The victim's page, where the preemptor belongs to another team: said so, with its priority and no link. */
+    @Test
+    void aPreemptionByAnotherTeamsWorkloadIsSaidSoAndIsNoLink() throws Exception {
+        WorkloadDetail w = pending();
+        PreemptionView own = preemption(7, "low-jax-trillium");
+        PreemptionView byAnotherTeam = new PreemptionView(7, own.at(), own.reason(), own.message(),
+                new PreemptionView.Party(null, null, "u-theirs", null, 2000000), own.victim());
+        given(queries.workload(ADMIN, "default", "victim")).willReturn(Optional.of(new WorkloadDetail(w.namespace(),
+                "victim", w.kind(), w.uid(), w.queueName(), w.clusterQueue(), w.priorityClassName(), w.priority(),
+                w.state(), w.positionInClusterQueue(), w.positionInLocalQueue(), w.pendingReason(), w.pendingMessage(),
+                w.createdAt(), w.admittedAt(), w.podSets(), w.admission(), w.conditions(), w.events(),
+                List.of(byAnotherTeam), w.manifestJson(), w.forecast(), true, null, w.submittedBy())));
+
+        mvc.perform(get("/namespaces/default/workloads/victim"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("another team's workload"), containsString("2000000"),
+                        not(containsString("null/null")), not(containsString("/namespaces//workloads/")))));
     }
 
     @Test

@@ -271,7 +271,8 @@ final class ConfigDocumentDecoder {
     }
 
     /**
-     * A team's namespaces (DNS labels, each once) and members (user names, each once, with a role).
+     * A team's namespaces (DNS labels, each once), members (user names, each once, with a role) and, when
+     * given, the priority classes its workloads may name (DNS subdomains, each once; absent: any).
      * That a namespace belongs to no other team is checked where teams are stored.
      */
     private static TeamManifest team(String name, FieldCursor spec) {
@@ -298,7 +299,28 @@ final class ConfigDocumentDecoder {
             }
             members.add(new TeamManifest.Member(user, role == null ? null : TeamRole.valueOf(role)));
         }
-        return new TeamManifest(name, namespaces, members);
+        return new TeamManifest(name, namespaces, members, allowedPriorityClasses(spec));
+    }
+
+    private static List<String> allowedPriorityClasses(FieldCursor spec) {
+        if (!spec.has("allowedPriorityClasses")) {
+            spec.skip("allowedPriorityClasses");
+            return null;
+        }
+        List<String> classes = spec.strings("allowedPriorityClasses");
+        if (classes.size() > MAX_TEAM_ENTRIES) {
+            spec.error("allowedPriorityClasses", "has " + classes.size() + " items; at most " + MAX_TEAM_ENTRIES
+                    + " are allowed");
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < classes.size(); i++) {
+            String path = FieldCursor.index("allowedPriorityClasses", i);
+            KubernetesNames.subdomainProblem(classes.get(i)).ifPresent(problem -> spec.error(path, problem));
+            if (!seen.add(classes.get(i))) {
+                spec.error(path, "priority class '" + classes.get(i) + "' is listed twice");
+            }
+        }
+        return classes;
     }
 
     private static List<FieldCursor> atMost(FieldCursor node, String field, int max) {
