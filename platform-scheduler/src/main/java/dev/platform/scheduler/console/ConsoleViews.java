@@ -83,6 +83,6 @@ class ConsoleViews {
     }
 
     private static PreemptionView.Party party(PreemptionEvent.Party p) {
-        return new PreemptionView.Party(p.namespace(), p.name(), p.uid(), p.clusterQueue(), p.priority());
+        return new PreemptionView.Party(p.namespace(), p.name(), p.uid().toString(), p.clusterQueue(), p.priority());
     }
 }

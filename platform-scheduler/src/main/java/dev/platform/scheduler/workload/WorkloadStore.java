@@ -344,9 +344,9 @@ public class WorkloadStore {
                         ORDER BY in_lq""")
                 .param("ns", namespace).param("lq", localQueue).param("offset", offset).param("limit", limit)
                 .query(this::pendingWorkload).list();
-        Map<UUID, int[]> positions = positions(page.stream().map(w -> UUID.fromString(w.uid())).toList());
+        Map<UUID, int[]> positions = positions(page.stream().map(PendingWorkloadsController.PendingWorkload::uid).toList());
         return page.stream().map(w -> {
-            int[] position = positions.get(UUID.fromString(w.uid()));
+            int[] position = positions.get(w.uid());
             return position == null ? w : new PendingWorkloadsController.PendingWorkload(w.namespace(), w.name(),
                     w.uid(), w.localQueueName(), w.clusterQueue(), w.priority(), position[0],
                     w.positionInLocalQueue(), w.creationTimestamp(), w.pendingReason(), w.forecast(),
@@ -383,8 +383,8 @@ public class WorkloadStore {
             throws java.sql.SQLException {
         String reason = rs.getString("pending_reason");
         return new PendingWorkloadsController.PendingWorkload(rs.getString("namespace"), rs.getString("name"),
-                rs.getString("uid"), rs.getString("queue_name"), rs.getString("cluster_queue"), rs.getInt("priority"),
-                rs.getInt("in_cq"), rs.getInt("in_lq"), instant(rs.getTimestamp("created_at")),
+                rs.getObject("uid", UUID.class), rs.getString("queue_name"), rs.getString("cluster_queue"),
+                rs.getInt("priority"), rs.getInt("in_cq"), rs.getInt("in_lq"), instant(rs.getTimestamp("created_at")),
                 reason == null ? null : new WorkloadStatus.PendingReason(reason, rs.getString("pending_message")),
                 forecast(rs), rs.getString("priority_class_name"), rs.getString("submitted_by"));
     }
