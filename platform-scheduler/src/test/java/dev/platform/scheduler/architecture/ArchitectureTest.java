@@ -165,6 +165,34 @@ class ArchitectureTest {
     }
 
     /**
+     * One committer: a class that changes workloads through {@code WorkloadTransitions} and also queues agent
+     * commands is where a decision's transition and the command that follows it could drift apart. Every decider
+     * returns decisions, and {@code DecisionCommitter} alone writes both in one fenced transaction.
+     */
+    @Test
+    void onlyTheDecisionCommitterChangesWorkloadsAndQueuesAgentCommands() {
+        Set<String> changing = callersOf("dev.platform.scheduler.workload.WorkloadTransitions",
+                Set.of("lockChanges", "appendEvents", "deleteFinishedBefore"));
+        Set<String> queueing = callersOf("dev.platform.scheduler.cluster.AgentCommandStore",
+                Set.of("lastCluster"));
+        changing.retainAll(queueing);
+        assertThat(changing).containsExactly("dev.platform.scheduler.commit.DecisionCommitter");
+    }
+
+    /** The top-level classes (outside the owner) calling a method of {@code owner} but those {@code except}. */
+    private static Set<String> callersOf(String owner, Set<String> except) {
+        Set<String> callers = new TreeSet<>();
+        for (JavaClass c : production) {
+            c.getMethodCallsFromSelf().stream()
+                    .filter(call -> call.getTargetOwner().getName().equals(owner))
+                    .filter(call -> !except.contains(call.getName()))
+                    .forEach(call -> callers.add(c.getName().replaceFirst("\\$.*", "")));
+        }
+        callers.remove(owner);
+        return callers;
+    }
+
+    /**
      * The feature package that owns each table: its SQL alone names the table, and the other features read the table
      * through that package's ports. A table the migrations create must have an owner here.
      */
