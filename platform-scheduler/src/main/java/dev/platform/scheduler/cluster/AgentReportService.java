@@ -159,7 +159,7 @@ public class AgentReportService {
             inventory.putPool(cluster, pool, unhealthySince, now);
             if (old == null || old.health() != health) {
                 changes.add(new NodePoolHealthChanged(cluster, pool.name(), old == null ? null : old.health(), health,
-                        pool.reasons().stream().map(Enum::name).toList()));
+                        pool.reasons()));
             }
         }
         List<String> removed = full

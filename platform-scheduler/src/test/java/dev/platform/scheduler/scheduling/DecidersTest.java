@@ -4,6 +4,7 @@ import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
+import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.api.reason.PreemptionReason;
@@ -34,7 +35,7 @@ class DecidersTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
     private static final WorkloadDecision.Hotswap.Disruption DISRUPTION = new WorkloadDecision.Hotswap.Disruption(
-            "c1", "a", List.of("node-1"), "NodeNotReady", NOW);
+            "c1", "a", List.of("node-1"), List.of(NodeHealthReason.NOT_READY), NOW);
     private static final SlicePlacement.Placement ON_B = new SlicePlacement.Placement("c1",
             Map.of("workers", List.of(new PoolKey("c1", "b"))));
 
@@ -52,7 +53,7 @@ class DecidersTest {
             assertThat(e.reason()).isEqualTo(EvictionReason.Preempted);
             assertThat(e.preemption().reason()).isEqualTo(PreemptionReason.Hotswap);
             assertThat(e.message()).isEqualTo("Preempted to accommodate a workload (UID: " + disrupted.uid()
-                    + ") due to hotswap after node pool c1/a failed (NodeNotReady); preemptor path: /cq; preemptee"
+                    + ") due to hotswap after node pool c1/a failed (NOT_READY); preemptor path: /cq; preemptee"
                     + " path: /cq");
         });
         WorkloadDecision.Restart restart = (WorkloadDecision.Restart) hotswap.fate();
@@ -85,7 +86,7 @@ class DecidersTest {
 
         assertThat(hotswap.fate()).isInstanceOfSatisfying(WorkloadDecision.Requeue.class, r -> {
             assertThat(r.reason()).isEqualTo(EvictionReason.NodeFailures);
-            assertThat(r.message()).isEqualTo("Node pool c1/a failed (NodeNotReady) and no replacement could be found");
+            assertThat(r.message()).isEqualTo("Node pool c1/a failed (NOT_READY) and no replacement could be found");
             assertThat(r.endsHotswap()).isFalse();
         });
     }
