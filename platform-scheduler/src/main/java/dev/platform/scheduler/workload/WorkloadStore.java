@@ -76,7 +76,6 @@ public class WorkloadStore {
             cluster, max_restarts, maximum_execution_time_seconds, active, requeue_count, requeue_at, pods_ready,
             pods_ready_changed_at, submitted_by""";
 
-    /** Forecast columns of {@link #FORECAST_JOIN}, all prefixed {@code forecast_}. */
     /**
      * Whether the ClusterQueue named by the SQL expression {@code %s} orders by LocalQueue usage: its admissionScope
      * asks for it (the leader stores no scores when the settings turn admission fair sharing off).
@@ -90,6 +89,7 @@ public class WorkloadStore {
             coalesce((SELECT u.score FROM local_queue_usage u
                       WHERE u.namespace = %1$s.namespace AND u.local_queue = %1$s.queue_name), 0)""";
 
+    /** Forecast columns of {@link #FORECAST_JOIN}, all prefixed {@code forecast_}. */
     private static final String FORECAST_COLUMNS = """
             f.estimated_admission_at AS forecast_at, f.admission_p10 AS forecast_p10,
             f.admission_p90 AS forecast_p90, f.basis AS forecast_basis, f.message AS forecast_message,
