@@ -213,12 +213,7 @@ public final class SchedulerState {
      * of now (Kueue orders evicted workloads by eviction time).
      */
     public void evictionCompleted(String uid) {
-        AdmittedWorkload a = admitted.get(uid);
-        if (a == null || keptInactive(a)) {
-            return;
-        }
-        workloadFinished(uid);
-        addPending(a.workload().requeuedAt(clock.instant()));
+        requeueEvicted(uid, true);
     }
 
     /**
@@ -228,12 +223,15 @@ public final class SchedulerState {
      * after each simulated cycle, so both treat victims alike.
      */
     public void evictionCommitted(String uid) {
+        requeueEvicted(uid, false);
+    }
+
+    private void requeueEvicted(String uid, boolean queuedNow) {
         AdmittedWorkload a = admitted.get(uid);
-        if (a == null || keptInactive(a)) {
-            return;
+        if (a != null && !keptInactive(a)) {
+            workloadFinished(uid);
+            addPending(queuedNow ? a.workload().requeuedAt(clock.instant()) : a.workload());
         }
-        workloadFinished(uid);
-        addPending(a.workload());
     }
 
     /** A deactivated workload whose eviction ended frees its quota and waits inactive, out of every queue. */
