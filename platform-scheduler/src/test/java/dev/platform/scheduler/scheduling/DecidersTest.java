@@ -2,9 +2,10 @@ package dev.platform.scheduler.scheduling;
 
 import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
+import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
-import dev.platform.api.agent.NodeHealthReason;
+import dev.platform.api.reason.DeactivationReason;
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.api.reason.PreemptionReason;
@@ -12,6 +13,8 @@ import dev.platform.scheduler.cluster.AgentCommandCompleted;
 import dev.platform.scheduler.commit.WorkloadDecision;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.core.lifecycle.LifecycleDecision;
+import dev.platform.scheduler.core.lifecycle.RequeuingTimestamp;
 import dev.platform.scheduler.core.model.Admission;
 import dev.platform.scheduler.core.model.PodSetAssignment;
 import dev.platform.scheduler.core.model.Workload;
@@ -135,6 +138,25 @@ class DecidersTest {
             assertThat(r.then()).isEqualTo(WorkloadDecision.AfterRelease.NOTHING);
             assertThat(r.endsHotswap()).isTrue();
         });
+    }
+
+    @Test
+    void aLifecycleTimerEvictsTheWorkloadAtTheVersionTheCacheHoldsAndQueuesItAsItsRequeuingStrategySays() {
+        WorkloadRow row = admitted("long-run", 0, 0, null);
+        LifecycleDecision.Deactivate limit = new LifecycleDecision.Deactivate(row.uid().toString(),
+                DeactivationReason.MaximumExecutionTimeExceeded, "ran past its limit");
+        WorkloadTransitions.Expected atVersion = new WorkloadTransitions.Expected.AtVersion(row.version());
+
+        WorkloadDecision.Lifecycle atEviction = LifecycleEvictions.decision(limit, row, atVersion,
+                RequeuingTimestamp.Eviction);
+        WorkloadDecision.Lifecycle atCreation = LifecycleEvictions.decision(limit, row, atVersion,
+                RequeuingTimestamp.Creation);
+
+        assertThat(atEviction.uid()).isEqualTo(row.uid());
+        assertThat(atEviction.expected()).isEqualTo(atVersion);
+        assertThat(atEviction.decision()).isEqualTo(limit);
+        assertThat(atEviction.queueAtEviction()).isTrue();
+        assertThat(atCreation.queueAtEviction()).isFalse();
     }
 
     @Test
