@@ -426,4 +426,19 @@ public class WorkloadStore {
     /** A timeline entry of a workload. */
     public record WorkloadEvent(long id, Instant at, String type, String status, String reason, String message) {
     }
+
+    /**
+     * The workloads among {@code uids} that the platform knows, each with the cluster it is placed
+     * in (empty while it is placed nowhere).
+     */
+    public Map<UUID, Optional<String>> knownWorkloads(Collection<UUID> uids) {
+        if (uids.isEmpty()) {
+            return Map.of();
+        }
+        Map<UUID, Optional<String>> known = new HashMap<>();
+        jdbc.sql("SELECT uid, cluster FROM workload WHERE uid = ANY(?)").param(uids.toArray(UUID[]::new))
+                .query((rs, i) -> Map.entry(rs.getObject(1, UUID.class), Optional.ofNullable(rs.getString(2))))
+                .list().forEach(e -> known.put(e.getKey(), e.getValue()));
+        return known;
+    }
 }

@@ -252,7 +252,6 @@ class ArchitectureTest {
             Map.entry("config/QueueUsageHistory", Set.of("workload_usage")),
             Map.entry("forecast/ForecastStore", Set.of("workload")),
             Map.entry("hotswap/HotswapStore", Set.of("workload", "agent_command")),
-            Map.entry("cluster/ClusterInventoryStore", Set.of("workload")),
             Map.entry("cluster/AgentCommandStore", Set.of("workload")),
             Map.entry("cluster/ClusterQueries", Set.of("workload")));
 
