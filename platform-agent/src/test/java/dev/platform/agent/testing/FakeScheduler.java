@@ -77,12 +77,12 @@ public final class FakeScheduler implements AutoCloseable {
         this.available = available;
     }
 
-    /** Serve commands again after their acknowledgement, as a scheduler that lost the ack would. */
     /** Polls held open right now, waiting for a command or their deadline. */
     public synchronized int openPolls() {
         return openPolls;
     }
 
+    /** Serve commands again after their acknowledgement, as a scheduler that lost the ack would. */
     public synchronized void redeliverAcknowledged() {
         redeliverAcknowledged = true;
         notifyAll();

@@ -1,7 +1,7 @@
 package dev.platform.api.reason;
 
 /** Why an admitted workload was evicted: the reason of its Evicted condition, spelled as Kueue spells it. */
-public enum EvictionReason {
+public enum EvictionReason implements WaitReason {
     /** Preempted; the preemption reason says by what rule. */
     Preempted,
     /** Its ClusterQueue was stopped with stopPolicy HoldAndDrain. */

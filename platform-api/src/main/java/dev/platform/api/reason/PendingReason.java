@@ -1,7 +1,7 @@
 package dev.platform.api.reason;
 
 /** Why a workload is still pending after a cycle; answers "why is my job pending". */
-public enum PendingReason {
+public enum PendingReason implements WaitReason {
     /** Quota is short now; the message names resource, flavor and the amount missing. */
     WaitingForQuota,
     /** Victims were chosen; the workload waits for their eviction. */

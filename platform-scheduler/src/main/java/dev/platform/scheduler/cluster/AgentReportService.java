@@ -19,6 +19,7 @@ import dev.platform.scheduler.workload.WorkloadRunStates;
 import dev.platform.scheduler.workload.WorkloadRunStates.Observation;
 import dev.platform.scheduler.workload.WorkloadService;
 import dev.platform.scheduler.workload.WorkloadService.WorkloadsChanged;
+import dev.platform.scheduler.workload.WorkloadStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
@@ -51,6 +52,7 @@ public class AgentReportService {
     private final ClusterInventoryStore inventory;
     private final WorkloadRunStates runStates;
     private final WorkloadService workloads;
+    private final WorkloadStore store;
     private final ManifestParser parser;
     private final JsonMapper json;
     private final TransactionTemplate transactions;
@@ -58,11 +60,13 @@ public class AgentReportService {
     private final Clock clock;
 
     AgentReportService(ClusterInventoryStore inventory, WorkloadRunStates runStates, WorkloadService workloads,
+                       WorkloadStore store,
                        ManifestParser parser, JsonMapper json, TransactionTemplate transactions,
                        ApplicationEventPublisher events, Clock clock) {
         this.inventory = inventory;
         this.runStates = runStates;
         this.workloads = workloads;
+        this.store = store;
         this.parser = parser;
         this.json = json;
         this.transactions = transactions;
@@ -159,7 +163,7 @@ public class AgentReportService {
             inventory.putPool(cluster, pool, unhealthySince, now);
             if (old == null || old.health() != health) {
                 changes.add(new NodePoolHealthChanged(cluster, pool.name(), old == null ? null : old.health(), health,
-                        pool.reasons().stream().map(Enum::name).toList()));
+                        pool.reasons()));
             }
         }
         List<String> removed = full
@@ -177,7 +181,7 @@ public class AgentReportService {
         for (WorkloadStatusReport status : report.workloads()) {
             uid(status.workloadUid()).ifPresent(uid -> statuses.put(uid, status));
         }
-        Map<UUID, Optional<String>> known = inventory.knownWorkloads(statuses.keySet());
+        Map<UUID, Optional<String>> known = store.knownWorkloads(statuses.keySet());
         Set<String> pools = inventory.pools(cluster).keySet();
         List<UUID> owned = new ArrayList<>();
         List<Observation> observations = new ArrayList<>();

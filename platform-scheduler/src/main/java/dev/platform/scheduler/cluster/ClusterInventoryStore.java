@@ -122,21 +122,6 @@ class ClusterInventoryStore {
                 .params(cluster, names.toArray(String[]::new)).query(String.class).list();
     }
 
-    /**
-     * The workloads among {@code uids} that the platform knows, each with the cluster it is placed
-     * in (empty while it is placed nowhere).
-     */
-    Map<UUID, Optional<String>> knownWorkloads(Collection<UUID> uids) {
-        if (uids.isEmpty()) {
-            return Map.of();
-        }
-        Map<UUID, Optional<String>> known = new HashMap<>();
-        jdbc.sql("SELECT uid, cluster FROM workload WHERE uid = ANY(?)").param(uids.toArray(UUID[]::new))
-                .query((rs, i) -> Map.entry(rs.getObject(1, UUID.class), Optional.ofNullable(rs.getString(2))))
-                .list().forEach(e -> known.put(e.getKey(), e.getValue()));
-        return known;
-    }
-
     void putWorkload(String cluster, UUID uid, WorkloadStatusReport status, Instant now) {
         jdbc.sql("""
                         INSERT INTO cluster_workload (cluster, workload_uid, phase, pods_pending, pods_running,

@@ -4,10 +4,12 @@ import dev.platform.scheduler.core.placement.NodePool;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -160,5 +162,43 @@ public class ClusterQueries {
 
     private boolean isStale(Instant lastReportAt) {
         return lastReportAt != null && lastReportAt.isBefore(clock.instant().minus(properties.staleness()));
+    }
+
+    // ---- for the metrics
+
+    /** A count of one cluster's node pools or commands in one state. */
+    public record CountInState(String cluster, String state, long count) {
+    }
+
+    /** When each cluster's agent last reported, for the clusters that reported. */
+    public Map<String, Instant> lastReports() {
+        Map<String, Instant> reports = new LinkedHashMap<>();
+        jdbc.sql("SELECT name, last_report_at FROM cluster WHERE last_report_at IS NOT NULL")
+                .query(rs -> {
+                    reports.put(rs.getString(1), rs.getTimestamp(2).toInstant());
+                });
+        return reports;
+    }
+
+    /** Node pools per cluster and health; every pool of a cluster not reported since {@code staleBefore} is Unknown. */
+    public List<CountInState> nodePoolsByHealth(Instant staleBefore) {
+        return jdbc.sql("""
+                        SELECT p.cluster, CASE WHEN c.last_report_at IS NULL OR c.last_report_at < :stale THEN 'Unknown'
+                                               ELSE p.health END, count(*)
+                        FROM node_pool p JOIN cluster c ON c.name = p.cluster GROUP BY 1, 2""")
+                .param("stale", Timestamp.from(staleBefore))
+                .query((rs, i) -> new CountInState(rs.getString(1), rs.getString(2), rs.getLong(3)))
+                .list();
+    }
+
+    /** Commands not finished yet per cluster and state (Pending, Delivered), zero included. */
+    public List<CountInState> unfinishedCommands() {
+        return jdbc.sql("""
+                        SELECT c.name, s.state, count(a.seq)
+                        FROM cluster c CROSS JOIN (VALUES ('Pending'), ('Delivered')) AS s (state)
+                        LEFT JOIN agent_command a ON a.cluster = c.name AND a.state = s.state
+                        GROUP BY 1, 2""")
+                .query((rs, i) -> new CountInState(rs.getString(1), rs.getString(2), rs.getLong(3)))
+                .list();
     }
 }

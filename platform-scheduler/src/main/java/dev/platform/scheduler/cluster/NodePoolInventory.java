@@ -1,6 +1,7 @@
 package dev.platform.scheduler.cluster;
 
 import dev.platform.api.agent.GkeLabels;
+import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.scheduler.core.placement.NodePool;
 import dev.platform.scheduler.core.placement.PoolKey;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -22,7 +23,8 @@ import java.util.Map;
 public class NodePoolInventory {
 
     /** A pool Unhealthy since {@code since}, with the nodes that made it so and why. */
-    public record UnhealthyPool(String cluster, String pool, List<String> nodes, String reason, Instant since) {
+    public record UnhealthyPool(String cluster, String pool, List<String> nodes, List<NodeHealthReason> reasons,
+                                Instant since) {
 
         public PoolKey key() {
             return new PoolKey(cluster, pool);
@@ -67,14 +69,15 @@ public class NodePoolInventory {
     /** The pools Unhealthy since {@code notAfter} or earlier, with their Unhealthy nodes. */
     public List<UnhealthyPool> unhealthySince(Instant notAfter) {
         return jdbc.sql("""
-                        SELECT p.cluster, p.name, p.unhealthy_since, array_to_string(p.health_reasons, ', ') AS reasons,
+                        SELECT p.cluster, p.name, p.unhealthy_since, p.health_reasons,
                                coalesce(array_agg(n.name ORDER BY n.name) FILTER (WHERE n.health = 'Unhealthy'), '{}') AS nodes
                         FROM node_pool p LEFT JOIN node n ON n.cluster = p.cluster AND n.node_pool = p.name
                         WHERE p.health = 'Unhealthy' AND p.unhealthy_since <= ?
                         GROUP BY p.cluster, p.name, p.unhealthy_since, p.health_reasons""")
                 .param(Timestamp.from(notAfter))
                 .query((rs, i) -> new UnhealthyPool(rs.getString(1), rs.getString(2),
-                        Arrays.asList((String[]) rs.getArray(5).getArray()), rs.getString(4),
+                        Arrays.asList((String[]) rs.getArray(5).getArray()),
+                        ClusterInventoryStore.strings(rs.getArray(4)).stream().map(NodeHealthReason::valueOf).toList(),
                         rs.getTimestamp(3).toInstant()))
                 .list();
     }

@@ -285,7 +285,7 @@ public class DecisionCommitter {
         List<String> replacementPools = h.fate() instanceof WorkloadDecision.Restart r
                 ? r.placed().placement().allPools().stream().map(PoolKey::pool).toList() : List.of();
         HotswapEvent event = new HotswapEvent(0, d.cluster(), d.pool(), d.nodes(), d.reason(),
-                new HotswapEvent.Party(h.disrupted().namespace(), h.disrupted().name(), h.disrupted().uid().toString(),
+                new HotswapEvent.Party(h.disrupted().namespace(), h.disrupted().name(), h.disrupted().uid(),
                         h.disrupted().priority()),
                 evicted, replacementPools, outcome, d.detectedAt(), batch.now, evicted.isEmpty() ? batch.now : null,
                 null, null);

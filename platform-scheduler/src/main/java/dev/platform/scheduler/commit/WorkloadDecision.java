@@ -1,5 +1,6 @@
 package dev.platform.scheduler.commit;
 
+import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.api.reason.PreemptionReason;
@@ -127,8 +128,18 @@ public sealed interface WorkloadDecision {
     record Hotswap(Disruption disruption, WorkloadRow disrupted, List<Evict> victims, WorkloadDecision fate)
             implements WorkloadDecision {
 
-        /** What the disruption looked like when it was detected. */
-        public record Disruption(String cluster, String pool, List<String> nodes, String reason, Instant detectedAt) {
+        /** What the disruption looked like when it was detected: the pool's reasons as its agent reported them. */
+        public record Disruption(String cluster, String pool, List<String> nodes, List<NodeHealthReason> reasons,
+                                 Instant detectedAt) {
+
+            public Disruption {
+                reasons = List.copyOf(reasons);
+            }
+
+            /** The reasons as messages and the hotswap event show them. */
+            public String reason() {
+                return String.join(", ", reasons.stream().map(Enum::name).toList());
+            }
         }
 
         public Hotswap {

@@ -69,9 +69,8 @@ public class ConfigurationController {
 
     /**
      * Cohort objects and implicit cohorts (named by a ClusterQueue without an object), each with
-     * its member queues.
+     * its member queues. A team member sees the cohorts holding their queues, with only those queues as members.
      */
-    /** A team member sees the cohorts holding their queues, with only those queues as members. */
     @GetMapping("/cohorts")
     public Items<CohortView> cohorts(Caller caller) {
         Optional<Set<String>> visible = store.clusterQueuesVisibleTo(caller);

@@ -5,9 +5,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -130,5 +133,68 @@ public class QueueUsage {
             return null;
         }
         return Quantities.format(value.movePointRight(3).setScale(0, java.math.RoundingMode.CEILING).longValueExact());
+    }
+
+    // ---- for the metrics
+
+    /** An amount of one flavor-resource of a ClusterQueue (in its cohort, "" when none). */
+    public record QuotaAmount(String cohort, String clusterQueue, String flavor, String resource, double amount) {
+    }
+
+    /** Admitted workloads per ClusterQueue. */
+    public Map<String, Long> admittedCounts() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        jdbc.sql("SELECT cluster_queue, admitted FROM cluster_queue_workload_count")
+                .query(rs -> {
+                    counts.put(rs.getString(1), rs.getLong(2));
+                });
+        return counts;
+    }
+
+    /** Whether each ClusterQueue is active: not stopped, and every flavor its quota names exists. */
+    public Map<String, Boolean> activeClusterQueues() {
+        Map<String, Boolean> active = new LinkedHashMap<>();
+        jdbc.sql("""
+                        SELECT q.name, q.stop_policy = 'None' AND NOT EXISTS (
+                            SELECT 1 FROM cluster_queue_quota f
+                            WHERE f.cluster_queue = q.name AND NOT EXISTS (SELECT 1 FROM resource_flavor r WHERE r.name = f.flavor))
+                        FROM cluster_queue q""")
+                .query(rs -> {
+                    active.put(rs.getString(1), rs.getBoolean(2));
+                });
+        return active;
+    }
+
+    /** Quota held by admitted workloads per ClusterQueue, flavor and resource. */
+    public List<QuotaAmount> usageAmounts() {
+        return jdbc.sql("""
+                        SELECT coalesce(q.cohort, ''), u.cluster_queue, u.flavor, u.resource, sum(u.amount)
+                        FROM workload_usage u LEFT JOIN cluster_queue q ON q.name = u.cluster_queue
+                        GROUP BY 1, 2, 3, 4""")
+                .query(QueueUsage::quotaAmount).list();
+    }
+
+    /** One column of the quota rows (nominal_quota, borrowing_limit or lending_limit) where it is set. */
+    public List<QuotaAmount> quotaAmounts(QuotaColumn column) {
+        return jdbc.sql("SELECT coalesce(q.cohort, ''), f.cluster_queue, f.flavor, f.resource, f." + column.column
+                        + " FROM cluster_queue_quota f JOIN cluster_queue q ON q.name = f.cluster_queue"
+                        + " WHERE f." + column.column + " IS NOT NULL")
+                .query(QueueUsage::quotaAmount).list();
+    }
+
+    /** The quota columns the metrics show. */
+    public enum QuotaColumn {
+        NOMINAL_QUOTA("nominal_quota"), BORROWING_LIMIT("borrowing_limit"), LENDING_LIMIT("lending_limit");
+
+        private final String column;
+
+        QuotaColumn(String column) {
+            this.column = column;
+        }
+    }
+
+    private static QuotaAmount quotaAmount(ResultSet rs, int row) throws SQLException {
+        return new QuotaAmount(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                rs.getBigDecimal(5).doubleValue());
     }
 }

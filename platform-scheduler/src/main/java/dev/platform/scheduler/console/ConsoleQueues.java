@@ -1,5 +1,6 @@
 package dev.platform.scheduler.console;
 
+import dev.platform.api.reason.WaitReason;
 import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.Kind;
@@ -36,7 +37,8 @@ class ConsoleQueues implements QueueQueries {
         return workloads.priorityOnly(limit).stream()
                 .map(w -> !caller.mayRead(w.namespace()) ? PriorityOnlyRow.hidden()
                         : new PriorityOnlyRow(w.namespace(), w.name(), w.priorityClassName(), w.priority(),
-                        w.state().name(), w.pendingReason(), w.pendingMessage(), ConsoleViews.placements(w.admission())))
+                        w.state().name(), WaitReason.of(w.pendingReason()), w.pendingMessage(),
+                        ConsoleViews.placements(w.admission())))
                 .toList();
     }
 
@@ -48,7 +50,7 @@ class ConsoleQueues implements QueueQueries {
                     .map(w -> !caller.mayRead(w.namespace()) ? PendingRow.hidden(w.positionInClusterQueue())
                             : new PendingRow(w.namespace(), w.name(), w.localQueueName(), w.priorityClassName(),
                             w.priority(), w.positionInClusterQueue(), w.positionInLocalQueue(), w.creationTimestamp(),
-                            w.pendingReason() == null ? null : w.pendingReason().code(),
+                            w.pendingReason() == null ? null : WaitReason.of(w.pendingReason().code()),
                             w.pendingReason() == null ? null : w.pendingReason().message(),
                             ConsoleViews.forecast(w.forecast()), w.submittedBy()))
                     .toList();

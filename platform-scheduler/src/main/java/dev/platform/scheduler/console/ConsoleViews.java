@@ -1,5 +1,6 @@
 package dev.platform.scheduler.console;
 
+import dev.platform.api.reason.WaitReason;
 import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.Kind;
@@ -78,11 +79,11 @@ class ConsoleViews {
     static WorkloadLine line(WorkloadStatus w) {
         return new WorkloadLine(w.namespace(), w.name(), w.kind(), w.state().name(), w.queueName(), w.clusterQueue(),
                 w.priority(), w.positionInClusterQueue(), w.positionInLocalQueue(),
-                w.pendingReason() == null ? null : w.pendingReason().code(),
+                w.pendingReason() == null ? null : WaitReason.of(w.pendingReason().code()),
                 w.pendingReason() == null ? null : w.pendingReason().message(), w.createdAt(), w.admittedAt());
     }
 
     private static PreemptionView.Party party(PreemptionEvent.Party p) {
-        return new PreemptionView.Party(p.namespace(), p.name(), p.uid(), p.clusterQueue(), p.priority());
+        return new PreemptionView.Party(p.namespace(), p.name(), p.uid().toString(), p.clusterQueue(), p.priority());
     }
 }

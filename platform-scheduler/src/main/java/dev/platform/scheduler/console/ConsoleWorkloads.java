@@ -1,5 +1,6 @@
 package dev.platform.scheduler.console;
 
+import dev.platform.api.reason.WaitReason;
 import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.WorkloadRow;
@@ -46,7 +47,7 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
             WorkloadStatus w = statuses.of(row);
             return new WorkloadDetail(w.namespace(), w.name(), w.kind(), w.uid(), w.queueName(), w.clusterQueue(),
                     w.priorityClassName(), w.priority(), w.state().name(), w.positionInClusterQueue(),
-                    w.positionInLocalQueue(), row.pendingReason(), row.pendingMessage(), w.createdAt(), w.admittedAt(),
+                    w.positionInLocalQueue(), WaitReason.of(row.pendingReason()), row.pendingMessage(), w.createdAt(), w.admittedAt(),
                     w.podSets().stream().map(p -> new PodSetView(p.name(), p.count(), p.requests())).toList(),
                     ConsoleViews.placements(row.admission()),
                     w.conditions().stream().map(c -> new ConditionView(c.type(), c.status(), c.reason(), c.message(),

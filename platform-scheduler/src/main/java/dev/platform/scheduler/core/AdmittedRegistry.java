@@ -2,7 +2,12 @@ package dev.platform.scheduler.core;
 
 import dev.platform.scheduler.core.model.AdmittedWorkload;
 import dev.platform.scheduler.core.model.FlavorResource;
+import dev.platform.scheduler.core.quota.QuotaNode;
+import dev.platform.scheduler.core.quota.QuotaTree;
+import dev.platform.scheduler.core.quota.Snapshot;
 
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,12 +16,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The workloads holding quota (Kueue's cache of admitted workloads): by uid and by ClusterQueue, with each
  * ClusterQueue's usage per flavor-resource kept incrementally, and the deactivated ones the next cycle evicts.
+ * Like Kueue's cache it keeps the quota tree over the configuration and that usage, and takes the snapshot a cycle
+ * starts from.
  */
 public final class AdmittedRegistry {
+
+    private final ConfigurationIndex configuration;
+    /** Built on first use after a configuration change; admissions and releases keep its usage current. */
+    private QuotaTree tree;
 
     private final Map<String, Map<String, AdmittedWorkload>> byQueue = new HashMap<>();
     private final Map<String, AdmittedWorkload> byUid = new HashMap<>();
@@ -24,11 +37,19 @@ public final class AdmittedRegistry {
     /** Deactivated workloads still holding quota: the next cycle evicts them, and they are not requeued. */
     private final Set<String> deactivating = new HashSet<>();
 
+    AdmittedRegistry(ConfigurationIndex configuration) {
+        this.configuration = configuration;
+    }
+
     void add(AdmittedWorkload admitted) {
         byQueue.computeIfAbsent(admitted.clusterQueue(), k -> new TreeMap<>()).put(admitted.uid(), admitted);
         byUid.put(admitted.uid(), admitted);
         Map<FlavorResource, Long> usage = usageByQueue.computeIfAbsent(admitted.clusterQueue(), k -> new HashMap<>());
         admitted.usage().forEach((fr, v) -> usage.merge(fr, v, Long::sum));
+        QuotaNode node = tree == null ? null : tree.clusterQueue(admitted.clusterQueue());
+        if (node != null) {
+            node.addUsage(admitted.usage());
+        }
     }
 
     /** Its quota is released; returns the workload removed, or null when it held none. */
@@ -41,6 +62,10 @@ public final class AdmittedRegistry {
         byQueue.get(admitted.clusterQueue()).remove(uid);
         Map<FlavorResource, Long> usage = usageByQueue.get(admitted.clusterQueue());
         admitted.usage().forEach((fr, v) -> usage.merge(fr, -v, Long::sum));
+        QuotaNode node = tree == null ? null : tree.clusterQueue(admitted.clusterQueue());
+        if (node != null) {
+            node.removeUsage(admitted.usage());
+        }
         return admitted;
     }
 
@@ -105,5 +130,49 @@ public final class AdmittedRegistry {
         admitted.forEach(copy.byUid::put);
         admitted.keySet().stream().filter(deactivating::contains).forEach(copy.deactivating::add);
         copy.usageByQueue.put(clusterQueue, new HashMap<>(usageByQueue.getOrDefault(clusterQueue, Map.of())));
+    }
+
+    /** The configuration changed: the quota tree is built again when next needed. */
+    void configurationChanged() {
+        tree = null;
+    }
+
+    /** The cohort forest over the ClusterQueues, with the usage of the workloads admitted through each. */
+    QuotaTree quotaTree() {
+        if (tree == null) {
+            tree = QuotaTree.build(configuration.cohorts(), configuration.clusterQueues().values(), this::liveUsage);
+        }
+        return tree;
+    }
+
+    /** The ClusterQueues sharing a cohort tree with {@code clusterQueue}: itself alone when it has no spec. */
+    List<String> cohortTreeOf(String clusterQueue) {
+        QuotaNode node = quotaTree().clusterQueue(clusterQueue);
+        return node == null ? List.of(clusterQueue)
+                : node.root().subtreeClusterQueues().stream().map(QuotaNode::name).toList();
+    }
+
+    /**
+     * The cohort trees over every ClusterQueue with a spec, admitted workloads or one of {@code pendingQueues}, keyed
+     * by the root ({@code cohort/<name>}, or {@code clusterqueue/<name>} for a standalone queue and for a queue
+     * without a spec), each tree's queues in name order.
+     */
+    Map<String, List<String>> cohortTrees(Collection<String> pendingQueues) {
+        Set<String> names = new TreeSet<>(configuration.clusterQueues().keySet());
+        names.addAll(pendingQueues);
+        names.addAll(byQueue.keySet());
+        Map<String, List<String>> trees = new TreeMap<>();
+        for (String cq : names) {
+            QuotaNode node = quotaTree().clusterQueue(cq);
+            String root = node == null || !node.hasParent() ? "clusterqueue/" + cq : "cohort/" + node.root().name();
+            trees.computeIfAbsent(root, k -> new ArrayList<>()).add(cq);
+        }
+        return trees;
+    }
+
+    /** What a cycle starts from (Kueue's cache.Snapshot): a copy of the quota tree over the live configuration. */
+    Snapshot snapshot(Instant now, ToDoubleFunction<AdmittedWorkload> localQueueUsage) {
+        return new Snapshot(quotaTree().copy(), configuration.clusterQueues(), configuration.flavors(), byQueue, now,
+                localQueueUsage);
     }
 }

@@ -1,6 +1,8 @@
 package dev.platform.scheduler.core;
 
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
 import dev.platform.scheduler.core.model.LocalQueueSpec;
+import dev.platform.scheduler.core.model.Namespace;
 import dev.platform.scheduler.core.model.Workload;
 
 import java.time.Instant;
@@ -181,6 +183,35 @@ public final class QueueManager {
             if (w.localQueueKey().equals(removed.key())) {
                 q.remove(w);
                 orphans.put(w.uid(), w);
+            }
+        }
+    }
+
+    /**
+     * A LocalQueue now feeds another ClusterQueue (Kueue's Manager.UpdateLocalQueue): its pending workloads move to
+     * that queue. Returns whether any moved.
+     */
+    boolean moveLocalQueue(String localQueueKey, String from, String to) {
+        PendingQueue source = queue(from);
+        boolean moved = false;
+        for (Workload w : source.all()) {
+            if (w.localQueueKey().equals(localQueueKey)) {
+                source.remove(w);
+                queue(to).add(w);
+                moved = true;
+            }
+        }
+        return moved;
+    }
+
+    /**
+     * Kueue's cqNamespaceHandler: the inadmissible workloads of the ClusterQueues that select a namespace now but did
+     * not before its labels changed are tried again.
+     */
+    void namespaceLabelsChanged(Namespace before, Namespace after) {
+        for (ClusterQueueSpec cq : configuration.clusterQueues().values()) {
+            if (cq.namespaceSelector().matches(after.labels()) && !cq.namespaceSelector().matches(before.labels())) {
+                queue(cq.name()).requeueInadmissible();
             }
         }
     }

@@ -1,32 +1,22 @@
 package dev.platform.scheduler.core;
 
 import dev.platform.scheduler.core.model.Admission;
-import dev.platform.scheduler.core.model.AdmissionMode;
 import dev.platform.scheduler.core.model.AdmittedWorkload;
 import dev.platform.scheduler.core.model.ClusterQueueSpec;
 import dev.platform.scheduler.core.model.CohortSpec;
-import dev.platform.scheduler.core.model.FlavorResource;
 import dev.platform.scheduler.core.model.LocalQueueSpec;
 import dev.platform.scheduler.core.model.Namespace;
 import dev.platform.scheduler.core.model.ResourceFlavor;
 import dev.platform.scheduler.core.model.StopPolicy;
 import dev.platform.scheduler.core.model.Workload;
 import dev.platform.scheduler.core.preemption.Preemptor;
-import dev.platform.scheduler.core.quota.QuotaNode;
-import dev.platform.scheduler.core.quota.QuotaTree;
 import dev.platform.scheduler.core.quota.Snapshot;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -48,19 +38,9 @@ public final class SchedulerState {
     private final Preemptor preemptor;
     private final ConfigurationIndex configuration = new ConfigurationIndex();
     private final QueueManager queues = new QueueManager(configuration, this::usageOrder);
-    private final AdmittedRegistry admitted = new AdmittedRegistry();
+    private final AdmittedRegistry admitted = new AdmittedRegistry(configuration);
     private final LocalQueueFairSharing fairSharing;
-
-    /**
-     * Change counter: every change that can alter when a ClusterQueue's workloads are admitted (a workload
-     * submitted, admitted, finished, evicted or removed) stamps the queue with the next value; a configuration
-     * change stamps everything. The forecast recomputes only the cohort trees stamped since it last looked.
-     */
-    private long changes;
-    private final Map<String, Long> changedAt = new HashMap<>();
-    private long configurationChangedAt;
-
-    private QuotaTree tree;
+    private final ChangeStamps stamps = new ChangeStamps();
     private boolean drainRequested;
 
     public SchedulerState(Clock clock, SchedulerSettings settings) {
@@ -118,8 +98,10 @@ public final class SchedulerState {
 
     public void applyLocalQueue(LocalQueueSpec localQueue) {
         LocalQueueSpec previous = configuration.putLocalQueue(localQueue);
-        if (previous != null && !previous.clusterQueue().equals(localQueue.clusterQueue())) {
-            movePendingOf(localQueue.key(), previous.clusterQueue(), localQueue.clusterQueue());
+        if (previous != null && !previous.clusterQueue().equals(localQueue.clusterQueue())
+                && queues.moveLocalQueue(localQueue.key(), previous.clusterQueue(), localQueue.clusterQueue())) {
+            stamp(previous.clusterQueue());
+            stamp(localQueue.clusterQueue());
         }
         fairSharing.localQueueApplied(localQueue);
         queues.adoptOrphansOf(localQueue.key()).forEach(queues.queue(localQueue.clusterQueue())::add);
@@ -151,37 +133,17 @@ public final class SchedulerState {
         }
     }
 
-    /**
-     * Kueue's cqNamespaceHandler: the inadmissible workloads of the ClusterQueues that select the namespace now but
-     * did not before are tried again (those parked as InadmissibleNamespace among them); nothing admitted is evicted.
-     */
+    /** The inadmissible workloads parked as InadmissibleNamespace may fit now; nothing admitted is evicted. */
     private void namespaceLabelsChanged(Namespace before, Namespace after) {
-        if (before.labels().equals(after.labels())) {
-            return;
-        }
-        configurationChangedAt = ++changes;
-        for (ClusterQueueSpec cq : configuration.clusterQueues().values()) {
-            if (cq.namespaceSelector().matches(after.labels()) && !cq.namespaceSelector().matches(before.labels())) {
-                queues.queue(cq.name()).requeueInadmissible();
-            }
-        }
-    }
-
-    private void movePendingOf(String localQueueKey, String from, String to) {
-        PendingQueue source = queues.queue(from);
-        for (Workload w : source.all()) {
-            if (w.localQueueKey().equals(localQueueKey)) {
-                source.remove(w);
-                queues.queue(to).add(w);
-                stamp(from);
-                stamp(to);
-            }
+        if (!before.labels().equals(after.labels())) {
+            stamps.configurationChanged();
+            queues.namespaceLabelsChanged(before, after);
         }
     }
 
     private void configurationChanged() {
-        tree = null;
-        configurationChangedAt = ++changes;
+        admitted.configurationChanged();
+        stamps.configurationChanged();
         requeueInadmissible();
     }
 
@@ -190,7 +152,7 @@ public final class SchedulerState {
     }
 
     private void stamp(String clusterQueue) {
-        changedAt.put(clusterQueue, ++changes);
+        stamps.clusterQueueChanged(clusterQueue);
     }
 
     // ---- workloads
@@ -229,10 +191,6 @@ public final class SchedulerState {
         AdmittedWorkload a = new AdmittedWorkload(workload, admission, AdmittedWorkload.usageOf(admission),
                 admittedAt, false);
         admitted.add(a);
-        QuotaNode node = tree == null ? null : tree.clusterQueue(admission.clusterQueue());
-        if (node != null) {
-            node.addUsage(a.usage());
-        }
         fairSharing.admitted(a);
         stamp(admission.clusterQueue());
     }
@@ -245,10 +203,6 @@ public final class SchedulerState {
             return;
         }
         String cq = a.clusterQueue();
-        QuotaNode node = tree == null ? null : tree.clusterQueue(cq);
-        if (node != null) {
-            node.removeUsage(a.usage());
-        }
         fairSharing.released(a);
         stamp(cq);
         requeueInadmissible(cq);
@@ -259,12 +213,7 @@ public final class SchedulerState {
      * of now (Kueue orders evicted workloads by eviction time).
      */
     public void evictionCompleted(String uid) {
-        AdmittedWorkload a = admitted.get(uid);
-        if (a == null || keptInactive(a)) {
-            return;
-        }
-        workloadFinished(uid);
-        addPending(a.workload().requeuedAt(clock.instant()));
+        requeueEvicted(uid, true);
     }
 
     /**
@@ -274,12 +223,15 @@ public final class SchedulerState {
      * after each simulated cycle, so both treat victims alike.
      */
     public void evictionCommitted(String uid) {
+        requeueEvicted(uid, false);
+    }
+
+    private void requeueEvicted(String uid, boolean queuedNow) {
         AdmittedWorkload a = admitted.get(uid);
-        if (a == null || keptInactive(a)) {
-            return;
+        if (a != null && !keptInactive(a)) {
+            workloadFinished(uid);
+            addPending(queuedNow ? a.workload().requeuedAt(clock.instant()) : a.workload());
         }
-        workloadFinished(uid);
-        addPending(a.workload());
     }
 
     /** A deactivated workload whose eviction ended frees its quota and waits inactive, out of every queue. */
@@ -385,14 +337,7 @@ public final class SchedulerState {
 
     /** Tries again the inadmissible workloads of every ClusterQueue sharing a cohort tree with {@code clusterQueue}. */
     public void requeueInadmissible(String clusterQueue) {
-        QuotaNode node = quotaTree().clusterQueue(clusterQueue);
-        if (node == null) {
-            queues.queue(clusterQueue).requeueInadmissible();
-            return;
-        }
-        for (QuotaNode q : node.root().subtreeClusterQueues()) {
-            queues.queue(q.name()).requeueInadmissible();
-        }
+        admitted.cohortTreeOf(clusterQueue).forEach(cq -> queues.queue(cq).requeueInadmissible());
     }
 
     // ---- before a cycle, and what it changes
@@ -450,20 +395,10 @@ public final class SchedulerState {
 
     /**
      * The cohort trees: ClusterQueues sharing quota through a cohort forest, which no admission or preemption ever
-     * crosses. Keyed by the root ({@code cohort/<name>}, or {@code clusterqueue/<name>} for a standalone queue and
-     * for a queue without a spec), each tree's queues in name order.
+     * crosses, keyed by their root ({@link AdmittedRegistry#cohortTrees}).
      */
     public Map<String, List<String>> cohortTrees() {
-        Set<String> names = new TreeSet<>(configuration.clusterQueues().keySet());
-        names.addAll(queues.all().keySet());
-        names.addAll(admitted.byQueue().keySet());
-        Map<String, List<String>> trees = new TreeMap<>();
-        for (String cq : names) {
-            QuotaNode node = quotaTree().clusterQueue(cq);
-            String root = node == null || !node.hasParent() ? "clusterqueue/" + cq : "cohort/" + node.root().name();
-            trees.computeIfAbsent(root, k -> new ArrayList<>()).add(cq);
-        }
-        return trees;
+        return admitted.cohortTrees(queues.all().keySet());
     }
 
     /**
@@ -471,11 +406,7 @@ public final class SchedulerState {
      * decides when their workloads are admitted changes.
      */
     public long lastChange(Collection<String> clusterQueues) {
-        long last = configurationChangedAt;
-        for (String cq : clusterQueues) {
-            last = Math.max(last, changedAt.getOrDefault(cq, 0L));
-        }
-        return last;
+        return stamps.lastChange(clusterQueues);
     }
 
     /**
@@ -487,7 +418,7 @@ public final class SchedulerState {
     public SchedulerState copyOf(Collection<String> clusterQueueNames, Clock clock) {
         SchedulerState copy = new SchedulerState(clock, settings, fairSharing.copyOf(configuration.localQueues().stream()
                 .filter(lq -> clusterQueueNames.contains(lq.clusterQueue())).map(LocalQueueSpec::key).toList()));
-            configuration.copyInto(copy.configuration, clusterQueueNames, quotaTree());
+        configuration.copyInto(copy.configuration, clusterQueueNames, admitted.quotaTree());
         copy.drainRequested = drainRequested;
         queues.copyInto(copy.queues, clusterQueueNames, copy.fairSharing.enabled() ? copy.fairSharing::score : null);
         clusterQueueNames.forEach(cq -> admitted.copyInto(copy.admitted, cq));
@@ -508,16 +439,7 @@ public final class SchedulerState {
         return preemptor;
     }
 
-    QuotaTree quotaTree() {
-        if (tree == null) {
-            tree = QuotaTree.build(configuration.cohorts(), configuration.clusterQueues().values(),
-                    admitted::liveUsage);
-        }
-        return tree;
-    }
-
     Snapshot snapshot() {
-        return new Snapshot(quotaTree().copy(), configuration.clusterQueues(), configuration.flavors(),
-                admitted.byQueue(), clock.instant(), fairSharing.enabled() ? fairSharing::preemptionUsage : null);
+        return admitted.snapshot(clock.instant(), fairSharing.enabled() ? fairSharing::preemptionUsage : null);
     }
 }

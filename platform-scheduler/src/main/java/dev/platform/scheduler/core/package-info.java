@@ -34,8 +34,8 @@
  * <h2>Data flow</h2>
  * <pre>
  *   adapter events ──► SchedulerState: ConfigurationIndex (config by name), QueueManager (per-ClusterQueue
- *                      ordered pending queues + inadmissible sets), AdmittedRegistry (admitted workloads, usage),
- *                      usage kept incrementally in a QuotaTree
+ *                      ordered pending queues + inadmissible sets), AdmittedRegistry (admitted workloads, usage
+ *                      kept incrementally in a QuotaTree, the snapshot), ChangeStamps (for the forecast)
  *   AdmissionCycle.run(state):  snapshot (copy of the QuotaTree: O(queues + cohorts))
  *                rounds: head of every open ClusterQueue ─► FlavorAssigner (+ Preemptor as oracle)
  *                        ─► order (classical or DRS tournament) ─► admit / preempt / requeue, fit re-checked

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * One disruption under a running workload and its recovery, with the MTTR phases:
@@ -25,7 +26,7 @@ public record HotswapEvent(long id, String cluster, String nodePool, List<String
     static final String OTHER_TEAM_WAITING = "evictions of another team's workloads are not finished yet";
 
     /** A workload taking part: the disrupted one or a victim. */
-    public record Party(String namespace, String name, String uid, int priority) {
+    public record Party(String namespace, String name, UUID uid, int priority) {
 
         /** Another team's workload: its uid and priority stay (they name nothing), the rest goes. */
         Party unnamed() {

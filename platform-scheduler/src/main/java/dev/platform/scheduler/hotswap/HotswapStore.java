@@ -55,7 +55,7 @@ public class HotswapStore {
                             evictions_done_at, running_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?) RETURNING id""")
                 .params(event.cluster(), event.nodePool(), event.nodes().toArray(String[]::new), event.reason(),
-                        UUID.fromString(event.disrupted().uid()), event.disrupted().namespace(), event.disrupted().name(),
+                        event.disrupted().uid(), event.disrupted().namespace(), event.disrupted().name(),
                         json.writeValueAsString(event.victims()), event.replacementPools().toArray(String[]::new),
                         event.outcome(), Timestamp.from(event.detectedAt()), ts(event.decidedAt()),
                         ts(event.evictionsDoneAt()), ts(event.runningAt()))
@@ -135,7 +135,7 @@ public class HotswapStore {
         return new HotswapEvent(rs.getLong("id"), rs.getString("cluster"), rs.getString("node_pool"),
                 strings(rs.getArray("nodes")), rs.getString("reason"),
                 new HotswapEvent.Party(rs.getString("disrupted_namespace"), rs.getString("disrupted_name"),
-                        rs.getString("disrupted_uid"), rs.getInt("disrupted_priority")),
+                        rs.getObject("disrupted_uid", UUID.class), rs.getInt("disrupted_priority")),
                 json.readValue(rs.getString("victims"), PARTIES), strings(rs.getArray("replacement_pools")),
                 rs.getString("outcome"), instant(rs.getTimestamp("detected_at")), instant(rs.getTimestamp("decided_at")),
                 instant(rs.getTimestamp("evictions_done_at")), instant(rs.getTimestamp("running_at")),

@@ -74,9 +74,9 @@ public class PreemptionController {
             for (PreemptionEvent event : page) {
                 PreemptionEvent e = event.seenBy(caller);
                 out.print(String.join(",", List.of(Long.toString(e.id()), e.at().toString(), csv(e.reason()),
-                        csv(e.message()), csv(e.preemptor().namespace()), csv(e.preemptor().name()), e.preemptor().uid(),
+                        csv(e.message()), csv(e.preemptor().namespace()), csv(e.preemptor().name()), e.preemptor().uid().toString(),
                         csv(e.preemptor().clusterQueue()), Integer.toString(e.preemptor().priority()),
-                        csv(e.victim().namespace()), csv(e.victim().name()), e.victim().uid(),
+                        csv(e.victim().namespace()), csv(e.victim().name()), e.victim().uid().toString(),
                         csv(e.victim().clusterQueue()), Integer.toString(e.victim().priority()))));
                 out.print("\r\n");
             }

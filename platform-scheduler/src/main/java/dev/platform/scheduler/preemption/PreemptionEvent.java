@@ -2,6 +2,7 @@ package dev.platform.scheduler.preemption;
 
 import dev.platform.api.identity.Caller;
 import java.time.Instant;
+import java.util.UUID;
 
 /** One preemption as the audit API shows it. */
 public record PreemptionEvent(long id, Instant at, String reason, String message, Party preemptor, Party victim) {
@@ -11,7 +12,7 @@ public record PreemptionEvent(long id, Instant at, String reason, String message
             + " not shown.";
 
     /** A workload on either side of a preemption, as it was at that moment. */
-    public record Party(String namespace, String name, String uid, String clusterQueue, int priority) {
+    public record Party(String namespace, String name, UUID uid, String clusterQueue, int priority) {
 
         /** Another team's workload: its uid and priority stay (they name nothing), the rest goes. */
         Party unnamed() {

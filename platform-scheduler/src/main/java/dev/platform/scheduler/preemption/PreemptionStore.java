@@ -19,10 +19,10 @@ public class PreemptionStore {
     private static final RowMapper<PreemptionEvent> EVENT = (rs, i) -> new PreemptionEvent(
             rs.getLong("id"), rs.getTimestamp("at").toInstant(), rs.getString("reason"), rs.getString("message"),
             new PreemptionEvent.Party(rs.getString("preemptor_namespace"), rs.getString("preemptor_name"),
-                    rs.getString("preemptor_uid"), rs.getString("preemptor_cluster_queue"),
+                    rs.getObject("preemptor_uid", UUID.class), rs.getString("preemptor_cluster_queue"),
                     rs.getInt("preemptor_priority")),
             new PreemptionEvent.Party(rs.getString("victim_namespace"), rs.getString("victim_name"),
-                    rs.getString("victim_uid"), rs.getString("victim_cluster_queue"),
+                    rs.getObject("victim_uid", UUID.class), rs.getString("victim_cluster_queue"),
                     rs.getInt("victim_priority")));
 
     private final JdbcTemplate jdbcTemplate;
@@ -44,9 +44,9 @@ public class PreemptionStore {
                             victim_uid, victim_namespace, victim_name, victim_cluster_queue, victim_priority, epoch)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 events.stream().map(e -> new Object[]{Timestamp.from(e.at()), e.reason(), e.message(),
-                        UUID.fromString(e.preemptor().uid()), e.preemptor().namespace(), e.preemptor().name(),
+                        e.preemptor().uid(), e.preemptor().namespace(), e.preemptor().name(),
                         e.preemptor().clusterQueue(), e.preemptor().priority(),
-                        UUID.fromString(e.victim().uid()), e.victim().namespace(), e.victim().name(),
+                        e.victim().uid(), e.victim().namespace(), e.victim().name(),
                         e.victim().clusterQueue(), e.victim().priority(), epoch}).toList());
     }
 

@@ -101,7 +101,7 @@ final class CycleDecisions {
     }
 
     private static PreemptionEvent.Party party(Workload workload, String clusterQueue) {
-        return new PreemptionEvent.Party(workload.namespace(), workload.name(), workload.uid(), clusterQueue,
+        return new PreemptionEvent.Party(workload.namespace(), workload.name(), uid(workload), clusterQueue,
                 workload.priority());
     }
 }

@@ -104,7 +104,7 @@ public class HotswapDetector {
             List<WorkloadRow> victims = replacement == null ? List.of()
                     : replacement.victims().stream().map(h -> rows.apply(h.workloadUid())).toList();
             WorkloadDecision.Hotswap hotswap = decide(new WorkloadDecision.Hotswap.Disruption(first.cluster(),
-                    first.pool(), first.nodes(), first.reason(), first.since()), row, replacement, victims,
+                    first.pool(), first.nodes(), first.reasons(), first.since()), row, replacement, victims,
                     flavorLabels);
             mirror.accept(new Decided(row, replacement, victims, result(hotswap,
                     committer.commit(epoch, List.of(hotswap)))));

@@ -32,6 +32,12 @@ class LifecycleEvictions {
     /** {@code decision} for {@code row} (the workload it names), to land only if the row is still as {@code expected}. */
     WorkloadDecision.Lifecycle decision(LifecycleDecision decision, WorkloadRow row,
                                         WorkloadTransitions.Expected expected) {
+        return decision(decision, row, expected, timestamp);
+    }
+
+    /** The same, queued again as of the eviction when the requeuing strategy's {@code timestamp} says so. */
+    static WorkloadDecision.Lifecycle decision(LifecycleDecision decision, WorkloadRow row,
+                                               WorkloadTransitions.Expected expected, RequeuingTimestamp timestamp) {
         return new WorkloadDecision.Lifecycle(row.uid(), expected, decision,
                 timestamp == RequeuingTimestamp.Eviction, row.maximumExecutionTimeSeconds());
     }

@@ -173,7 +173,7 @@ final class PriorityOnlyPlacement {
     }
 
     static PreemptionEvent.Party party(WorkloadRow row) {
-        return new PreemptionEvent.Party(row.namespace(), row.name(), row.uid().toString(), row.clusterQueue(),
+        return new PreemptionEvent.Party(row.namespace(), row.name(), row.uid(), row.clusterQueue(),
                 row.priority());
     }
 }

@@ -3,6 +3,10 @@ package dev.platform.scheduler.scheduling;
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PreemptionReason;
 import dev.platform.scheduler.cluster.AgentsProperties;
+import dev.platform.scheduler.cluster.ClusterQueries;
+import dev.platform.scheduler.config.QueueUsage;
+import dev.platform.scheduler.config.QueueUsage.QuotaAmount;
+import dev.platform.scheduler.config.QueueUsage.QuotaColumn;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.QueueManager.PendingCounts;
@@ -20,7 +24,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,17 +70,21 @@ public class SchedulingMetrics {
     private final MeterRegistry registry;
     private final JdbcClient jdbc;
     private final WorkloadStore workloads;
+    private final QueueUsage queues;
+    private final ClusterQueries clusters;
     private final Clock clock;
     private final Duration staleness;
     private final SchedulingLoop loop;
     private final Map<String, MultiGauge> gauges;
     private volatile Map<String, PendingCounts> pending = Map.of();
 
-    SchedulingMetrics(MeterRegistry registry, JdbcClient jdbc, WorkloadStore workloads, Clock clock,
-                      AgentsProperties agents, @Lazy SchedulingLoop loop) {
+    SchedulingMetrics(MeterRegistry registry, JdbcClient jdbc, WorkloadStore workloads, QueueUsage queues,
+                      ClusterQueries clusters, Clock clock, AgentsProperties agents, @Lazy SchedulingLoop loop) {
         this.registry = registry;
         this.jdbc = jdbc;
         this.workloads = workloads;
+        this.queues = queues;
+        this.clusters = clusters;
         this.clock = clock;
         this.staleness = agents.staleness();
         this.loop = loop;
@@ -250,37 +257,27 @@ public class SchedulingMetrics {
                 .map(w -> row(Tags.of("cluster_queue", w.clusterQueue(), "reason", w.reason(),
                         "underlying_cause", "", "replica_role", role), w.count()))
                 .toList(), true);
-        var admittedRows = jdbc.sql("SELECT cluster_queue, admitted FROM cluster_queue_workload_count")
-                .query((rs, i) -> row(Tags.of("cluster_queue", rs.getString(1), "replica_role", role),
-                        rs.getLong(2)))
-                .list();
+        var admittedRows = queues.admittedCounts().entrySet().stream()
+                .map(c -> row(Tags.of("cluster_queue", c.getKey(), "replica_role", role), c.getValue()))
+                .toList();
         gauges.get("kueue.reserving.active.workloads").register(admittedRows, true);
         gauges.get("kueue.admitted.active.workloads").register(admittedRows, true);
         gauges.get("kueue.cluster.queue.status").register(clusterQueueStatus(role), true);
-        var usage = jdbc.sql("""
-                        SELECT coalesce(q.cohort, ''), u.cluster_queue, u.flavor, u.resource, sum(u.amount)
-                        FROM workload_usage u LEFT JOIN cluster_queue q ON q.name = u.cluster_queue
-                        GROUP BY 1, 2, 3, 4""")
-                .query((rs, i) -> row(quotaTags(rs.getString(1), rs.getString(2), rs.getString(3),
-                        rs.getString(4), role), rs.getBigDecimal(5).doubleValue()))
-                .list();
+        var usage = quotaRows(queues.usageAmounts(), role);
         gauges.get("kueue.cluster.queue.resource.usage").register(usage, true);
         gauges.get("kueue.cluster.queue.resource.reservation").register(usage, true);
-        quota("nominal_quota", "kueue.cluster.queue.nominal.quota", role);
-        quota("borrowing_limit", "kueue.cluster.queue.borrowing.limit", role);
-        quota("lending_limit", "kueue.cluster.queue.lending.limit", role);
+        gauges.get("kueue.cluster.queue.nominal.quota")
+                .register(quotaRows(queues.quotaAmounts(QuotaColumn.NOMINAL_QUOTA), role), true);
+        gauges.get("kueue.cluster.queue.borrowing.limit")
+                .register(quotaRows(queues.quotaAmounts(QuotaColumn.BORROWING_LIMIT), role), true);
+        gauges.get("kueue.cluster.queue.lending.limit")
+                .register(quotaRows(queues.quotaAmounts(QuotaColumn.LENDING_LIMIT), role), true);
         refreshPlatformGauges();
     }
 
     private List<MultiGauge.Row<Number>> clusterQueueStatus(String role) {
         List<MultiGauge.Row<Number>> rows = new ArrayList<>();
-        jdbc.sql("""
-                        SELECT q.name, q.stop_policy = 'None' AND NOT EXISTS (
-                            SELECT 1 FROM cluster_queue_quota f
-                            WHERE f.cluster_queue = q.name AND NOT EXISTS (SELECT 1 FROM resource_flavor r WHERE r.name = f.flavor))
-                        FROM cluster_queue q""")
-                .query((rs, i) -> Map.entry(rs.getString(1), rs.getBoolean(2))).list()
-                .forEach(q -> {
+        queues.activeClusterQueues().entrySet().forEach(q -> {
                     for (String status : List.of("pending", "active", "terminating")) {
                         boolean current = status.equals(q.getValue() ? "active" : "pending");
                         rows.add(row(Tags.of("cluster_queue", q.getKey(), "status", status,
@@ -290,43 +287,23 @@ public class SchedulingMetrics {
         return rows;
     }
 
-    private void quota(String column, String gauge, String role) {
-        gauges.get(gauge).register(jdbc.sql("SELECT coalesce(q.cohort, ''), f.cluster_queue, f.flavor, f.resource, f." + column
-                        + " FROM cluster_queue_quota f JOIN cluster_queue q ON q.name = f.cluster_queue"
-                        + " WHERE f." + column + " IS NOT NULL")
-                .query((rs, i) -> row(quotaTags(rs.getString(1), rs.getString(2), rs.getString(3),
-                        rs.getString(4), role), rs.getBigDecimal(5).doubleValue()))
-                .list(), true);
-    }
-
-    private static Tags quotaTags(String cohort, String clusterQueue, String flavor, String resource, String role) {
-        return Tags.of("cohort", cohort, "cluster_queue", clusterQueue, "flavor", flavor, "resource", resource,
-                "replica_role", role);
+    private static List<MultiGauge.Row<Number>> quotaRows(List<QuotaAmount> amounts, String role) {
+        return amounts.stream().map(a -> row(Tags.of("cohort", a.cohort(), "cluster_queue", a.clusterQueue(),
+                "flavor", a.flavor(), "resource", a.resource(), "replica_role", role), a.amount())).toList();
     }
 
     private void refreshPlatformGauges() {
         Instant now = clock.instant();
-        gauges.get("platform.cluster.report.age").register(jdbc.sql(
-                        "SELECT name, last_report_at FROM cluster WHERE last_report_at IS NOT NULL")
-                .query((rs, i) -> row(Tags.of("cluster", rs.getString(1)),
-                        Duration.between(rs.getTimestamp(2).toInstant(), now).toMillis() / 1000.0))
-                .list(), true);
-        gauges.get("platform.node.pools").register(jdbc.sql("""
-                        SELECT p.cluster, CASE WHEN c.last_report_at IS NULL OR c.last_report_at < :stale THEN 'Unknown'
-                                               ELSE p.health END, count(*)
-                        FROM node_pool p JOIN cluster c ON c.name = p.cluster GROUP BY 1, 2""")
-                .param("stale", Timestamp.from(now.minus(staleness)))
-                .query((rs, i) -> row(Tags.of("cluster", rs.getString(1), "health", rs.getString(2)),
-                        rs.getLong(3)))
-                .list(), true);
-        gauges.get("platform.agent.commands.unfinished").register(jdbc.sql("""
-                        SELECT c.name, s.state, count(a.seq)
-                        FROM cluster c CROSS JOIN (VALUES ('Pending'), ('Delivered')) AS s (state)
-                        LEFT JOIN agent_command a ON a.cluster = c.name AND a.state = s.state
-                        GROUP BY 1, 2""")
-                .query((rs, i) -> row(Tags.of("cluster", rs.getString(1), "state", rs.getString(2)),
-                        rs.getLong(3)))
-                .list(), true);
+        gauges.get("platform.cluster.report.age").register(clusters.lastReports().entrySet().stream()
+                .map(c -> row(Tags.of("cluster", c.getKey()),
+                        Duration.between(c.getValue(), now).toMillis() / 1000.0))
+                .toList(), true);
+        gauges.get("platform.node.pools").register(clusters.nodePoolsByHealth(now.minus(staleness)).stream()
+                .map(p -> row(Tags.of("cluster", p.cluster(), "health", p.state()), p.count()))
+                .toList(), true);
+        gauges.get("platform.agent.commands.unfinished").register(clusters.unfinishedCommands().stream()
+                .map(c -> row(Tags.of("cluster", c.cluster(), "state", c.state()), c.count()))
+                .toList(), true);
         gauges.get("platform.table.rows").register(jdbc.sql(
                         "SELECT relname, n_live_tup FROM pg_stat_user_tables WHERE schemaname = 'public'")
                 .query((rs, i) -> row(Tags.of("table", rs.getString(1)), rs.getLong(2)))

@@ -77,12 +77,12 @@ public class KueueVisibilityController {
     /** PendingWorkloadsSummary: TypeMeta, ObjectMeta (empty), items. */
     private Map<String, Object> summary(List<PendingWorkloadsController.PendingWorkload> workloads) {
         Map<UUID, WorkloadStore.Owner> owners = store.owners(workloads.stream()
-                .map(w -> UUID.fromString(w.uid())).toList());
+                .map(PendingWorkloadsController.PendingWorkload::uid).toList());
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("kind", "PendingWorkloadsSummary");
         summary.put("apiVersion", API_VERSION);
         summary.put("metadata", Map.of());
-        summary.put("items", workloads.stream().map(w -> item(w, owners.get(UUID.fromString(w.uid())))).toList());
+        summary.put("items", workloads.stream().map(w -> item(w, owners.get(w.uid()))).toList());
         return summary;
     }
 

@@ -2,7 +2,6 @@ package dev.platform.scheduler.workload;
 
 import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.scheduler.refusal.Refusal;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import java.util.List;
@@ -18,10 +17,10 @@ import java.util.Optional;
 @Component
 public class PriorityResolver {
 
-    private final JdbcClient jdbc;
+    private final QueueConfiguration configuration;
 
-    public PriorityResolver(JdbcClient jdbc) {
-        this.jdbc = jdbc;
+    public PriorityResolver(QueueConfiguration configuration) {
+        this.configuration = configuration;
     }
 
     /** The class that decided and its value; className is null when none did. */
@@ -44,15 +43,13 @@ public class PriorityResolver {
         if (workload.explicitPriority() != null) {
             return new ResolvedPriority(null, workload.explicitPriority());
         }
-        return jdbc.sql("SELECT name, value FROM priority_class WHERE kind = 'PriorityClass' AND global_default")
-                .query((rs, i) -> new ResolvedPriority(rs.getString("name"), rs.getInt("value")))
-                .optional()
+        return configuration.globalDefaultPriorityClass()
+                .map(c -> new ResolvedPriority(c.name(), c.value()))
                 .orElse(new ResolvedPriority(null, 0));
     }
 
     private Optional<Integer> value(String kind, String name) {
-        return jdbc.sql("SELECT value FROM priority_class WHERE kind = ? AND name = ?")
-                .params(kind, name).query(Integer.class).optional();
+        return configuration.priorityValue(kind, name);
     }
 
     private static Refusal missing(String kind, String name, String path) {

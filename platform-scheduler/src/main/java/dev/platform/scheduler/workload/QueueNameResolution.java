@@ -6,7 +6,6 @@ import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import java.util.ArrayList;
@@ -30,12 +29,12 @@ class QueueNameResolution {
     /** LocalQueues named in a refusal; a namespace may have many more. */
     private static final int NAMED_QUEUES = 20;
 
-    private final JdbcClient jdbc;
+    private final QueueConfiguration configuration;
     private final String defaultQueueName;
 
-    QueueNameResolution(JdbcClient jdbc,
+    QueueNameResolution(QueueConfiguration configuration,
                         @Value("${platform.workloads.default-queue-name:default}") String defaultQueueName) {
-        this.jdbc = jdbc;
+        this.configuration = configuration;
         this.defaultQueueName = defaultQueueName.isBlank() ? null : defaultQueueName;
     }
 
@@ -79,8 +78,7 @@ class QueueNameResolution {
     }
 
     private String queuesOf(String namespace) {
-        List<String> names = jdbc.sql("SELECT name FROM local_queue WHERE namespace = ? ORDER BY name LIMIT ?")
-                .params(namespace, NAMED_QUEUES + 1).query(String.class).list();
+        List<String> names = configuration.localQueueNames(namespace, NAMED_QUEUES + 1);
         if (names.isEmpty()) {
             return "Namespace " + namespace + " has no LocalQueue" + (defaultQueueName == null ? "."
                     : " (an Admin may create one named " + defaultQueueName + ", which then takes such workloads).");
@@ -91,13 +89,11 @@ class QueueNameResolution {
     }
 
     private boolean localQueueExists(String namespace, String name) {
-        return jdbc.sql("SELECT count(*) FROM local_queue WHERE namespace = ? AND name = ?")
-                .params(namespace, name).query(Long.class).single() > 0;
+        return configuration.localQueueExists(namespace, name);
     }
 
     private boolean allowsPriorityOnly(String namespace) {
-        return jdbc.sql("SELECT labels ->> ? FROM namespace WHERE name = ?")
-                .params(NamespaceManifest.PRIORITY_ONLY_LABEL, namespace).query(String.class).optional()
+        return configuration.namespaceLabel(namespace, NamespaceManifest.PRIORITY_ONLY_LABEL)
                 .filter(NamespaceManifest.PRIORITY_ONLY_ALLOWED::equals).isPresent();
     }
 

@@ -7,7 +7,6 @@ import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.scheduler.core.Quantities;
 import dev.platform.scheduler.core.model.FlavorResource;
 import dev.platform.scheduler.refusal.Refusal;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import java.util.ArrayList;
@@ -26,13 +25,11 @@ import java.util.TreeSet;
 class SubmissionChecks {
 
     private final WorkloadStore store;
-    private final JdbcClient jdbc;
-    private final ClusterQueueCapacity capacity;
+    private final QueueConfiguration configuration;
 
-    SubmissionChecks(WorkloadStore store, JdbcClient jdbc, ClusterQueueCapacity capacity) {
+    SubmissionChecks(WorkloadStore store, QueueConfiguration configuration) {
         this.store = store;
-        this.jdbc = jdbc;
-        this.capacity = capacity;
+        this.configuration = configuration;
     }
 
     /**
@@ -86,8 +83,7 @@ class SubmissionChecks {
 
     private Problem missingLocalQueue(WorkloadManifest workload, String queue, int document) {
         String namespace = workload.namespace();
-        List<String> existing = jdbc.sql("SELECT name FROM local_queue WHERE namespace = ? ORDER BY name")
-                .param(namespace).query(String.class).list();
+        List<String> existing = configuration.localQueueNames(namespace, Integer.MAX_VALUE);
         String message = "LocalQueue " + queue + " does not exist in namespace " + namespace
                 + NearestName.nearest(queue, existing).map(n -> "; the nearest LocalQueue there is " + n)
                         .orElse("; the namespace has no LocalQueue");
@@ -111,7 +107,7 @@ class SubmissionChecks {
      * admission) counts with its least count.
      */
     private List<Problem> beyondCapacity(WorkloadManifest workload, String clusterQueue, int document) {
-        Map<FlavorResource, Long> limits = capacity.of(clusterQueue);
+        Map<FlavorResource, Long> limits = configuration.capacity(clusterQueue);
         if (limits.isEmpty()) {
             return List.of();
         }

@@ -8,7 +8,6 @@ import dev.platform.scheduler.identity.AccessAudit;
 import dev.platform.scheduler.identity.AccessAuditEntry;
 import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -30,7 +29,7 @@ public class WorkloadService {
 
     private final WorkloadStore store;
     private final PriorityResolver priorities;
-    private final JdbcClient jdbc;
+    private final QueueConfiguration configuration;
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final QueueNameResolution queues;
@@ -41,7 +40,7 @@ public class WorkloadService {
     private final AllowedPriorityClasses allowedPriorityClasses;
 
     public WorkloadService(WorkloadStore store, WorkloadTransitions transitions, WorkloadUpdates updates,
-                           PriorityResolver priorities, JdbcClient jdbc,
+                           PriorityResolver priorities, QueueConfiguration configuration,
                            ApplicationEventPublisher events, Clock clock,
                            QueueNameResolution queues, SubmissionChecks checks, AccessAudit audit,
                            AllowedPriorityClasses allowedPriorityClasses) {
@@ -51,7 +50,7 @@ public class WorkloadService {
         this.updates = updates;
         this.store = store;
         this.priorities = priorities;
-        this.jdbc = jdbc;
+        this.configuration = configuration;
         this.events = events;
         this.clock = clock;
         this.queues = queues;
@@ -114,8 +113,7 @@ public class WorkloadService {
         }
         String queueName = queue.queueName();
         WorkloadManifest queued = withQueue(manifest, queueName);
-        Optional<String> clusterQueue = jdbc.sql("SELECT cluster_queue FROM local_queue WHERE namespace = ? AND name = ?")
-                .params(queued.namespace(), queueName).query(String.class).optional();
+        Optional<String> clusterQueue = configuration.clusterQueueOf(queued.namespace(), queueName);
         clusterQueue.ifPresent(cq -> requireCoveredResources(queued, cq));
         neverAdmitted.accept(checks.neverAdmitted(queued, queueName, clusterQueue.orElse(null), document.index()));
         PriorityResolver.ResolvedPriority priority = priorities.resolve(queued);
@@ -203,8 +201,7 @@ public class WorkloadService {
 
     /** Kueue admits only what a ClusterQueue covers; a request it can never satisfy is refused at once. */
     private void requireCoveredResources(WorkloadManifest workload, String clusterQueue) {
-        Set<String> covered = new TreeSet<>(jdbc.sql("SELECT DISTINCT resource FROM cluster_queue_quota WHERE cluster_queue = ?")
-                .param(clusterQueue).query(String.class).list());
+        Set<String> covered = configuration.coveredResources(clusterQueue);
         if (covered.isEmpty()) {
             return;
         }

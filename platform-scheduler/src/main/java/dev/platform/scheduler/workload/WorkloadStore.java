@@ -76,7 +76,6 @@ public class WorkloadStore {
             cluster, max_restarts, maximum_execution_time_seconds, active, requeue_count, requeue_at, pods_ready,
             pods_ready_changed_at, submitted_by""";
 
-    /** Forecast columns of {@link #FORECAST_JOIN}, all prefixed {@code forecast_}. */
     /**
      * Whether the ClusterQueue named by the SQL expression {@code %s} orders by LocalQueue usage: its admissionScope
      * asks for it (the leader stores no scores when the settings turn admission fair sharing off).
@@ -90,6 +89,7 @@ public class WorkloadStore {
             coalesce((SELECT u.score FROM local_queue_usage u
                       WHERE u.namespace = %1$s.namespace AND u.local_queue = %1$s.queue_name), 0)""";
 
+    /** Forecast columns of {@link #FORECAST_JOIN}, all prefixed {@code forecast_}. */
     private static final String FORECAST_COLUMNS = """
             f.estimated_admission_at AS forecast_at, f.admission_p10 AS forecast_p10,
             f.admission_p90 AS forecast_p90, f.basis AS forecast_basis, f.message AS forecast_message,
@@ -344,9 +344,9 @@ public class WorkloadStore {
                         ORDER BY in_lq""")
                 .param("ns", namespace).param("lq", localQueue).param("offset", offset).param("limit", limit)
                 .query(this::pendingWorkload).list();
-        Map<UUID, int[]> positions = positions(page.stream().map(w -> UUID.fromString(w.uid())).toList());
+        Map<UUID, int[]> positions = positions(page.stream().map(PendingWorkloadsController.PendingWorkload::uid).toList());
         return page.stream().map(w -> {
-            int[] position = positions.get(UUID.fromString(w.uid()));
+            int[] position = positions.get(w.uid());
             return position == null ? w : new PendingWorkloadsController.PendingWorkload(w.namespace(), w.name(),
                     w.uid(), w.localQueueName(), w.clusterQueue(), w.priority(), position[0],
                     w.positionInLocalQueue(), w.creationTimestamp(), w.pendingReason(), w.forecast(),
@@ -383,8 +383,8 @@ public class WorkloadStore {
             throws java.sql.SQLException {
         String reason = rs.getString("pending_reason");
         return new PendingWorkloadsController.PendingWorkload(rs.getString("namespace"), rs.getString("name"),
-                rs.getString("uid"), rs.getString("queue_name"), rs.getString("cluster_queue"), rs.getInt("priority"),
-                rs.getInt("in_cq"), rs.getInt("in_lq"), instant(rs.getTimestamp("created_at")),
+                rs.getObject("uid", UUID.class), rs.getString("queue_name"), rs.getString("cluster_queue"),
+                rs.getInt("priority"), rs.getInt("in_cq"), rs.getInt("in_lq"), instant(rs.getTimestamp("created_at")),
                 reason == null ? null : new WorkloadStatus.PendingReason(reason, rs.getString("pending_message")),
                 forecast(rs), rs.getString("priority_class_name"), rs.getString("submitted_by"));
     }
@@ -425,5 +425,20 @@ public class WorkloadStore {
 
     /** A timeline entry of a workload. */
     public record WorkloadEvent(long id, Instant at, String type, String status, String reason, String message) {
+    }
+
+    /**
+     * The workloads among {@code uids} that the platform knows, each with the cluster it is placed
+     * in (empty while it is placed nowhere).
+     */
+    public Map<UUID, Optional<String>> knownWorkloads(Collection<UUID> uids) {
+        if (uids.isEmpty()) {
+            return Map.of();
+        }
+        Map<UUID, Optional<String>> known = new HashMap<>();
+        jdbc.sql("SELECT uid, cluster FROM workload WHERE uid = ANY(?)").param(uids.toArray(UUID[]::new))
+                .query((rs, i) -> Map.entry(rs.getObject(1, UUID.class), Optional.ofNullable(rs.getString(2))))
+                .list().forEach(e -> known.put(e.getKey(), e.getValue()));
+        return known;
     }
 }

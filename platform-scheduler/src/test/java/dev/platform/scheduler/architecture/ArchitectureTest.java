@@ -15,6 +15,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -24,8 +28,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The dependency rules of the modules and packages (docs/architecture.md), and the one writer of the
- * workload table, enforced by the build rather than by review.
+ * The dependency rules of the modules and packages (docs/architecture.md), the one writer of the workload table
+ * and the feature that owns each table, enforced by the build rather than by review.
  */
 class ArchitectureTest {
 
@@ -158,6 +162,146 @@ class ArchitectureTest {
         }
         assertThat(writers).containsExactly(Path.of("dev", "platform", "scheduler", "workload",
                 "WorkloadTransitions.java").toString());
+    }
+
+    /**
+     * One committer: a class that changes workloads through {@code WorkloadTransitions} and also queues agent
+     * commands is where a decision's transition and the command that follows it could drift apart. Every decider
+     * returns decisions, and {@code DecisionCommitter} alone writes both in one fenced transaction.
+     */
+    @Test
+    void onlyTheDecisionCommitterChangesWorkloadsAndQueuesAgentCommands() {
+        Set<String> changing = callersOf("dev.platform.scheduler.workload.WorkloadTransitions",
+                Set.of("lockChanges", "appendEvents", "deleteFinishedBefore"));
+        Set<String> queueing = callersOf("dev.platform.scheduler.cluster.AgentCommandStore",
+                Set.of("lastCluster"));
+        changing.retainAll(queueing);
+        assertThat(changing).containsExactly("dev.platform.scheduler.commit.DecisionCommitter");
+    }
+
+    /** The top-level classes (outside the owner) calling a method of {@code owner} but those {@code except}. */
+    private static Set<String> callersOf(String owner, Set<String> except) {
+        Set<String> callers = new TreeSet<>();
+        for (JavaClass c : production) {
+            c.getMethodCallsFromSelf().stream()
+                    .filter(call -> call.getTargetOwner().getName().equals(owner))
+                    .filter(call -> !except.contains(call.getName()))
+                    .forEach(call -> callers.add(c.getName().replaceFirst("\\$.*", "")));
+        }
+        callers.remove(owner);
+        return callers;
+    }
+
+    /**
+     * The feature package that owns each table: its SQL alone names the table, and the other features read the table
+     * through that package's ports. A table the migrations create must have an owner here.
+     */
+    private static final Map<String, Set<String>> TABLE_OWNERS = Map.ofEntries(
+            Map.entry("workload", Set.of("workload")),
+            Map.entry("workload_event", Set.of("workload")),
+            Map.entry("workload_usage", Set.of("workload")),
+            Map.entry("workload_forecast", Set.of("forecast")),
+            Map.entry("cluster_queue_forecast", Set.of("forecast")),
+            Map.entry("cluster_queue", Set.of("config")),
+            Map.entry("cluster_queue_quota", Set.of("config")),
+            Map.entry("cluster_queue_usage_sample", Set.of("config")),
+            Map.entry("cluster_queue_workload_count", Set.of("config")),
+            Map.entry("cohort", Set.of("config")),
+            Map.entry("cohort_quota", Set.of("config")),
+            Map.entry("config_audit", Set.of("config")),
+            Map.entry("local_queue", Set.of("config")),
+            Map.entry("local_queue_usage", Set.of("config")),
+            Map.entry("namespace", Set.of("config")),
+            Map.entry("priority_class", Set.of("config")),
+            Map.entry("resource_flavor", Set.of("config")),
+            Map.entry("cluster", Set.of("cluster")),
+            Map.entry("cluster_workload", Set.of("cluster")),
+            Map.entry("node", Set.of("cluster")),
+            Map.entry("node_pool", Set.of("cluster")),
+            Map.entry("agent_command", Set.of("cluster")),
+            Map.entry("hotswap_event", Set.of("hotswap")),
+            Map.entry("preemption_event", Set.of("preemption")),
+            Map.entry("scheduler_leader", Set.of("scheduling", "leadership")),
+            Map.entry("access_audit", Set.of("identity")),
+            Map.entry("agent_token", Set.of("identity")),
+            Map.entry("api_credential", Set.of("identity")),
+            Map.entry("api_token", Set.of("identity")),
+            Map.entry("app_user", Set.of("identity")),
+            Map.entry("team", Set.of("identity")),
+            Map.entry("team_member", Set.of("identity")),
+            Map.entry("team_namespace", Set.of("identity")),
+            Map.entry("spring_session", Set.of("security")),
+            Map.entry("spring_session_attributes", Set.of("security")));
+
+    /**
+     * The classes that still name another feature's table in their SQL, each a decision: a set-based write that
+     * follows another table (WorkloadTransitions), the retention cleaner, the console's one-statement change feed,
+     * and the joins of the read models that page over workloads with their forecasts and inventory. A new one
+     * fails the build; it reads through the owner's port instead, or is added here with its reason.
+     */
+    private static final Map<String, Set<String>> CROSS_FEATURE_SQL = Map.ofEntries(
+            Map.entry("workload/WorkloadTransitions", Set.of("local_queue", "agent_command")),
+            Map.entry("workload/WorkloadStore", Set.of("cluster_queue", "cluster_queue_forecast", "workload_forecast",
+                    "local_queue_usage")),
+            Map.entry("retention/HistoryRetention", Set.of("workload_event", "hotswap_event", "preemption_event")),
+            Map.entry("console/ConsoleChangeFeed", Set.of("workload", "cluster", "cluster_workload", "node_pool",
+                    "local_queue", "hotswap_event", "cluster_queue_workload_count")),
+            Map.entry("console/ConsoleNodePools", Set.of("node")),
+            Map.entry("config/ConfigStore", Set.of("workload")),
+            Map.entry("config/QueueUsage", Set.of("workload_usage")),
+            Map.entry("config/QueueUsageHistory", Set.of("workload_usage")),
+            Map.entry("forecast/ForecastStore", Set.of("workload")),
+            Map.entry("hotswap/HotswapStore", Set.of("workload", "agent_command")),
+            Map.entry("cluster/AgentCommandStore", Set.of("workload")),
+            Map.entry("cluster/ClusterQueries", Set.of("workload")));
+
+    private static final Pattern COMMENT = Pattern.compile("(?s)/\\*.*?\\*/|//[^\\n]*");
+    private static final Pattern SQL_TABLE = Pattern.compile("(?i)\\b(?:FROM|JOIN|UPDATE|INTO)\\s+([a-z_]+)\\b");
+
+    @Test
+    void everyTableHasAnOwningFeature() throws IOException {
+        Pattern created = Pattern.compile("(?i)CREATE\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?([a-z_]+)");
+        Set<String> tables = new TreeSet<>();
+        try (Stream<Path> files = Files.list(Path.of("..", "db", "src", "main", "resources", "db", "migration"))) {
+            files.filter(f -> f.toString().endsWith(".sql"))
+                    .forEach(f -> created.matcher(read(f)).results().forEach(m -> tables.add(m.group(1).toLowerCase())));
+        }
+        assertThat(tables).isNotEmpty();
+        assertThat(TABLE_OWNERS.keySet()).containsAll(tables);
+    }
+
+    /**
+     * A feature's SQL names only the tables it owns, but for the cross-feature reads listed above; a listed one that
+     * went away leaves the list too.
+     */
+    @Test
+    void eachTableIsNamedInTheSqlOfItsOwningFeatureOnly() throws IOException {
+        assertThat(tablesNamedOutsideTheirOwner(Path.of("src", "main", "java", "dev", "platform", "scheduler")))
+                .isEqualTo(CROSS_FEATURE_SQL);
+    }
+
+    /** By class ({@code feature/Class}), the tables its SQL names that another feature owns. */
+    private static Map<String, Set<String>> tablesNamedOutsideTheirOwner(Path scheduler) throws IOException {
+        Map<String, Set<String>> found = new java.util.TreeMap<>();
+        try (Stream<Path> files = Files.walk(scheduler)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                Path relative = scheduler.relativize(f);
+                if (relative.getNameCount() < 2) {
+                    continue;
+                }
+                String feature = relative.getName(0).toString();
+                Matcher m = SQL_TABLE.matcher(COMMENT.matcher(read(f)).replaceAll(""));
+                while (m.find()) {
+                    String table = m.group(1).toLowerCase();
+                    Set<String> owners = TABLE_OWNERS.get(table);
+                    if (owners != null && !owners.contains(feature)) {
+                        found.computeIfAbsent(feature + "/" + relative.getFileName().toString().replace(".java", ""),
+                                k -> new TreeSet<>()).add(table);
+                    }
+                }
+            }
+        }
+        return found;
     }
 
     private static String read(Path file) {

@@ -28,58 +28,58 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
 /** An agent's HTTP calls as the tests make them, with the cluster's test token unless told otherwise; report builders. */
-final class AgentCalls {
+public final class AgentCalls {
 
-    static final JsonMapper JSON = JsonMapper.builder().build();
+    public static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
 
-    AgentCalls(int port) {
+    public AgentCalls(int port) {
         this.baseUrl = "http://127.0.0.1:" + port;
     }
 
-    Response report(String cluster, AgentReport report) {
+    public Response report(String cluster, AgentReport report) {
         return reportWithToken(cluster, TestIdentity.agentToken(cluster), report);
     }
 
     /** A report for {@code cluster} made with {@code token}, which may be another cluster's. */
-    Response reportWithToken(String cluster, String token, AgentReport report) {
+    public Response reportWithToken(String cluster, String token, AgentReport report) {
         return send(post(path(AgentProtocol.REPORTS_PATH, cluster), JSON.writeValueAsString(report))
                 .header("Authorization", "Bearer " + token));
     }
 
-    Response poll(String cluster, String query) {
+    public Response poll(String cluster, String query) {
         return send(get(cluster, query).header("Authorization", "Bearer " + TestIdentity.agentToken(cluster)));
     }
 
-    CompletableFuture<Response> pollAsync(String cluster, String query) {
+    public CompletableFuture<Response> pollAsync(String cluster, String query) {
         HttpRequest request = get(cluster, query)
                 .header("Authorization", "Bearer " + TestIdentity.agentToken(cluster)).build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(AgentCalls::response);
     }
 
-    Response result(String cluster, CommandResult result) {
+    public Response result(String cluster, CommandResult result) {
         return resultWithToken(cluster, TestIdentity.agentToken(cluster), result);
     }
 
-    Response resultWithToken(String cluster, String token, CommandResult result) {
+    public Response resultWithToken(String cluster, String token, CommandResult result) {
         String path = path(AgentProtocol.COMMAND_RESULT_PATH, cluster).replace("{id}", Long.toString(result.commandId()));
         return send(post(path, JSON.writeValueAsString(result)).header("Authorization", "Bearer " + token));
     }
 
     /** Results in one batch, as agents post them. */
-    Response results(String cluster, List<CommandResult> results) {
+    public Response results(String cluster, List<CommandResult> results) {
         return resultsWithToken(cluster, TestIdentity.agentToken(cluster), results);
     }
 
-    Response resultsWithToken(String cluster, String token, List<CommandResult> results) {
+    public Response resultsWithToken(String cluster, String token, List<CommandResult> results) {
         return send(post(path(AgentProtocol.COMMAND_RESULTS_PATH, cluster),
                 JSON.writeValueAsString(new CommandResults(results))).header("Authorization", "Bearer " + token));
     }
 
     /** A call with the given Authorization header value, or none when null. */
-    Response pollWithAuthorization(String cluster, String authorization) {
+    public Response pollWithAuthorization(String cluster, String authorization) {
         HttpRequest.Builder request = get(cluster, "waitSeconds=0");
         if (authorization != null) {
             request.header("Authorization", authorization);
@@ -127,32 +127,32 @@ final class AgentCalls {
 
     // Report builders.
 
-    static AgentReport full(String cluster, String agent, long sequence, List<NodePoolReport> pools,
+    public static AgentReport full(String cluster, String agent, long sequence, List<NodePoolReport> pools,
                             List<WorkloadStatusReport> workloads) {
         return new AgentReport(cluster, agent, true, sequence, Instant.now(), ReportKind.FULL, pools, List.of(),
                 workloads, List.of());
     }
 
-    static AgentReport delta(String cluster, String agent, long sequence, List<NodePoolReport> pools,
+    public static AgentReport delta(String cluster, String agent, long sequence, List<NodePoolReport> pools,
                              List<String> removedPools, List<WorkloadStatusReport> workloads) {
         return new AgentReport(cluster, agent, true, sequence, Instant.now(), ReportKind.DELTA, pools, removedPools,
                 workloads, List.of());
     }
 
     /** A TPU pool of {@code nodes} nodes with 4 chips each, all in {@code state} for {@code reasons}. */
-    static NodePoolReport tpuPool(String name, int nodes, HealthState state, NodeHealthReason... reasons) {
+    public static NodePoolReport tpuPool(String name, int nodes, HealthState state, NodeHealthReason... reasons) {
         return new NodePoolReport(name, "tpu-v6e-slice", "4x4", state, List.of(reasons),
                 IntStream.range(0, nodes).mapToObj(i -> new NodeReport(name + "-node-" + i, state, List.of(reasons),
                         4, 4, null)).toList());
     }
 
-    static NodePoolReport cpuPool(String name, int nodes) {
+    public static NodePoolReport cpuPool(String name, int nodes) {
         return new NodePoolReport(name, null, null, HealthState.HEALTHY, List.of(),
                 IntStream.range(0, nodes).mapToObj(i -> new NodeReport(name + "-node-" + i, HealthState.HEALTHY,
                         List.of(), 0, 0, null)).toList());
     }
 
-    static WorkloadStatusReport workload(String uid, String name, WorkloadPhase phase, List<String> pools) {
+    public static WorkloadStatusReport workload(String uid, String name, WorkloadPhase phase, List<String> pools) {
         return new WorkloadStatusReport(uid, "team-a", name, phase, 0, phase == WorkloadPhase.RUNNING ? 1 : 0,
                 phase == WorkloadPhase.SUCCEEDED ? 1 : 0, phase == WorkloadPhase.FAILED ? 1 : 0,
                 pools.stream().map(p -> p + "-node-0").toList(), pools);

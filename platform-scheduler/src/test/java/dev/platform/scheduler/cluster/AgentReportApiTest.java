@@ -186,7 +186,7 @@ class AgentReportApiTest extends PlatformApplicationTest {
         assertThat(events.stream(NodePoolHealthChanged.class)).containsExactly(
                 new NodePoolHealthChanged("prod-1", "tpu-0", null, NodePool.Health.Healthy, List.of()),
                 new NodePoolHealthChanged("prod-1", "tpu-0", NodePool.Health.Healthy, NodePool.Health.Unhealthy,
-                        List.of("NOT_READY")),
+                        List.of(NodeHealthReason.NOT_READY)),
                 new NodePoolHealthChanged("prod-1", "tpu-0", NodePool.Health.Unhealthy, NodePool.Health.Healthy,
                         List.of()));
     }

@@ -8,6 +8,7 @@ import dev.platform.api.agent.WorkloadPhase;
 import dev.platform.api.agent.WorkloadStatusReport;
 import dev.platform.scheduler.core.placement.NodePool;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
+import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.scheduler.workload.WorkloadTransitions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,6 +39,9 @@ class ClusterInventoryStoreTest {
 
     @Autowired
     ClusterQueries queries;
+
+    @Autowired
+    WorkloadStore workloads;
 
     @Autowired
     AgentsProperties agents;
@@ -117,7 +121,7 @@ class ClusterInventoryStoreTest {
         assertThat(queries.nodePools("prod-1").orElseThrow().items().get(0).workloads())
                 .containsExactly(new ClusterQueries.PlacedWorkload(kept.toString(), "team-a", "kept", "RUNNING", false));
         UUID unknown = UUID.randomUUID();
-        assertThat(inventory.knownWorkloads(List.of(kept, unknown))).containsOnlyKeys(kept)
+        assertThat(workloads.knownWorkloads(List.of(kept, unknown))).containsOnlyKeys(kept)
                 .containsEntry(kept, Optional.empty());
         inventory.deleteWorkload("prod-1", kept);
         assertThat(queries.nodePools("prod-1").orElseThrow().items().get(0).workloads()).isEmpty();

@@ -27,10 +27,11 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 class HotswapControllerTest extends ControllerSliceTest {
 
     private static final Instant DETECTED = Instant.parse("2026-01-01T10:00:00Z");
+    private static final UUID THEIRS = UUID.fromString("33333333-3333-3333-3333-333333333333");
 
     private static HotswapEvent event(long id, Instant detectedAt, Instant runningAt) {
         return new HotswapEvent(id, "prod-1", "pool-a", List.of("node-1"), "NodeNotReady",
-                new HotswapEvent.Party("team-a", "train", "uid-" + id, 100), List.of(), List.of("pool-b"),
+                new HotswapEvent.Party("team-a", "train", new UUID(0, id), 100), List.of(), List.of("pool-b"),
                 runningAt == null ? "InProgress" : "Recovered", detectedAt, detectedAt.plusSeconds(1),
                 detectedAt.plusSeconds(5), runningAt, null);
     }
@@ -47,7 +48,7 @@ class HotswapControllerTest extends ControllerSliceTest {
                 .andExpect(jsonPath("$.items.length()").value(2))
                 .andExpect(jsonPath("$.items[0].id").value(9))
                 .andExpect(jsonPath("$.items[0].nodePool").value("pool-a"))
-                .andExpect(jsonPath("$.items[0].disrupted.uid").value("uid-9"))
+                .andExpect(jsonPath("$.items[0].disrupted.uid").value(new UUID(0, 9).toString()))
                 .andExpect(jsonPath("$.items[0].replacementPools[0]").value("pool-b"))
                 .andExpect(jsonPath("$.items[0].outcome").value("Recovered"))
                 .andExpect(jsonPath("$.items[0].detectedAt").value("2026-01-01T10:00:00Z"))
@@ -97,15 +98,15 @@ class HotswapControllerTest extends ControllerSliceTest {
         callerIs(LEAD);
         HotswapEvent ours = event(5, DETECTED, null);
         HotswapEvent withTheirVictim = new HotswapEvent(5, ours.cluster(), ours.nodePool(), ours.nodes(), ours.reason(),
-                ours.disrupted(), List.of(new HotswapEvent.Party("team-b", "their-job", "uid-theirs", 10),
-                new HotswapEvent.Party("team-a", "our-job", "uid-ours", 10)), ours.replacementPools(), "InProgress",
+                ours.disrupted(), List.of(new HotswapEvent.Party("team-b", "their-job", THEIRS, 10),
+                new HotswapEvent.Party("team-a", "our-job", new UUID(0, 2), 10)), ours.replacementPools(), "InProgress",
                 DETECTED, DETECTED.plusSeconds(1), null, null, "eviction of team-b/their-job: PodDisruptionBudget");
         given(hotswapStore.page(null, null, Optional.of(Set.of("team-a")), null, null, 101))
                 .willReturn(List.of(withTheirVictim));
 
         mvc.perform(get("/api/v1/hotswaps"))
                 .andExpect(status().isOk())
-                .andExpect(jsonPath("$.items[0].victims[0].uid").value("uid-theirs"))
+                .andExpect(jsonPath("$.items[0].victims[0].uid").value(THEIRS.toString()))
                 .andExpect(jsonPath("$.items[0].victims[0].name").doesNotExist())
                 .andExpect(jsonPath("$.items[0].victims[0].namespace").doesNotExist())
                 .andExpect(jsonPath("$.items[0].victims[1].name").value("our-job"))

@@ -39,7 +39,7 @@ class HotswapStoreTest {
     private final HotswapEvent.Party victimB = party("victim-b");
 
     private static HotswapEvent.Party party(String name) {
-        return new HotswapEvent.Party("team-a", name, UUID.randomUUID().toString(), 0);
+        return new HotswapEvent.Party("team-a", name, UUID.randomUUID(), 0);
     }
 
     @BeforeEach
@@ -56,7 +56,7 @@ class HotswapStoreTest {
         return jdbc.sql("""
                         INSERT INTO agent_command (cluster, type, workload_uid, namespace, name, state, result_message)
                         VALUES ('prod-1', 'STOP', ?, 'team-a', ?, ?, ?) RETURNING seq""")
-                .params(UUID.fromString(victim.uid()), victim.name(), state, message).query(Long.class).single();
+                .params(victim.uid(), victim.name(), state, message).query(Long.class).single();
     }
 
     private void settle(long command) {
@@ -73,41 +73,41 @@ class HotswapStoreTest {
                 .isEqualTo("eviction of team-a/victim-a: blocked by a PodDisruptionBudget;"
                         + " eviction of team-a/victim-b: not reported by the agent yet");
         settle(stopA);
-        assertThat(store.evictionsDone(UUID.fromString(victimA.uid()), T0.plusSeconds(5))).isEmpty();
+        assertThat(store.evictionsDone(victimA.uid(), T0.plusSeconds(5))).isEmpty();
 
         jdbc.sql("UPDATE agent_command SET state = 'Refused' WHERE state = 'Pending'").update();
-        List<HotswapEvent> done = store.evictionsDone(UUID.fromString(victimB.uid()), T0.plusSeconds(6));
+        List<HotswapEvent> done = store.evictionsDone(victimB.uid(), T0.plusSeconds(6));
 
         assertThat(done).singleElement().satisfies(e -> {
             assertThat(e.id()).isEqualTo(id);
             assertThat(e.evictionsDoneAt()).isEqualTo(T0.plusSeconds(6));
             assertThat(e.waitingFor()).isNull();
         });
-        assertThat(store.evictionsDone(UUID.fromString(victimB.uid()), T0.plusSeconds(7))).isEmpty();
+        assertThat(store.evictionsDone(victimB.uid(), T0.plusSeconds(7))).isEmpty();
     }
 
     @Test
     void runningAgainRecoversTheEventInProgressOnce() {
         long id = decided(disrupted, T0, "prod-1", List.of());
 
-        assertThat(store.running(UUID.fromString(disrupted.uid()), T0.plusSeconds(30))).hasValueSatisfying(e -> {
+        assertThat(store.running(disrupted.uid(), T0.plusSeconds(30))).hasValueSatisfying(e -> {
             assertThat(e.id()).isEqualTo(id);
             assertThat(e.outcome()).isEqualTo("Recovered");
             assertThat(e.runningAt()).isEqualTo(T0.plusSeconds(30));
             assertThat(e.evictionsDoneAt()).as("no eviction to wait for").isEqualTo(T0.plusSeconds(30));
             assertThat(e.mttrSeconds()).isEqualTo(30.0);
         });
-        assertThat(store.running(UUID.fromString(disrupted.uid()), T0.plusSeconds(40))).isEmpty();
+        assertThat(store.running(disrupted.uid(), T0.plusSeconds(40))).isEmpty();
     }
 
     @Test
     void aRequeuedHotswapIsNoLongerInProgress() {
         long id = decided(disrupted, T0, "prod-1", List.of());
 
-        store.requeued(UUID.fromString(disrupted.uid()));
+        store.requeued(disrupted.uid());
 
         assertThat(store.find(id).orElseThrow().outcome()).isEqualTo("Requeued");
-        assertThat(store.running(UUID.fromString(disrupted.uid()), T0.plusSeconds(30))).isEmpty();
+        assertThat(store.running(disrupted.uid(), T0.plusSeconds(30))).isEmpty();
     }
 
     @Test
@@ -140,14 +140,14 @@ class HotswapStoreTest {
                 .thenComparingLong(HotswapEvent::id).reversed());
         assertThat(store.page("prod-2", null, Optional.empty(), null, null, 10)).extracting(HotswapEvent::cluster).containsOnly("prod-2")
                 .hasSize(2);
-        assertThat(store.page(null, UUID.fromString(disrupted.uid()), Optional.empty(), null, null, 10)).extracting(HotswapEvent::id)
+        assertThat(store.page(null, disrupted.uid(), Optional.empty(), null, null, 10)).extracting(HotswapEvent::id)
                 .containsExactly(ids.get(0));
     }
 
     @Test
     void aTeamsPageHoldsTheEventsOfWorkloadsInItsNamespacesOnly() {
         long ours = decided(disrupted, T0, "prod-1", List.of());
-        decided(new HotswapEvent.Party("team-b", "theirs", UUID.randomUUID().toString(), 0), T0, "prod-1", List.of());
+        decided(new HotswapEvent.Party("team-b", "theirs", UUID.randomUUID(), 0), T0, "prod-1", List.of());
 
         assertThat(store.page(null, null, Optional.of(Set.of("team-a")), null, null, 10)).extracting(HotswapEvent::id)
                 .containsExactly(ours);

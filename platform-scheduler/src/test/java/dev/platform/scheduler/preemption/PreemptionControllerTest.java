@@ -7,6 +7,7 @@ import org.springframework.http.MediaType;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,8 +37,8 @@ class PreemptionControllerTest extends ControllerSliceTest {
 
     private static PreemptionEvent event(long id, String victimNamespace, String message) {
         return new PreemptionEvent(id, AT, "InClusterQueue", message,
-                new PreemptionEvent.Party("team-a", "big", "uid-p" + id, "cq", 100),
-                new PreemptionEvent.Party(victimNamespace, "small", "uid-v" + id, "other-cq", 1));
+                new PreemptionEvent.Party("team-a", "big", new UUID(1, id), "cq", 100),
+                new PreemptionEvent.Party(victimNamespace, "small", new UUID(2, id), "other-cq", 1));
     }
 
     @Test
@@ -55,7 +56,7 @@ class PreemptionControllerTest extends ControllerSliceTest {
                 .andExpect(jsonPath("$.items[0].victim.name").value("small"))
                 .andExpect(jsonPath("$.items[1].preemptor.name").value("big"))
                 .andExpect(jsonPath("$.items[1].victim.name").doesNotExist())
-                .andExpect(jsonPath("$.items[1].victim.uid").value("uid-v4"))
+                .andExpect(jsonPath("$.items[1].victim.uid").value(new UUID(2, 4).toString()))
                 .andExpect(jsonPath("$.items[1].victim.priority").value(1))
                 .andExpect(jsonPath("$.items[1].message").value(PreemptionEvent.OTHER_TEAM_MESSAGE))
                 .andExpect(jsonPath("$.next").value(new KeysetCursor<>(AT, 4L).encode()));
@@ -96,8 +97,8 @@ class PreemptionControllerTest extends ControllerSliceTest {
     void theCsvExportQuotesFieldsAndDefusesFormulas() throws Exception {
         given(preemptionStore.page(any(), isNull(), eq(5000))).willReturn(List.of(
                 new PreemptionEvent(7, AT, "InClusterQueue", "=HYPERLINK(\"x\"), then more",
-                        new PreemptionEvent.Party("team-a", "big", "uid-p", "cq", 100),
-                        new PreemptionEvent.Party("team-a", "-small", "uid-v", "cq", 1))));
+                        new PreemptionEvent.Party("team-a", "big", UUID.fromString("11111111-1111-1111-1111-111111111111"), "cq", 100),
+                        new PreemptionEvent.Party("team-a", "-small", UUID.fromString("22222222-2222-2222-2222-222222222222"), "cq", 1))));
 
         mvc.perform(get("/api/v1/preemptions").accept("text/csv"))
                 .andExpect(status().isOk())
@@ -105,15 +106,15 @@ class PreemptionControllerTest extends ControllerSliceTest {
                 .andExpect(header().string("Content-Disposition", "attachment; filename=\"preemptions.csv\""))
                 .andExpect(content().string(startsWith("id,at,reason,message,preemptor_namespace,")))
                 .andExpect(content().string(containsString("\r\n7,2026-01-01T10:00:00Z,InClusterQueue,"
-                        + "\"'=HYPERLINK(\"\"x\"\"), then more\",team-a,big,uid-p,cq,100,team-a,'-small,uid-v,cq,1\r\n")));
+                        + "\"'=HYPERLINK(\"\"x\"\"), then more\",team-a,big,11111111-1111-1111-1111-111111111111,cq,100,team-a,'-small,22222222-2222-2222-2222-222222222222,cq,1\r\n")));
     }
 
     @Test
     void aPriorityIsANumberAndEveryTextCellIsDefused() throws Exception {
         given(preemptionStore.page(any(), isNull(), eq(5000))).willReturn(List.of(new PreemptionEvent(8, AT,
                 "InClusterQueue", "=HYPERLINK(\"http://evil\",\"x\")",
-                new PreemptionEvent.Party("team-a", "p", "uid-p", "cq", -5),
-                new PreemptionEvent.Party("team-a", "v", "uid-v", "cq", 1))));
+                new PreemptionEvent.Party("team-a", "p", UUID.fromString("11111111-1111-1111-1111-111111111111"), "cq", -5),
+                new PreemptionEvent.Party("team-a", "v", UUID.fromString("22222222-2222-2222-2222-222222222222"), "cq", 1))));
 
         mvc.perform(get("/api/v1/preemptions").param("format", "csv"))
                 .andExpect(content().string(containsString(",\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\",")))

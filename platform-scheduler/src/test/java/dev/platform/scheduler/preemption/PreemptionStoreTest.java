@@ -30,7 +30,7 @@ class PreemptionStoreTest {
     PreemptionStore store;
 
     private static PreemptionEvent.Party party(String namespace, String name, String clusterQueue, int priority) {
-        return new PreemptionEvent.Party(namespace, name, UUID.randomUUID().toString(), clusterQueue, priority);
+        return new PreemptionEvent.Party(namespace, name, UUID.randomUUID(), clusterQueue, priority);
     }
 
     private static PreemptionEvent event(Instant at, String reason, PreemptionEvent.Party preemptor,
@@ -106,8 +106,8 @@ class PreemptionStoreTest {
                 .extracting(e -> e.preemptor().name()).containsExactly("p2");
         assertThat(store.page(new PreemptionFilter(null, null, null, T0.plusSeconds(10), T0.plusSeconds(20), null),
                 null, 10)).extracting(e -> e.preemptor().name()).containsExactly("p2");
-        assertThat(store.involving(UUID.fromString(both.uid()), 10)).extracting(e -> e.at())
+        assertThat(store.involving(both.uid(), 10)).extracting(e -> e.at())
                 .containsExactly(T0.plusSeconds(10), T0);
-        assertThat(store.involving(UUID.fromString(both.uid()), 1)).hasSize(1);
+        assertThat(store.involving(both.uid(), 1)).hasSize(1);
     }
 }

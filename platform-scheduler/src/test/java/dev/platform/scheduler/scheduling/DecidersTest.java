@@ -2,8 +2,10 @@ package dev.platform.scheduler.scheduling;
 
 import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
+import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
+import dev.platform.api.reason.DeactivationReason;
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.api.reason.PreemptionReason;
@@ -11,6 +13,8 @@ import dev.platform.scheduler.cluster.AgentCommandCompleted;
 import dev.platform.scheduler.commit.WorkloadDecision;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.core.lifecycle.LifecycleDecision;
+import dev.platform.scheduler.core.lifecycle.RequeuingTimestamp;
 import dev.platform.scheduler.core.model.Admission;
 import dev.platform.scheduler.core.model.PodSetAssignment;
 import dev.platform.scheduler.core.model.Workload;
@@ -34,7 +38,7 @@ class DecidersTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
     private static final WorkloadDecision.Hotswap.Disruption DISRUPTION = new WorkloadDecision.Hotswap.Disruption(
-            "c1", "a", List.of("node-1"), "NodeNotReady", NOW);
+            "c1", "a", List.of("node-1"), List.of(NodeHealthReason.NOT_READY), NOW);
     private static final SlicePlacement.Placement ON_B = new SlicePlacement.Placement("c1",
             Map.of("workers", List.of(new PoolKey("c1", "b"))));
 
@@ -52,7 +56,7 @@ class DecidersTest {
             assertThat(e.reason()).isEqualTo(EvictionReason.Preempted);
             assertThat(e.preemption().reason()).isEqualTo(PreemptionReason.Hotswap);
             assertThat(e.message()).isEqualTo("Preempted to accommodate a workload (UID: " + disrupted.uid()
-                    + ") due to hotswap after node pool c1/a failed (NodeNotReady); preemptor path: /cq; preemptee"
+                    + ") due to hotswap after node pool c1/a failed (NOT_READY); preemptor path: /cq; preemptee"
                     + " path: /cq");
         });
         WorkloadDecision.Restart restart = (WorkloadDecision.Restart) hotswap.fate();
@@ -85,7 +89,7 @@ class DecidersTest {
 
         assertThat(hotswap.fate()).isInstanceOfSatisfying(WorkloadDecision.Requeue.class, r -> {
             assertThat(r.reason()).isEqualTo(EvictionReason.NodeFailures);
-            assertThat(r.message()).isEqualTo("Node pool c1/a failed (NodeNotReady) and no replacement could be found");
+            assertThat(r.message()).isEqualTo("Node pool c1/a failed (NOT_READY) and no replacement could be found");
             assertThat(r.endsHotswap()).isFalse();
         });
     }
@@ -134,6 +138,25 @@ class DecidersTest {
             assertThat(r.then()).isEqualTo(WorkloadDecision.AfterRelease.NOTHING);
             assertThat(r.endsHotswap()).isTrue();
         });
+    }
+
+    @Test
+    void aLifecycleTimerEvictsTheWorkloadAtTheVersionTheCacheHoldsAndQueuesItAsItsRequeuingStrategySays() {
+        WorkloadRow row = admitted("long-run", 0, 0, null);
+        LifecycleDecision.Deactivate limit = new LifecycleDecision.Deactivate(row.uid().toString(),
+                DeactivationReason.MaximumExecutionTimeExceeded, "ran past its limit");
+        WorkloadTransitions.Expected atVersion = new WorkloadTransitions.Expected.AtVersion(row.version());
+
+        WorkloadDecision.Lifecycle atEviction = LifecycleEvictions.decision(limit, row, atVersion,
+                RequeuingTimestamp.Eviction);
+        WorkloadDecision.Lifecycle atCreation = LifecycleEvictions.decision(limit, row, atVersion,
+                RequeuingTimestamp.Creation);
+
+        assertThat(atEviction.uid()).isEqualTo(row.uid());
+        assertThat(atEviction.expected()).isEqualTo(atVersion);
+        assertThat(atEviction.decision()).isEqualTo(limit);
+        assertThat(atEviction.queueAtEviction()).isTrue();
+        assertThat(atCreation.queueAtEviction()).isFalse();
     }
 
     @Test

@@ -123,13 +123,13 @@ public final class KubernetesAgent implements AutoCloseable {
                 .build();
     }
 
-    /** The node's Ready condition turns True or False, as the node lifecycle controller would set it. */
     /** Each of the cluster's pools and its health as the scheduler shows it. */
     public static Map<String, String> poolHealth(PlatformClient api) {
         return api.get("/api/v1/clusters/" + CLUSTER + "/nodepools").json().get("items").valueStream()
                 .collect(Collectors.toMap(p -> p.get("name").asString(), p -> p.get("health").asString()));
     }
 
+    /** The node's Ready condition turns True or False, as the node lifecycle controller would set it. */
     public void setReady(String node, boolean ready) {
         kubernetes.client().nodes().withName(node).edit(n -> new NodeBuilder(n).editStatus()
                 .withConditions(n.getStatus().getConditions().stream()

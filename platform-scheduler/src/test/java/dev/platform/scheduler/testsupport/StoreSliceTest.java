@@ -36,9 +36,9 @@ import java.time.ZoneOffset;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @DataJpaTest(showSql = false, includeFilters = @ComponentScan.Filter(type = FilterType.REGEX, pattern = {
-        "dev\\.platform\\.scheduler\\.workload\\.(WorkloadStore|WorkloadTransitions|WorkloadRunStates|WorkloadService|WorkloadUpdates|PriorityResolver|QueueNameResolution|SubmissionChecks|ClusterQueueCapacity|AllowedPriorityClasses)",
+        "dev\\.platform\\.scheduler\\.workload\\.(WorkloadStore|WorkloadTransitions|WorkloadRunStates|WorkloadService|WorkloadUpdates|PriorityResolver|QueueNameResolution|SubmissionChecks|AllowedPriorityClasses)",
         "dev\\.platform\\.scheduler\\.cluster\\.(AgentCommandStore|ClusterInventoryStore|ClusterQueries|CommandSignals)",
-        "dev\\.platform\\.scheduler\\.config\\.(ConfigStore|ConfigurationService|QueueUsage|QueueUsageHistory|ManifestParsing)",
+        "dev\\.platform\\.scheduler\\.config\\.(ConfigStore|ConfigurationService|QueueUsage|QueueUsageHistory|ManifestParsing|ConfiguredQueues|ClusterQueueCapacity)",
         "dev\\.platform\\.scheduler\\.web\\.RequestBodies",
         "dev\\.platform\\.scheduler\\.forecast\\.ForecastStore",
         "dev\\.platform\\.scheduler\\.hotswap\\.HotswapStore",

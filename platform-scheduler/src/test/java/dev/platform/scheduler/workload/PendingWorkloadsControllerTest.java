@@ -6,6 +6,7 @@ import org.springframework.http.MediaType;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyString;
@@ -26,7 +27,7 @@ class PendingWorkloadsControllerTest extends ControllerSliceTest {
     private static final Instant CREATED = Instant.parse("2026-01-01T10:00:00Z");
 
     private static PendingWorkloadsController.PendingWorkload pending(String namespace, String name, int inCq, int inLq) {
-        return new PendingWorkloadsController.PendingWorkload(namespace, name, "uid-" + name, "lq", "cq", 10, inCq, inLq,
+        return new PendingWorkloadsController.PendingWorkload(namespace, name, UUID.nameUUIDFromBytes(name.getBytes()), "lq", "cq", 10, inCq, inLq,
                 CREATED, new WorkloadStatus.PendingReason("WaitingForQuota", "needs 4 cpu"),
                 new WorkloadStatus.Forecast(CREATED.plusSeconds(600), CREATED.plusSeconds(300), CREATED.plusSeconds(900),
                         "ExactRuntimes", "in about 10 minutes", CREATED, false), "high-priority-job", "alice");

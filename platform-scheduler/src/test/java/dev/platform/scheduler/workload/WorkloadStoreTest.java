@@ -103,7 +103,7 @@ class WorkloadStoreTest {
 
         List<PendingWorkload> inClusterQueue = store.pendingInClusterQueue("cq", 0, 10);
 
-        assertThat(inClusterQueue).extracting(w -> UUID.fromString(w.uid())).containsExactlyElementsOf(queueOrder);
+        assertThat(inClusterQueue).extracting(w -> w.uid()).containsExactlyElementsOf(queueOrder);
         assertThat(inClusterQueue).extracting(PendingWorkload::positionInClusterQueue).containsExactly(0, 1, 2, 3, 4);
         assertThat(inClusterQueue).extracting(PendingWorkload::positionInLocalQueue).containsExactly(0, 0, 1, 2, 3);
         Map<UUID, int[]> positions = store.positions(List.of(holding, first, ties.get(1), elsewhere));
@@ -111,7 +111,7 @@ class WorkloadStoreTest {
         assertThat(positions.get(first)).containsExactly(2, 1);
         assertThat(positions.get(ties.get(1))).containsExactly(4, 3);
         assertThat(positions.get(elsewhere)).containsExactly(1, 0);
-        assertThat(store.pendingInClusterQueue("cq", 3, 10)).extracting(w -> UUID.fromString(w.uid()))
+        assertThat(store.pendingInClusterQueue("cq", 3, 10)).extracting(w -> w.uid())
                 .containsExactly(ties.get(0), ties.get(1));
     }
 

@@ -1,8 +1,7 @@
 package dev.platform.web.console;
 
+import dev.platform.api.reason.WaitReason;
 import dev.platform.api.reason.PendingReason;
-
-import java.util.Arrays;
 
 /** Pending reason codes in words, for people who do not know Kueue's vocabulary. */
 public final class PendingReasons {
@@ -10,16 +9,15 @@ public final class PendingReasons {
     private PendingReasons() {
     }
 
-    /** The reason in words; a code this console does not know is shown as it is. */
-    public static String describe(String code) {
-        if (code == null) {
+    /** The reason in words; the eviction that requeued a workload with backoff is shown by its name. */
+    public static String describe(WaitReason reason) {
+        if (reason == null) {
             return "Waiting for the scheduler";
         }
-        return Arrays.stream(PendingReason.values()).filter(r -> r.name().equals(code)).findFirst()
-                .map(PendingReasons::describe).orElse(code);
+        return reason instanceof PendingReason pending ? inWords(pending) : reason.name();
     }
 
-    static String describe(PendingReason reason) {
+    private static String inWords(PendingReason reason) {
         return switch (reason) {
             case WaitingForQuota -> "Waiting for quota to free up";
             case WaitingForPreemptedWorkloads -> "Waiting for preempted workloads to stop";

@@ -1,5 +1,6 @@
 package dev.platform.web.queue;
 
+import dev.platform.api.reason.WaitReason;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.api.identity.Caller;
 import dev.platform.web.console.ForecastView;
@@ -38,7 +39,7 @@ public interface QueueQueries {
      * was queued, why it waits, when it should start and who submitted it (null when unknown).
      */
     record PendingRow(String namespace, String name, String localQueue, String priorityClassName, int priority,
-                      int positionInClusterQueue, int positionInLocalQueue, Instant queuedAt, String reason,
+                      int positionInClusterQueue, int positionInLocalQueue, Instant queuedAt, WaitReason reason,
                       String reasonMessage, ForecastView forecast, String submittedBy) {
 
         /** Another team's workload at this position: counted, not named. */
@@ -64,7 +65,7 @@ public interface QueueQueries {
      * {@code podSets} once admitted, or waiting for {@code reason}.
      */
     record PriorityOnlyRow(String namespace, String name, String priorityClassName, int priority, String state,
-                           String reason, String reasonMessage, List<PodSetPlacement> podSets) {
+                           WaitReason reason, String reasonMessage, List<PodSetPlacement> podSets) {
 
         /** Another team's workload: counted, not named. */
         public static PriorityOnlyRow hidden() {
@@ -77,7 +78,7 @@ public interface QueueQueries {
 
         /** There is no quota in this mode: waiting means no pool is free and nobody may be preempted. */
         public String reasonText() {
-            return PendingReason.WaitingForNodePool.name().equals(reason) ? "Waiting for a free node pool"
+            return reason == PendingReason.WaitingForNodePool ? "Waiting for a free node pool"
                     : PendingReasons.describe(reason);
         }
     }

@@ -1,5 +1,6 @@
 package dev.platform.web.workload;
 
+import dev.platform.api.reason.WaitReason;
 import dev.platform.api.identity.Caller;
 import dev.platform.web.console.ForecastView;
 import dev.platform.web.console.PendingReasons;
@@ -27,7 +28,7 @@ public interface WorkloadQueries {
      */
     record WorkloadDetail(String namespace, String name, String kind, String uid, String queueName,
                           String clusterQueue, String priorityClassName, int priority, String state,
-                          Integer positionInClusterQueue, Integer positionInLocalQueue, String pendingReason,
+                          Integer positionInClusterQueue, Integer positionInLocalQueue, WaitReason pendingReason,
                           String pendingMessage, Instant createdAt, Instant admittedAt, List<PodSetView> podSets,
                           List<PodSetPlacement> admission, List<ConditionView> conditions,
                           List<EventView> events, List<PreemptionView> preemptions, String manifestJson,

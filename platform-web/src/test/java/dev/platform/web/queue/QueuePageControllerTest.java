@@ -1,5 +1,6 @@
 package dev.platform.web.queue;
 
+import dev.platform.api.reason.PendingReason;
 import dev.platform.web.console.ForecastView;
 import dev.platform.web.console.PodSetPlacement;
 import dev.platform.web.queue.QueueQueries.AdmittedRow;
@@ -50,7 +51,7 @@ class QueuePageControllerTest {
     void listsPendingInQueueOrderWithPositionsWaitingAndReasonAndAdmittedWithFlavorsAndPools() throws Exception {
         given(queries.clusterQueue(ADMIN, "tpu-training-cq", 0, 100)).willReturn(Optional.of(new QueuePage(trainingQueue(),
                 List.of(new PendingRow("default", "low-jax-trillium", "default-queue", "low-priority-job", 1000000, 0, 0,
-                                NOW.minus(Duration.ofMinutes(125)), "WaitingForQuota",
+                                NOW.minus(Duration.ofMinutes(125)), PendingReason.WaitingForQuota,
                                 "insufficient unused quota for google.com/tpu in flavor tpu-v6e-slice, 32 more needed",
                                 new ForecastView(NOW.plus(Duration.ofMinutes(25)), NOW.plus(Duration.ofMinutes(10)),
                                         NOW.plus(Duration.ofMinutes(50)), "LocalQueueHistory",
@@ -92,7 +93,7 @@ class QueuePageControllerTest {
     @Test
     void linksToTheNextPageOfPendingWhileMoreWait() throws Exception {
         List<PendingRow> page = java.util.stream.IntStream.range(100, 200)
-                .mapToObj(i -> new PendingRow("ns", "w" + i, "lq", null, 0, i, i, T0, "Blocked", null, null, null))
+                .mapToObj(i -> new PendingRow("ns", "w" + i, "lq", null, 0, i, i, T0, PendingReason.Blocked, null, null, null))
                 .toList();
         var queue = new dev.platform.web.console.QueueUsageView("cq", null, "StrictFIFO", true, "Ready", List.of(), 250, 0);
         given(queries.clusterQueue(ADMIN, "cq", 100, 100)).willReturn(Optional.of(new QueuePage(queue, page, List.of())));
@@ -122,7 +123,7 @@ class QueuePageControllerTest {
                         List.of(new PodSetPlacement("slice", 8, Map.of(), Map.of("google.com/tpu", "32"),
                                 List.of("sim-v6e-4x4-2", "sim-v6e-4x4-3")))),
                 new PriorityOnlyRow("default", "low-second", "low-priority-job", 1000000, "Pending",
-                        "WaitingForNodePool", "couldn't place the workload: pod set slice needs 2 free healthy node pool(s)",
+                        PendingReason.WaitingForNodePool, "couldn't place the workload: pod set slice needs 2 free healthy node pool(s)",
                         List.of())));
 
         mvc.perform(get("/queues"))
@@ -152,7 +153,7 @@ class QueuePageControllerTest {
         given(queries.clusterQueue(ADMIN, "tpu-training-cq", 0, 100)).willReturn(Optional.of(new QueuePage(trainingQueue(),
                 List.of(PendingRow.hidden(0), PendingRow.hidden(1),
                         new PendingRow("vision-train", "mine", "lq", null, 5, 2, 0, NOW.minus(Duration.ofMinutes(3)),
-                                "WaitingForQuota", null, null, null),
+                                PendingReason.WaitingForQuota, null, null, null),
                         PendingRow.hidden(3)),
                 List.of(AdmittedRow.hidden(), AdmittedRow.hidden()))));
 

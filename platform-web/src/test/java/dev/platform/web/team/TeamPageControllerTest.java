@@ -1,5 +1,6 @@
 package dev.platform.web.team;
 
+import dev.platform.api.reason.PendingReason;
 import dev.platform.web.console.LocalQueueView;
 import dev.platform.web.console.WorkloadLine;
 import dev.platform.web.team.TeamQueries.TeamView;
@@ -62,7 +63,7 @@ class TeamPageControllerTest {
                         T0), new LocalQueueView("team-b", "lq-new", "team-b", "None")),
                 List.of(borrowingQueue()),
                 List.of(new WorkloadLine("team-b", "train-1", "JobSet", "Pending", "lq-b", "team-b", 5, 3, 1,
-                        "WaitingForQuota", "short", T0, null),
+                        PendingReason.WaitingForQuota, "short", T0, null),
                         new WorkloadLine("team-b", "train-0", "JobSet", "Running", "lq-b", "team-b", 5, null, null,
                                 null, null, T0, T0)),
                 true)));

@@ -1,5 +1,6 @@
 package dev.platform.web.workload;
 
+import dev.platform.api.reason.PendingReason;
 import dev.platform.web.console.ForecastView;
 import dev.platform.web.console.PodSetPlacement;
 import dev.platform.web.console.PreemptionView;
@@ -159,7 +160,7 @@ class WorkloadPageControllerTest {
         WorkloadDetail w = pending();
         given(queries.workload(ADMIN, "default", "stopped")).willReturn(Optional.of(new WorkloadDetail(w.namespace(),
                 "stopped", w.kind(), w.uid(), w.queueName(), w.clusterQueue(), w.priorityClassName(), w.priority(),
-                "Pending", null, null, "Deactivated", "The workload is deactivated", T0, null, w.podSets(), List.of(),
+                "Pending", null, null, PendingReason.Deactivated, "The workload is deactivated", T0, null, w.podSets(), List.of(),
                 w.conditions(), w.events(), List.of(), MANIFEST, null, false, null, null)));
 
         mvc.perform(get("/namespaces/default/workloads/stopped"))
@@ -199,7 +200,7 @@ class WorkloadPageControllerTest {
 
     private static WorkloadDetail pending() {
         return new WorkloadDetail("default", "low-jax-trillium", "JobSet", "u-low", "default-queue", "tpu-training-cq",
-                "low-priority-job", 1000000, "Pending", 0, 0, "WaitingForQuota",
+                "low-priority-job", 1000000, "Pending", 0, 0, PendingReason.WaitingForQuota,
                 "insufficient unused quota for google.com/tpu in flavor tpu-v6e-slice, 32 more needed", T0, null,
                 List.of(new PodSetView("slice", 8, Map.of("google.com/tpu", "4"))), List.of(),
                 List.of(new ConditionView("QuotaReserved", "False", "Pending", "Waiting for the scheduler", T0)),

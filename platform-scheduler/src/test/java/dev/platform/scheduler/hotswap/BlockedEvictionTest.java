@@ -1,5 +1,6 @@
-package dev.platform.scheduler.cluster;
+package dev.platform.scheduler.hotswap;
 
+import dev.platform.scheduler.cluster.AgentCalls;
 import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.CommandResult;
 import dev.platform.api.agent.CommandStatus;

@@ -1,4 +1,4 @@
-package dev.platform.scheduler.workload;
+package dev.platform.scheduler.config;
 
 import dev.platform.api.manifest.Quantity;
 import dev.platform.scheduler.core.model.ClusterQueueSpec;
