@@ -111,7 +111,7 @@ public class AgentReportService {
             return Applied.IGNORED;
         }
         Instant now = clock.instant();
-        inventory.recordReport(cluster, report.agentId(), report.sequence(), report.sentAt(), now);
+        inventory.recordReport(cluster, report.agentId(), report.sequence(), report.sentAt(), now, full);
         List<NodePoolHealthChanged> changes = applyPools(cluster, report, full, now);
         boolean finished = applyWorkloads(cluster, report, full, now);
         return new Applied(true, changes, finished);

@@ -1,0 +1,67 @@
+package dev.platform.scheduler.cluster;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * What the platform believes runs in its clusters, held against what their agents last reported: the
+ * workloads whose JobSet a cluster acknowledged starting and no longer has.
+ */
+@Repository
+public class ClusterWorkloads {
+
+    private final JdbcClient jdbc;
+
+    ClusterWorkloads(JdbcTemplate jdbcTemplate) {
+        this.jdbc = JdbcClient.create(jdbcTemplate);
+    }
+
+    /**
+     * A workload holding quota in {@code cluster} whose JobSet is gone from it: the cluster acknowledged its START
+     * or RESTART ({@code acknowledgedAt}), then sent a FULL report ({@code fullReportAt}) that lacks the JobSet.
+     */
+    public record MissingJobSet(UUID uid, String namespace, String name, String cluster, long version,
+                                String clusterQueue, String priorityClassName, int restarts, Integer maxRestarts,
+                                Instant acknowledgedAt, Instant fullReportAt) {
+    }
+
+    /**
+     * The workloads Admitted or Running in a cluster that reported since {@code freshAfter} (not stale), whose
+     * latest command was a START or RESTART to that cluster, acknowledged as done before the cluster's last FULL
+     * report, which came at {@code settledBefore} or earlier and since which no report has put the JobSet back.
+     * A command not yet carried out, or a STOP or a hotswap's RESTART under way, is a later command: the workload
+     * is left alone until it is done.
+     */
+    public List<MissingJobSet> missingJobSets(Instant freshAfter, Instant settledBefore) {
+        return jdbc.sql("""
+                        SELECT w.uid, w.namespace, w.name, w.cluster, w.version, w.cluster_queue,
+                               w.priority_class_name, w.restarts, w.max_restarts, last.acked_at,
+                               c.last_full_report_at
+                        FROM workload w
+                        JOIN cluster c ON c.name = w.cluster
+                        JOIN LATERAL (SELECT a.cluster, a.type, a.state, a.acked_at FROM agent_command a
+                                      WHERE a.workload_uid = w.uid ORDER BY a.seq DESC LIMIT 1) last ON true
+                        WHERE w.state IN ('Admitted', 'Running')
+                          AND c.last_report_at >= :freshAfter
+                          AND c.last_full_report_at <= :settledBefore
+                          AND last.cluster = w.cluster AND last.type IN ('START', 'RESTART')
+                          AND last.state = 'Succeeded' AND last.acked_at < c.last_full_report_at
+                          AND NOT EXISTS (SELECT 1 FROM cluster_workload cw
+                                          WHERE cw.cluster = w.cluster AND cw.workload_uid = w.uid)
+                        ORDER BY w.cluster, w.uid""")
+                .param("freshAfter", Timestamp.from(freshAfter))
+                .param("settledBefore", Timestamp.from(settledBefore))
+                .query((rs, i) -> new MissingJobSet(rs.getObject("uid", UUID.class), rs.getString("namespace"),
+                        rs.getString("name"), rs.getString("cluster"), rs.getLong("version"),
+                        rs.getString("cluster_queue"), rs.getString("priority_class_name"), rs.getInt("restarts"),
+                        (Integer) rs.getObject("max_restarts"), rs.getTimestamp("acked_at").toInstant(),
+                        rs.getTimestamp("last_full_report_at").toInstant()))
+                .list();
+    }
+}
