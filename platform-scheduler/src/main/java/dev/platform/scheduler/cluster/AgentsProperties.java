@@ -13,14 +13,14 @@ import java.time.Duration;
  * @param maxWaitSeconds the longest a command poll is held open, whatever {@code waitSeconds} asks
  * @param pollInterval   how often a held poll looks in the database for commands enqueued by
  *                       another replica (this replica's own enqueues answer it at once)
- * @param missingJobSetGrace how long after a FULL report that lacks a JobSet its cluster had acknowledged
- *                       starting the platform waits before it requeues the workload (reason JobSetMissing): a
- *                       report built a moment before the JobSet appeared in the agent's watch is followed by one
- *                       that has it well within this
+ * @param missingJobsetGrace how long after a cluster acknowledged starting a JobSet a FULL report of it must
+ *                       come to tell that the JobSet is missing (its workload is then requeued, reason
+ *                       JobSetMissing): a report received sooner may have been taken before the JobSet appeared
+ *                       in the agent's watch
  */
 @ConfigurationProperties("platform.agents")
 public record AgentsProperties(@DefaultValue("30s") Duration staleness,
                                @DefaultValue("60") int maxWaitSeconds,
                                @DefaultValue("500ms") Duration pollInterval,
-                               @DefaultValue("5s") Duration missingJobSetGrace) {
+                               @DefaultValue("5s") Duration missingJobsetGrace) {
 }

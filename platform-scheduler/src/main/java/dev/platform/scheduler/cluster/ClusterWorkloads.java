@@ -5,6 +5,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -24,7 +25,8 @@ public class ClusterWorkloads {
 
     /**
      * A workload holding quota in {@code cluster} whose JobSet is gone from it: the cluster acknowledged its START
-     * or RESTART ({@code acknowledgedAt}), then sent a FULL report ({@code fullReportAt}) that lacks the JobSet.
+     * or RESTART ({@code acknowledgedAt}); its last FULL report ({@code fullReportAt}) came later, and no report
+     * since has the JobSet.
      */
     public record MissingJobSet(UUID uid, String namespace, String name, String cluster, long version,
                                 String clusterQueue, String priorityClassName, int restarts, Integer maxRestarts,
@@ -33,12 +35,13 @@ public class ClusterWorkloads {
 
     /**
      * The workloads Admitted or Running in a cluster that reported since {@code freshAfter} (not stale), whose
-     * latest command was a START or RESTART to that cluster, acknowledged as done before the cluster's last FULL
-     * report, which came at {@code settledBefore} or earlier and since which no report has put the JobSet back.
-     * A command not yet carried out, or a STOP or a hotswap's RESTART under way, is a later command: the workload
-     * is left alone until it is done.
+     * latest command was a START or RESTART to that cluster, acknowledged as done at least {@code grace} before the
+     * cluster's last FULL report, and which no report since has (the FULL report lacked it, or a later one said
+     * it was deleted). A report received sooner after the acknowledgement may have been taken before the JobSet
+     * appeared in the agent's watch: it decides nothing. A command not yet carried out, or a STOP or a hotswap's
+     * RESTART under way, is a later command: the workload is left alone until it is done.
      */
-    public List<MissingJobSet> missingJobSets(Instant freshAfter, Instant settledBefore) {
+    public List<MissingJobSet> missingJobSets(Instant freshAfter, Duration grace) {
         return jdbc.sql("""
                         SELECT w.uid, w.namespace, w.name, w.cluster, w.version, w.cluster_queue,
                                w.priority_class_name, w.restarts, w.max_restarts, last.acked_at,
@@ -49,14 +52,14 @@ public class ClusterWorkloads {
                                       WHERE a.workload_uid = w.uid ORDER BY a.seq DESC LIMIT 1) last ON true
                         WHERE w.state IN ('Admitted', 'Running')
                           AND c.last_report_at >= :freshAfter
-                          AND c.last_full_report_at <= :settledBefore
                           AND last.cluster = w.cluster AND last.type IN ('START', 'RESTART')
-                          AND last.state = 'Succeeded' AND last.acked_at < c.last_full_report_at
+                          AND last.state = 'Succeeded'
+                          AND last.acked_at + :graceMillis * interval '1 millisecond' <= c.last_full_report_at
                           AND NOT EXISTS (SELECT 1 FROM cluster_workload cw
                                           WHERE cw.cluster = w.cluster AND cw.workload_uid = w.uid)
                         ORDER BY w.cluster, w.uid""")
                 .param("freshAfter", Timestamp.from(freshAfter))
-                .param("settledBefore", Timestamp.from(settledBefore))
+                .param("graceMillis", grace.toMillis())
                 .query((rs, i) -> new MissingJobSet(rs.getObject("uid", UUID.class), rs.getString("namespace"),
                         rs.getString("name"), rs.getString("cluster"), rs.getLong("version"),
                         rs.getString("cluster_queue"), rs.getString("priority_class_name"), rs.getInt("restarts"),

@@ -16,8 +16,9 @@ import java.util.List;
 
 /**
  * The scheduling loop's step that reconciles the platform with what its clusters really run: a workload whose
- * JobSet its cluster acknowledged starting, and that a FULL report of that cluster (not stale) lacks for longer
- * than {@code platform.agents.missing-jobset-grace}, holds quota for nothing (the JobSet was deleted by hand, or the
+ * JobSet its cluster acknowledged starting, and that a FULL report of that cluster (not stale) received at least
+ * {@code platform.agents.missing-jobset-grace} later lacks (nor has any report put it back since), holds quota for
+ * nothing (the JobSet was deleted by hand, or the
  * cluster was rebuilt or came back empty). As Kueue ends the Workload of a deleted Job and frees its quota, it is
  * requeued at its original place with reason {@code JobSetMissing}, to be started again, or failed when its
  * JobSet's {@code failurePolicy.maxRestarts} leaves no restart; a DELETE makes sure no remnant of the JobSet stays.
@@ -27,7 +28,7 @@ import java.util.List;
 @Component
 class MissingJobSets {
 
-    /** How often the clusters are held against the database: well inside the grace, cheap (one indexed query). */
+    /** How often the clusters are held against the database: cheap (one query over the workloads holding quota). */
     private static final Duration CHECK_INTERVAL = Duration.ofSeconds(1);
 
     private final ClusterWorkloads clusterWorkloads;
@@ -44,7 +45,7 @@ class MissingJobSets {
         this.committer = committer;
         this.metrics = metrics;
         this.clock = clock;
-        this.grace = agents.missingJobSetGrace();
+        this.grace = agents.missingJobsetGrace();
         this.staleness = agents.staleness();
     }
 
@@ -55,7 +56,7 @@ class MissingJobSets {
             return false;
         }
         nextCheck = now.plus(CHECK_INTERVAL);
-        List<MissingJobSet> missing = clusterWorkloads.missingJobSets(now.minus(staleness), now.minus(grace));
+        List<MissingJobSet> missing = clusterWorkloads.missingJobSets(now.minus(staleness), grace);
         if (missing.isEmpty()) {
             return false;
         }

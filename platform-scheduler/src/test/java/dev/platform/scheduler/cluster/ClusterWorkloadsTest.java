@@ -24,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Which workloads' JobSets are missing from their cluster: only a JobSet the cluster acknowledged starting, that
- * a later FULL report, old enough and from a cluster still reporting, lacks; never one whose START or a later
- * command is still under way, one the report was taken too early to see, or one some report still shows.
+ * a FULL report received at least the grace later, from a cluster still reporting, lacks; never one whose START
+ * or a later command is still under way, one the report was taken too early to see, or one some report shows.
  */
 @StoreSliceTest
 class ClusterWorkloadsTest {
@@ -78,25 +78,25 @@ class ClusterWorkloadsTest {
     }
 
     private List<UUID> missing() {
-        return clusterWorkloads.missingJobSets(NOW.minus(agents.staleness()), NOW.minus(GRACE)).stream()
+        return clusterWorkloads.missingJobSets(NOW.minus(agents.staleness()), GRACE).stream()
                 .map(ClusterWorkloads.MissingJobSet::uid).toList();
     }
 
     @Test
-    void aStartedJobSetThatALaterFullReportLacksIsMissingOnceTheGraceHasPassed() {
+    void aStartedJobSetThatAFullReportReceivedAGraceLaterLacksIsMissing() {
         UUID gone = admittedIn("gone");
         command(gone, CommandType.START, "gone", NOW.minusSeconds(60));
         fullReport(NOW.minusSeconds(30));
 
-        assertThat(clusterWorkloads.missingJobSets(NOW.minus(agents.staleness()), NOW.minus(GRACE)))
+        assertThat(clusterWorkloads.missingJobSets(NOW.minus(agents.staleness()), GRACE))
                 .singleElement().satisfies(m -> {
                     assertThat(m.uid()).isEqualTo(gone);
                     assertThat(m.cluster()).isEqualTo("prod-1");
                     assertThat(m.acknowledgedAt()).isEqualTo(NOW.minusSeconds(60));
                     assertThat(m.fullReportAt()).isEqualTo(NOW.minusSeconds(30));
                 });
-        assertThat(clusterWorkloads.missingJobSets(NOW.minus(agents.staleness()), NOW.minusSeconds(31)))
-                .as("a full report younger than the grace").isEmpty();
+        assertThat(clusterWorkloads.missingJobSets(NOW.minus(agents.staleness()), Duration.ofSeconds(31)))
+                .as("a full report received sooner than the grace after the acknowledgement").isEmpty();
     }
 
     @Test

@@ -19,8 +19,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The platform reconciled with a cluster that forgot its JobSets: the simulated cluster restarted empty (as the
- * demo's is when the platform restarts) no longer has the JobSet the platform started there; once its agent's FULL
- * report has lacked it for the grace, the workload is requeued with reason JobSetMissing, its quota freed, and
+ * demo's is when the platform restarts) no longer has the JobSet the platform started there; once a FULL report
+ * received the grace after the START's acknowledgement lacks it, the workload is requeued with reason JobSetMissing, its quota freed, and
  * started again.
  */
 class MissingJobSetTest extends SimulatedClusterTest {
@@ -60,7 +60,7 @@ class MissingJobSetTest extends SimulatedClusterTest {
         double missingBefore = missingCount();
 
         agent.close();
-        agent = SimulatedAgent.start(port, api);
+        agent = SimulatedAgent.start(port, api, Duration.ofSeconds(1));
         cluster = agent.cluster();
 
         await().atMost(Duration.ofSeconds(30)).until(() -> events().contains("Evicted/JobSetMissing"));

@@ -61,6 +61,15 @@ public final class KubernetesAgent implements AutoCloseable {
 
     /** The same with the agent on its own clock (a skewed one, say). */
     public static KubernetesAgent start(int port, PlatformClient api, Clock agentClock) {
+        return start(port, api, agentClock, AgentSettings.DEFAULT_FULL_REPORT_INTERVAL);
+    }
+
+    /** The same with FULL reports every {@code fullReportInterval}: the scheduler sees what left the cluster that soon. */
+    public static KubernetesAgent start(int port, PlatformClient api, Duration fullReportInterval) {
+        return start(port, api, Clock.systemUTC(), fullReportInterval);
+    }
+
+    private static KubernetesAgent start(int port, PlatformClient api, Clock agentClock, Duration fullReportInterval) {
         MockKubernetes kubernetes;
         try {
             kubernetes = new MockKubernetes();
@@ -79,7 +88,7 @@ public final class KubernetesAgent implements AutoCloseable {
         ApiClient commands = kubernetes.apiClient();
         commands.setReadTimeout((int) COMMAND_READ_TIMEOUT.toMillis());
         Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), CLUSTER,
-                TestIdentity.agentToken(CLUSTER), CLUSTER + "-agent"),
+                TestIdentity.agentToken(CLUSTER), CLUSTER + "-agent").withFullReportInterval(fullReportInterval),
                 new KubernetesCluster(commands, kubernetes.apiClient(), Agent.json()), new SoleReplica(), agentClock);
         KubernetesAgent started = new KubernetesAgent(kubernetes, jobSets, agent);
         agent.start();
@@ -147,6 +156,11 @@ public final class KubernetesAgent implements AutoCloseable {
 
     public Optional<GenericKubernetesResource> jobSet(String name) {
         return Optional.ofNullable(JobSetController.jobSets(kubernetes.client()).inNamespace(NAMESPACE).withName(name).get());
+    }
+
+    /** Deletes a JobSet as a person with kubectl would; its pods go with it. */
+    public void deleteJobSet(String name) {
+        JobSetController.jobSets(kubernetes.client()).inNamespace(NAMESPACE).withName(name).delete();
     }
 
     public List<Pod> podsOf(String jobSet) {
