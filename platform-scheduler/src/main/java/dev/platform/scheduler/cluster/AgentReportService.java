@@ -49,6 +49,7 @@ public class AgentReportService {
     static final String ADOPTION_KEY_PREFIX = "adopted:";
 
     private final ClusterInventoryStore inventory;
+    private final StrayJobSets strays;
     private final WorkloadRunStates runStates;
     private final WorkloadService workloads;
     private final ManifestParser parser;
@@ -57,10 +58,12 @@ public class AgentReportService {
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
-    AgentReportService(ClusterInventoryStore inventory, WorkloadRunStates runStates, WorkloadService workloads,
+    AgentReportService(ClusterInventoryStore inventory, StrayJobSets strays, WorkloadRunStates runStates,
+                       WorkloadService workloads,
                        ManifestParser parser, JsonMapper json, TransactionTemplate transactions,
                        ApplicationEventPublisher events, Clock clock) {
         this.inventory = inventory;
+        this.strays = strays;
         this.runStates = runStates;
         this.workloads = workloads;
         this.parser = parser;
@@ -176,6 +179,15 @@ public class AgentReportService {
         Map<UUID, WorkloadStatusReport> statuses = new LinkedHashMap<>();
         for (WorkloadStatusReport status : report.workloads()) {
             uid(status.workloadUid()).ifPresent(uid -> statuses.put(uid, status));
+        }
+        if (full) {
+            Map<UUID, WorkloadStatusReport> active = new LinkedHashMap<>();
+            statuses.forEach((uid, status) -> {
+                if (status.phase() == WorkloadPhase.RUNNING || status.phase() == WorkloadPhase.PENDING) {
+                    active.put(uid, status);
+                }
+            });
+            strays.handle(cluster, active, now);
         }
         Map<UUID, Optional<String>> known = inventory.knownWorkloads(statuses.keySet());
         Set<String> pools = inventory.pools(cluster).keySet();

@@ -7,6 +7,7 @@ import org.springframework.stereotype.Repository;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 
@@ -21,6 +22,30 @@ public class ClusterWorkloads {
 
     ClusterWorkloads(JdbcTemplate jdbcTemplate) {
         this.jdbc = JdbcClient.create(jdbcTemplate);
+    }
+
+    /**
+     * Among {@code uids}, JobSets a cluster runs (their workload uid label), those the platform does not run: the
+     * workload is unknown to it, or Finished or Failed; and no command for it to {@code cluster} is under way or was
+     * carried out after {@code acknowledgedAfter} (a DELETE or STOP the report may have been taken too early to
+     * show).
+     */
+    public List<UUID> strays(String cluster, Collection<UUID> uids, Instant acknowledgedAfter) {
+        if (uids.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("""
+                        SELECT u.uid FROM unnest(:uids::uuid[]) AS u(uid)
+                        LEFT JOIN workload w ON w.uid = u.uid
+                        WHERE (w.uid IS NULL OR w.state IN ('Finished', 'Failed'))
+                          AND NOT EXISTS (SELECT 1 FROM agent_command a
+                                          WHERE a.workload_uid = u.uid AND a.cluster = :cluster
+                                            AND (a.state IN ('Pending', 'Delivered') OR a.acked_at > :acknowledgedAfter))
+                        ORDER BY u.uid""")
+                .param("uids", uids.toArray(UUID[]::new))
+                .param("cluster", cluster)
+                .param("acknowledgedAfter", Timestamp.from(acknowledgedAfter))
+                .query(UUID.class).list();
     }
 
     /**

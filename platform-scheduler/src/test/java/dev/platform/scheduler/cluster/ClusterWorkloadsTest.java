@@ -136,6 +136,27 @@ class ClusterWorkloadsTest {
     }
 
     @Test
+    void aJobSetOfAnUnknownOrEndedWorkloadIsAStrayUnlessACommandForItIsUnderWayOrJustDone() {
+        UUID unknown = UUID.randomUUID();
+        UUID running = admittedIn("running");
+        UUID ended = admittedIn("ended");
+        assertThat(transitions.cancel(ended, NOW.minusSeconds(60), "alice")).isTrue();
+        UUID deleting = admittedIn("deleting");
+        assertThat(transitions.cancel(deleting, NOW.minusSeconds(60), "alice")).isTrue();
+        command(deleting, CommandType.DELETE, "deleting", null);
+        UUID justDeleted = admittedIn("just-deleted");
+        assertThat(transitions.cancel(justDeleted, NOW.minusSeconds(60), "alice")).isTrue();
+        command(justDeleted, CommandType.DELETE, "just-deleted", NOW.minusSeconds(2));
+        UUID deletedLongAgo = admittedIn("deleted-long-ago");
+        assertThat(transitions.cancel(deletedLongAgo, NOW.minusSeconds(60), "alice")).isTrue();
+        command(deletedLongAgo, CommandType.DELETE, "deleted-long-ago", NOW.minusSeconds(50));
+
+        assertThat(clusterWorkloads.strays("prod-1", List.of(unknown, running, ended, deleting, justDeleted,
+                deletedLongAgo), NOW.minus(GRACE))).containsExactlyInAnyOrder(unknown, ended, deletedLongAgo);
+        assertThat(clusterWorkloads.strays("prod-1", List.of(), NOW)).isEmpty();
+    }
+
+    @Test
     void aStaleClusterOrOneWithoutAFullReportDecidesNothing() {
         UUID gone = admittedIn("gone");
         command(gone, CommandType.START, "gone", NOW.minusSeconds(60));
