@@ -91,6 +91,56 @@ public class HotswapStore {
                 .query(Long.class).optional().flatMap(this::find);
     }
 
+    /**
+     * An in-progress hotswap whose victims' evictions are refused: the victims (namespace/name) whose STOP the
+     * agent still retries after refusals, or gave up, and the node pools their pods still hold as the cluster
+     * last reported.
+     */
+    public record BlockedHotswap(long id, UUID disrupted, String cluster, String nodePool, List<String> nodes,
+                                 String reason, Instant detectedAt, List<UUID> blockedVictims,
+                                 List<String> blockedNames, List<String> blockedPools) {
+    }
+
+    /**
+     * The hotswaps in progress, decided at {@code decidedBefore} or earlier, with a victim whose eviction the agent
+     * reported refused and still retries (its STOP unfinished with a progress message), or gave up (its STOP
+     * failed): they wait for evictions a PodDisruptionBudget may never allow.
+     */
+    public List<BlockedHotswap> blockedSince(Instant decidedBefore) {
+        return jdbc.sql("""
+                        SELECT h.id, h.disrupted_uid, h.cluster, h.node_pool, h.nodes, h.reason, h.detected_at,
+                               array_agg(DISTINCT c.workload_uid) AS blocked,
+                               array_agg(DISTINCT c.namespace || '/' || c.name) AS blocked_names,
+                               (SELECT coalesce(array_agg(DISTINCT p), '{}') FROM cluster_workload cw,
+                                       unnest(cw.node_pools) p
+                                WHERE cw.cluster = h.cluster
+                                  AND cw.workload_uid = ANY(array_agg(c.workload_uid))) AS blocked_pools
+                        FROM hotswap_event h
+                        CROSS JOIN LATERAL jsonb_array_elements(h.victims) v
+                        JOIN agent_command c ON c.workload_uid = (v ->> 'uid')::uuid AND c.type = 'STOP'
+                        WHERE h.outcome = 'InProgress' AND h.decided_at <= ?
+                          AND ((c.state IN ('Pending', 'Delivered') AND c.result_message IS NOT NULL)
+                               OR c.state = 'Failed')
+                        GROUP BY h.id
+                        ORDER BY h.id""")
+                .param(Timestamp.from(decidedBefore))
+                .query((rs, i) -> new BlockedHotswap(rs.getLong("id"), rs.getObject("disrupted_uid", UUID.class),
+                        rs.getString("cluster"), rs.getString("node_pool"), strings(rs.getArray("nodes")),
+                        rs.getString("reason"), instant(rs.getTimestamp("detected_at")),
+                        Arrays.asList((UUID[]) rs.getArray("blocked").getArray()),
+                        strings(rs.getArray("blocked_names")), strings(rs.getArray("blocked_pools"))))
+                .list();
+    }
+
+    /**
+     * The hotswap of {@code disrupted} in progress ends Superseded: a later hotswap of the same workload (new
+     * victims chosen past blocked ones) took over.
+     */
+    public void superseded(UUID disrupted) {
+        jdbc.sql("UPDATE hotswap_event SET outcome = 'Superseded' WHERE disrupted_uid = ? AND outcome = 'InProgress'")
+                .param(disrupted).update();
+    }
+
     /** The hotswap of {@code disrupted} in progress ends Requeued: its restart failed and it waits in its queue again. */
     public void requeued(UUID disrupted) {
         jdbc.sql("UPDATE hotswap_event SET outcome = 'Requeued' WHERE disrupted_uid = ? AND outcome = 'InProgress'")

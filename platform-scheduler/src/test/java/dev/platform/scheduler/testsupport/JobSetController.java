@@ -34,6 +34,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Suspending a JobSet leaves its pods alone. The real Job controller would delete them too,
  * racing the agent; here they leave only through the agent's evictions, which are what a test
  * wants to see.
+ *
+ * <p>With {@code exclusiveHosts}, a TPU pod is bound only to a host no other JobSet's pod holds, as the
+ * kube-scheduler would with every chip taken: it waits Pending for its host, and is bound there once the pod
+ * holding it is gone (evicted).
  */
 public final class JobSetController implements AutoCloseable {
 
@@ -41,13 +45,36 @@ public final class JobSetController implements AutoCloseable {
     static final String REPLICATED_JOB_LABEL = "jobset.sigs.k8s.io/replicatedjob-name";
     static final String JOB_INDEX_LABEL = "jobset.sigs.k8s.io/job-index";
     static final String EXCLUSIVE_TOPOLOGY_ANNOTATION = "alpha.jobset.sigs.k8s.io/exclusive-topology";
+    /** The host a Pending pod waits for (exclusive hosts). */
+    static final String WAITING_FOR_HOST_ANNOTATION = "test.platform.dev/waiting-for-host";
 
     private final KubernetesClient client;
     private final SharedIndexInformer<GenericKubernetesResource> informer;
     private final AtomicLong podNames = new AtomicLong();
+    private final boolean exclusiveHosts;
+    private final SharedIndexInformer<Pod> pods;
 
     public JobSetController(KubernetesClient client) {
+        this(client, false);
+    }
+
+    public JobSetController(KubernetesClient client, boolean exclusiveHosts) {
         this.client = client;
+        this.exclusiveHosts = exclusiveHosts;
+        this.pods = !exclusiveHosts ? null : client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+            }
+
+            @Override
+            public void onUpdate(Pod old, Pod pod) {
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean finalStateUnknown) {
+                bindWaitingFor(pod.getSpec().getNodeName());
+            }
+        });
         this.informer = jobSets(client).inAnyNamespace().inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(GenericKubernetesResource jobSet) {
@@ -103,11 +130,40 @@ public final class JobSetController implements AutoCloseable {
                 for (int index = 0; index < parallelism; index++) {
                     // a TPU pod takes all chips of its host: one pod per Ready host, the rest wait
                     String node = index < nodes.size() ? nodes.get(index) : null;
-                    client.pods().inNamespace(namespace).resource(pod(name, (String) replicatedJob.get("name"),
-                            replica, index, template, node)).create();
+                    Pod pod = pod(name, (String) replicatedJob.get("name"), replica, index, template, node);
+                    if (exclusiveHosts && node != null && heldByAnother(node, name)) {
+                        pod = new PodBuilder(pod).editMetadata().addToAnnotations(WAITING_FOR_HOST_ANNOTATION, node)
+                                .endMetadata().editSpec().withNodeName(null).endSpec()
+                                .editStatus().withPhase("Pending").endStatus().build();
+                    }
+                    client.pods().inNamespace(namespace).resource(pod).create();
                 }
             }
         }
+    }
+
+    private boolean heldByAnother(String node, String jobSet) {
+        return client.pods().inAnyNamespace().list().getItems().stream()
+                .anyMatch(p -> node.equals(p.getSpec().getNodeName())
+                        && !jobSet.equals(p.getMetadata().getLabels().get(JOBSET_NAME_LABEL)));
+    }
+
+    /** The pod waiting for {@code node}, if any, is bound there now that the pod holding it is gone. */
+    private synchronized void bindWaitingFor(String node) {
+        if (node == null) {
+            return;
+        }
+        client.pods().inAnyNamespace().list().getItems().stream()
+                .filter(p -> p.getMetadata().getAnnotations() != null
+                        && node.equals(p.getMetadata().getAnnotations().get(WAITING_FOR_HOST_ANNOTATION))
+                        && p.getSpec().getNodeName() == null)
+                .findFirst()
+                .ifPresent(p -> client.pods().inNamespace(p.getMetadata().getNamespace())
+                        .withName(p.getMetadata().getName())
+                        .edit(current -> new PodBuilder(current).editMetadata()
+                                .removeFromAnnotations(WAITING_FOR_HOST_ANNOTATION).endMetadata()
+                                .editSpec().withNodeName(node).endSpec()
+                                .editStatus().withPhase("Running").endStatus().build()));
     }
 
     private Pod pod(String jobSet, String replicatedJob, int replica, int index, PodTemplateSpec template, String node) {
@@ -165,5 +221,8 @@ public final class JobSetController implements AutoCloseable {
     @Override
     public void close() {
         informer.close();
+        if (pods != null) {
+            pods.close();
+        }
     }
 }
