@@ -1,6 +1,7 @@
 package dev.platform.scheduler.hotswap;
 
 import dev.platform.scheduler.testsupport.KubernetesAgent;
+import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.SeedManifests;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -27,13 +28,6 @@ import static org.awaitility.Awaitility.await;
 class HotswapPastBlockedVictimsTest extends PlatformApplicationTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
-    private static final String MID_PRIORITY = """
-            apiVersion: scheduling.k8s.io/v1
-            kind: PriorityClass
-            metadata:
-              name: mid-priority-job
-            value: 1500000
-            """;
 
     private KubernetesAgent cluster;
 
@@ -62,7 +56,8 @@ class HotswapPastBlockedVictimsTest extends PlatformApplicationTest {
                 .append("---\n")
                 .append(low.replace("name: low-jax-trillium", "name: low-b").replace("replicas: 2", "replicas: 1")
                         .replace("low-priority-job", "mid-priority-job"))
-                .append("---\n").append(documents[6]).append("---\n").append(MID_PRIORITY);
+                .append("---\n").append(documents[6]).append("---\n")
+                .append(Manifests.priorityClass("mid-priority-job", 1_500_000));
         assertThat(api.postYaml("/api/v1/manifests", manifests.toString()).status()).isEqualTo(200);
         List<String> highPools = nodePools(awaitState("high-jax-trillium", "Running"));
         awaitState("low-a", "Running");
