@@ -21,7 +21,8 @@ import java.util.List;
  * nothing (the JobSet was deleted by hand, or the
  * cluster was rebuilt or came back empty). As Kueue ends the Workload of a deleted Job and frees its quota, it is
  * requeued at its original place with reason {@code JobSetMissing}, to be started again, or failed when its
- * JobSet's {@code failurePolicy.maxRestarts} leaves no restart; a DELETE makes sure no remnant of the JobSet stays.
+ * JobSet's {@code failurePolicy.maxRestarts} leaves no restart; a DELETE makes sure no remnant of the JobSet stays,
+ * and a hotswap of it in progress ends Requeued.
  * One commit fenced by the leader epoch, each decision guarded by the version read; the change feed brings the
  * rows back to the cache, which frees their quota and pools.
  */
@@ -91,6 +92,6 @@ class MissingJobSets {
         }
         return new WorkloadDecision.Requeue(m.uid(), atVersion, EvictionReason.JobSetMissing, message,
                 "Requeued at its original position after its JobSet went missing from its cluster",
-                WorkloadDecision.AfterRelease.DELETE, false);
+                WorkloadDecision.AfterRelease.DELETE, true);
     }
 }

@@ -32,6 +32,7 @@ class MissingJobSetsTest {
                 assertThat(r.reason()).isEqualTo(EvictionReason.JobSetMissing);
                 assertThat(r.expected()).isEqualTo(new Expected.AtVersion(7));
                 assertThat(r.then()).isEqualTo(WorkloadDecision.AfterRelease.DELETE);
+                assertThat(r.endsHotswap()).as("a hotswap of it in progress ends Requeued").isTrue();
                 assertThat(r.message()).contains("team-a/train", "missing from cluster prod-1");
             });
         }
