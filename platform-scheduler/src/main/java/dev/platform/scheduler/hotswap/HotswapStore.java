@@ -103,8 +103,8 @@ public class HotswapStore {
 
     /**
      * The hotswaps in progress, decided at {@code decidedBefore} or earlier, with a victim whose eviction the agent
-     * reported refused and still retries (its STOP unfinished with a progress message), or gave up (its STOP
-     * failed): they wait for evictions a PodDisruptionBudget may never allow.
+     * reported refused and still retries (its latest STOP unfinished with a progress message), or gave up (its
+     * latest STOP failed): they wait for evictions a PodDisruptionBudget may never allow.
      */
     public List<BlockedHotswap> blockedSince(Instant decidedBefore) {
         return jdbc.sql("""
@@ -118,6 +118,8 @@ public class HotswapStore {
                         FROM hotswap_event h
                         CROSS JOIN LATERAL jsonb_array_elements(h.victims) v
                         JOIN agent_command c ON c.workload_uid = (v ->> 'uid')::uuid AND c.type = 'STOP'
+                             AND c.seq = (SELECT max(l.seq) FROM agent_command l
+                                          WHERE l.workload_uid = c.workload_uid AND l.type = 'STOP')
                         WHERE h.outcome = 'InProgress' AND h.decided_at <= ?
                           AND ((c.state IN ('Pending', 'Delivered') AND c.result_message IS NOT NULL)
                                OR c.state = 'Failed')

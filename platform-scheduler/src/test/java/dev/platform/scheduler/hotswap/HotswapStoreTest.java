@@ -158,6 +158,7 @@ class HotswapStoreTest {
     void aHotswapIsBlockedOnceAVictimsEvictionWasRefusedPastTheBoundAndEndsSupersededByTheNext() {
         long blocked = decided(disrupted, T0, "prod-1", List.of(victimA, victimB));
         stop(victimA, "Delivered", "4 eviction(s) refused by a PodDisruptionBudget; retrying");
+        stop(victimB, "Failed", "an earlier STOP that gave up");
         stop(victimB, "Succeeded", "JobSet suspended, 4 pod(s) evicted");
         HotswapEvent.Party quiet = party("quiet");
         decided(quiet, T0, "prod-1", List.of(victimB));

@@ -105,7 +105,7 @@ public final class JobSetController implements AutoCloseable {
     }
 
     /** A running JobSet without pods gets them; events are handled one at a time, so it gets them once. */
-    private void reconcile(GenericKubernetesResource jobSet) {
+    private synchronized void reconcile(GenericKubernetesResource jobSet) {
         String namespace = jobSet.getMetadata().getNamespace();
         String name = jobSet.getMetadata().getName();
         if (Boolean.TRUE.equals(jobSet.get("spec", "suspend")) || !podsOf(namespace, name).isEmpty()) {
@@ -115,6 +115,7 @@ public final class JobSetController implements AutoCloseable {
                 : jobSet.getMetadata().getAnnotations().get(EXCLUSIVE_TOPOLOGY_ANNOTATION));
         List<Map<String, Object>> replicatedJobs = jobSet.get("spec", "replicatedJobs");
         int slice = 0;
+        Map<String, String> heldBy = exclusiveHosts ? jobSetsByHost() : Map.of();
         for (Map<String, Object> replicatedJob : replicatedJobs) {
             Map<String, Object> jobSpec = child(child(replicatedJob, "template"), "spec");
             PodTemplateSpec template = client.getKubernetesSerialization().convertValue(jobSpec.get("template"),
@@ -130,16 +131,37 @@ public final class JobSetController implements AutoCloseable {
                 for (int index = 0; index < parallelism; index++) {
                     // a TPU pod takes all chips of its host: one pod per Ready host, the rest wait
                     String node = index < nodes.size() ? nodes.get(index) : null;
+                    if (exclusiveHosts && suspended(namespace, name)) {
+                        return; // suspended while its pods were being created: it gets no more
+                    }
                     Pod pod = pod(name, (String) replicatedJob.get("name"), replica, index, template, node);
-                    if (exclusiveHosts && node != null && heldByAnother(node, name)) {
+                    if (exclusiveHosts && node != null && heldBy.containsKey(node) && !name.equals(heldBy.get(node))) {
                         pod = new PodBuilder(pod).editMetadata().addToAnnotations(WAITING_FOR_HOST_ANNOTATION, node)
                                 .endMetadata().editSpec().withNodeName(null).endSpec()
                                 .editStatus().withPhase("Pending").endStatus().build();
                     }
                     client.pods().inNamespace(namespace).resource(pod).create();
+                    if (pod.getSpec().getNodeName() == null && node != null && !heldByAnother(node, name)) {
+                        // the holder went while this pod was being created: its deletion found nobody waiting
+                        bindWaitingFor(node);
+                    }
                 }
             }
         }
+    }
+
+    private boolean suspended(String namespace, String name) {
+        GenericKubernetesResource current = jobSets(client).inNamespace(namespace).withName(name).get();
+        return current == null || Boolean.TRUE.equals(current.get("spec", "suspend"));
+    }
+
+    /** The JobSet whose pod each host runs. */
+    private Map<String, String> jobSetsByHost() {
+        Map<String, String> held = new TreeMap<>();
+        client.pods().inAnyNamespace().list().getItems().stream()
+                .filter(p -> p.getSpec().getNodeName() != null)
+                .forEach(p -> held.put(p.getSpec().getNodeName(), p.getMetadata().getLabels().get(JOBSET_NAME_LABEL)));
+        return held;
     }
 
     private boolean heldByAnother(String node, String jobSet) {
