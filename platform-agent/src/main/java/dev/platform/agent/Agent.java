@@ -38,8 +38,8 @@ public class Agent implements AutoCloseable {
         SchedulerClient scheduler = new SchedulerClient(settings.schedulerUrl(), settings.cluster(), settings.token(), json(),
                 metrics);
         this.reports = new ReportPublisher(new ClusterInventory(), scheduler, settings.cluster(), settings.agentId(),
-                clock, settings.coalescingWindow(), settings.heartbeat(), settings.schedulerBackoff(), leadership::isLeader,
-                cluster::hasSynced);
+                clock, settings.coalescingWindow(), settings.heartbeat(), settings.fullReportInterval(),
+                settings.schedulerBackoff(), leadership::isLeader, cluster::hasSynced);
         CommandExecutor executor = new CommandExecutor(cluster, clock, settings.evictionPolicy(), settings.agentId(), metrics);
         this.commands = new CommandPoller(scheduler, executor, settings.schedulerBackoff(), settings.commandWaitSeconds(),
                 settings.commandWorkers(), clock, cluster::hasSynced);

@@ -59,7 +59,8 @@ class AgentConfiguration {
     Agent agent(AgentProperties properties, Cluster cluster, Leadership leadership, Clock clock, MeterRegistry registry) {
         AgentSettings settings = new AgentSettings(properties.schedulerUrl(), properties.clusterName(), properties.token(),
                 agentId(properties), properties.coalescingWindow(), properties.commandWaitSeconds(),
-                Backoff.SCHEDULER, EvictionPolicy.DEFAULT, properties.heartbeat(), properties.commandWorkers());
+                Backoff.SCHEDULER, EvictionPolicy.DEFAULT, properties.heartbeat(), properties.commandWorkers(),
+                properties.fullReportInterval());
         return new Agent(settings, cluster, leadership, clock, registry);
     }
 

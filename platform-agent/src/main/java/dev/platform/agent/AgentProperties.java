@@ -28,6 +28,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param commandWorkers     how many workloads' commands run at once (each workload's one after another)
  * @param heartbeat          the longest silence: a quiet cluster sends an empty report this often; keep it
  *                           well below the scheduler's platform.agents.staleness
+ * @param fullReportInterval how often a FULL report (the whole inventory, every platform JobSet) is sent
+ *                           unasked: the scheduler notices a JobSet gone from the cluster, or one it does
+ *                           not know, on a FULL report only
  */
 @ConfigurationProperties("platform.agent")
 public record AgentProperties(
@@ -43,7 +46,8 @@ public record AgentProperties(
         @DefaultValue("100ms") Duration coalescingWindow,
         @DefaultValue("30") int commandWaitSeconds,
         @DefaultValue("64") int commandWorkers,
-        @DefaultValue("10s") Duration heartbeat) {
+        @DefaultValue("10s") Duration heartbeat,
+        @DefaultValue("60s") Duration fullReportInterval) {
 
     public enum Mode {
         KUBERNETES,

@@ -12,6 +12,9 @@ import java.time.Duration;
  * silent: a quiet cluster still reports that often, well inside the scheduler's staleness window
  * ({@code platform.agents.staleness}, 30 s), past which its pools count as Unknown.
  * {@code commandWorkers} is how many workloads' commands run at once (each workload's in order).
+ * {@code fullReportInterval} is how often the agent sends a FULL report even when nothing failed: the
+ * scheduler reconciles with the cluster's whole picture (a JobSet gone from it, one it does not know) only
+ * on a FULL report.
  */
 public record AgentSettings(
         URI schedulerUrl,
@@ -23,7 +26,8 @@ public record AgentSettings(
         Backoff schedulerBackoff,
         EvictionPolicy evictionPolicy,
         Duration heartbeat,
-        int commandWorkers) {
+        int commandWorkers,
+        Duration fullReportInterval) {
 
     /** A third of the scheduler's default staleness window. */
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(10);
@@ -32,11 +36,30 @@ public record AgentSettings(
      * waits for its result to be recorded before its workload's next command, and results travel in batches.
      */
     public static final int DEFAULT_COMMAND_WORKERS = 64;
+    /** A JobSet gone from the cluster is noticed within this (and the scheduler's grace). */
+    public static final Duration DEFAULT_FULL_REPORT_INTERVAL = Duration.ofSeconds(60);
 
     public AgentSettings {
         if (commandWorkers < 1) {
             throw new IllegalArgumentException("commandWorkers must be at least 1, not " + commandWorkers);
         }
+        if (fullReportInterval.isNegative() || fullReportInterval.isZero()) {
+            throw new IllegalArgumentException("fullReportInterval must be positive, not " + fullReportInterval);
+        }
+    }
+
+    /** Settings with {@link #DEFAULT_FULL_REPORT_INTERVAL}. */
+    public AgentSettings(URI schedulerUrl, String cluster, String token, String agentId, Duration coalescingWindow,
+                         int commandWaitSeconds, Backoff schedulerBackoff, EvictionPolicy evictionPolicy,
+                         Duration heartbeat, int commandWorkers) {
+        this(schedulerUrl, cluster, token, agentId, coalescingWindow, commandWaitSeconds, schedulerBackoff,
+                evictionPolicy, heartbeat, commandWorkers, DEFAULT_FULL_REPORT_INTERVAL);
+    }
+
+    /** These settings with FULL reports every {@code interval}. */
+    public AgentSettings withFullReportInterval(Duration interval) {
+        return new AgentSettings(schedulerUrl, cluster, token, agentId, coalescingWindow, commandWaitSeconds,
+                schedulerBackoff, evictionPolicy, heartbeat, commandWorkers, interval);
     }
 
     /** Settings with {@link #DEFAULT_COMMAND_WORKERS}. */

@@ -114,6 +114,32 @@ class SimulatedAgentTest {
     }
 
     @Test
+    void aFullReportGoesEveryIntervalSoTheSchedulerSeesWhatLeftTheCluster() throws Exception {
+        scheduler = new FakeScheduler();
+        SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
+        agent = new Agent(AgentSettings.of(scheduler.url(), "sim", FakeScheduler.TOKEN, "sim-agent")
+                .withFullReportInterval(Duration.ofMillis(500)), cluster, new SoleReplica(), Clock.systemUTC());
+        agent.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> !scheduler.reports().isEmpty());
+        scheduler.enqueue(command(1, CommandType.START, List.of("sim-v6e-4x4-0", "sim-v6e-4x4-1")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.reports().stream()
+                .anyMatch(r -> r.workloads().stream().anyMatch(w -> w.phase() == WorkloadPhase.RUNNING)));
+
+        cluster.deleteJobSet("default", "demo");
+        int before = scheduler.reports().size();
+
+        AgentReport full = await().atMost(Duration.ofSeconds(10)).until(() -> {
+            List<AgentReport> since = scheduler.reports().subList(before, scheduler.reports().size());
+            return since.stream().filter(r -> r.kind() == ReportKind.FULL).findFirst().orElse(null);
+        }, r -> r != null);
+        assertThat(full.nodePools()).hasSize(5);
+        assertThat(full.workloads()).as("the deleted JobSet is not in it (or only as deleted)")
+                .allSatisfy(w -> assertThat(w.phase()).isEqualTo(WorkloadPhase.DELETED));
+        assertThat(scheduler.reports().stream().filter(r -> r.kind() == ReportKind.FULL).count())
+                .as("FULL again and again, not only at the start").isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
     void runsAWorkloadOnItsPoolsAndReportsAPoolFailureAndTheHotswap() throws Exception {
         scheduler = new FakeScheduler();
         SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());

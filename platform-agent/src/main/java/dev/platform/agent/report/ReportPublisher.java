@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * A change schedules a send after a short coalescing window so a burst (a whole slice going
  * NotReady) travels as one report, well inside the 1 s budget from informer event to scheduler.
  * A quiet cluster still sends an empty DELTA every {@code heartbeat}: the scheduler takes a
- * silent agent's inventory for stale and its pools for Unknown.
+ * silent agent's inventory for stale and its pools for Unknown. Every {@code fullReportInterval} the
+ * report is a FULL one even when nothing failed: only a FULL report tells the scheduler what is not in
+ * the cluster (a JobSet deleted by hand, a cluster rebuilt), so it reconciles at least that often.
  */
 public class ReportPublisher implements ClusterEvents, AutoCloseable {
 
@@ -41,6 +43,7 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
     private final Clock clock;
     private final Duration coalescingWindow;
     private final Duration heartbeat;
+    private final Duration fullReportInterval;
     private final Backoff backoff;
     private final BooleanSupplier leading;
     private final BooleanSupplier synced;
@@ -52,10 +55,12 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
     private long sequence;
     /** When the scheduler last accepted a report from this agent; null before the first. */
     private Instant lastDelivered;
+    /** When the scheduler last accepted a FULL report from this agent; null before the first. */
+    private Instant lastFullDelivered;
 
     public ReportPublisher(ClusterInventory inventory, SchedulerClient scheduler, String cluster, String agentId,
-            Clock clock, Duration coalescingWindow, Duration heartbeat, Backoff backoff, BooleanSupplier leading,
-            BooleanSupplier synced) {
+            Clock clock, Duration coalescingWindow, Duration heartbeat, Duration fullReportInterval, Backoff backoff,
+            BooleanSupplier leading, BooleanSupplier synced) {
         this.inventory = inventory;
         this.scheduler = scheduler;
         this.cluster = cluster;
@@ -63,6 +68,7 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
         this.clock = clock;
         this.coalescingWindow = coalescingWindow;
         this.heartbeat = heartbeat;
+        this.fullReportInterval = fullReportInterval;
         this.backoff = backoff;
         this.leading = leading;
         this.synced = synced;
@@ -71,14 +77,23 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        long period = Math.max(1, heartbeat.toMillis() / 2);
+        long period = Math.max(1, Math.min(heartbeat.toMillis(), fullReportInterval.toMillis()) / 2);
         sender.scheduleWithFixedDelay(this::heartbeatIfQuiet, period, period, TimeUnit.MILLISECONDS);
     }
 
-    /** Sends an empty DELTA when nothing has been delivered for a heartbeat and nothing is on its way. */
+    /**
+     * Sends an empty DELTA when nothing has been delivered for a heartbeat and nothing is on its way, and a FULL
+     * report when the last one is older than the interval.
+     */
     private synchronized void heartbeatIfQuiet() {
-        if (lastDelivered != null && failures == 0
-                && !clock.instant().isBefore(lastDelivered.plus(heartbeat))) {
+        if (lastDelivered == null || failures != 0) {
+            return;
+        }
+        Instant now = clock.instant();
+        if (lastFullDelivered != null && !now.isBefore(lastFullDelivered.plus(fullReportInterval))) {
+            fullRequired = true;
+            scheduleSend(Duration.ZERO);
+        } else if (!now.isBefore(lastDelivered.plus(heartbeat))) {
             scheduleSend(Duration.ZERO);
         }
     }
@@ -168,6 +183,9 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
             synchronized (this) {
                 failures = 0;
                 lastDelivered = clock.instant();
+                if (full) {
+                    lastFullDelivered = lastDelivered;
+                }
                 fullRequired = acceptance == ReportAcceptance.FULL_REPORT_REQUIRED;
                 if (fullRequired) {
                     scheduleSend(Duration.ZERO);

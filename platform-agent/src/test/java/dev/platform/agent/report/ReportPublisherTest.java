@@ -36,7 +36,7 @@ class ReportPublisherTest {
                 new SchedulerClient(URI.create("http://127.0.0.1:9"), "sim", "unused-token-0123456789", Agent.json(),
                         new AgentMetrics(new SimpleMeterRegistry())),
                 "sim", "agent-1", Clock.systemUTC(), Duration.ofMillis(10), Duration.ofMinutes(10),
-                Backoff.SCHEDULER, () -> true, () -> {
+                Duration.ofMinutes(10), Backoff.SCHEDULER, () -> true, () -> {
             if (outcome.get() == null) {
                 CompletableFuture<Void> change = CompletableFuture.runAsync(() -> publisher.get().podChanged(
                         new ClusterPod("team-a", "pod-0", "uid-1", "node-0", "Running", true)));

@@ -15,5 +15,10 @@ public enum EvictionReason implements WaitReason {
     /** It was deactivated; the Evicted condition reads {@code DeactivatedDueTo<DeactivationReason>} (Kueue's form). */
     Deactivated,
     /** Ours: its agent could not start it for a reason that may pass (API error, timeout, 5xx, 429, conflict). */
-    StartFailed
+    StartFailed,
+    /**
+     * Ours: the JobSet its cluster had acknowledged starting is gone from it (deleted by hand, the cluster rebuilt or
+     * restarted empty), as a FULL report of that cluster showed.
+     */
+    JobSetMissing
 }

@@ -50,6 +50,7 @@ public class AgentReportService {
     static final String ADOPTION_KEY_PREFIX = "adopted:";
 
     private final ClusterInventoryStore inventory;
+    private final StrayJobSets strays;
     private final WorkloadRunStates runStates;
     private final WorkloadService workloads;
     private final WorkloadStore store;
@@ -59,11 +60,12 @@ public class AgentReportService {
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
-    AgentReportService(ClusterInventoryStore inventory, WorkloadRunStates runStates, WorkloadService workloads,
-                       WorkloadStore store,
+    AgentReportService(ClusterInventoryStore inventory, StrayJobSets strays, WorkloadRunStates runStates,
+                       WorkloadService workloads, WorkloadStore store,
                        ManifestParser parser, JsonMapper json, TransactionTemplate transactions,
                        ApplicationEventPublisher events, Clock clock) {
         this.inventory = inventory;
+        this.strays = strays;
         this.runStates = runStates;
         this.workloads = workloads;
         this.store = store;
@@ -115,7 +117,7 @@ public class AgentReportService {
             return Applied.IGNORED;
         }
         Instant now = clock.instant();
-        inventory.recordReport(cluster, report.agentId(), report.sequence(), report.sentAt(), now);
+        inventory.recordReport(cluster, report.agentId(), report.sequence(), report.sentAt(), now, full);
         List<NodePoolHealthChanged> changes = applyPools(cluster, report, full, now);
         boolean finished = applyWorkloads(cluster, report, full, now);
         return new Applied(true, changes, finished);
@@ -180,6 +182,15 @@ public class AgentReportService {
         Map<UUID, WorkloadStatusReport> statuses = new LinkedHashMap<>();
         for (WorkloadStatusReport status : report.workloads()) {
             uid(status.workloadUid()).ifPresent(uid -> statuses.put(uid, status));
+        }
+        if (full) {
+            Map<UUID, WorkloadStatusReport> active = new LinkedHashMap<>();
+            statuses.forEach((uid, status) -> {
+                if (status.phase() == WorkloadPhase.RUNNING || status.phase() == WorkloadPhase.PENDING) {
+                    active.put(uid, status);
+                }
+            });
+            strays.handle(cluster, active, now);
         }
         Map<UUID, Optional<String>> known = store.knownWorkloads(statuses.keySet());
         Set<String> pools = inventory.pools(cluster).keySet();

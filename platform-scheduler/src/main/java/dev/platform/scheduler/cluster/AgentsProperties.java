@@ -13,9 +13,30 @@ import java.time.Duration;
  * @param maxWaitSeconds the longest a command poll is held open, whatever {@code waitSeconds} asks
  * @param pollInterval   how often a held poll looks in the database for commands enqueued by
  *                       another replica (this replica's own enqueues answer it at once)
+ * @param missingJobsetGrace how long after a cluster acknowledged starting a JobSet a FULL report of it must
+ *                       come to tell that the JobSet is missing (its workload is then requeued, reason
+ *                       JobSetMissing): a report received sooner may have been taken before the JobSet appeared
+ *                       in the agent's watch
+ * @param strayJobsets   what becomes of a JobSet the platform manages (its labels say so) that a FULL report shows
+ *                       active in a cluster while the platform does not run it (the workload is unknown, or
+ *                       Finished or Failed): Report (logged and counted only), Suspend (its pods evicted, the
+ *                       JobSet kept, suspended, for its owner to look at; the default: it frees the chips the
+ *                       platform counts as free, and loses nothing for good) or Delete
  */
 @ConfigurationProperties("platform.agents")
 public record AgentsProperties(@DefaultValue("30s") Duration staleness,
                                @DefaultValue("60") int maxWaitSeconds,
-                               @DefaultValue("500ms") Duration pollInterval) {
+                               @DefaultValue("500ms") Duration pollInterval,
+                               @DefaultValue("5s") Duration missingJobsetGrace,
+                               @DefaultValue("Suspend") StrayJobSetPolicy strayJobsets) {
+
+    /** What becomes of a JobSet the platform manages and does not run. */
+    public enum StrayJobSetPolicy {
+        /** Logged and counted; it keeps running. */
+        Report,
+        /** Suspended: its pods evicted (PodDisruptionBudgets respected), the JobSet kept. */
+        Suspend,
+        /** Deleted with its pods. */
+        Delete
+    }
 }

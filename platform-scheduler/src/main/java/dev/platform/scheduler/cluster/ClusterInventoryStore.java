@@ -65,12 +65,15 @@ class ClusterInventoryStore {
         jdbc.sql("INSERT INTO cluster (name) VALUES (?) ON CONFLICT (name) DO NOTHING").param(cluster).update();
     }
 
-    void recordReport(String cluster, String agentId, long sequence, Instant sentAt, Instant now) {
+    /** Records an applied report; a FULL one also stamps {@code last_full_report_at}, from which JobSets it lacks are missing. */
+    void recordReport(String cluster, String agentId, long sequence, Instant sentAt, Instant now, boolean full) {
         jdbc.sql("""
                         UPDATE cluster SET agent_identity = ?, last_report_seq = ?, last_report_sent_at = ?,
-                               last_report_at = ?
+                               last_report_at = ?,
+                               last_full_report_at = CASE WHEN ? THEN ? ELSE last_full_report_at END
                         WHERE name = ?""")
-                .params(agentId, sequence, sentAt == null ? null : Timestamp.from(sentAt), Timestamp.from(now), cluster)
+                .params(agentId, sequence, sentAt == null ? null : Timestamp.from(sentAt), Timestamp.from(now), full,
+                        Timestamp.from(now), cluster)
                 .update();
     }
 

@@ -289,6 +289,8 @@ public class DecisionCommitter {
                         h.disrupted().priority()),
                 evicted, replacementPools, outcome, d.detectedAt(), batch.now, evicted.isEmpty() ? batch.now : null,
                 null, null);
+        // A later hotswap of the same workload (new victims past blocked ones) takes over the one in progress.
+        hotswaps.superseded(h.disrupted().uid());
         long id = hotswaps.record(event);
         batch.hotswaps.add(hotswaps.find(id).orElse(event));
     }

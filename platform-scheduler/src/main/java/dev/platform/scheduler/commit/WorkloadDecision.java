@@ -128,17 +128,27 @@ public sealed interface WorkloadDecision {
     record Hotswap(Disruption disruption, WorkloadRow disrupted, List<Evict> victims, WorkloadDecision fate)
             implements WorkloadDecision {
 
-        /** What the disruption looked like when it was detected: the pool's reasons as its agent reported them. */
+        /**
+         * What the disruption looked like when it was detected: the pool's reasons as its agent reported them, and
+         * {@code choiceNote} (null for a first choice) when victims are chosen again because earlier ones could not be
+         * evicted.
+         */
         public record Disruption(String cluster, String pool, List<String> nodes, List<NodeHealthReason> reasons,
-                                 Instant detectedAt) {
+                                 Instant detectedAt, String choiceNote) {
 
             public Disruption {
                 reasons = List.copyOf(reasons);
             }
 
+            public Disruption(String cluster, String pool, List<String> nodes, List<NodeHealthReason> reasons,
+                              Instant detectedAt) {
+                this(cluster, pool, nodes, reasons, detectedAt, null);
+            }
+
             /** The reasons as messages and the hotswap event show them. */
             public String reason() {
-                return String.join(", ", reasons.stream().map(Enum::name).toList());
+                String reasons = String.join(", ", this.reasons.stream().map(Enum::name).toList());
+                return choiceNote == null ? reasons : reasons + "; " + choiceNote;
             }
         }
 

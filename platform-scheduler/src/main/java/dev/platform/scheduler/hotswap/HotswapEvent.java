@@ -13,7 +13,8 @@ import java.util.UUID;
  * detected -> decided -> evictions done -> replacement running.
  *
  * @param outcome    InProgress, Recovered (running again), Requeued (no replacement: waits in its
- *                   queue), Failed (restart limit reached)
+ *                   queue), Failed (restart limit reached), Superseded (its victims' evictions stayed refused:
+ *                   a later hotswap of the same workload chose other victims)
  * @param waitingFor while InProgress, the victims' evictions not finished yet and what the agent
  *                   last said of each (say, a PodDisruptionBudget refusing them); null otherwise
  */

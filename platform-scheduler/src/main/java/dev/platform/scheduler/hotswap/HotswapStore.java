@@ -1,5 +1,6 @@
 package dev.platform.scheduler.hotswap;
 
+import dev.platform.api.agent.NodeHealthReason;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import tools.jackson.core.type.TypeReference;
@@ -91,6 +92,58 @@ public class HotswapStore {
                 .query(Long.class).optional().flatMap(this::find);
     }
 
+    /**
+     * An in-progress hotswap whose victims' evictions are refused: the victims (namespace/name) whose STOP the
+     * agent still retries after refusals, or gave up, and the node pools their pods still hold as the cluster
+     * last reported.
+     */
+    public record BlockedHotswap(long id, UUID disrupted, String cluster, String nodePool, List<String> nodes,
+                                 List<NodeHealthReason> reasons, Instant detectedAt, List<UUID> blockedVictims,
+                                 List<String> blockedNames, List<String> blockedPools) {
+    }
+
+    /**
+     * The hotswaps in progress, decided at {@code decidedBefore} or earlier, with a victim whose eviction the agent
+     * reported refused and still retries (its latest STOP unfinished with a progress message), or gave up (its
+     * latest STOP failed): they wait for evictions a PodDisruptionBudget may never allow.
+     */
+    public List<BlockedHotswap> blockedSince(Instant decidedBefore) {
+        return jdbc.sql("""
+                        SELECT h.id, h.disrupted_uid, h.cluster, h.node_pool, h.nodes, h.reason, h.detected_at,
+                               array_agg(DISTINCT c.workload_uid) AS blocked,
+                               array_agg(DISTINCT c.namespace || '/' || c.name) AS blocked_names,
+                               (SELECT coalesce(array_agg(DISTINCT p), '{}') FROM cluster_workload cw,
+                                       unnest(cw.node_pools) p
+                                WHERE cw.cluster = h.cluster
+                                  AND cw.workload_uid = ANY(array_agg(c.workload_uid))) AS blocked_pools
+                        FROM hotswap_event h
+                        CROSS JOIN LATERAL jsonb_array_elements(h.victims) v
+                        JOIN agent_command c ON c.workload_uid = (v ->> 'uid')::uuid AND c.type = 'STOP'
+                             AND c.seq = (SELECT max(l.seq) FROM agent_command l
+                                          WHERE l.workload_uid = c.workload_uid AND l.type = 'STOP')
+                        WHERE h.outcome = 'InProgress' AND h.decided_at <= ?
+                          AND ((c.state IN ('Pending', 'Delivered') AND c.result_message IS NOT NULL)
+                               OR c.state = 'Failed')
+                        GROUP BY h.id
+                        ORDER BY h.id""")
+                .param(Timestamp.from(decidedBefore))
+                .query((rs, i) -> new BlockedHotswap(rs.getLong("id"), rs.getObject("disrupted_uid", UUID.class),
+                        rs.getString("cluster"), rs.getString("node_pool"), strings(rs.getArray("nodes")),
+                        healthReasons(rs.getString("reason")), instant(rs.getTimestamp("detected_at")),
+                        Arrays.asList((UUID[]) rs.getArray("blocked").getArray()),
+                        strings(rs.getArray("blocked_names")), strings(rs.getArray("blocked_pools"))))
+                .list();
+    }
+
+    /**
+     * The hotswap of {@code disrupted} in progress ends Superseded: a later hotswap of the same workload (new
+     * victims chosen past blocked ones) took over.
+     */
+    public void superseded(UUID disrupted) {
+        jdbc.sql("UPDATE hotswap_event SET outcome = 'Superseded' WHERE disrupted_uid = ? AND outcome = 'InProgress'")
+                .param(disrupted).update();
+    }
+
     /** The hotswap of {@code disrupted} in progress ends Requeued: its restart failed and it waits in its queue again. */
     public void requeued(UUID disrupted) {
         jdbc.sql("UPDATE hotswap_event SET outcome = 'Requeued' WHERE disrupted_uid = ? AND outcome = 'InProgress'")
@@ -140,6 +193,15 @@ public class HotswapStore {
                 rs.getString("outcome"), instant(rs.getTimestamp("detected_at")), instant(rs.getTimestamp("decided_at")),
                 instant(rs.getTimestamp("evictions_done_at")), instant(rs.getTimestamp("running_at")),
                 rs.getString("waiting_for"));
+    }
+
+    /**
+     * The node health reasons of a stored event's reason, which {@code WorkloadDecision.Hotswap.Disruption.reason()}
+     * wrote as their names joined by ", " (a note after "; " when victims were chosen again).
+     */
+    static List<NodeHealthReason> healthReasons(String reason) {
+        String names = reason.split("; ", 2)[0];
+        return Arrays.stream(names.split(", ")).filter(name -> !name.isBlank()).map(NodeHealthReason::valueOf).toList();
     }
 
     private static List<String> strings(Array array) throws SQLException {

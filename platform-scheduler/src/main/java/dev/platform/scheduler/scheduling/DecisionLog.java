@@ -1,5 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.scheduler.cluster.ClusterWorkloads;
 import dev.platform.scheduler.commit.WorkloadDecision;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
@@ -82,6 +83,13 @@ final class DecisionLog {
         int victims = admitted.victims().size();
         line("admitted", row.namespace(), row.name(), null, row.cluster()).addKeyValue("victims", victims)
                 .log(" by priority only, " + victims + " victim(s)");
+    }
+
+    /** A workload whose JobSet its cluster no longer has: requeued, or failed with no restart left. */
+    static void jobSetMissing(ClusterWorkloads.MissingJobSet missing, boolean failed) {
+        line(failed ? "failed" : "requeued", missing.namespace(), missing.name(), missing.clusterQueue(),
+                missing.cluster()).addKeyValue("reason", "JobSetMissing")
+                .log(": its JobSet is missing from the cluster");
     }
 
     /** "{decision} {ns/name} in {ClusterQueue} on {cluster}", continued by the caller's text. */

@@ -14,6 +14,7 @@ import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.core.placement.SliceRequest;
 import dev.platform.scheduler.core.preemption.PreemptionMessage;
 import dev.platform.scheduler.hotswap.HotswapEvent;
+import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadTransitions.Expected;
@@ -58,15 +59,20 @@ public class HotswapDetector {
 
     private final NodePoolInventory inventory;
     private final DecisionCommitter committer;
+    private final HotswapStore hotswaps;
     private final Clock clock;
     private final Duration grace;
+    private final Duration blockedEvictions;
 
-    public HotswapDetector(NodePoolInventory inventory, DecisionCommitter committer, Clock clock,
-                    @Value("${platform.hotswap.grace:5s}") Duration grace) {
+    public HotswapDetector(NodePoolInventory inventory, DecisionCommitter committer, HotswapStore hotswaps, Clock clock,
+                           @Value("${platform.hotswap.grace:5s}") Duration grace,
+                           @Value("${platform.hotswap.blocked-evictions:1m}") Duration blockedEvictions) {
         this.inventory = inventory;
         this.committer = committer;
+        this.hotswaps = hotswaps;
         this.clock = clock;
         this.grace = grace;
+        this.blockedEvictions = blockedEvictions;
     }
 
     /**
@@ -82,6 +88,13 @@ public class HotswapDetector {
             return false;
         }
         Instant now = clock.instant();
+        return hotswapBrokenPools(epoch, now, placement, rows, flavorLabels, mirror)
+                | chooseAgainPastBlockedVictims(epoch, now, placement, rows, flavorLabels, mirror);
+    }
+
+    private boolean hotswapBrokenPools(long epoch, Instant now, NodePoolPlacement placement,
+                                       Function<String, WorkloadRow> rows, Map<String, Map<String, String>> flavorLabels,
+                                       Consumer<Decided> mirror) {
         Map<PoolKey, UnhealthyPool> broken = brokenPools(now, placement);
         if (broken.isEmpty()) {
             return false;
@@ -106,6 +119,50 @@ public class HotswapDetector {
             WorkloadDecision.Hotswap hotswap = decide(new WorkloadDecision.Hotswap.Disruption(first.cluster(),
                     first.pool(), first.nodes(), first.reasons(), first.since()), row, replacement, victims,
                     flavorLabels);
+            mirror.accept(new Decided(row, replacement, victims, result(hotswap,
+                    committer.commit(epoch, List.of(hotswap)))));
+            decided = true;
+        }
+        return decided;
+    }
+
+    /**
+     * A hotswap whose victims' evictions have been refused (a PodDisruptionBudget answering 429) for longer than
+     * {@code platform.hotswap.blocked-evictions} chooses again: the disrupted workload leaves the pools it was
+     * moved to that the blocked victims' pods still occupy (as the cluster reports them) for other replacement pools among the remaining candidates
+     * (the blocked victims, requeued already, are not candidates); the new hotswap event and its victims' preemption
+     * audit say why, and the first event ends Superseded. With no other candidate it keeps waiting.
+     */
+    private boolean chooseAgainPastBlockedVictims(long epoch, Instant now, NodePoolPlacement placement,
+                                                  Function<String, WorkloadRow> rows,
+                                                  Map<String, Map<String, String>> flavorLabels,
+                                                  Consumer<Decided> mirror) {
+        boolean decided = false;
+        for (HotswapStore.BlockedHotswap blocked : hotswaps.blockedSince(now.minus(blockedEvictions))) {
+            WorkloadRow row = rows.apply(blocked.disrupted().toString());
+            if (row == null || !row.state().holdsQuota() || blocked.blockedVictims().isEmpty()) {
+                continue;
+            }
+            Set<PoolKey> occupied = new TreeSet<>(placement.slices().poolsOf(row.uid().toString()));
+            occupied.retainAll(blocked.blockedPools().stream()
+                    .map(pool -> new PoolKey(blocked.cluster(), pool)).toList());
+            if (occupied.isEmpty()) {
+                continue;
+            }
+            SliceRequest request = NodePoolPlacement.request(row, flavorLabels);
+            SlicePlacement.Replacement replacement = placement.slices().replace(request, occupied).orElse(null);
+            if (replacement == null) {
+                continue;
+            }
+            List<WorkloadRow> victims = replacement.victims().stream().map(h -> rows.apply(h.workloadUid())).toList();
+            if (victims.stream().anyMatch(v -> v == null || blocked.blockedVictims().contains(v.uid()))) {
+                continue;
+            }
+            String choiceNote = "the eviction of " + String.join(", ", blocked.blockedNames())
+                    + " refused for longer than " + blockedEvictions.toSeconds() + "s, other victims chosen";
+            WorkloadDecision.Hotswap hotswap = decide(new WorkloadDecision.Hotswap.Disruption(blocked.cluster(),
+                    blocked.nodePool(), blocked.nodes(), blocked.reasons(), blocked.detectedAt(), choiceNote), row,
+                    replacement, victims, flavorLabels);
             mirror.accept(new Decided(row, replacement, victims, result(hotswap,
                     committer.commit(epoch, List.of(hotswap)))));
             decided = true;

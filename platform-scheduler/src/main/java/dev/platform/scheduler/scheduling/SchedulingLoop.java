@@ -33,7 +33,8 @@ import javax.sql.DataSource;
  *   <li>run maintenance queued to run between turns ({@link #quiesced});</li>
  *   <li>keep or take leadership; on taking it, rebuild the cache from PostgreSQL;</li>
  *   <li>read what changed since the last turn: configuration, node pools, the workload change feed;</li>
- *   <li>hotswap workloads on pools broken past the grace period; evict those past pods-ready or run limits;</li>
+ *   <li>hotswap workloads on pools broken past the grace period; evict those past pods-ready or run limits;
+ *       requeue those whose JobSet their cluster no longer has;</li>
  *   <li>place the workloads without a queue name, by priority;</li>
  *   <li>run one core cycle, put its admissions on node pools, commit its decisions in one transaction
  *       fenced by the leader epoch, and keep in the cache what landed;</li>
@@ -53,6 +54,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     private final DecisionCommitter committer;
     private final HotswapDetector hotswapDetector;
     private final LifecycleWatch lifecycle;
+    private final MissingJobSets missingJobSets;
     private final CacheObserver cacheObserver;
     private final ForecastService forecasts;
     private final SchedulingMetrics metrics;
@@ -76,7 +78,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
 
     public SchedulingLoop(SchedulingProperties properties, ConfigStore config, WorkloadStore workloads,
                           NodePoolInventory inventory, DecisionCommitter committer, HotswapDetector hotswapDetector,
-                          LifecycleWatch lifecycle, ForecastService forecasts, SchedulingMetrics metrics, CacheObserver cacheObserver,
+                          LifecycleWatch lifecycle, MissingJobSets missingJobSets, ForecastService forecasts, SchedulingMetrics metrics, CacheObserver cacheObserver,
                           LoopWakeup wakeup, DataSource dataSource, Clock clock, AgentsProperties agents,
                           LocalQueueUsageSync localQueueUsage) {
         this.properties = properties;
@@ -85,6 +87,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
         this.committer = committer;
         this.hotswapDetector = hotswapDetector;
         this.lifecycle = lifecycle;
+        this.missingJobSets = missingJobSets;
         this.cacheObserver = cacheObserver;
         this.wakeup = wakeup;
         this.localQueueUsage = localQueueUsage;
@@ -167,7 +170,8 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
                 }
                 boolean changed = readChanges();                                                // 3
                 changed |= hotswapDetector.run(leadership.epoch(), cache.placement(), cache::row,       // 4
-                        configuration.flavorLabels(), this::hotswapped) | lifecycle.run(leadership.epoch(), cache);
+                        configuration.flavorLabels(), this::hotswapped) | lifecycle.run(leadership.epoch(), cache)
+                        | missingJobSets.run(leadership.epoch());
                 changed |= placePriorityOnly();                                                 // 5
                 boolean progressed = runCycle();                                                // 6
                 metrics.pendingCounts(cache.pendingCounts());                                   // 7

@@ -7,6 +7,7 @@ import dev.platform.scheduler.cluster.ClusterQueries;
 import dev.platform.scheduler.config.QueueUsage;
 import dev.platform.scheduler.config.QueueUsage.QuotaAmount;
 import dev.platform.scheduler.config.QueueUsage.QuotaColumn;
+import dev.platform.scheduler.cluster.ClusterWorkloads;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.QueueManager.PendingCounts;
@@ -210,6 +211,20 @@ public class SchedulingMetrics {
                 .tags("cluster_queue", nullToEmpty(clusterQueue), "reason", reason.name(),
                         "underlying_cause", underlyingCause, "priority_class", nullToEmpty(priorityClass), "replica_role", LEADER)
                 .register(registry).increment();
+    }
+
+    /**
+     * A workload whose JobSet went missing from its cluster: {@code platform.jobsets.missing} by cluster and outcome
+     * (Requeued, Failed), and Kueue's evicted count with reason JobSetMissing for a requeued one.
+     */
+    void jobSetMissing(ClusterWorkloads.MissingJobSet missing, boolean failed) {
+        Counter.builder("platform.jobsets.missing")
+                .description("Workloads whose JobSet their cluster no longer had, by cluster and outcome")
+                .tags("cluster", missing.cluster(), "outcome", failed ? "Failed" : "Requeued")
+                .register(registry).increment();
+        if (!failed) {
+            evicted(missing.clusterQueue(), EvictionReason.JobSetMissing, missing.priorityClassName());
+        }
     }
 
     /** MTTR phases of a hotswap as they land: decided, evictions done (seconds from detection). */

@@ -56,7 +56,7 @@ class ClusterInventoryStoreTest {
     void aReportingCluster() {
         inventory.createIfAbsent("prod-1");
         inventory.createIfAbsent("prod-1");
-        inventory.recordReport("prod-1", "agent-a", 7, NOW.minusSeconds(2), NOW);
+        inventory.recordReport("prod-1", "agent-a", 7, NOW.minusSeconds(2), NOW, true);
     }
 
     private static NodeReport node(String name, HealthState state, int chips, NodeHealthReason... reasons) {
@@ -138,9 +138,9 @@ class ClusterInventoryStoreTest {
         inventory.putPool("prod-1", pool("tpu-1", HealthState.DEGRADED, node("n-2", HealthState.DEGRADED, 4)), null, NOW);
         inventory.createIfAbsent("prod-2");
         inventory.createIfAbsent("quiet");
-        inventory.recordReport("prod-2", "agent-b", 1, null, NOW.minus(agents.staleness()).minusMillis(1));
+        inventory.recordReport("prod-2", "agent-b", 1, null, NOW.minus(agents.staleness()).minusMillis(1), true);
         inventory.putPool("prod-2", pool("tpu-0", HealthState.UNHEALTHY, node("m-1", HealthState.UNHEALTHY, 4)), NOW, NOW);
-        inventory.recordReport("prod-1", "agent-a", 8, null, NOW.minus(agents.staleness()));
+        inventory.recordReport("prod-1", "agent-a", 8, null, NOW.minus(agents.staleness()), false);
 
         assertThat(queries.clusters()).extracting(c -> c.name() + " connected=" + c.connected() + " stale=" + c.stale()
                         + " " + c.nodePools())

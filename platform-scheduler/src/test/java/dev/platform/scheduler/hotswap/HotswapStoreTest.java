@@ -153,4 +153,36 @@ class HotswapStoreTest {
                 .containsExactly(ours);
         assertThat(store.page(null, null, Optional.empty(), null, null, 10)).hasSize(2);
     }
+
+    @Test
+    void aHotswapIsBlockedOnceAVictimsEvictionWasRefusedPastTheBoundAndEndsSupersededByTheNext() {
+        long blocked = decided(disrupted, T0, "prod-1", List.of(victimA, victimB));
+        stop(victimA, "Delivered", "4 eviction(s) refused by a PodDisruptionBudget; retrying");
+        stop(victimB, "Failed", "an earlier STOP that gave up");
+        stop(victimB, "Succeeded", "JobSet suspended, 4 pod(s) evicted");
+        HotswapEvent.Party quiet = party("quiet");
+        decided(quiet, T0, "prod-1", List.of(victimB));
+        HotswapEvent.Party notReported = party("not-reported");
+        HotswapEvent.Party victimC = party("victim-c");
+        decided(notReported, T0, "prod-1", List.of(victimC));
+        stop(victimC, "Delivered", null);
+        HotswapEvent.Party gaveUp = party("gave-up");
+        HotswapEvent.Party victimD = party("victim-d");
+        long failed = decided(gaveUp, T0, "prod-1", List.of(victimD));
+        stop(victimD, "Failed", "4 pod(s) still protected by a PodDisruptionBudget after PT5M");
+
+        assertThat(store.blockedSince(T0)).as("decided after the bound").isEmpty();
+        List<HotswapStore.BlockedHotswap> found = store.blockedSince(T0.plusSeconds(61));
+        assertThat(found).extracting(HotswapStore.BlockedHotswap::id).containsExactly(blocked, failed);
+        assertThat(found.get(0).blockedVictims()).containsExactly(victimA.uid());
+        assertThat(found.get(0).blockedNames()).containsExactly("team-a/victim-a");
+        assertThat(found.get(0).disrupted()).isEqualTo(disrupted.uid());
+        assertThat(found.get(0).blockedPools()).as("the cluster reports no pods of theirs").isEmpty();
+
+        store.superseded(disrupted.uid());
+
+        assertThat(store.find(blocked).orElseThrow().outcome()).isEqualTo("Superseded");
+        assertThat(store.blockedSince(T0.plusSeconds(61))).extracting(HotswapStore.BlockedHotswap::id)
+                .containsExactly(failed);
+    }
 }

@@ -34,6 +34,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Suspending a JobSet leaves its pods alone. The real Job controller would delete them too,
  * racing the agent; here they leave only through the agent's evictions, which are what a test
  * wants to see.
+ *
+ * <p>With {@code exclusiveHosts}, a TPU pod is bound only to a host no other JobSet's pod holds, as the
+ * kube-scheduler would with every chip taken: it waits Pending for its host, and is bound there once the pod
+ * holding it is gone (evicted).
  */
 public final class JobSetController implements AutoCloseable {
 
@@ -41,13 +45,36 @@ public final class JobSetController implements AutoCloseable {
     static final String REPLICATED_JOB_LABEL = "jobset.sigs.k8s.io/replicatedjob-name";
     static final String JOB_INDEX_LABEL = "jobset.sigs.k8s.io/job-index";
     static final String EXCLUSIVE_TOPOLOGY_ANNOTATION = "alpha.jobset.sigs.k8s.io/exclusive-topology";
+    /** The host a Pending pod waits for (exclusive hosts). */
+    static final String WAITING_FOR_HOST_ANNOTATION = "test.platform.dev/waiting-for-host";
 
     private final KubernetesClient client;
     private final SharedIndexInformer<GenericKubernetesResource> informer;
     private final AtomicLong podNames = new AtomicLong();
+    private final boolean exclusiveHosts;
+    private final SharedIndexInformer<Pod> pods;
 
     public JobSetController(KubernetesClient client) {
+        this(client, false);
+    }
+
+    public JobSetController(KubernetesClient client, boolean exclusiveHosts) {
         this.client = client;
+        this.exclusiveHosts = exclusiveHosts;
+        this.pods = !exclusiveHosts ? null : client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+            }
+
+            @Override
+            public void onUpdate(Pod old, Pod pod) {
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean finalStateUnknown) {
+                bindWaitingFor(pod.getSpec().getNodeName());
+            }
+        });
         this.informer = jobSets(client).inAnyNamespace().inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(GenericKubernetesResource jobSet) {
@@ -78,7 +105,7 @@ public final class JobSetController implements AutoCloseable {
     }
 
     /** A running JobSet without pods gets them; events are handled one at a time, so it gets them once. */
-    private void reconcile(GenericKubernetesResource jobSet) {
+    private synchronized void reconcile(GenericKubernetesResource jobSet) {
         String namespace = jobSet.getMetadata().getNamespace();
         String name = jobSet.getMetadata().getName();
         if (Boolean.TRUE.equals(jobSet.get("spec", "suspend")) || !podsOf(namespace, name).isEmpty()) {
@@ -88,6 +115,7 @@ public final class JobSetController implements AutoCloseable {
                 : jobSet.getMetadata().getAnnotations().get(EXCLUSIVE_TOPOLOGY_ANNOTATION));
         List<Map<String, Object>> replicatedJobs = jobSet.get("spec", "replicatedJobs");
         int slice = 0;
+        Map<String, String> heldBy = exclusiveHosts ? jobSetsByHost() : Map.of();
         for (Map<String, Object> replicatedJob : replicatedJobs) {
             Map<String, Object> jobSpec = child(child(replicatedJob, "template"), "spec");
             PodTemplateSpec template = client.getKubernetesSerialization().convertValue(jobSpec.get("template"),
@@ -103,11 +131,61 @@ public final class JobSetController implements AutoCloseable {
                 for (int index = 0; index < parallelism; index++) {
                     // a TPU pod takes all chips of its host: one pod per Ready host, the rest wait
                     String node = index < nodes.size() ? nodes.get(index) : null;
-                    client.pods().inNamespace(namespace).resource(pod(name, (String) replicatedJob.get("name"),
-                            replica, index, template, node)).create();
+                    if (exclusiveHosts && suspended(namespace, name)) {
+                        return; // suspended while its pods were being created: it gets no more
+                    }
+                    Pod pod = pod(name, (String) replicatedJob.get("name"), replica, index, template, node);
+                    if (exclusiveHosts && node != null && heldBy.containsKey(node) && !name.equals(heldBy.get(node))) {
+                        pod = new PodBuilder(pod).editMetadata().addToAnnotations(WAITING_FOR_HOST_ANNOTATION, node)
+                                .endMetadata().editSpec().withNodeName(null).endSpec()
+                                .editStatus().withPhase("Pending").endStatus().build();
+                    }
+                    client.pods().inNamespace(namespace).resource(pod).create();
+                    if (pod.getSpec().getNodeName() == null && node != null && !heldByAnother(node, name)) {
+                        // the holder went while this pod was being created: its deletion found nobody waiting
+                        bindWaitingFor(node);
+                    }
                 }
             }
         }
+    }
+
+    private boolean suspended(String namespace, String name) {
+        GenericKubernetesResource current = jobSets(client).inNamespace(namespace).withName(name).get();
+        return current == null || Boolean.TRUE.equals(current.get("spec", "suspend"));
+    }
+
+    /** The JobSet whose pod each host runs. */
+    private Map<String, String> jobSetsByHost() {
+        Map<String, String> held = new TreeMap<>();
+        client.pods().inAnyNamespace().list().getItems().stream()
+                .filter(p -> p.getSpec().getNodeName() != null)
+                .forEach(p -> held.put(p.getSpec().getNodeName(), p.getMetadata().getLabels().get(JOBSET_NAME_LABEL)));
+        return held;
+    }
+
+    private boolean heldByAnother(String node, String jobSet) {
+        return client.pods().inAnyNamespace().list().getItems().stream()
+                .anyMatch(p -> node.equals(p.getSpec().getNodeName())
+                        && !jobSet.equals(p.getMetadata().getLabels().get(JOBSET_NAME_LABEL)));
+    }
+
+    /** The pod waiting for {@code node}, if any, is bound there now that the pod holding it is gone. */
+    private synchronized void bindWaitingFor(String node) {
+        if (node == null) {
+            return;
+        }
+        client.pods().inAnyNamespace().list().getItems().stream()
+                .filter(p -> p.getMetadata().getAnnotations() != null
+                        && node.equals(p.getMetadata().getAnnotations().get(WAITING_FOR_HOST_ANNOTATION))
+                        && p.getSpec().getNodeName() == null)
+                .findFirst()
+                .ifPresent(p -> client.pods().inNamespace(p.getMetadata().getNamespace())
+                        .withName(p.getMetadata().getName())
+                        .edit(current -> new PodBuilder(current).editMetadata()
+                                .removeFromAnnotations(WAITING_FOR_HOST_ANNOTATION).endMetadata()
+                                .editSpec().withNodeName(node).endSpec()
+                                .editStatus().withPhase("Running").endStatus().build()));
     }
 
     private Pod pod(String jobSet, String replicatedJob, int replica, int index, PodTemplateSpec template, String node) {
@@ -165,5 +243,8 @@ public final class JobSetController implements AutoCloseable {
     @Override
     public void close() {
         informer.close();
+        if (pods != null) {
+            pods.close();
+        }
     }
 }

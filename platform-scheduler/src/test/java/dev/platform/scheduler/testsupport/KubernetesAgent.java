@@ -61,6 +61,25 @@ public final class KubernetesAgent implements AutoCloseable {
 
     /** The same with the agent on its own clock (a skewed one, say). */
     public static KubernetesAgent start(int port, PlatformClient api, Clock agentClock) {
+        return start(port, api, agentClock, AgentSettings.DEFAULT_FULL_REPORT_INTERVAL, false);
+    }
+
+    /** The same with FULL reports every {@code fullReportInterval}: the scheduler sees what left the cluster that soon. */
+    public static KubernetesAgent start(int port, PlatformClient api, Duration fullReportInterval) {
+        return start(port, api, Clock.systemUTC(), fullReportInterval, false);
+    }
+
+    /**
+     * The same where a TPU pod waits Pending for a host another JobSet's pod holds, until that pod is gone
+     * ({@link JobSetController} with exclusive hosts): a JobSet moved onto pools whose pods cannot be evicted
+     * does not run.
+     */
+    public static KubernetesAgent startWithExclusiveHosts(int port, PlatformClient api) {
+        return start(port, api, Clock.systemUTC(), AgentSettings.DEFAULT_FULL_REPORT_INTERVAL, true);
+    }
+
+    private static KubernetesAgent start(int port, PlatformClient api, Clock agentClock, Duration fullReportInterval,
+                                         boolean exclusiveHosts) {
         MockKubernetes kubernetes;
         try {
             kubernetes = new MockKubernetes();
@@ -75,11 +94,11 @@ public final class KubernetesAgent implements AutoCloseable {
         for (int host = 0; host < 2; host++) {
             kubernetes.client().nodes().resource(node(CLUSTER + "-cpu", host, false)).create();
         }
-        JobSetController jobSets = new JobSetController(kubernetes.client());
+        JobSetController jobSets = new JobSetController(kubernetes.client(), exclusiveHosts);
         ApiClient commands = kubernetes.apiClient();
         commands.setReadTimeout((int) COMMAND_READ_TIMEOUT.toMillis());
         Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), CLUSTER,
-                TestIdentity.agentToken(CLUSTER), CLUSTER + "-agent"),
+                TestIdentity.agentToken(CLUSTER), CLUSTER + "-agent").withFullReportInterval(fullReportInterval),
                 new KubernetesCluster(commands, kubernetes.apiClient(), Agent.json()), new SoleReplica(), agentClock);
         KubernetesAgent started = new KubernetesAgent(kubernetes, jobSets, agent);
         agent.start();
@@ -149,8 +168,18 @@ public final class KubernetesAgent implements AutoCloseable {
         return Optional.ofNullable(JobSetController.jobSets(kubernetes.client()).inNamespace(NAMESPACE).withName(name).get());
     }
 
+    /** Deletes a JobSet as a person with kubectl would; its pods go with it. */
+    public void deleteJobSet(String name) {
+        JobSetController.jobSets(kubernetes.client()).inNamespace(NAMESPACE).withName(name).delete();
+    }
+
     public List<Pod> podsOf(String jobSet) {
         return jobSets.podsOf(NAMESPACE, jobSet);
+    }
+
+    /** The next {@code times} evictions of this pod answer 429, as a PodDisruptionBudget would. */
+    public void refuseEvictions(String pod, int times) {
+        kubernetes.refuseEvictions(pod, times);
     }
 
     /** Pod names, in the order the agent posted their evictions. */

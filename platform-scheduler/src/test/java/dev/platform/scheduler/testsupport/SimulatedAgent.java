@@ -46,8 +46,19 @@ public final class SimulatedAgent implements AutoCloseable {
         return start(port, api, clock, Metrics.globalRegistry);
     }
 
+    /** As {@link #start(int, PlatformClient)}, with FULL reports every {@code fullReportInterval}. */
+    public static SimulatedAgent start(int port, PlatformClient api, Duration fullReportInterval) {
+        return start(port, api, Clock.systemUTC(), Metrics.globalRegistry, fullReportInterval);
+    }
+
     private static SimulatedAgent start(int port, PlatformClient api, Clock clock, MeterRegistry registry) {
-        SimulatedAgent agent = startUnchecked(port, "sim", TestIdentity.agentToken("sim"), clock, registry);
+        return start(port, api, clock, registry, AgentSettings.DEFAULT_FULL_REPORT_INTERVAL);
+    }
+
+    private static SimulatedAgent start(int port, PlatformClient api, Clock clock, MeterRegistry registry,
+                                        Duration fullReportInterval) {
+        SimulatedAgent agent = startUnchecked(port, "sim", TestIdentity.agentToken("sim"), clock, registry,
+                fullReportInterval);
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             PlatformClient.Response pools = api.get("/api/v1/clusters/sim/nodepools");
             return pools.status() == 200 && pools.json().get("items").size() == 5;
@@ -57,14 +68,15 @@ public final class SimulatedAgent implements AutoCloseable {
 
     /** Starts an agent for {@code clusterName} presenting {@code token}, without waiting for the scheduler to accept it. */
     public static SimulatedAgent startUnchecked(int port, String clusterName, String token) {
-        return startUnchecked(port, clusterName, token, Clock.systemUTC(), Metrics.globalRegistry);
+        return startUnchecked(port, clusterName, token, Clock.systemUTC(), Metrics.globalRegistry,
+                AgentSettings.DEFAULT_FULL_REPORT_INTERVAL);
     }
 
     private static SimulatedAgent startUnchecked(int port, String clusterName, String token, Clock clock,
-                                                 MeterRegistry registry) {
+                                                 MeterRegistry registry, Duration fullReportInterval) {
         SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), clock);
         Agent agent = new Agent(AgentSettings.of(URI.create("http://127.0.0.1:" + port), clusterName, token,
-                clusterName + "-agent"), cluster, new SoleReplica(), clock, registry);
+                clusterName + "-agent").withFullReportInterval(fullReportInterval), cluster, new SoleReplica(), clock, registry);
         agent.start();
         return new SimulatedAgent(cluster, agent);
     }

@@ -37,7 +37,7 @@ import java.time.ZoneOffset;
 @Retention(RetentionPolicy.RUNTIME)
 @DataJpaTest(showSql = false, includeFilters = @ComponentScan.Filter(type = FilterType.REGEX, pattern = {
         "dev\\.platform\\.scheduler\\.workload\\.(WorkloadStore|WorkloadTransitions|WorkloadRunStates|WorkloadService|WorkloadUpdates|PriorityResolver|QueueNameResolution|SubmissionChecks|AllowedPriorityClasses)",
-        "dev\\.platform\\.scheduler\\.cluster\\.(AgentCommandStore|ClusterInventoryStore|ClusterQueries|CommandSignals)",
+        "dev\\.platform\\.scheduler\\.cluster\\.(AgentCommandStore|ClusterInventoryStore|ClusterQueries|ClusterWorkloads|CommandSignals)",
         "dev\\.platform\\.scheduler\\.config\\.(ConfigStore|ConfigurationService|QueueUsage|QueueUsageHistory|ManifestParsing|ConfiguredQueues|ClusterQueueCapacity)",
         "dev\\.platform\\.scheduler\\.web\\.RequestBodies",
         "dev\\.platform\\.scheduler\\.forecast\\.ForecastStore",

@@ -1,0 +1,70 @@
+package dev.platform.scheduler.cluster;
+
+import dev.platform.scheduler.testsupport.KubernetesAgent;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import dev.platform.scheduler.testsupport.SeedManifests;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A JobSet deleted by hand (kubectl delete) from a cluster on the real Kubernetes agent, against fabric8's mock
+ * API server: the agent's next FULL report lacks it, and after the grace its workload is requeued with reason
+ * JobSetMissing, its quota freed, and started again, while the other JobSet runs on untouched.
+ */
+class MissingJobSetOnKubernetesTest extends PlatformApplicationTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private KubernetesAgent cluster;
+
+    @BeforeEach
+    void startAgent() {
+        cluster = KubernetesAgent.start(port, api, Duration.ofSeconds(2));
+    }
+
+    @AfterEach
+    void stopAgent() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aJobSetDeletedInTheClusterIsRequeuedAndStartedAgain() {
+        String seed = SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64");
+        assertThat(api.postYaml("/api/v1/manifests", seed).status()).isEqualTo(200);
+        awaitState("high-jax-trillium", "Running");
+        awaitState("low-jax-trillium", "Running");
+
+        cluster.deleteJobSet("high-jax-trillium");
+
+        await().atMost(PATIENCE).until(() -> events("high-jax-trillium").contains("Evicted/JobSetMissing"));
+        assertThat(events("high-jax-trillium")).contains("Requeued/JobSetMissing");
+        awaitState("high-jax-trillium", "Running");
+        assertThat(cluster.jobSet("high-jax-trillium")).as("created again by the new START").isPresent();
+        assertThat(events("low-jax-trillium")).doesNotContain("Evicted/JobSetMissing");
+        assertThat(workload("low-jax-trillium").get("state").asString()).isEqualTo("Running");
+    }
+
+    private JsonNode awaitState(String name, String state) {
+        return await().atMost(PATIENCE).until(() -> workload(name), w -> state.equals(w.get("state").asString()));
+    }
+
+    private JsonNode workload(String name) {
+        return api.get("/api/v1/namespaces/" + KubernetesAgent.NAMESPACE + "/workloads/" + name).json();
+    }
+
+    private List<String> events(String name) {
+        return api.get("/api/v1/namespaces/" + KubernetesAgent.NAMESPACE + "/workloads/" + name + "/events").json()
+                .get("items").valueStream().map(e -> e.get("type").asString() + "/" + e.get("reason").asString())
+                .toList();
+    }
+}
