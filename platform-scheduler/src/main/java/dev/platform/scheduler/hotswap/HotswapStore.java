@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /** The hotswap history: append an event when decided, then stamp its later phases. */
 @Repository
@@ -197,11 +198,13 @@ public class HotswapStore {
 
     /**
      * The node health reasons of a stored event's reason, which {@code WorkloadDecision.Hotswap.Disruption.reason()}
-     * wrote as their names joined by ", " (a note after "; " when victims were chosen again).
+     * wrote as their names joined by ", " (a note after "; " when victims were chosen again); a name this version
+     * does not know is left out rather than stop the loop over an old row.
      */
     static List<NodeHealthReason> healthReasons(String reason) {
         String names = reason.split("; ", 2)[0];
-        return Arrays.stream(names.split(", ")).filter(name -> !name.isBlank()).map(NodeHealthReason::valueOf).toList();
+        Set<String> known = Arrays.stream(NodeHealthReason.values()).map(Enum::name).collect(Collectors.toSet());
+        return Arrays.stream(names.split(", ")).filter(known::contains).map(NodeHealthReason::valueOf).toList();
     }
 
     private static List<String> strings(Array array) throws SQLException {
