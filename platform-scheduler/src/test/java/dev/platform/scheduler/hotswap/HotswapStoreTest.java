@@ -1,5 +1,6 @@
 package dev.platform.scheduler.hotswap;
 
+import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.scheduler.testsupport.KeysetPages;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
 import dev.platform.scheduler.web.KeysetCursor;
@@ -184,5 +185,13 @@ class HotswapStoreTest {
         assertThat(store.find(blocked).orElseThrow().outcome()).isEqualTo("Superseded");
         assertThat(store.blockedSince(T0.plusSeconds(61))).extracting(HotswapStore.BlockedHotswap::id)
                 .containsExactly(failed);
+    }
+
+    @Test
+    void aBlockedHotswapsReasonsAreReadBackAsNodeHealthReasonsWithoutTheChoiceNote() {
+        assertThat(HotswapStore.healthReasons("NOT_READY, UNREACHABLE; the eviction of team-a/victim-a refused for "
+                + "longer than 60s, other victims chosen")).containsExactly(NodeHealthReason.NOT_READY,
+                NodeHealthReason.UNREACHABLE);
+        assertThat(HotswapStore.healthReasons("CORDONED, SOMETHING_NEWER")).containsExactly(NodeHealthReason.CORDONED);
     }
 }
