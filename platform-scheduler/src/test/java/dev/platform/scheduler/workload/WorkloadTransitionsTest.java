@@ -253,6 +253,20 @@ class WorkloadTransitionsTest {
     }
 
     @Test
+    void recordingWhyAWorkloadWaitsWritesNoIndex() {
+        long before = jdbc.sql("SELECT pg_stat_get_xact_tuples_hot_updated('workload'::regclass)")
+                .query(Long.class).single();
+
+        transitions.recordPending(List.of(new WorkloadTransitions.PendingNote(uid, PendingReason.QueueStopped,
+                "stopped")), "QuotaReserved", T1);
+
+        assertThat(jdbc.sql("SELECT pg_stat_get_xact_tuples_hot_updated('workload'::regclass)")
+                .query(Long.class).single()).as("updated in its page, no index entry").isEqualTo(before + 1);
+        assertThat(jdbc.sql("SELECT reloptions FROM pg_class WHERE relname = 'workload'").query(String.class)
+                .single()).as("room left on every page for that").contains("fillfactor=80");
+    }
+
+    @Test
     void evictRequeuesAtTheOriginalPlaceReleasesQuotaAndSaysWhy() {
         WorkloadRow before = admitted("pool-a");
 
