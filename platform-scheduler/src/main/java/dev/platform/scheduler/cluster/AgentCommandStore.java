@@ -4,7 +4,6 @@ import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -32,13 +31,11 @@ public class AgentCommandStore {
     static final int DELIVERY_BATCH = 1000;
 
     private final JdbcClient jdbc;
-    private final JdbcTemplate jdbcTemplate;
     private final JsonMapper json;
     private final CommandSignals signals;
 
-    AgentCommandStore(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, CommandSignals signals) {
+    AgentCommandStore(JdbcClient jdbc, JsonMapper json, CommandSignals signals) {
         this.jdbc = jdbc;
-        this.jdbcTemplate = jdbcTemplate;
         this.json = json;
         this.signals = signals;
     }
@@ -120,17 +117,24 @@ public class AgentCommandStore {
         return id;
     }
 
-    /** A START command for {@link #enqueueStarts}. */
+    /**
+     * A START command for {@link #enqueueStarts}: its payload without the manifest, which is the workload's as
+     * stored (its {@code manifest} is ignored).
+     */
     public record NewStart(String cluster, UUID workloadUid, String namespace, String name, CommandPayload payload) {
     }
 
     /**
-     * Queues START commands as {@link #enqueue} queues one, in one batch: a cycle that admits thousands
-     * of workloads writes their commands without a round trip to the database for each.
+     * Queues START commands as {@link #enqueue} queues one, in one statement and in their order: a cycle that
+     * admits thousands of workloads writes their commands in one round trip. Each payload gets its workload's
+     * stored manifest inside PostgreSQL, so no manifest is read, parsed and written again here.
      *
      * @throws UnknownClusterException when no agent ever reported for one of the clusters
      */
     public void enqueueStarts(List<NewStart> starts) {
+        if (starts.isEmpty()) {
+            return;
+        }
         Set<String> clusters = new TreeSet<>();
         starts.forEach(s -> clusters.add(s.cluster()));
         Set<String> known = new TreeSet<>(jdbc.sql("SELECT name FROM cluster WHERE name = ANY(?)")
@@ -138,10 +142,22 @@ public class AgentCommandStore {
         clusters.stream().filter(c -> !known.contains(c)).findFirst().ifPresent(c -> {
             throw new UnknownClusterException(c);
         });
-        jdbcTemplate.batchUpdate("""
-                INSERT INTO agent_command (cluster, type, workload_uid, namespace, name, payload)
-                VALUES (?, 'START', ?, ?, ?, ?::jsonb)""", starts.stream().map(s -> new Object[]{s.cluster(),
-                s.workloadUid(), s.namespace(), s.name(), json.writeValueAsString(s.payload())}).toList());
+        jdbc.sql("""
+                        INSERT INTO agent_command (cluster, type, workload_uid, namespace, name, payload)
+                        SELECT d.cluster, 'START', d.uid, d.namespace, d.name,
+                               jsonb_set(d.payload::jsonb, '{manifest}', w.manifest)
+                        FROM unnest(:clusters::text[], :uids::uuid[], :namespaces::text[], :names::text[],
+                                    :payloads::text[]) WITH ORDINALITY AS d(cluster, uid, namespace, name, payload, n)
+                             JOIN workload w ON w.uid = d.uid
+                        ORDER BY d.n""")
+                .param("clusters", starts.stream().map(NewStart::cluster).toArray(String[]::new))
+                .param("uids", starts.stream().map(NewStart::workloadUid).toArray(UUID[]::new))
+                .param("namespaces", starts.stream().map(NewStart::namespace).toArray(String[]::new))
+                .param("names", starts.stream().map(NewStart::name).toArray(String[]::new))
+                .param("payloads", starts.stream().map(s -> json.writeValueAsString(new CommandPayload(null,
+                        s.payload().priorityClassName(), s.payload().nodePools(), s.payload().nodeLabels(),
+                        s.payload().flavor()))).toArray(String[]::new))
+                .update();
         clusters.forEach(this::signalAfterCommit);
     }
 

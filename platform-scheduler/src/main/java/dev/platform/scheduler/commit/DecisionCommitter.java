@@ -316,15 +316,15 @@ public class DecisionCommitter {
         Map<UUID, String> clusters = new HashMap<>();
         starting.forEach(s -> clusters.put(s.subject().uid(), s.placed().placement().cluster()));
         commands.deleteElsewhere(clusters);
-        Map<UUID, String> manifests = workloads.manifests(clusters.keySet());
+        // The manifests are copied from the workload rows inside PostgreSQL: none is parsed here.
         commands.enqueueStarts(starting.stream().map(s -> new AgentCommandStore.NewStart(
                 s.placed().placement().cluster(), s.subject().uid(), s.subject().namespace(), s.subject().name(),
-                payload(s.subject(), s.placed(), manifests.get(s.subject().uid())))).toList());
+                payload(s.subject(), s.placed(), null))).toList());
     }
 
     /** What a START or RESTART carries: the manifest, the priority class, the pools and the flavor's node labels. */
     private CommandPayload payload(WorkloadDecision.Subject subject, WorkloadDecision.Placed placed, String manifest) {
-        return new CommandPayload(json.readTree(manifest), subject.priorityClassName(),
+        return new CommandPayload(manifest == null ? null : json.readTree(manifest), subject.priorityClassName(),
                 placed.placement().allPools().stream().map(PoolKey::pool).toList(), placed.nodeLabels(),
                 placed.flavor());
     }

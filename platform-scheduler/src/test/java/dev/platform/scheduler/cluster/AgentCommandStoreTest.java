@@ -1,6 +1,7 @@
 package dev.platform.scheduler.cluster;
 
 import dev.platform.api.agent.AgentCommand;
+import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -40,6 +42,9 @@ class AgentCommandStoreTest {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    JsonMapper json;
 
     /** Later than the database's own now(), whatever the slice's clock says: a command's expiry follows its creation. */
     private final Instant expiry = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.MILLIS);
@@ -137,6 +142,36 @@ class AgentCommandStoreTest {
                         "DELETE moved@prod-1");
         assertThat(commands.lastCluster(moved)).as("its JobSet was deleted there").isEmpty();
         assertThat(commands.lastCluster(stays)).contains("prod-2");
+    }
+
+    @Test
+    void startsAreQueuedInTheirOrderEachWithItsWorkloadsStoredManifest() {
+        UUID first = submit(transitions, "team-a", "first", "lq", "cq", 0, StoreSliceTest.NOW);
+        UUID second = submit(transitions, "team-b", "second", "lq", "cq", 0, StoreSliceTest.NOW);
+        CommandPayload firstPayload = new CommandPayload(null, "high", List.of("pool-a", "pool-b"),
+                Map.of("cloud.google.com/gke-nodepool", "pool-a"), "tpu");
+        CommandPayload secondPayload = new CommandPayload(null, null, List.of(), Map.of(), null);
+
+        commands.enqueueStarts(List.of(
+                new AgentCommandStore.NewStart("prod-2", second, "team-b", "second", secondPayload),
+                new AgentCommandStore.NewStart("prod-1", first, "team-a", "first", firstPayload)));
+
+        assertThat(jdbc.sql("SELECT type || ' ' || namespace || '/' || name || '@' || cluster FROM agent_command ORDER BY seq")
+                .query(String.class).list())
+                .containsExactly("START team-b/second@prod-2", "START team-a/first@prod-1");
+        // The payload a START carried when each manifest was read, parsed and written again with it.
+        for (Map.Entry<UUID, CommandPayload> start : Map.of(first, firstPayload, second, secondPayload).entrySet()) {
+            CommandPayload p = start.getValue();
+            String manifest = jdbc.sql("SELECT manifest::text FROM workload WHERE uid = ?").param(start.getKey())
+                    .query(String.class).single();
+            String expected = json.writeValueAsString(new CommandPayload(json.readTree(manifest),
+                    p.priorityClassName(), p.nodePools(), p.nodeLabels(), p.flavor()));
+            assertThat(jdbc.sql("""
+                            SELECT payload = ?::jsonb FROM agent_command WHERE workload_uid = ?""")
+                    .params(expected, start.getKey()).query(Boolean.class).single()).isTrue();
+        }
+        assertThat(commands.deliver("prod-1", null)).singleElement().satisfies(c ->
+                assertThat(c.payload().manifest().path("metadata").path("name").asText()).isEqualTo("first"));
     }
 
     private UUID admittedIn(String cluster) {

@@ -122,6 +122,66 @@ class WorkloadTransitionsTest {
     }
 
     @Test
+    void oneAdmissionOfManyWorkloadsInManyQueuesWritesEveryRowOnce() {
+        UUID second = submit(transitions, "team-a", "eval", "lq", "cq", 5, T0);
+        UUID third = submit(transitions, "team-b", "serve", "lq-b", "cq-b", 5, T0);
+        UUID stale = submit(transitions, "team-b", "stale", "lq-b", "cq-b", 5, T0);
+        Map<UUID, Long> versions = Map.of(uid, row().version(), second, version(second), third, version(third),
+                stale, version(stale));
+        jdbc.sql("DELETE FROM workload_event").update();
+
+        Map<UUID, Long> landed = transitions.admit(List.of(
+                new Admitting(uid, versions.get(uid), "cq", admission("cq", "pool-a"), "prod-1",
+                        List.of(new QuotaUse("default", "cpu", new BigDecimal("1.5")),
+                                new QuotaUse("default", "memory", new BigDecimal("1073741824")))),
+                new Admitting(second, versions.get(second), "cq", admission("cq"), null,
+                        List.of(new QuotaUse("spot", "cpu", BigDecimal.ONE))),
+                new Admitting(stale, versions.get(stale) + 1, "cq-b", admission("cq-b"), null,
+                        List.of(new QuotaUse("default", "cpu", BigDecimal.ONE))),
+                new Admitting(third, versions.get(third), "cq-b", admission("cq-b", "pool-b"), "prod-2",
+                        List.of(new QuotaUse("default", "cpu", new BigDecimal("0.250"))))), T1, 7);
+
+        assertThat(landed).containsOnlyKeys(uid, second, third);
+        assertThat(jdbc.sql("""
+                        SELECT w.name || ' ' || w.state || ' ' || w.cluster_queue || ' ' || coalesce(w.cluster, '-')
+                               || ' epoch ' || coalesce(w.admitted_epoch::text, '-') || ' v' || (w.version - d.v)
+                        FROM workload w JOIN unnest(?::uuid[], ?::bigint[]) AS d(uid, v) ON d.uid = w.uid
+                        ORDER BY w.name""")
+                .params(new UUID[]{uid, second, third, stale}, new Long[]{versions.get(uid), versions.get(second),
+                        versions.get(third), versions.get(stale)})
+                .query(String.class).list())
+                .containsExactly("eval Admitted cq - epoch 7 v1", "serve Admitted cq-b prod-2 epoch 7 v1",
+                        "stale Pending cq-b - epoch - v0", "train Admitted cq prod-1 epoch 7 v1");
+        assertThat(jdbc.sql("""
+                        SELECT w.name || ' ' || u.cluster_queue || ' ' || u.flavor || ' ' || u.resource || ' '
+                               || u.amount
+                        FROM workload_usage u JOIN workload w ON w.uid = u.workload_uid ORDER BY 1""")
+                .query(String.class).list())
+                .containsExactly("eval cq spot cpu 1", "serve cq-b default cpu 0.250",
+                        "train cq default cpu 1.5", "train cq default memory 1073741824");
+        assertThat(jdbc.sql("""
+                        SELECT w.name || ' ' || e.type || '=' || e.status || '/' || e.reason || ' ' || e.message
+                        FROM workload_event e JOIN workload w ON w.uid = e.workload_uid WHERE e.at = ? ORDER BY e.id""")
+                .param(java.sql.Timestamp.from(T1)).query(String.class).list())
+                .containsExactly(
+                        "train QuotaReserved=True/QuotaReserved Quota reserved in ClusterQueue cq",
+                        "train Admitted=True/Admitted The workload is admitted",
+                        "eval QuotaReserved=True/QuotaReserved Quota reserved in ClusterQueue cq",
+                        "eval Admitted=True/Admitted The workload is admitted",
+                        "serve QuotaReserved=True/QuotaReserved Quota reserved in ClusterQueue cq-b",
+                        "serve Admitted=True/Admitted The workload is admitted");
+        assertThat(jdbc.sql("SELECT count(*) FROM workload_event").query(Long.class).single()).isEqualTo(6);
+        assertThat(jdbc.sql("""
+                        SELECT cluster_queue || ' ' || pending || ' ' || admitted FROM cluster_queue_workload_count
+                        WHERE cluster_queue IN ('cq', 'cq-b') ORDER BY 1""").query(String.class).list())
+                .containsExactly("cq 0 2", "cq-b 1 1");
+    }
+
+    private long version(UUID workload) {
+        return jdbc.sql("SELECT version FROM workload WHERE uid = ?").param(workload).query(Long.class).single();
+    }
+
+    @Test
     void admitAtAnOldVersionLandsNothing() {
         WorkloadRow before = row();
 
@@ -190,6 +250,20 @@ class WorkloadTransitionsTest {
         assertThat(after.pendingReason()).isEqualTo("WaitingForNodePool");
         assertThat(after.pendingMessage()).isEqualTo("no pool");
         assertThat(conditions(T1)).containsExactly("QuotaReserved=False/WaitingForNodePool");
+    }
+
+    @Test
+    void recordingWhyAWorkloadWaitsWritesNoIndex() {
+        long before = jdbc.sql("SELECT pg_stat_get_xact_tuples_hot_updated('workload'::regclass)")
+                .query(Long.class).single();
+
+        transitions.recordPending(List.of(new WorkloadTransitions.PendingNote(uid, PendingReason.QueueStopped,
+                "stopped")), "QuotaReserved", T1);
+
+        assertThat(jdbc.sql("SELECT pg_stat_get_xact_tuples_hot_updated('workload'::regclass)")
+                .query(Long.class).single()).as("updated in its page, no index entry").isEqualTo(before + 1);
+        assertThat(jdbc.sql("SELECT reloptions FROM pg_class WHERE relname = 'workload'").query(String.class)
+                .single()).as("room left on every page for that").contains("fillfactor=80");
     }
 
     @Test
