@@ -206,6 +206,7 @@ class ArchitectureTest {
             Map.entry("cluster_queue_quota", Set.of("config")),
             Map.entry("cluster_queue_usage_sample", Set.of("config")),
             Map.entry("cluster_queue_workload_count", Set.of("config")),
+            Map.entry("cluster_queue_workload_count_change", Set.of("config")),
             Map.entry("cohort", Set.of("config")),
             Map.entry("cohort_quota", Set.of("config")),
             Map.entry("config_audit", Set.of("config")),
