@@ -66,6 +66,7 @@ final class StartupRun {
         figures.put("readySeconds", round(startup.ready().toMillis() / 1000.0));
         figures.put("rebuildSeconds", round(startup.rebuild().toMillis() / 1000.0));
         figures.put("firstDecisionsAfterReadySeconds", round(caughtUp));
+        figures.put("launchToDecisionsSeconds", round(startup.ready().toMillis() / 1000.0 + caughtUp));
         figures.put("loadAverage", load.end());
         return figures;
     }
