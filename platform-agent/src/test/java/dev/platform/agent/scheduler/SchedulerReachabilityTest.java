@@ -17,11 +17,9 @@ import org.slf4j.LoggerFactory;
 
 import java.net.ServerSocket;
 import java.net.URI;
-import java.time.Clock;
+import dev.platform.agent.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -131,33 +129,5 @@ class SchedulerReachabilityTest {
     private List<String> lines() {
         return logged.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO))
                 .map(e -> e.getLevel() + " " + e.getFormattedMessage()).toList();
-    }
-
-    private static final class MutableClock extends Clock {
-
-        private Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

@@ -12,10 +12,9 @@ import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.agent.NodePoolReport;
 import dev.platform.api.agent.WorkloadPhase;
-import java.time.Clock;
+import dev.platform.agent.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -149,32 +148,5 @@ class SimulatedClusterTest {
             pools.forEach(values::add);
         }
         return jobSet;
-    }
-
-    private static final class MutableClock extends Clock {
-        private Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }
