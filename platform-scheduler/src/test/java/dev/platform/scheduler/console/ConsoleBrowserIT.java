@@ -148,7 +148,8 @@ class ConsoleBrowserIT {
 
                 await().atMost(PATIENCE).ignoreExceptions()
                         .untilAsserted(() -> browser.findElement(row).findElement(By.cssSelector("a.victim")).click());
-                assertThat(browser.findElement(By.tagName("h1")).getText()).contains("low-jax-trillium");
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
+                        browser.findElement(By.tagName("h1")).getText()).contains("low-jax-trillium"));
                 console.screenshot("workload-detail");
 
                 console.open("/preemptions");
@@ -184,14 +185,13 @@ class ConsoleBrowserIT {
                 ((JavascriptExecutor) browser).executeScript(
                         "document.querySelector('form.cancel input[name=_csrf]').remove()");
                 browser.findElement(By.cssSelector("form.cancel button[type=submit]")).click();
-                assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("The form has expired");
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
+                        browser.findElement(By.tagName("h1")).getText()).isEqualTo("The form has expired"));
                 console.screenshot("form-without-csrf-token");
                 assertThat(api.get("/api/v1/namespaces/default/workloads/queued-jax-trillium").json()
                         .get("state").asString()).isNotEqualTo("Finished");
 
-                console.open("/");
-                browser.findElement(By.cssSelector("form.logout button")).click();
-                assertThat(browser.getCurrentUrl()).endsWith("/login?logout");
+                console.logOut();
                 console.logIn("alice", PASSWORD);
                 assertThat(browser.findElement(By.cssSelector(".who-roles")).getText()).isEqualTo("ml");
                 assertThat(browser.findElements(By.linkText("Node pools"))).isEmpty();
@@ -208,16 +208,16 @@ class ConsoleBrowserIT {
                 assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Not for your roles");
 
                 // An Admin stops the team's LocalQueue from the team page and resumes it.
-                console.open("/");
-                browser.findElement(By.cssSelector("form.logout button")).click();
+                console.logOut();
                 console.logIn("root", PASSWORD);
                 console.open("/teams?team=ml");
                 By stop = By.cssSelector("button[aria-label='Stop LocalQueue default/default-queue']");
                 assertThat(browser.findElement(stop).isDisplayed()).isTrue();
                 console.screenshot("teams-admin-localqueue-buttons");
                 browser.findElement(stop).click();
-                assertThat(browser.findElement(By.cssSelector(".notice")).getText())
-                        .startsWith("Stopped LocalQueue default/default-queue");
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
+                        browser.findElement(By.cssSelector(".notice")).getText())
+                        .startsWith("Stopped LocalQueue default/default-queue"));
                 assertThat(api.get("/api/v1/namespaces/default/localqueues/default-queue").json().get("stopPolicy")
                         .asString()).isEqualTo("Hold");
                 console.screenshot("teams-admin-localqueue-held");
@@ -308,6 +308,16 @@ class ConsoleBrowserIT {
             submitLogin(user, password);
             await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
                     browser.findElement(By.cssSelector(".who-name")).getText()).isEqualTo(user));
+        }
+
+        /**
+         * The logout button, returning once the browser is on the logged-out login page: a click only
+         * starts the navigation, and a page opened or read before it ends would still be the old one.
+         */
+        void logOut() {
+            open("/");
+            browser.findElement(By.cssSelector("form.logout button")).click();
+            await().atMost(PATIENCE).untilAsserted(() -> assertThat(browser.getCurrentUrl()).endsWith("/login?logout"));
         }
 
         /** The whole page, beyond the window's height (DevTools' captureBeyondViewport). */
