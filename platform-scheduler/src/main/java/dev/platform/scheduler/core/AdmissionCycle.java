@@ -207,8 +207,11 @@ public final class AdmissionCycle {
         if (reason == null) {
             return true;
         }
+        // The inadmissible set was told why when it was parked: a stop or a missing flavor comes with a
+        // configuration change, which puts every parked workload back to be told again. Only the workloads that
+        // arrived since are told now, so a held queue's growing backlog is not reported again on every cycle.
         PendingQueue q = state.queueManager().queue(cqName);
-        for (Workload w : q.inOrder()) {
+        for (Workload w : q.activeInOrder()) {
             report(w, reason, message, true);
         }
         q.moveAllToInadmissible();

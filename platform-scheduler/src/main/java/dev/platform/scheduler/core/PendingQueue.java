@@ -114,6 +114,13 @@ final class PendingQueue {
         return all;
     }
 
+    /** The workloads to try, in queue order: the inadmissible set left out. */
+    List<Workload> activeInOrder() {
+        List<Workload> workloads = active.all();
+        workloads.sort(active.order());
+        return workloads;
+    }
+
     /** An independent copy, inadmissible set included, reading LocalQueue usage from {@code usage} if it orders by it. */
     PendingQueue copy(ToDoubleFunction<String> usage) {
         PendingQueue copy = new PendingQueue(active instanceof ByUsage ? new ByUsage(usage) : new ByPriority());

@@ -251,38 +251,115 @@ public class WorkloadStore {
      * Zero-based positions of pending workloads in their ClusterQueue and LocalQueue, in the
      * scheduler's order (priority, then queue timestamp, then uid; in a ClusterQueue under admission
      * fair sharing, the LocalQueue's score first), one statement for a page.
+     * <p>
+     * A position near the head of its queue is counted (at most {@link #COUNTED} rows read); one near its end is
+     * the queue's pending count, kept by the counting triggers, less what is behind the workload and the evicted
+     * workloads ahead of it (the counters count those too, the positions do not): a submission answered at the end
+     * of a queue 30,000 deep reads the few rows behind it, not the 30,000 ahead. A workload far from both ends, and
+     * every workload of a ClusterQueue under admission fair sharing (whose order starts with a score no index
+     * holds), has every workload ahead of it counted.
      */
     public Map<UUID, int[]> positions(Collection<UUID> pendingUids) {
         Map<UUID, int[]> positions = new HashMap<>();
         if (pendingUids.isEmpty()) {
             return positions;
         }
+        String inClusterQueue = "o.cluster_queue = w.cluster_queue";
+        String inLocalQueue = "o.namespace = w.namespace AND o.queue_name = w.queue_name";
         jdbc.sql("""
                 SELECT w.uid,
-                       CASE WHEN """ + " " + USES_ADMISSION_FAIR_SHARING.formatted("w.cluster_queue") + " " + """
+                       CASE WHEN w.cluster_queue IS NULL THEN 0
+                       WHEN %s
                        THEN (SELECT count(*) FROM workload o
                              WHERE o.cluster_queue = w.cluster_queue AND o.state = 'Pending' AND o.active
-                               AND (""" + LOCAL_QUEUE_SCORE.formatted("o") + " " + """
-                                    , -o.priority, o.queue_timestamp, o.uid)
-                                   < (""" + LOCAL_QUEUE_SCORE.formatted("w") + " " + """
-                                    , -w.priority, w.queue_timestamp, w.uid))
-                       ELSE (SELECT count(*) FROM workload o
-                             WHERE o.cluster_queue = w.cluster_queue AND o.state = 'Pending' AND o.active
-                               AND (o.priority > w.priority OR (o.priority = w.priority
-                                    AND (o.queue_timestamp, o.uid) < (w.queue_timestamp, w.uid))))
+                               AND (%s, -o.priority, o.queue_timestamp, o.uid)
+                                   < (%s, -w.priority, w.queue_timestamp, w.uid))
+                       WHEN cq_ahead.counted < :counted THEN cq_ahead.counted
+                       WHEN cq_behind.counted < :counted
+                       THEN (SELECT c.pending FROM cluster_queue_workload_count c WHERE c.cluster_queue = w.cluster_queue)
+                            - 1 - cq_behind.counted - (%s)
+                       ELSE (%s)
                        END AS in_cq,
-                       (SELECT count(*) FROM workload o
-                        WHERE o.namespace = w.namespace AND o.queue_name = w.queue_name AND o.state = 'Pending'
-                          AND o.active
-                          AND (o.priority > w.priority OR (o.priority = w.priority
-                               AND (o.queue_timestamp, o.uid) < (w.queue_timestamp, w.uid)))) AS in_lq
-                FROM workload w WHERE w.uid = ANY(?) AND w.state = 'Pending' AND w.active""")
-                .param(pendingUids.toArray(UUID[]::new))
+                       CASE WHEN lq_ahead.counted < :counted THEN lq_ahead.counted
+                       WHEN lq_behind.counted < :counted
+                       THEN (SELECT l.pending FROM local_queue_workload_count l
+                             WHERE l.namespace = w.namespace AND l.queue_name = w.queue_name)
+                            - 1 - lq_behind.counted - (%s)
+                       ELSE (%s)
+                       END AS in_lq
+                FROM workload w
+                CROSS JOIN LATERAL (%s) cq_ahead
+                CROSS JOIN LATERAL (%s) cq_behind
+                CROSS JOIN LATERAL (%s) lq_ahead
+                CROSS JOIN LATERAL (%s) lq_behind
+                WHERE w.uid = ANY(:uids) AND w.state = 'Pending' AND w.active""".formatted(
+                        USES_ADMISSION_FAIR_SHARING.formatted("w.cluster_queue"), LOCAL_QUEUE_SCORE.formatted("o"),
+                        LOCAL_QUEUE_SCORE.formatted("w"),
+                        EVICTED_AHEAD.formatted(inClusterQueue), AHEAD.formatted(inClusterQueue),
+                        EVICTED_AHEAD.formatted(inLocalQueue), AHEAD.formatted(inLocalQueue),
+                        COUNTED_AHEAD.formatted(inClusterQueue), COUNTED_BEHIND.formatted(inClusterQueue),
+                        COUNTED_AHEAD.formatted(inLocalQueue), COUNTED_BEHIND.formatted(inLocalQueue)))
+                .param("uids", pendingUids.toArray(UUID[]::new))
+                .param("counted", COUNTED)
                 .query((rs, i) -> Map.entry(rs.getObject("uid", UUID.class),
                         new int[]{rs.getInt("in_cq"), rs.getInt("in_lq")}))
                 .list().forEach(e -> positions.put(e.getKey(), e.getValue()));
         return positions;
     }
+
+    /**
+     * The most workloads a position reads one by one, ahead of the workload or behind it; a workload further than
+     * that from both ends of its queue has every workload ahead of it counted.
+     */
+    static final int COUNTED = 200;
+
+    /** The pending workloads ahead of {@code w} in the queue the condition {@code %s} names. */
+    private static final String AHEAD = """
+            SELECT count(*) FROM workload o
+            WHERE %s AND o.state = 'Pending' AND o.active
+              AND (o.priority > w.priority OR (o.priority = w.priority
+                   AND (o.queue_timestamp, o.uid) < (w.queue_timestamp, w.uid)))""";
+
+    /**
+     * The pending workloads ahead of {@code w} in the queue the condition {@code %s} names, {@link #COUNTED} at most
+     * (column {@code counted}): those of a higher priority, then those of its priority queued before it, each read
+     * in index order from the head of the queue.
+     */
+    private static final String COUNTED_AHEAD = """
+            SELECT count(*) AS counted FROM (
+                (SELECT 1 FROM workload o
+                 WHERE %1$s AND o.state = 'Pending' AND o.active AND o.priority > w.priority
+                 ORDER BY o.priority DESC, o.queue_timestamp, o.uid LIMIT :counted)
+                UNION ALL
+                (SELECT 1 FROM workload o
+                 WHERE %1$s AND o.state = 'Pending' AND o.active AND o.priority = w.priority
+                   AND (o.queue_timestamp, o.uid) < (w.queue_timestamp, w.uid)
+                 ORDER BY o.queue_timestamp, o.uid LIMIT :counted)
+                LIMIT :counted) ahead""";
+
+    /**
+     * What the counters count (pending or evicted, active) behind {@code w} in the queue {@code %s} names,
+     * {@link #COUNTED} at most (column {@code counted}): those of a lower priority, then those of its priority queued
+     * after it, each read in index order from the end of the queue.
+     */
+    private static final String COUNTED_BEHIND = """
+            SELECT count(*) AS counted FROM (
+                (SELECT 1 FROM workload o
+                 WHERE %1$s AND o.state IN ('Pending', 'Evicted') AND o.active AND o.priority < w.priority
+                 ORDER BY o.priority, o.queue_timestamp DESC, o.uid DESC LIMIT :counted)
+                UNION ALL
+                (SELECT 1 FROM workload o
+                 WHERE %1$s AND o.state IN ('Pending', 'Evicted') AND o.active AND o.priority = w.priority
+                   AND (o.queue_timestamp, o.uid) > (w.queue_timestamp, w.uid)
+                 ORDER BY o.queue_timestamp DESC, o.uid DESC LIMIT :counted)
+                LIMIT :counted) behind""";
+
+    /** The evicted, active workloads ahead of {@code w} in the queue {@code %s} names: counted, but not pending. */
+    private static final String EVICTED_AHEAD = """
+            SELECT count(*) FROM workload o
+            WHERE %s AND o.state = 'Evicted' AND o.active
+              AND (o.priority > w.priority OR (o.priority = w.priority
+                   AND (o.queue_timestamp, o.uid) < (w.queue_timestamp, w.uid)))""";
 
     /**
      * A ClusterQueue's pending workloads in queue order with both positions: one window query over

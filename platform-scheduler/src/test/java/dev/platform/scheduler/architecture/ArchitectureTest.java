@@ -209,6 +209,7 @@ class ArchitectureTest {
             Map.entry("cluster_queue_usage_sample", Set.of("config")),
             Map.entry("cluster_queue_workload_count", Set.of("config")),
             Map.entry("cluster_queue_workload_count_change", Set.of("config")),
+            Map.entry("local_queue_workload_count", Set.of("config")),
             Map.entry("cohort", Set.of("config")),
             Map.entry("cohort_quota", Set.of("config")),
             Map.entry("config_audit", Set.of("config")),
@@ -239,7 +240,8 @@ class ArchitectureTest {
     /**
      * The classes that still name another feature's table in their SQL, each a decision: a set-based write that
      * follows another table (WorkloadTransitions), the retention cleaner, the console's one-statement change feed,
-     * the joins of the read models that page over workloads with their forecasts and inventory, and the
+     * the joins of the read models that page over workloads with their forecasts and inventory, the positions
+     * that subtract from the queues' pending counts, and the
      * reconciliation's joins of a cluster's reports with the workloads started there (ClusterWorkloads) and of a
      * blocked hotswap's victims with the pools their pods still hold (HotswapStore). A new one
      * fails the build; it reads through the owner's port instead, or is added here with its reason.
@@ -247,7 +249,7 @@ class ArchitectureTest {
     private static final Map<String, Set<String>> CROSS_FEATURE_SQL = Map.ofEntries(
             Map.entry("workload/WorkloadTransitions", Set.of("local_queue", "agent_command")),
             Map.entry("workload/WorkloadStore", Set.of("cluster_queue", "cluster_queue_forecast", "workload_forecast",
-                    "local_queue_usage")),
+                    "local_queue_usage", "cluster_queue_workload_count", "local_queue_workload_count")),
             Map.entry("retention/HistoryRetention", Set.of("workload_event", "hotswap_event", "preemption_event")),
             Map.entry("console/ConsoleChangeFeed", Set.of("workload", "cluster", "cluster_workload", "node_pool",
                     "local_queue", "hotswap_event", "cluster_queue_workload_count")),

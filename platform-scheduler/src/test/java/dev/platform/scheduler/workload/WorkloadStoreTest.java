@@ -11,14 +11,18 @@ import dev.platform.scheduler.workload.WorkloadTransitions.Admitting;
 import dev.platform.scheduler.workload.WorkloadTransitions.QuotaUse;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 import static dev.platform.scheduler.testsupport.StoredWorkloads.admission;
@@ -41,6 +45,9 @@ class WorkloadStoreTest {
 
     @Autowired
     WorkloadStore store;
+
+    @Autowired
+    JdbcTemplate jdbc;
 
     private UUID pending(String namespace, String name, int priority, Instant at) {
         return submit(transitions, namespace, name, "lq", "cq", priority, at);
@@ -113,6 +120,57 @@ class WorkloadStoreTest {
         assertThat(positions.get(elsewhere)).containsExactly(1, 0);
         assertThat(store.pendingInClusterQueue("cq", 3, 10)).extracting(w -> w.uid())
                 .containsExactly(ties.get(0), ties.get(1));
+    }
+
+    /**
+     * Positions in a queue deeper than a position reads one by one, with priorities, equal queue times, evicted,
+     * deactivated and admitted workloads among the pending ones: near the head they are counted, near the end
+     * they are the queue's count less what is behind, in the middle counted again; all as counting every workload
+     * ahead says.
+     */
+    @Test
+    void positionsInADeepQueueAreWhatCountingEveryWorkloadAheadGives() {
+        Random random = new Random(7);
+        List<UUID> uids = new ArrayList<>();
+        for (int i = 0; i < 3 * WorkloadStore.COUNTED; i++) {
+            String namespace = random.nextInt(3) == 0 ? "team-b" : "team-a";
+            int priority = List.of(0, 0, 0, 5, 10).get(random.nextInt(5));
+            uids.add(pending(namespace, "w-" + i, priority, T0.plusSeconds(random.nextInt(200))));
+        }
+        for (int i = 0; i < uids.size(); i += 37) {
+            jdbc.update("UPDATE workload SET state = 'Evicted' WHERE uid = ?", uids.get(i));
+        }
+        for (int i = 5; i < uids.size(); i += 41) {
+            jdbc.update("UPDATE workload SET active = false WHERE uid = ?", uids.get(i));
+        }
+        for (int i = 11; i < uids.size(); i += 53) {
+            admit(uids.get(i));
+        }
+        record Queued(UUID uid, String namespace, int priority, Instant at) {
+        }
+        Comparator<Queued> queueOrder = Comparator.comparingInt((Queued q) -> -q.priority()).thenComparing(Queued::at)
+                .thenComparing(q -> q.uid().toString());
+        List<Queued> pending = jdbc.query("""
+                        SELECT uid, namespace, priority, queue_timestamp FROM workload
+                        WHERE cluster_queue = 'cq' AND state = 'Pending' AND active""",
+                (rs, i) -> new Queued(rs.getObject(1, UUID.class), rs.getString(2), rs.getInt(3),
+                        rs.getTimestamp(4).toInstant()));
+        pending.sort(queueOrder);
+
+        Map<UUID, int[]> positions = store.positions(uids);
+
+        assertThat(positions.keySet()).containsExactlyInAnyOrderElementsOf(pending.stream().map(Queued::uid).toList());
+        Set<String> ends = new TreeSet<>();
+        for (int inClusterQueue = 0; inClusterQueue < pending.size(); inClusterQueue++) {
+            Queued w = pending.get(inClusterQueue);
+            int inLocalQueue = (int) pending.subList(0, inClusterQueue).stream()
+                    .filter(o -> o.namespace().equals(w.namespace())).count();
+            assertThat(positions.get(w.uid())).as("position of %s", w).containsExactly(inClusterQueue, inLocalQueue);
+            int behind = pending.size() - 1 - inClusterQueue;
+            ends.add(inClusterQueue < WorkloadStore.COUNTED ? "near the head"
+                    : behind < WorkloadStore.COUNTED ? "near the end" : "in the middle");
+        }
+        assertThat(ends).containsExactlyInAnyOrder("near the head", "near the end", "in the middle");
     }
 
     @Test
