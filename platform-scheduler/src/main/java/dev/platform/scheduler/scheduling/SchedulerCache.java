@@ -19,6 +19,7 @@ import dev.platform.scheduler.workload.WorkloadState;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -95,9 +96,12 @@ final class SchedulerCache {
         return rows.get(uid);
     }
 
-    /** The version of every workload as the cache knows it, to guard the writes of a decision. */
+    /**
+     * The version of every workload as the cache knows it, to guard the writes of a decision: a read-only view,
+     * read before the cache changes again (a copy would cost the whole backlog on every cycle).
+     */
     Map<String, Long> versions() {
-        return Map.copyOf(versions);
+        return Collections.unmodifiableMap(versions);
     }
 
     /** Loads the active workloads read at a rebuild, with the pools they hold. */

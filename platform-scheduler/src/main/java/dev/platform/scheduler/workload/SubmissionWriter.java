@@ -20,14 +20,18 @@ import java.util.concurrent.LinkedBlockingQueue;
 /**
  * Group commit of REST submissions. Every workload writer holds the writers' lock until it commits, so that the
  * change sequence is drawn in commit order ({@link WorkloadTransitions#lockChanges()}); one submission per
- * transaction therefore commits one after another. Here the submissions that arrive while a group commits wait
- * in a queue, and one writer thread takes all of them as the next group: one transaction, the lock taken once,
- * each submission's checks and insert ({@link WorkloadService#submitLocked}) in a savepoint of its own, one
- * commit. Each request is answered only after that commit, so an acknowledged submission is durable, and the
- * change feed sees the group's rows in the order they were written. A submission refused (a name in use, a
- * resource its ClusterQueue does not cover, text PostgreSQL cannot store) is rolled back to its savepoint,
- * leaving nothing, and the others of its group commit; a group whose transaction fails (the database gone)
- * answers every one of its requests with that failure, and none of them was written.
+ * transaction therefore commits one after another. Here each request checks its submission first, on its own
+ * thread and outside the lock ({@link WorkloadService#check}: the name, the team's priority classes, the queue,
+ * what its ClusterQueue could ever give), and a refusal is answered at once. A checked submission waits in a
+ * queue; one writer thread takes all that wait as the next group and stores them in one transaction, the lock
+ * taken once: the keys and names checked again for the whole group, then every row in one statement and their
+ * first timeline entries in another ({@link WorkloadService#storeChecked}), one commit. Each request is answered
+ * only after that commit, so an acknowledged submission is durable, and the change feed sees the group's rows in
+ * the order they were written. When a statement of the group fails (text PostgreSQL cannot store, the database
+ * gone), nothing of it was written, and the group is written again one submission at a time, each with its
+ * checks and insert ({@link WorkloadService#submitLocked}) in a savepoint of its own, so a submission that cannot
+ * be stored is refused alone and the others commit; a group whose transaction fails that way too answers every
+ * one of its requests with the failure, and none of them was written.
  */
 @Component
 public class SubmissionWriter implements SmartLifecycle {
@@ -38,7 +42,7 @@ public class SubmissionWriter implements SmartLifecycle {
     static final int MAX_GROUP = 256;
 
     /** Put after the last submission when the application stops: the writer writes what came before and ends. */
-    private static final Waiting END = new Waiting(null, null, null, null);
+    private static final Waiting END = new Waiting(null, null);
 
     private final WorkloadService service;
     private final WorkloadTransitions transitions;
@@ -61,11 +65,10 @@ public class SubmissionWriter implements SmartLifecycle {
                 .register(meters);
     }
 
-    /** A submission, the caller who submitted it, and the request waiting for its outcome. */
-    record Waiting(DecodedDocument document, String idempotencyKey, String submittedBy,
-                   CompletableFuture<WorkloadService.Submitted> answer) {
-        Waiting(DecodedDocument document, String idempotencyKey, String submittedBy) {
-            this(document, idempotencyKey, submittedBy, new CompletableFuture<>());
+    /** A checked submission and the request waiting for its outcome. */
+    record Waiting(WorkloadService.Checked checked, CompletableFuture<WorkloadService.Submitted> answer) {
+        Waiting(WorkloadService.Checked checked) {
+            this(checked, new CompletableFuture<>());
         }
     }
 
@@ -74,7 +77,11 @@ public class SubmissionWriter implements SmartLifecycle {
      * group has committed; a refusal or a failure is thrown here as {@link WorkloadService#submit} would throw it.
      */
     public WorkloadService.Submitted submit(DecodedDocument document, String idempotencyKey, String submittedBy) {
-        Waiting submission = new Waiting(document, idempotencyKey, submittedBy);
+        WorkloadService.Checked checked = service.check(document, idempotencyKey, submittedBy);
+        if (checked.answer() != null) {
+            return checked.answer();
+        }
+        Waiting submission = new Waiting(checked);
         synchronized (admission) {
             if (!running) {
                 throw new IllegalStateException("the application is stopping; the submission was not stored");
@@ -96,18 +103,23 @@ public class SubmissionWriter implements SmartLifecycle {
      * that prevented it).
      */
     void write(List<Waiting> group) {
-        List<Object> outcomes = new ArrayList<>(group.size());
+        List<Object> outcomes;
         try {
-            transactions.executeWithoutResult(status -> {
-                outcomes.clear();
+            outcomes = transactions.execute(status -> {
                 transitions.lockChanges();
-                for (Waiting submission : group) {
-                    outcomes.add(writeOne(submission));
-                }
+                return service.storeChecked(group.stream().map(Waiting::checked).toList(), this::writeOne);
             });
-        } catch (RuntimeException | Error e) {
+        } catch (RuntimeException failed) {
+            log.debug("a group of {} submissions failed together; writing them one by one", group.size(), failed);
+            try {
+                outcomes = writeOneByOne(group);
+            } catch (RuntimeException | Error e) {
+                group.forEach(submission -> submission.answer().completeExceptionally(e));
+                return;
+            }
+        } catch (Error e) {
             group.forEach(submission -> submission.answer().completeExceptionally(e));
-            return;
+            throw e;
         }
         groupSizes.record(group.size());
         for (int i = 0; i < group.size(); i++) {
@@ -120,12 +132,22 @@ public class SubmissionWriter implements SmartLifecycle {
         }
     }
 
+    /** The group in one transaction, each submission checked and written in a savepoint of its own. */
+    private List<Object> writeOneByOne(List<Waiting> group) {
+        return transactions.execute(status -> {
+            transitions.lockChanges();
+            List<Object> outcomes = new ArrayList<>(group.size());
+            group.forEach(submission -> outcomes.add(writeOne(submission.checked())));
+            return outcomes;
+        });
+    }
+
     /** The submission's outcome: what it stored, or the refusal or failure rolled back to its savepoint. */
-    private Object writeOne(Waiting submission) {
+    private Object writeOne(WorkloadService.Checked submission) {
         jdbc.sql("SAVEPOINT submission").update();
         try {
             WorkloadService.Submitted submitted = service.submitLocked(submission.document(),
-                    submission.idempotencyKey(), submission.submittedBy());
+                    submission.planned().idempotencyKey(), submission.planned().submittedBy());
             jdbc.sql("RELEASE SAVEPOINT submission").update();
             return submitted;
         } catch (RuntimeException refused) {

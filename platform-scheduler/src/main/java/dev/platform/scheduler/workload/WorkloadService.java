@@ -14,6 +14,10 @@ import org.springframework.transaction.annotation.Transactional;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.time.temporal.ChronoUnit;
+import java.util.function.Function;
+import java.util.HashSet;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -101,15 +105,26 @@ public class WorkloadService {
      */
     private Submitted create(DecodedDocument document, String idempotencyKey, String submittedBy,
                              Consumer<List<SubmissionChecks.Problem>> neverAdmitted) {
+        return store(List.of(plan(document, idempotencyKey, submittedBy, neverAdmitted))).get(0);
+    }
+
+    /**
+     * What creating the workload would store, every check made but nothing written: a name in use is a conflict, a
+     * priority class its team may not use or a queue it cannot use a refusal, and {@code neverAdmitted} is told why a
+     * queued one could never be admitted (nothing when it could) and may refuse it.
+     */
+    private Planned plan(DecodedDocument document, String idempotencyKey, String submittedBy,
+                         Consumer<List<SubmissionChecks.Problem>> neverAdmitted) {
         WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         if (store.find(manifest.namespace(), manifest.name()).isPresent()) {
-            throw Refusal.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
-                    + manifest.name() + "\" already exists", List.of());
+            throw alreadyExists(manifest);
         }
         allowedPriorityClasses.require(manifest, document.index());
         QueueNameResolution.QueueChoice queue = queues.resolve(manifest, document.index());
         if (queue.isPriorityOnly()) {
-            return submitPriorityOnly(manifest, idempotencyKey, submittedBy);
+            PriorityResolver.ResolvedPriority priority = priorities.resolve(manifest);
+            return new Planned(manifest, null, priority.className(), priority.value(), PendingReason.WaitingForNodePool,
+                    PRIORITY_ONLY_MESSAGE, idempotencyKey, submittedBy);
         }
         String queueName = queue.queueName();
         WorkloadManifest queued = withQueue(manifest, queueName);
@@ -117,16 +132,125 @@ public class WorkloadService {
         clusterQueue.ifPresent(cq -> requireCoveredResources(queued, cq));
         neverAdmitted.accept(checks.neverAdmitted(queued, queueName, clusterQueue.orElse(null), document.index()));
         PriorityResolver.ResolvedPriority priority = priorities.resolve(queued);
-        UUID uid = UUID.randomUUID();
-        Instant now = clock.instant();
         PendingReason pendingReason = !queued.active() ? PendingReason.Deactivated
                 : clusterQueue.isPresent() ? null : PendingReason.LocalQueueNotFound;
         String pendingMessage = !queued.active() ? WorkloadTransitions.DEACTIVATED_MESSAGE
                 : clusterQueue.isPresent() ? null : "LocalQueue " + queueName + " doesn't exist";
-        transitions.submit(uid, queued, clusterQueue.orElse(null), priority.className(), priority.value(),
-                pendingReason, pendingMessage, now, idempotencyKey, submittedBy);
+        return new Planned(queued, clusterQueue.orElse(null), priority.className(), priority.value(), pendingReason,
+                pendingMessage, idempotencyKey, submittedBy);
+    }
+
+    /**
+     * A workload checked and ready to store: what {@link WorkloadTransitions#submitAll} writes but its uid and its
+     * time, which it gets when stored.
+     */
+    record Planned(WorkloadManifest manifest, String clusterQueue, String priorityClassName, int priority,
+                   PendingReason pendingReason, String pendingMessage, String idempotencyKey, String submittedBy) {
+
+        String namespacedName() {
+            return manifest.namespace() + "/" + manifest.name();
+        }
+    }
+
+    /**
+     * Stores planned workloads, in their order, as submitted now: each gets a queue time after the one before it,
+     * so the queue's FIFO order is the order they were stored in, as when they are stored one by one. The caller
+     * holds {@link WorkloadTransitions#lockChanges()}.
+     */
+    private List<Submitted> store(List<Planned> planned) {
+        List<WorkloadTransitions.NewWorkload> workloads = new ArrayList<>(planned.size());
+        Instant previous = Instant.MIN;
+        for (Planned p : planned) {
+            Instant now = clock.instant();
+            Instant at = now.isAfter(previous) ? now : previous.plus(1, ChronoUnit.MICROS);
+            previous = at;
+            workloads.add(new WorkloadTransitions.NewWorkload(UUID.randomUUID(), p.manifest(), p.clusterQueue(),
+                    p.priorityClassName(), p.priority(), p.pendingReason(), p.pendingMessage(), at,
+                    p.idempotencyKey(), p.submittedBy()));
+        }
+        transitions.submitAll(workloads);
         events.publishEvent(new WorkloadsChanged());
-        return new Submitted(store.find(queued.namespace(), queued.name()).orElseThrow(), true);
+        Map<UUID, WorkloadRow> rows = store.findAll(workloads.stream().map(WorkloadTransitions.NewWorkload::uid).toList());
+        return workloads.stream().map(w -> new Submitted(rows.get(w.uid()), true)).toList();
+    }
+
+    /**
+     * A submission checked before it waits for its group ({@link SubmissionWriter}), outside the writers' lock:
+     * either answered already (a retry of a stored submission, as {@link #submitLocked} would answer it) or
+     * {@link Planned}, with what {@link #storeChecked} needs to store it. A refusal is thrown here, with nothing
+     * written. The configuration is read as it is now, as a submission stored one by one reads it a moment later.
+     */
+    Checked check(DecodedDocument document, String idempotencyKey, String submittedBy) {
+        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
+        if (idempotencyKey != null) {
+            Optional<WorkloadRow> earlier = store.findByIdempotencyKey(manifest.namespace(), idempotencyKey);
+            if (earlier.isPresent()) {
+                checks.requireSameRequest(earlier.get(), manifest, idempotencyKey, document.index());
+                return new Checked(document, new Submitted(earlier.get(), false), null);
+            }
+        }
+        return new Checked(document, null, plan(document, idempotencyKey, submittedBy, SubmissionChecks::refuse));
+    }
+
+    /** A checked submission: {@code answer} when it was answered at once, else {@code planned} to store. */
+    record Checked(DecodedDocument document, Submitted answer, Planned planned) {
+    }
+
+    /**
+     * Stores a group of checked submissions under the writers' lock, which the caller holds, and returns each one's
+     * outcome in order: what it stored or found, or the refusal. What may have changed since the checks is checked
+     * again, for the whole group in two statements: a key another request stored meanwhile answers as a retry
+     * does, a name taken meanwhile (or earlier in the group) is a conflict. The others are stored in one statement.
+     * A key used twice in the group is left to {@code oneByOne} after the others are stored, which answers it as
+     * {@link #submitLocked} does.
+     */
+    List<Object> storeChecked(List<Checked> group, Function<Checked, Object> oneByOne) {
+        List<Planned> planned = group.stream().map(Checked::planned).toList();
+        Map<String, WorkloadRow> storedByKey = store.findByIdempotencyKeys(planned.stream()
+                .filter(p -> p.idempotencyKey() != null)
+                .map(p -> Map.entry(p.manifest().namespace(), p.idempotencyKey())).toList());
+        Set<String> taken = new HashSet<>(store.existingNames(planned.stream()
+                .map(p -> Map.entry(p.manifest().namespace(), p.manifest().name())).toList()));
+        Set<String> keysInGroup = new HashSet<>();
+        Object[] outcomes = new Object[group.size()];
+        List<Integer> toStore = new ArrayList<>();
+        List<Integer> later = new ArrayList<>();
+        for (int i = 0; i < group.size(); i++) {
+            Planned p = planned.get(i);
+            String key = p.idempotencyKey() == null ? null : p.manifest().namespace() + "/" + p.idempotencyKey();
+            if (key != null && storedByKey.containsKey(key)) {
+                outcomes[i] = retried(storedByKey.get(key), group.get(i));
+            } else if (key != null && !keysInGroup.add(key)) {
+                later.add(i);
+            } else if (!taken.add(p.namespacedName())) {
+                outcomes[i] = alreadyExists(p.manifest());
+            } else {
+                toStore.add(i);
+            }
+        }
+        List<Submitted> stored = toStore.isEmpty() ? List.of() : store(toStore.stream().map(planned::get).toList());
+        for (int n = 0; n < toStore.size(); n++) {
+            outcomes[toStore.get(n)] = stored.get(n);
+        }
+        later.forEach(i -> outcomes[i] = oneByOne.apply(group.get(i)));
+        return Arrays.asList(outcomes);
+    }
+
+    /** The answer to a submission whose key was stored meanwhile: the stored one, or the refusal of another manifest. */
+    private Object retried(WorkloadRow earlier, Checked submission) {
+        WorkloadManifest manifest = (WorkloadManifest) submission.document().manifest();
+        try {
+            checks.requireSameRequest(earlier, manifest, submission.planned().idempotencyKey(),
+                    submission.document().index());
+            return new Submitted(earlier, false);
+        } catch (Refusal refused) {
+            return refused;
+        }
+    }
+
+    private static Refusal alreadyExists(WorkloadManifest manifest) {
+        return Refusal.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
+                + manifest.name() + "\" already exists", List.of());
     }
 
     /**
@@ -160,20 +284,10 @@ public class WorkloadService {
     }
 
     /**
-     * A workload without a queue name, in a namespace where an Admin allowed it, runs in priority-only mode (the
-     * seed's seed-hotswap.yaml), as GKE runs pods without Kueue: no quota, placed on a free healthy node pool by
-     * priority once a cluster is connected.
+     * Why a workload without a queue name waits: in a namespace where an Admin allowed it, it runs in priority-only
+     * mode (the seed's seed-hotswap.yaml), as GKE runs pods without Kueue: no quota, placed on a free healthy node
+     * pool by priority once a cluster is connected.
      */
-    private Submitted submitPriorityOnly(WorkloadManifest manifest, String idempotencyKey, String submittedBy) {
-        PriorityResolver.ResolvedPriority priority = priorities.resolve(manifest);
-        UUID uid = UUID.randomUUID();
-        Instant now = clock.instant();
-        transitions.submit(uid, manifest, null, priority.className(), priority.value(), PendingReason.WaitingForNodePool,
-                PRIORITY_ONLY_MESSAGE, now, idempotencyKey, submittedBy);
-        events.publishEvent(new WorkloadsChanged());
-        return new Submitted(store.find(manifest.namespace(), manifest.name()).orElseThrow(), true);
-    }
-
     static final String PRIORITY_ONLY_MESSAGE = "priority-only mode (no kueue.x-k8s.io/queue-name): no quota;"
             + " waits for a free healthy node pool";
 

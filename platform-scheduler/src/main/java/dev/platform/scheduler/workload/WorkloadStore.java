@@ -125,6 +125,44 @@ public class WorkloadStore {
     private static final String DESIRED = "((%s) - 'status') #- '{metadata,uid}' #- '{metadata,resourceVersion}'"
             + " #- '{metadata,generation}' #- '{metadata,creationTimestamp}' #- '{metadata,managedFields}'";
 
+    /** The workloads with these uids, by uid, in one statement. */
+    public Map<UUID, WorkloadRow> findAll(Collection<UUID> uids) {
+        Map<UUID, WorkloadRow> rows = new HashMap<>();
+        jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE uid = ANY(?)").param(uids.toArray(UUID[]::new))
+                .query(rowMapper).list().forEach(row -> rows.put(row.uid(), row));
+        return rows;
+    }
+
+    /**
+     * The workloads stored under these Idempotency-Keys (namespace and key), in one statement, by
+     * {@code namespace/key}.
+     */
+    public Map<String, WorkloadRow> findByIdempotencyKeys(List<Map.Entry<String, String>> keys) {
+        Map<String, WorkloadRow> rows = new HashMap<>();
+        if (keys.isEmpty()) {
+            return rows;
+        }
+        jdbc.sql("SELECT idempotency_key AS stored_key, " + COLUMNS + " FROM workload"
+                        + " WHERE (namespace, idempotency_key) IN (SELECT * FROM unnest(?::text[], ?::text[]))")
+                .param(keys.stream().map(Map.Entry::getKey).toArray(String[]::new))
+                .param(keys.stream().map(Map.Entry::getValue).toArray(String[]::new))
+                .query((rs, i) -> Map.entry(rs.getString("stored_key"), rowMapper.mapRow(rs, i))).list()
+                .forEach(e -> rows.put(e.getValue().namespace() + "/" + e.getKey(), e.getValue()));
+        return rows;
+    }
+
+    /** Which of these names (namespace and name) a workload has, in one statement, as {@code namespace/name}. */
+    public List<String> existingNames(List<Map.Entry<String, String>> names) {
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("SELECT namespace || '/' || name FROM workload WHERE (namespace, name) IN"
+                        + " (SELECT * FROM unnest(?::text[], ?::text[]))")
+                .param(names.stream().map(Map.Entry::getKey).toArray(String[]::new))
+                .param(names.stream().map(Map.Entry::getValue).toArray(String[]::new))
+                .query(String.class).list();
+    }
+
     /** Whether the stored manifest equals {@code manifest} as an applied object (jsonb equality ignores key order). */
     public boolean sameManifest(UUID uid, Map<String, Object> manifest) {
         return jdbc.sql("SELECT " + DESIRED.formatted("manifest") + " = " + DESIRED.formatted("?::jsonb")

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The one writer of the {@code workload} table: every change of a workload's state is a method here.
@@ -69,23 +70,73 @@ public class WorkloadTransitions {
     public void submit(UUID uid, WorkloadManifest manifest, String clusterQueue, String priorityClassName, int priority,
                        PendingReason pendingReason, String pendingMessage, Instant now, String idempotencyKey,
                        String submittedBy) {
+        submitAll(List.of(new NewWorkload(uid, manifest, clusterQueue, priorityClassName, priority, pendingReason,
+                pendingMessage, now, idempotencyKey, submittedBy)));
+    }
+
+    /**
+     * A workload to store as submitted at {@code at}: its LocalQueue's ClusterQueue (null when it has none), its
+     * priority, and why it waits at first.
+     */
+    public record NewWorkload(UUID uid, WorkloadManifest manifest, String clusterQueue, String priorityClassName,
+                              int priority, PendingReason pendingReason, String pendingMessage, Instant at,
+                              String idempotencyKey, String submittedBy) {
+    }
+
+    /**
+     * New Pending workloads in one statement, in the order given (their change sequence follows it), and the first
+     * timeline entry of each in another. The caller holds {@link #lockChanges()}.
+     */
+    public void submitAll(List<NewWorkload> workloads) {
+        if (workloads.isEmpty()) {
+            return;
+        }
         jdbc.sql("""
                 INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
                                       priority, state, manifest, pod_sets, pending_reason, pending_message,
                                       queue_timestamp, created_at, max_restarts, idempotency_key, exclusive_topology,
                                       maximum_execution_time_seconds, active, submitted_by)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
-                .params(uid, manifest.namespace(), manifest.name(), manifest.kind().manifestName(),
-                        manifest.queueName(), clusterQueue, priorityClassName, priority,
-                        json.writeValueAsString(manifest.manifest()), json.writeValueAsString(manifest.podSets()),
-                        pendingReason == null ? null : pendingReason.name(), pendingMessage, Timestamp.from(now),
-                        Timestamp.from(now),
-                        manifest.maxRestarts(), idempotencyKey, manifest.exclusiveTopology(),
-                        manifest.maximumExecutionTimeSeconds(), manifest.active(), submittedBy)
+                SELECT uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name, priority, 'Pending',
+                       manifest::jsonb, pod_sets::jsonb, pending_reason, pending_message, at, at, max_restarts,
+                       idempotency_key, exclusive_topology, maximum_execution_time_seconds, active, submitted_by
+                FROM unnest(:uids::uuid[], :namespaces::text[], :names::text[], :kinds::text[], :queues::text[],
+                            :clusterQueues::text[], :classes::text[], :priorities::int[], :manifests::text[],
+                            :podSets::text[], :reasons::text[], :messages::text[], :ats::timestamptz[],
+                            :maxRestarts::int[], :keys::text[], :topologies::text[], :maxSeconds::int[],
+                            :actives::boolean[], :submitters::text[])
+                     WITH ORDINALITY AS w(uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
+                                          priority, manifest, pod_sets, pending_reason, pending_message, at,
+                                          max_restarts, idempotency_key, exclusive_topology,
+                                          maximum_execution_time_seconds, active, submitted_by, n)
+                ORDER BY n""")
+                .param("uids", workloads.stream().map(NewWorkload::uid).toArray(UUID[]::new))
+                .param("namespaces", texts(workloads, w -> w.manifest().namespace()))
+                .param("names", texts(workloads, w -> w.manifest().name()))
+                .param("kinds", texts(workloads, w -> w.manifest().kind().manifestName()))
+                .param("queues", texts(workloads, w -> w.manifest().queueName()))
+                .param("clusterQueues", texts(workloads, NewWorkload::clusterQueue))
+                .param("classes", texts(workloads, NewWorkload::priorityClassName))
+                .param("priorities", workloads.stream().map(NewWorkload::priority).toArray(Integer[]::new))
+                .param("manifests", texts(workloads, w -> json.writeValueAsString(w.manifest().manifest())))
+                .param("podSets", texts(workloads, w -> json.writeValueAsString(w.manifest().podSets())))
+                .param("reasons", texts(workloads, w -> w.pendingReason() == null ? null : w.pendingReason().name()))
+                .param("messages", texts(workloads, NewWorkload::pendingMessage))
+                .param("ats", texts(workloads, w -> w.at().toString()))
+                .param("maxRestarts", workloads.stream().map(w -> w.manifest().maxRestarts()).toArray(Integer[]::new))
+                .param("keys", texts(workloads, NewWorkload::idempotencyKey))
+                .param("topologies", texts(workloads, w -> w.manifest().exclusiveTopology()))
+                .param("maxSeconds", workloads.stream().map(w -> w.manifest().maximumExecutionTimeSeconds())
+                        .toArray(Integer[]::new))
+                .param("actives", workloads.stream().map(w -> w.manifest().active()).toArray(Boolean[]::new))
+                .param("submitters", texts(workloads, NewWorkload::submittedBy))
                 .update();
-        appendEvents(List.of(new NewEvent(uid, now, "QuotaReserved", "False",
-                pendingReason != null ? pendingReason.name() : "Pending",
-                pendingMessage != null ? pendingMessage : "Waiting for the scheduler")));
+        appendEvents(workloads.stream().map(w -> new NewEvent(w.uid(), w.at(), "QuotaReserved", "False",
+                w.pendingReason() != null ? w.pendingReason().name() : "Pending",
+                w.pendingMessage() != null ? w.pendingMessage() : "Waiting for the scheduler")).toList());
+    }
+
+    private static String[] texts(List<NewWorkload> workloads, Function<NewWorkload, String> text) {
+        return workloads.stream().map(text).toArray(String[]::new);
     }
 
     /** Pending workloads follow their LocalQueue to its ClusterQueue (or to none), so positions count in the right queue. */

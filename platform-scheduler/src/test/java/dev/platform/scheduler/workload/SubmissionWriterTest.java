@@ -1,31 +1,41 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.FieldValidation;
 import dev.platform.api.manifest.ManifestParser;
+import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import dev.platform.scheduler.testsupport.PlatformClient;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Group commit: the submissions of one group are one transaction under the writers' lock, in the order they
- * came, each answered after the commit; one refused leaves nothing and fails none of the others.
+ * Group commit: each submission is checked on its request's thread, and the checked submissions of one group are
+ * one transaction under the writers' lock, in the order they came, each answered after the commit; what changed
+ * since the checks (a key or a name taken meanwhile) is checked again; one that cannot be stored fails none of
+ * the others.
  */
 class SubmissionWriterTest extends PlatformApplicationTest {
 
     @Autowired
     SubmissionWriter writer;
+    @Autowired
+    WorkloadService workloads;
     @Autowired
     ManifestParser parser;
     @Autowired
@@ -41,42 +51,51 @@ class SubmissionWriterTest extends PlatformApplicationTest {
     }
 
     @Test
-    void aGroupCommitsInOneTransactionInItsOrderAndARefusedSubmissionLeavesNothing() {
+    void aGroupCommitsInOneTransactionInItsOrderAndWhatWasTakenSinceItsChecksIsCheckedAgain() {
         SubmissionWriter.Waiting first = waiting(Manifests.job("first", "lq", "1", null), null, "alice");
-        SubmissionWriter.Waiting taken = waiting(Manifests.job("taken", "lq", "1", null), null, "alice");
-        SubmissionWriter.Waiting uncovered = waiting("""
-                apiVersion: batch/v1
-                kind: Job
-                metadata: {name: uncovered, labels: {kueue.x-k8s.io/queue-name: lq}}
-                spec:
-                  template:
-                    spec:
-                      containers: [{name: main, image: busybox, resources: {requests: {nvidia.com/gpu: "1"}}}]
-                """, null, "alice");
         SubmissionWriter.Waiting keyed = waiting(Manifests.job("keyed", "lq", "1", null), "key-1", "alice");
         SubmissionWriter.Waiting retried = waiting(Manifests.job("keyed", "lq", "1", null), "key-1", "alice");
+        SubmissionWriter.Waiting nameTakenMeanwhile = waiting(Manifests.job("meanwhile", "lq", "1", null), null,
+                "alice");
+        SubmissionWriter.Waiting keyStoredMeanwhile = waiting(Manifests.job("stored", "lq", "1", null), "key-2",
+                "alice");
+        SubmissionWriter.Waiting twice = waiting(Manifests.job("twice", "lq", "1", null), null, "alice");
+        SubmissionWriter.Waiting twiceAgain = waiting(Manifests.job("twice", "lq", "1", null), null, "alice");
         SubmissionWriter.Waiting last = waiting(Manifests.job("last", "lq", "1", null), null, "bob");
+        // Other requests, answered between the checks above and the group's transaction.
+        assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("meanwhile", "lq", "1", null))
+                .status()).isEqualTo(201);
+        PlatformClient.Response stored = api.send(api.request("/api/v1/namespaces/team-a/workloads")
+                .header("Content-Type", "application/yaml").header("Idempotency-Key", "key-2")
+                .POST(HttpRequest.BodyPublishers.ofString(Manifests.job("stored", "lq", "1", null))));
+        assertThat(stored.status()).isEqualTo(201);
 
         long countBefore = groupSizes().count();
         double totalBefore = groupSizes().totalAmount();
-        writer.write(List.of(first, taken, uncovered, keyed, retried, last));
+        writer.write(List.of(first, keyed, retried, nameTakenMeanwhile, keyStoredMeanwhile, twice, twiceAgain, last));
 
-        assertThatThrownBy(taken.answer()::join).isInstanceOf(CompletionException.class).cause()
-                .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.kind()).isEqualTo(Refusal.Kind.Conflict));
-        assertThatThrownBy(uncovered.answer()::join).cause()
-                .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.kind()).isEqualTo(Refusal.Kind.Invalid));
         assertThat(keyed.answer().join().created()).isTrue();
         assertThat(retried.answer().join().created()).as("the retry in the same group").isFalse();
         assertThat(retried.answer().join().workload().uid()).isEqualTo(keyed.answer().join().workload().uid());
+        assertThatThrownBy(nameTakenMeanwhile.answer()::join).isInstanceOf(CompletionException.class).cause()
+                .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.kind()).isEqualTo(Refusal.Kind.Conflict));
+        assertThat(keyStoredMeanwhile.answer().join().created()).as("answered as the stored request was").isFalse();
+        assertThat(keyStoredMeanwhile.answer().join().workload().uid().toString())
+                .isEqualTo(stored.json().get("uid").asString());
+        assertThat(twice.answer().join().created()).isTrue();
+        assertThatThrownBy(twiceAgain.answer()::join).cause()
+                .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.kind()).isEqualTo(Refusal.Kind.Conflict));
 
-        assertThat(jdbc.sql("SELECT name FROM workload WHERE name <> 'taken' ORDER BY change_seq")
-                .query(String.class).list()).as("the feed's order is the group's").containsExactly("first", "keyed", "last");
+        assertThat(jdbc.sql("SELECT name FROM workload WHERE name NOT IN ('taken', 'meanwhile', 'stored')"
+                        + " ORDER BY change_seq").query(String.class).list())
+                .as("the feed's order is the group's").containsExactly("first", "keyed", "twice", "last");
+        assertThat(jdbc.sql("SELECT name FROM workload WHERE name IN ('first', 'keyed', 'twice', 'last')"
+                        + " ORDER BY queue_timestamp, uid").query(String.class).list())
+                .as("queued in the group's order").containsExactly("first", "keyed", "twice", "last");
         assertThat(groupSizes().count() - countBefore).as("one commit").isOne();
-        assertThat(groupSizes().totalAmount() - totalBefore).isEqualTo(6);
-        assertThat(jdbc.sql("SELECT count(*) FROM workload WHERE name IN ('taken', 'uncovered')").query(Long.class)
-                .single()).isOne();
+        assertThat(groupSizes().totalAmount() - totalBefore).isEqualTo(8);
         assertThat(jdbc.sql("SELECT count(*) FROM workload_event e JOIN workload w ON w.uid = e.workload_uid"
-                + " WHERE w.name = 'taken' AND e.message = 'Waiting for the scheduler'").query(Long.class).single())
+                + " WHERE w.name = 'twice' AND e.message = 'Waiting for the scheduler'").query(Long.class).single())
                 .as("the refused duplicate added no submission event").isOne();
         assertThat(first.answer().join().workload().name()).isEqualTo("first");
         assertThat(last.answer().join().workload().name()).isEqualTo("last");
@@ -85,13 +104,52 @@ class SubmissionWriterTest extends PlatformApplicationTest {
         assertThat(last.answer().join().workload().submittedBy()).isEqualTo("bob");
     }
 
+    /**
+     * A manifest PostgreSQL cannot store (the NUL character, which the parser refuses, put in behind its back)
+     * fails the group's one statement; the group is written again one by one, and only that submission fails.
+     */
+    @Test
+    void aSubmissionThatCannotBeStoredFailsAloneAndTheRestOfItsGroupCommits() {
+        SubmissionWriter.Waiting before = waiting(Manifests.job("before", "lq", "1", null), null, "alice");
+        WorkloadManifest parsed = (WorkloadManifest) parse(Manifests.job("unstorable", "lq", "1", null)).manifest();
+        Map<String, Object> withNul = new LinkedHashMap<>(parsed.manifest());
+        withNul.put("note", "a\u0000b");
+        WorkloadManifest m = parsed;
+        DecodedDocument unstorableDocument = new DecodedDocument(0, new WorkloadManifest(m.kind(), m.apiVersion(),
+                m.metadata(), m.queueName(), m.workloadPriorityClassName(), m.priorityClassName(),
+                m.explicitPriority(), m.podSets(), m.exclusiveTopology(), m.maxRestarts(), m.restartStrategy(),
+                m.suspend(), m.maximumExecutionTimeSeconds(), m.active(), withNul), List.of());
+        SubmissionWriter.Waiting unstorable = new SubmissionWriter.Waiting(
+                workloads.check(unstorableDocument, null, "alice"));
+        SubmissionWriter.Waiting after = waiting(Manifests.job("after", "lq", "1", null), null, "alice");
+
+        writer.write(List.of(before, unstorable, after));
+
+        assertThat(before.answer().join().created()).isTrue();
+        assertThat(after.answer().join().created()).isTrue();
+        assertThatThrownBy(unstorable.answer()::join).isInstanceOf(CompletionException.class)
+                .cause().isNotInstanceOf(Refusal.class);
+        assertThat(jdbc.sql("SELECT name FROM workload WHERE name IN ('before', 'unstorable', 'after')"
+                + " ORDER BY change_seq").query(String.class).list()).containsExactly("before", "after");
+    }
+
     @Test
     void aRequestIsAnsweredAsItsOwnTransactionWouldBe() {
         assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("taken", "lq", "1", null))
                 .status()).isEqualTo(409);
-        assertThat(writer.submit(parser.parseWorkload(Manifests.job("alone", "lq", "1", null)
-                .getBytes(StandardCharsets.UTF_8), ManifestParser.Format.YAML, "team-a", FieldValidation.Strict), null, "alice").created()).isTrue();
+        assertThat(writer.submit(parse(Manifests.job("alone", "lq", "1", null)), null, "alice").created()).isTrue();
         assertThat(api.get("/api/v1/namespaces/team-a/workloads/alone").status()).isEqualTo(200);
+        assertThatThrownBy(() -> writer.submit(parse("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: uncovered, labels: {kueue.x-k8s.io/queue-name: lq}}
+                spec:
+                  template:
+                    spec:
+                      containers: [{name: main, image: busybox, resources: {requests: {nvidia.com/gpu: "1"}}}]
+                """), null, "alice")).as("refused by its checks, before it waits for a group")
+                .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.kind()).isEqualTo(Refusal.Kind.Invalid));
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads/uncovered").status()).isEqualTo(404);
     }
 
     private DistributionSummary groupSizes() {
@@ -99,7 +157,11 @@ class SubmissionWriterTest extends PlatformApplicationTest {
     }
 
     private SubmissionWriter.Waiting waiting(String yaml, String idempotencyKey, String submittedBy) {
-        return new SubmissionWriter.Waiting(parser.parseWorkload(yaml.getBytes(StandardCharsets.UTF_8),
-                ManifestParser.Format.YAML, "team-a", FieldValidation.Strict), idempotencyKey, submittedBy);
+        return new SubmissionWriter.Waiting(workloads.check(parse(yaml), idempotencyKey, submittedBy));
+    }
+
+    private DecodedDocument parse(String yaml) {
+        return parser.parseWorkload(yaml.getBytes(StandardCharsets.UTF_8), ManifestParser.Format.YAML, "team-a",
+                FieldValidation.Strict);
     }
 }
