@@ -28,15 +28,20 @@ public class PriorityResolver {
     }
 
     public ResolvedPriority resolve(WorkloadManifest workload) {
+        return resolve(workload, configuration);
+    }
+
+    /** The priority as {@code configuration} says (a view of it as of now, for one submission). */
+    ResolvedPriority resolve(WorkloadManifest workload, QueueConfiguration configuration) {
         if (workload.workloadPriorityClassName() != null) {
             return new ResolvedPriority(workload.workloadPriorityClassName(),
-                    value("WorkloadPriorityClass", workload.workloadPriorityClassName())
+                    configuration.priorityValue("WorkloadPriorityClass", workload.workloadPriorityClassName())
                             .orElseThrow(() -> missing("WorkloadPriorityClass", workload.workloadPriorityClassName(),
                                     "metadata.labels.kueue.x-k8s.io/priority-class")));
         }
         if (workload.priorityClassName() != null) {
             return new ResolvedPriority(workload.priorityClassName(),
-                    value("PriorityClass", workload.priorityClassName())
+                    configuration.priorityValue("PriorityClass", workload.priorityClassName())
                             .orElseThrow(() -> missing("PriorityClass", workload.priorityClassName(),
                                     "priorityClassName")));
         }
@@ -48,9 +53,6 @@ public class PriorityResolver {
                 .orElse(new ResolvedPriority(null, 0));
     }
 
-    private Optional<Integer> value(String kind, String name) {
-        return configuration.priorityValue(kind, name);
-    }
 
     private static Refusal missing(String kind, String name, String path) {
         return new Refusal(Refusal.Kind.Invalid, "Invalid workload",

@@ -135,6 +135,38 @@ class SubmissionWriterTest extends PlatformApplicationTest {
                 + " ORDER BY change_seq").query(String.class).list()).containsExactly("before", "after");
     }
 
+    /**
+     * A submission reads the configuration from memory while nothing changed it; each change is seen by the next
+     * submission: a quota raised, a LocalQueue moved to another ClusterQueue, a default priority class added.
+     */
+    @Test
+    void eachSubmissionReadsTheConfigurationAsTheLatestChangeLeftIt() {
+        assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("big", "lq", "8", null))
+                .status()).as("8 cpu, more than the 4 the queue could ever give").isEqualTo(422);
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("cq", "16", "Never")).status()).isEqualTo(200);
+        assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("big", "lq", "8", null))
+                .status()).as("the quota raised").isEqualTo(201);
+
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("other-cq", "4", "Never")).status()).isEqualTo(200);
+        PlatformClient.Response moved = api.postYaml("/api/v1/namespaces/team-a/workloads",
+                Manifests.job("moved", "lq", "1", null));
+        assertThat(moved.status()).isEqualTo(201);
+        assertThat(moved.json().get("clusterQueue").asString()).as("the LocalQueue feeds other-cq now")
+                .isEqualTo("other-cq");
+
+        assertThat(api.postYaml("/api/v1/manifests", """
+                apiVersion: scheduling.k8s.io/v1
+                kind: PriorityClass
+                metadata: {name: everyday}
+                value: 7
+                globalDefault: true
+                """).status()).isEqualTo(200);
+        PlatformClient.Response defaulted = api.postYaml("/api/v1/namespaces/team-a/workloads",
+                Manifests.job("defaulted", "lq", "1", null));
+        assertThat(defaulted.status()).isEqualTo(201);
+        assertThat(defaulted.json().get("priority").asInt()).as("the new global default").isEqualTo(7);
+    }
+
     @Test
     void aRequestIsAnsweredAsItsOwnTransactionWouldBe() {
         assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("taken", "lq", "1", null))
