@@ -197,8 +197,12 @@ final class SoakInvariants {
                             + ")");
                 }
                 Instant at = timestamp(m.group(1));
+                if (at == null) {
+                    violations.add("cannot check: no timestamp on the agent's line " + line);
+                    continue;
+                }
                 Instant acked = acknowledgedAt.get(id);
-                if (at != null && acked != null && at.isAfter(acked.plus(LOG_CLOCK_MARGIN))) {
+                if (acked != null && at.isAfter(acked.plus(LOG_CLOCK_MARGIN))) {
                     violations.add("command executed twice: " + m.group(3) + " " + id + " carried out at " + at + " by "
                             + log.getFileName() + ", its result stored at " + acked);
                 }
