@@ -93,14 +93,13 @@ class FaultSoakIT {
         try {
             startScheduler(0);
             startScheduler(1);
+            relay = new Partition(() -> Stream.of(schedulers).map(PlatformProcess::port).toList());
+            startAgent();
             awaitUp();
             for (String document : SoakLoad.configuration()) {
                 PlatformClient.Response applied = schedulers[0].client().postYaml("/api/v1/manifests", document);
                 assertThat(applied.status()).as(applied.body()).isEqualTo(200);
             }
-            relay = new Partition(() -> Stream.of(schedulers).map(PlatformProcess::port).toList());
-            startAgent();
-            awaitUp();
             load = new SoakLoad(() -> Stream.of(schedulers).map(PlatformProcess::client).toList(), () -> agent.client(),
                     jdbc, SEED);
             load.start();

@@ -108,12 +108,10 @@ final class SoakLoad implements AutoCloseable {
         while (!stopped) {
             try {
                 tick();
-                Thread.sleep(TICK.toMillis());
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException databaseOrSchedulerAway) {
+            } catch (RuntimeException databaseAway) {
                 count("tickFailed");
             }
+            pause();
         }
     }
 
@@ -131,16 +129,21 @@ final class SoakLoad implements AutoCloseable {
         }
         int dice = random.nextInt(100);
         if (dice < 4 && !cpuAcknowledged.isEmpty()) {
-            Acknowledged victim = cpuAcknowledged.get(random.nextInt(cpuAcknowledged.size()));
-            change("DELETE", victim, null, null, "cancels");
+            change("DELETE", recentCpuWorkload(), null, null, "cancels");
         } else if (dice < 8 && !cpuAcknowledged.isEmpty()) {
-            Acknowledged changed = cpuAcknowledged.get(random.nextInt(cpuAcknowledged.size()));
+            Acknowledged changed = recentCpuWorkload();
             String priorityClass = SHAPE.classes().get(random.nextInt(SHAPE.classes().size())).name();
             change("PATCH", changed, "application/merge-patch+json",
                     "{\"metadata\": {\"labels\": {\"kueue.x-k8s.io/priority-class\": \"" + priorityClass + "\"}}}",
                     "priorityChanges");
         }
         poolFailures(random.nextInt(120) == 0);
+    }
+
+    /** One of the last {@value #OUTSTANDING} CPU submissions: most of them have not ended yet. */
+    private Acknowledged recentCpuWorkload() {
+        int recent = Math.min(OUTSTANDING, cpuAcknowledged.size());
+        return cpuAcknowledged.get(cpuAcknowledged.size() - 1 - random.nextInt(recent));
     }
 
     private void submitCpu() {
@@ -234,7 +237,7 @@ final class SoakLoad implements AutoCloseable {
         counts.computeIfAbsent(counter, c -> new AtomicInteger()).incrementAndGet();
     }
 
-    /** Between tries of a refused submission: pacing, no assertion waits on it. */
+    /** Between ticks, and between tries of a refused submission: pacing, no assertion waits on it. */
     private void pause() {
         try {
             Thread.sleep(TICK.toMillis());
