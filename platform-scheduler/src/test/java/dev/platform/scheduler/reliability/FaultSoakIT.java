@@ -132,6 +132,7 @@ class FaultSoakIT {
             assertThat(load.acknowledged()).as("submissions acknowledged during the soak").isNotEmpty();
             assertThat(recoveries.values().stream().mapToInt(List::size).sum()).as("faults recovered from")
                     .isEqualTo(FAULTS);
+            assertThat(invariants.executionsLogged(agentLogs)).as("commands the agents logged carrying out").isPositive();
             assertThat(invariants.lost(load.acknowledged())).as("acknowledged submissions lost").isEmpty();
             assertThat(violations).as("violations (seed %d; logs in %s)", SEED, workDir).isEmpty();
             assertThat(load.wrongAnswers()).as("answers other than 2xx, 503 with Retry-After or 429").isEmpty();
@@ -268,6 +269,7 @@ class FaultSoakIT {
         report.put("acknowledged", load.acknowledged().size());
         report.put("acknowledgedLost", invariants.lost(load.acknowledged()).size());
         report.put("load", load.counts());
+        report.put("executionsInAgentLogs", invariants.executionsLogged(agentLogs));
         report.put("admissions", jdbc.sql("SELECT count(*) FROM workload_event WHERE type = 'Admitted' AND status = 'True'")
                 .query(Long.class).single());
         report.put("preemptions", jdbc.sql("SELECT reason, count(*) FROM preemption_event GROUP BY 1 ORDER BY 1")

@@ -211,6 +211,12 @@ final class SoakInvariants {
         return violations;
     }
 
+    /** How many command executions the agents' logs hold: the check above reads something. */
+    int executionsLogged(List<Path> agentLogs) {
+        return (int) agentLogs.stream().flatMap(log -> lines(log).stream())
+                .filter(line -> EXECUTED.matcher(line).find()).count();
+    }
+
     /**
      * No workload runs in the cluster without an admission: every JobSet of the platform belongs to a workload
      * admitted at some time; one whose workload is not admitted now (evicted, cancelled, finished) stops within
