@@ -140,8 +140,9 @@ class ConfiguredQueues implements QueueConfiguration {
 
     @Override
     public Set<String> coveredResources(String clusterQueue) {
-        return Collections.unmodifiableSet(new TreeSet<>(jdbc.sql("SELECT DISTINCT resource FROM cluster_queue_quota WHERE cluster_queue = ?")
-                .param(clusterQueue).query(String.class).list()));
+        return Collections.unmodifiableSet(new TreeSet<>(
+                jdbc.sql("SELECT DISTINCT resource FROM cluster_queue_quota WHERE cluster_queue = ?")
+                        .param(clusterQueue).query(String.class).list()));
     }
 
     @Override
