@@ -163,7 +163,8 @@ public class WorkloadService {
         List<WorkloadTransitions.NewWorkload> workloads = new ArrayList<>(planned.size());
         Instant previous = Instant.MIN;
         for (Planned p : planned) {
-            Instant now = clock.instant();
+            // PostgreSQL keeps microseconds: two instants within one would tie, and their uids would order them.
+            Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
             Instant at = now.isAfter(previous) ? now : previous.plus(1, ChronoUnit.MICROS);
             previous = at;
             workloads.add(new WorkloadTransitions.NewWorkload(UUID.randomUUID(), p.manifest(), p.clusterQueue(),
