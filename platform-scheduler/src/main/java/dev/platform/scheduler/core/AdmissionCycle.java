@@ -394,7 +394,12 @@ public final class AdmissionCycle {
         state.retryWhenProtectionEnds(e.clusterQueue, e.protectedUntil);
         String prefix = e.assignment.message().isEmpty() ? "" : e.assignment.message() + ". ";
         return failed(e, PendingReason.WaitingForMinimumRuntime, prefix + "The workloads it would preempt are within "
-                + "their minimum runtime; protected until " + e.protectedUntil);
+                + "their minimum runtime; protected until " + wholeSecondsNotBefore(e.protectedUntil));
+    }
+
+    private static Instant wholeSecondsNotBefore(Instant t) {
+        Instant seconds = t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        return seconds.equals(t) ? t : seconds.plusSeconds(1);
     }
 
     /**
