@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 /**
  * The annotations that say what preempting a workload costs and what protects it. On a ClusterQueue:
  * {@value #MINIMUM_RUNTIME} (a duration such as {@code 20s}, {@code 30m}, {@code 2h} or {@code 1h30m}) and
- * {@value #MINIMUM_RUNTIME_APPLIES_TO_HOTSWAP} ({@code "true"} or {@code "false"}, the default).
+ * {@value #MINIMUM_RUNTIME_APPLIES_TO_HOTSWAP} ({@code "true"} or {@code "false"}, the default). On a workload
+ * or JobSet: Kueue's {@value #PRIORITY_BOOST}, an integer added to its priority.
  */
 public final class PreemptionAnnotations {
 
@@ -16,6 +17,11 @@ public final class PreemptionAnnotations {
     public static final String MINIMUM_RUNTIME = "platform.dev/minimum-runtime";
     /** Whether the minimum runtime also keeps a workload from being a hotswap victim. */
     public static final String MINIMUM_RUNTIME_APPLIES_TO_HOTSWAP = "platform.dev/minimum-runtime-applies-to-hotswap";
+
+    /** Kueue's priority boost: the workload's effective priority is its priority class's value plus this. */
+    public static final String PRIORITY_BOOST = "kueue.x-k8s.io/priority-boost";
+    /** A boost moves a priority at most this far either way (Kubernetes' highest user-definable priority). */
+    public static final int MAX_PRIORITY_BOOST = 1_000_000_000;
 
     private static final String PLATFORM_PREFIX = "platform.dev/";
     private static final Pattern DURATION = Pattern.compile("(?:(\\d{1,6})h)?(?:(\\d{1,6})m)?(?:(\\d{1,8})s)?");
@@ -44,6 +50,12 @@ public final class PreemptionAnnotations {
             throw new IllegalArgumentException("must be longer than 0s");
         }
         return d;
+    }
+
+    /** A workload's priority boost; 0 when not annotated. Values are checked when the workload is submitted. */
+    public static int priorityBoost(Map<String, String> annotations) {
+        String text = annotations.get(PRIORITY_BOOST);
+        return text == null ? 0 : Integer.parseInt(text);
     }
 
     /** The annotations of the platform ({@code platform.dev/...}): the ones a ClusterQueue keeps. */

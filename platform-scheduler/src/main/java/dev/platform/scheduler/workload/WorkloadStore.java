@@ -1,5 +1,6 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.scheduler.web.KeysetCursor;
 import dev.platform.scheduler.workload.WorkloadStatus.Condition;
@@ -179,6 +180,20 @@ public class WorkloadStore {
     /** The original manifest as stored. */
     public Optional<String> manifest(UUID uid) {
         return jdbc.sql("SELECT manifest::text FROM workload WHERE uid = ?").param(uid).query(String.class).optional();
+    }
+
+    /** The priority boosts of {@code uids} (Kueue's annotation on their manifests), keyed by uid; absent when none. */
+    public Map<UUID, Integer> priorityBoosts(Collection<UUID> uids) {
+        Map<UUID, Integer> boosts = new HashMap<>();
+        if (uids.isEmpty()) {
+            return boosts;
+        }
+        jdbc.sql("SELECT uid, manifest -> 'metadata' -> 'annotations' ->> ? AS boost FROM workload WHERE uid = ANY(?)")
+                .params(PreemptionAnnotations.PRIORITY_BOOST, uids.toArray(UUID[]::new))
+                .query((rs, i) -> Map.entry(rs.getObject("uid", UUID.class), String.valueOf(rs.getString("boost"))))
+                .list().stream().filter(e -> !e.getValue().equals("null"))
+                .forEach(e -> boosts.put(e.getKey(), Integer.parseInt(e.getValue())));
+        return boosts;
     }
 
     /** The original manifests of {@code uids}, keyed by uid; a uid without a row is absent. */

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.FieldValidation;
 import dev.platform.api.manifest.Kind;
@@ -21,7 +22,8 @@ import java.util.Map;
 
 /**
  * What may change of a submitted workload, as in Kueue: its {@code spec.active} (deactivated: evicted if it holds
- * quota, kept out of its queue until activated again) and its label {@code kueue.x-k8s.io/priority-class} (Kueue
+ * quota, kept out of its queue until activated again), its annotation {@code kueue.x-k8s.io/priority-boost} (added
+ * to its priority) and its label {@code kueue.x-k8s.io/priority-class} (Kueue
  * keeps that label mutable so that priority can be raised or lowered; the queue is re-sorted at once and the next
  * preemption search sees the new value). Everything else of a workload is immutable: delete and resubmit.
  * <p>
@@ -154,6 +156,14 @@ public class WorkloadUpdates {
             labels.put(PRIORITY_CLASS_LABEL, label);
             patch.put("metadata", Map.of("labels", labels));
         }
+        String boost = posted.metadata().annotations().get(PreemptionAnnotations.PRIORITY_BOOST);
+        if (boost != null || child(child(stored, "metadata"), "annotations").containsKey(PreemptionAnnotations.PRIORITY_BOOST)) {
+            Map<String, Object> annotations = new LinkedHashMap<>();
+            annotations.put(PreemptionAnnotations.PRIORITY_BOOST, boost);
+            Map<String, Object> metadata = new LinkedHashMap<>(child(patch, "metadata"));
+            metadata.put("annotations", annotations);
+            patch.put("metadata", metadata);
+        }
         if (posted.kind() == Kind.WORKLOAD) {
             patch.put("spec", Map.of("active", posted.active()));
         }
@@ -166,8 +176,17 @@ public class WorkloadUpdates {
                 case "metadata" -> {
                     Map<String, Object> metadata = child(patch, "metadata");
                     for (String field : metadata.keySet()) {
-                        if (!field.equals("labels")) {
+                        if (!field.equals("labels") && !field.equals("annotations")) {
                             throw immutable("metadata." + field);
+                        }
+                    }
+                    for (Map.Entry<String, Object> annotation : child(metadata, "annotations").entrySet()) {
+                        if (!annotation.getKey().equals(PreemptionAnnotations.PRIORITY_BOOST)) {
+                            throw immutable("metadata.annotations." + annotation.getKey());
+                        }
+                        if (annotation.getValue() != null && !(annotation.getValue() instanceof String)) {
+                            throw invalid("metadata.annotations." + PreemptionAnnotations.PRIORITY_BOOST,
+                                    "must be a string or null");
                         }
                     }
                     for (Map.Entry<String, Object> label : child(metadata, "labels").entrySet()) {
@@ -240,8 +259,8 @@ public class WorkloadUpdates {
     }
 
     private static Refusal immutable(String path) {
-        return invalid(path, "cannot change: only spec.active and metadata.labels." + PRIORITY_CLASS_LABEL
-                + " of a submitted workload can (delete it and submit again to change anything else)");
+        return invalid(path, "cannot change: only spec.active, metadata.labels." + PRIORITY_CLASS_LABEL
+                + " and metadata.annotations." + PreemptionAnnotations.PRIORITY_BOOST + " of a submitted workload can (delete it and submit again to change anything else)");
     }
 
     private static Refusal invalid(String path, String message) {
