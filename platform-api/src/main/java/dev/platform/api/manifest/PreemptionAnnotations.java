@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
  * The annotations that say what preempting a workload costs and what protects it. On a ClusterQueue:
  * {@value #MINIMUM_RUNTIME} (a duration such as {@code 20s}, {@code 30m}, {@code 2h} or {@code 1h30m}) and
  * {@value #MINIMUM_RUNTIME_APPLIES_TO_HOTSWAP} ({@code "true"} or {@code "false"}, the default). On a workload
- * or JobSet: Kueue's {@value #PRIORITY_BOOST}, an integer added to its priority.
+ * or JobSet: Kueue's {@value #PRIORITY_BOOST}, an integer added to its priority, and
+ * {@value #LAST_CHECKPOINT}, when it last wrote a checkpoint.
  */
 public final class PreemptionAnnotations {
 
@@ -20,6 +21,8 @@ public final class PreemptionAnnotations {
 
     /** Kueue's priority boost: the workload's effective priority is its priority class's value plus this. */
     public static final String PRIORITY_BOOST = "kueue.x-k8s.io/priority-boost";
+    /** When the workload last wrote a checkpoint (RFC 3339): its lost work on preemption counts from there. */
+    public static final String LAST_CHECKPOINT = "platform.dev/last-checkpoint";
     /** A boost moves a priority at most this far either way (Kubernetes' highest user-definable priority). */
     public static final int MAX_PRIORITY_BOOST = 1_000_000_000;
 

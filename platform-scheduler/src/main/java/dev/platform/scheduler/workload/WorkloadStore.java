@@ -185,15 +185,22 @@ public class WorkloadStore {
     /** The priority boosts of {@code uids} (Kueue's annotation on their manifests), keyed by uid; absent when none. */
     public Map<UUID, Integer> priorityBoosts(Collection<UUID> uids) {
         Map<UUID, Integer> boosts = new HashMap<>();
-        if (uids.isEmpty()) {
-            return boosts;
-        }
-        jdbc.sql("SELECT uid, manifest -> 'metadata' -> 'annotations' ->> ? AS boost FROM workload WHERE uid = ANY(?)")
-                .params(PreemptionAnnotations.PRIORITY_BOOST, uids.toArray(UUID[]::new))
-                .query((rs, i) -> Map.entry(rs.getObject("uid", UUID.class), String.valueOf(rs.getString("boost"))))
-                .list().stream().filter(e -> !e.getValue().equals("null"))
-                .forEach(e -> boosts.put(e.getKey(), Integer.parseInt(e.getValue())));
+        annotations(uids, PreemptionAnnotations.PRIORITY_BOOST).forEach((uid, text) -> boosts.put(uid, Integer.parseInt(text)));
         return boosts;
+    }
+
+    /** One annotation of the manifests of {@code uids}, keyed by uid; absent where the manifest has none. */
+    public Map<UUID, String> annotations(Collection<UUID> uids, String key) {
+        Map<UUID, String> values = new HashMap<>();
+        if (uids.isEmpty()) {
+            return values;
+        }
+        jdbc.sql("SELECT uid, manifest -> 'metadata' -> 'annotations' ->> ? AS value FROM workload"
+                        + " WHERE uid = ANY(?) AND manifest -> 'metadata' -> 'annotations' ->> ? IS NOT NULL")
+                .params(key, uids.toArray(UUID[]::new), key)
+                .query((rs, i) -> Map.entry(rs.getObject("uid", UUID.class), rs.getString("value")))
+                .list().forEach(e -> values.put(e.getKey(), e.getValue()));
+        return values;
     }
 
     /** The original manifests of {@code uids}, keyed by uid; a uid without a row is absent. */

@@ -43,6 +43,7 @@ final class WorkloadDocumentDecoder {
         KnownFields.WORKLOADS.check(root.value(), schemaType(type), "", root.findings());
         ObjectMeta metadata = KubernetesFields.objectMeta(root, type.kind(), defaultNamespace);
         priorityBoost(metadata, root.findings());
+        lastCheckpoint(metadata, root.findings());
         FieldCursor spec = root.requiredObject("spec");
         Map<String, Object> manifest = jsonTree(root);
         return switch (type.kind()) {
@@ -183,6 +184,19 @@ final class WorkloadDocumentDecoder {
             integer(text, "metadata.annotations." + PreemptionAnnotations.PRIORITY_BOOST, findings,
                     -PreemptionAnnotations.MAX_PRIORITY_BOOST, PreemptionAnnotations.MAX_PRIORITY_BOOST,
                     "from -" + PreemptionAnnotations.MAX_PRIORITY_BOOST + " to " + PreemptionAnnotations.MAX_PRIORITY_BOOST);
+        }
+    }
+
+    /** When the workload last wrote a checkpoint: an RFC 3339 time. */
+    private static void lastCheckpoint(ObjectMeta metadata, Findings findings) {
+        String text = metadata.annotations().get(PreemptionAnnotations.LAST_CHECKPOINT);
+        if (text != null) {
+            try {
+                java.time.OffsetDateTime.parse(text);
+            } catch (java.time.format.DateTimeParseException e) {
+                findings.error("metadata.annotations." + PreemptionAnnotations.LAST_CHECKPOINT,
+                        "'" + text + "' is not an RFC 3339 time such as 2026-01-01T12:00:00Z");
+            }
         }
     }
 
