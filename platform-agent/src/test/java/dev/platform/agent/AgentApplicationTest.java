@@ -3,7 +3,9 @@ package dev.platform.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.platform.agent.cluster.Cluster;
 import dev.platform.agent.testing.FakeScheduler;
+import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodePoolReport;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -36,6 +38,8 @@ class AgentApplicationTest {
     PrometheusMeterRegistry prometheus;
     @Autowired
     ServletWebServerApplicationContext context;
+    @Autowired
+    Cluster cluster;
 
     private static FakeScheduler startScheduler() {
         try {
@@ -78,6 +82,28 @@ class AgentApplicationTest {
                 .filteredOn(p -> p.name().equals("sim-v6e-4x4-2"))
                 .singleElement()
                 .satisfies(p -> assertThat(p.state()).isEqualTo(HealthState.HEALTHY)));
+    }
+
+    @Test
+    void listsTheSimulatedJobSetsWithTheirWorkloadAndActivePods() throws Exception {
+        cluster.createJobSet(Agent.json().readTree("""
+                {"metadata": {"name": "listed", "namespace": "team-a",
+                              "labels": {"%s": "true", "%s": "wl-listed"}},
+                 "spec": {"replicatedJobs": [{"name": "main", "replicas": 1,
+                          "template": {"spec": {"parallelism": 2, "template": {"spec": {}}}}}]}}
+                """.formatted(AgentProtocol.MANAGED_LABEL, AgentProtocol.WORKLOAD_UID_LABEL)));
+
+        HttpResponse<String> listed = get("/simulation/jobsets");
+
+        assertThat(listed.statusCode()).isEqualTo(200);
+        assertThat(Agent.json().readTree(listed.body()).valueStream()
+                .filter(j -> j.get("name").asString().equals("listed")).toList())
+                .singleElement().satisfies(j -> {
+                    assertThat(j.get("namespace").asString()).isEqualTo("team-a");
+                    assertThat(j.get("workloadUid").asString()).isEqualTo("wl-listed");
+                    assertThat(j.get("suspended").asBoolean()).isFalse();
+                    assertThat(j.get("activePods").asInt()).isEqualTo(2);
+                });
     }
 
     @Test

@@ -205,6 +205,27 @@ public class SimulatedCluster implements Cluster {
         }
     }
 
+    /**
+     * A JobSet as an observer outside the agent sees it: its workload (null unless the platform made it), whether
+     * it is suspended or ended, and how many of its pods are neither Succeeded nor Failed.
+     */
+    public record JobSetState(String namespace, String name, String workloadUid, boolean suspended,
+                              String terminalState, int activePods) {
+    }
+
+    /** Every JobSet of the cluster, in the order created. */
+    public synchronized List<JobSetState> jobSetStates() {
+        List<JobSetState> states = new ArrayList<>();
+        jobSets.forEach((key, manifest) -> {
+            ClusterJobSet jobSet = ClusterJobSet.of(manifest);
+            int active = (int) podsByJobSet.getOrDefault(key, Set.of()).stream()
+                    .filter(podKey -> pods.get(podKey).pod().isActive()).count();
+            states.add(new JobSetState(jobSet.namespace(), jobSet.name(), jobSet.workloadUid(), jobSet.suspended(),
+                    jobSet.terminalState(), active));
+        });
+        return states;
+    }
+
     public synchronized boolean hasPool(String pool) {
         return !poolNodes(pool).isEmpty();
     }

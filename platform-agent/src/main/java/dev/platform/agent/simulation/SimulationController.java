@@ -3,14 +3,20 @@ package dev.platform.agent.simulation;
 import dev.platform.agent.cluster.Cluster;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Fault injection on the simulated cluster: the demo's and load tests' way to break a slice. */
+import java.util.List;
+
+/**
+ * Fault injection on the simulated cluster: the demo's and load tests' way to break a slice; and what the cluster
+ * runs, for a test that checks it against the platform's records from outside the agent's process.
+ */
 @RestController
-@RequestMapping("/simulation/nodepools/{pool}")
+@RequestMapping("/simulation")
 @ConditionalOnProperty(name = "platform.agent.mode", havingValue = "simulated")
 class SimulationController {
 
@@ -20,7 +26,7 @@ class SimulationController {
         this.cluster = (SimulatedCluster) cluster;
     }
 
-    @PostMapping("/fail")
+    @PostMapping("/nodepools/{pool}/fail")
     ResponseEntity<Void> fail(@PathVariable String pool) {
         if (!cluster.hasPool(pool)) {
             return ResponseEntity.notFound().build();
@@ -29,12 +35,17 @@ class SimulationController {
         return ResponseEntity.noContent().build();
     }
 
-    @PostMapping("/recover")
+    @PostMapping("/nodepools/{pool}/recover")
     ResponseEntity<Void> recover(@PathVariable String pool) {
         if (!cluster.hasPool(pool)) {
             return ResponseEntity.notFound().build();
         }
         cluster.recoverPool(pool);
         return ResponseEntity.noContent().build();
+    }
+
+    @GetMapping(path = "/jobsets", produces = "application/json")
+    List<SimulatedCluster.JobSetState> jobSets() {
+        return cluster.jobSetStates();
     }
 }

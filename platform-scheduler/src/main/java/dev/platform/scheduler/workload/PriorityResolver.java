@@ -44,19 +44,25 @@ public class PriorityResolver {
     }
 
     public ResolvedPriority resolve(WorkloadManifest workload) {
-        return base(workload).boostedBy(PreemptionAnnotations.priorityBoost(workload.metadata().annotations()));
+        return resolve(workload, configuration);
     }
 
-    private ResolvedPriority base(WorkloadManifest workload) {
+    /** The priority as {@code configuration} says (a view of it as of now, for one submission), boost included. */
+    ResolvedPriority resolve(WorkloadManifest workload, QueueConfiguration configuration) {
+        return base(workload, configuration)
+                .boostedBy(PreemptionAnnotations.priorityBoost(workload.metadata().annotations()));
+    }
+
+    private static ResolvedPriority base(WorkloadManifest workload, QueueConfiguration configuration) {
         if (workload.workloadPriorityClassName() != null) {
             return new ResolvedPriority(workload.workloadPriorityClassName(),
-                    value("WorkloadPriorityClass", workload.workloadPriorityClassName())
+                    configuration.priorityValue("WorkloadPriorityClass", workload.workloadPriorityClassName())
                             .orElseThrow(() -> missing("WorkloadPriorityClass", workload.workloadPriorityClassName(),
                                     "metadata.labels.kueue.x-k8s.io/priority-class")));
         }
         if (workload.priorityClassName() != null) {
             return new ResolvedPriority(workload.priorityClassName(),
-                    value("PriorityClass", workload.priorityClassName())
+                    configuration.priorityValue("PriorityClass", workload.priorityClassName())
                             .orElseThrow(() -> missing("PriorityClass", workload.priorityClassName(),
                                     "priorityClassName")));
         }
@@ -68,9 +74,6 @@ public class PriorityResolver {
                 .orElse(new ResolvedPriority(null, 0));
     }
 
-    private Optional<Integer> value(String kind, String name) {
-        return configuration.priorityValue(kind, name);
-    }
 
     private static Refusal missing(String kind, String name, String path) {
         return new Refusal(Refusal.Kind.Invalid, "Invalid workload",

@@ -14,6 +14,13 @@ import java.util.Set;
  */
 public interface QueueConfiguration {
 
+    /**
+     * This configuration as it stands now, for the several reads one submission makes: the latest configuration
+     * change is looked up once, and what was read since that change is answered from memory. The view's answers are
+     * those of a moment at or after this call, as reading each from the tables a moment later would give.
+     */
+    QueueConfiguration asOfNow();
+
     /** The ClusterQueue a LocalQueue feeds; empty when the LocalQueue does not exist. */
     Optional<String> clusterQueueOf(String namespace, String localQueue);
 

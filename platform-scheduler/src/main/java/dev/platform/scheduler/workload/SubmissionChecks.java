@@ -75,10 +75,16 @@ class SubmissionChecks {
      * exist), could never be admitted; empty when it could.
      */
     List<Problem> neverAdmitted(WorkloadManifest workload, String queue, String clusterQueue, int document) {
+        return neverAdmitted(workload, queue, clusterQueue, document, configuration);
+    }
+
+    /** As above, reading {@code configuration} (a view of it as of now, for one submission). */
+    List<Problem> neverAdmitted(WorkloadManifest workload, String queue, String clusterQueue, int document,
+                                QueueConfiguration configuration) {
         if (clusterQueue == null) {
             return List.of(missingLocalQueue(workload, queue, document));
         }
-        return beyondCapacity(workload, clusterQueue, document);
+        return beyondCapacity(workload, clusterQueue, document, configuration);
     }
 
     private Problem missingLocalQueue(WorkloadManifest workload, String queue, int document) {
@@ -106,7 +112,8 @@ class SubmissionChecks {
      * could ever give, or all pod sets together more than all flavors. A pod set that accepts fewer pods (partial
      * admission) counts with its least count.
      */
-    private List<Problem> beyondCapacity(WorkloadManifest workload, String clusterQueue, int document) {
+    private static List<Problem> beyondCapacity(WorkloadManifest workload, String clusterQueue, int document,
+                                                QueueConfiguration configuration) {
         Map<FlavorResource, Long> limits = configuration.capacity(clusterQueue);
         if (limits.isEmpty()) {
             return List.of();

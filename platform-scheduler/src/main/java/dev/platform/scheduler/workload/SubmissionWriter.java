@@ -11,7 +11,10 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -45,6 +48,7 @@ public class SubmissionWriter implements SmartLifecycle {
     private static final Waiting END = new Waiting(null, null);
 
     private final WorkloadService service;
+    private final WorkloadStatuses statuses;
     private final WorkloadTransitions transitions;
     private final TransactionTemplate transactions;
     private final JdbcClient jdbc;
@@ -54,9 +58,10 @@ public class SubmissionWriter implements SmartLifecycle {
     private boolean running;
     private Thread writer;
 
-    SubmissionWriter(WorkloadService service, WorkloadTransitions transitions, TransactionTemplate transactions,
-                     JdbcClient jdbc, MeterRegistry meters) {
+    SubmissionWriter(WorkloadService service, WorkloadStatuses statuses, WorkloadTransitions transitions,
+                     TransactionTemplate transactions, JdbcClient jdbc, MeterRegistry meters) {
         this.service = service;
+        this.statuses = statuses;
         this.transitions = transitions;
         this.transactions = transactions;
         this.jdbc = jdbc;
@@ -66,20 +71,27 @@ public class SubmissionWriter implements SmartLifecycle {
     }
 
     /** A checked submission and the request waiting for its outcome. */
-    record Waiting(WorkloadService.Checked checked, CompletableFuture<WorkloadService.Submitted> answer) {
+    record Waiting(WorkloadService.Checked checked, CompletableFuture<Answer> answer) {
         Waiting(WorkloadService.Checked checked) {
             this(checked, new CompletableFuture<>());
         }
     }
 
     /**
+     * What a submission stored or found, and its status as the group's commit left it, read for the whole group
+     * at once; null when that read failed after the commit (the caller reads it then).
+     */
+    public record Answer(WorkloadService.Submitted submitted, WorkloadStatus status) {
+    }
+
+    /**
      * Stores a new Pending workload, submitted by {@code submittedBy}, with the next group, and returns once the
      * group has committed; a refusal or a failure is thrown here as {@link WorkloadService#submit} would throw it.
      */
-    public WorkloadService.Submitted submit(DecodedDocument document, String idempotencyKey, String submittedBy) {
+    public Answer submit(DecodedDocument document, String idempotencyKey, String submittedBy) {
         WorkloadService.Checked checked = service.check(document, idempotencyKey, submittedBy);
         if (checked.answer() != null) {
-            return checked.answer();
+            return new Answer(checked.answer(), null);
         }
         Waiting submission = new Waiting(checked);
         synchronized (admission) {
@@ -122,14 +134,34 @@ public class SubmissionWriter implements SmartLifecycle {
             throw e;
         }
         groupSizes.record(group.size());
+        Map<UUID, WorkloadStatus> statuses = statusesOf(outcomes);
         for (int i = 0; i < group.size(); i++) {
-            CompletableFuture<WorkloadService.Submitted> answer = group.get(i).answer();
+            CompletableFuture<Answer> answer = group.get(i).answer();
             if (outcomes.get(i) instanceof WorkloadService.Submitted submitted) {
-                answer.complete(submitted);
+                answer.complete(new Answer(submitted, statuses.get(submitted.workload().uid())));
             } else {
                 answer.completeExceptionally((RuntimeException) outcomes.get(i));
             }
         }
+    }
+
+    /**
+     * The statuses of what the group stored or found, in a few statements for all of them; none when they cannot
+     * be read (the submissions are stored all the same, and each request reads its own).
+     */
+    private Map<UUID, WorkloadStatus> statusesOf(List<Object> outcomes) {
+        List<WorkloadRow> rows = outcomes.stream().filter(WorkloadService.Submitted.class::isInstance)
+                .map(o -> ((WorkloadService.Submitted) o).workload()).toList();
+        Map<UUID, WorkloadStatus> statuses = new HashMap<>();
+        try {
+            List<WorkloadStatus> read = this.statuses.of(rows);
+            for (int i = 0; i < rows.size(); i++) {
+                statuses.put(rows.get(i).uid(), read.get(i));
+            }
+        } catch (RuntimeException e) {
+            log.debug("the statuses of a stored group could not be read; each request reads its own", e);
+        }
+        return statuses;
     }
 
     /** The group in one transaction, each submission checked and written in a savepoint of its own. */

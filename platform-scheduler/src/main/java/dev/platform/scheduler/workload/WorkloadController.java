@@ -84,13 +84,14 @@ public class WorkloadController {
         ManifestParser.Format format = bodies.formatOf(contentType);
         DecodedDocument document = parser.parseWorkload(bodies.read(request.getInputStream()), format, namespace,
                 fieldValidation);
-        WorkloadService.Submitted submitted = submissions.submit(document, blankToNull(idempotencyKey),
-                caller.name());
+        SubmissionWriter.Answer answer = submissions.submit(document, blankToNull(idempotencyKey), caller.name());
+        WorkloadRow workload = answer.submitted().workload();
         URI location = uri.path("/api/v1/namespaces/{namespace}/workloads/{name}")
-                .buildAndExpand(namespace, submitted.workload().name()).toUri();
+                .buildAndExpand(namespace, workload.name()).toUri();
+        WorkloadStatus status = answer.status() != null ? answer.status() : statuses.of(workload);
         return ResponseEntity.status(HttpStatus.CREATED).location(location)
                 .headers(WarningHeaders.of(document.warnings()))
-                .body(new SubmittedWorkload(statuses.of(submitted.workload()), document.warnings()));
+                .body(new SubmittedWorkload(status, document.warnings()));
     }
 
     @GetMapping

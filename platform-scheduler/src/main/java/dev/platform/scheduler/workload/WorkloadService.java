@@ -121,17 +121,19 @@ public class WorkloadService {
         }
         allowedPriorityClasses.require(manifest, document.index());
         QueueNameResolution.QueueChoice queue = queues.resolve(manifest, document.index());
+        QueueConfiguration current = configuration.asOfNow();
         if (queue.isPriorityOnly()) {
-            PriorityResolver.ResolvedPriority priority = priorities.resolve(manifest);
+            PriorityResolver.ResolvedPriority priority = priorities.resolve(manifest, current);
             return new Planned(manifest, null, priority.className(), priority.value(), PendingReason.WaitingForNodePool,
                     PRIORITY_ONLY_MESSAGE, idempotencyKey, submittedBy);
         }
         String queueName = queue.queueName();
         WorkloadManifest queued = withQueue(manifest, queueName);
-        Optional<String> clusterQueue = configuration.clusterQueueOf(queued.namespace(), queueName);
-        clusterQueue.ifPresent(cq -> requireCoveredResources(queued, cq));
-        neverAdmitted.accept(checks.neverAdmitted(queued, queueName, clusterQueue.orElse(null), document.index()));
-        PriorityResolver.ResolvedPriority priority = priorities.resolve(queued);
+        Optional<String> clusterQueue = current.clusterQueueOf(queued.namespace(), queueName);
+        clusterQueue.ifPresent(cq -> requireCoveredResources(queued, cq, current));
+        neverAdmitted.accept(checks.neverAdmitted(queued, queueName, clusterQueue.orElse(null), document.index(),
+                current));
+        PriorityResolver.ResolvedPriority priority = priorities.resolve(queued, current);
         PendingReason pendingReason = !queued.active() ? PendingReason.Deactivated
                 : clusterQueue.isPresent() ? null : PendingReason.LocalQueueNotFound;
         String pendingMessage = !queued.active() ? WorkloadTransitions.DEACTIVATED_MESSAGE
@@ -314,7 +316,8 @@ public class WorkloadService {
     }
 
     /** Kueue admits only what a ClusterQueue covers; a request it can never satisfy is refused at once. */
-    private void requireCoveredResources(WorkloadManifest workload, String clusterQueue) {
+    private static void requireCoveredResources(WorkloadManifest workload, String clusterQueue,
+                                                QueueConfiguration configuration) {
         Set<String> covered = configuration.coveredResources(clusterQueue);
         if (covered.isEmpty()) {
             return;

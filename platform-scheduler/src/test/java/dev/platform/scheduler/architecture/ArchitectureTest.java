@@ -210,6 +210,7 @@ class ArchitectureTest {
             Map.entry("cluster_queue_workload_count", Set.of("config")),
             Map.entry("cluster_queue_workload_count_change", Set.of("config")),
             Map.entry("local_queue_workload_count", Set.of("config")),
+            Map.entry("configuration_generation", Set.of("config")),
             Map.entry("cohort", Set.of("config")),
             Map.entry("cohort_quota", Set.of("config")),
             Map.entry("config_audit", Set.of("config")),

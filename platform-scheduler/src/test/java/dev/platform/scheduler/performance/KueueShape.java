@@ -16,27 +16,27 @@ import java.util.Map;
  * Names follow the generator: ClusterQueue {@code cq-0-<i>-cohort-<c>}, a namespace and a LocalQueue of the same
  * name, workloads {@code <class>-<set>-<n>-0}.
  */
-record KueueShape(String name, int cohorts, int queuesPerCohort, int nominalQuota, int borrowingLimit,
+public record KueueShape(String name, int cohorts, int queuesPerCohort, int nominalQuota, int borrowingLimit,
                   List<WorkloadClass> classes) {
 
     /**
      * One workload set of a ClusterQueue: {@code count} workloads of {@code request} units, each created
      * {@code creationInterval} after the previous one (the first after one interval), running {@code runtime}.
      */
-    record WorkloadClass(String name, int count, Duration creationInterval, Duration runtime, int priority,
+    public record WorkloadClass(String name, int count, Duration creationInterval, Duration runtime, int priority,
                          int request) {
     }
 
     /** One submission of the shape: when (from the start of generation), where and what. */
-    record Arrival(Duration at, String namespace, String name, WorkloadClass workloadClass) {
+    public record Arrival(Duration at, String namespace, String name, WorkloadClass workloadClass) {
     }
 
-    KueueShape {
+    public KueueShape {
         classes = List.copyOf(classes);
     }
 
     /** configs/baseline: 5 x 6 ClusterQueues, 500 workloads each. */
-    static KueueShape baseline() {
+    public static KueueShape baseline() {
         return new KueueShape("baseline", 5, 6, 20, 100, List.of(
                 new WorkloadClass("small", 350, Duration.ofMillis(100), Duration.ofMillis(200), 50, 1),
                 new WorkloadClass("medium", 100, Duration.ofMillis(500), Duration.ofMillis(500), 100, 5),
@@ -58,7 +58,7 @@ record KueueShape(String name, int cohorts, int queuesPerCohort, int nominalQuot
                         c.creationInterval(), c.runtime(), c.priority(), c.request())).toList());
     }
 
-    List<String> clusterQueues() {
+    public List<String> clusterQueues() {
         List<String> names = new ArrayList<>();
         for (int c = 0; c < cohorts; c++) {
             for (int q = 0; q < queuesPerCohort; q++) {
@@ -115,7 +115,7 @@ record KueueShape(String name, int cohorts, int queuesPerCohort, int nominalQuot
      * The configuration as manifests, in documents of at most {@code perDocument} ClusterQueues (the API takes
      * at most 1 MiB per request): the flavor and the priority classes first.
      */
-    List<String> manifests(int perDocument) {
+    public List<String> manifests(int perDocument) {
         List<String> documents = new ArrayList<>();
         StringBuilder head = new StringBuilder("""
                 apiVersion: kueue.x-k8s.io/v1beta1
@@ -171,7 +171,7 @@ record KueueShape(String name, int cohorts, int queuesPerCohort, int nominalQuot
      * The workload as a user submits it: a one-pod JobSet in the ClusterQueue's LocalQueue, with the class's
      * WorkloadPriorityClass and its runtime for the simulated cluster.
      */
-    static String jobSet(Arrival arrival) {
+    public static String jobSet(Arrival arrival) {
         WorkloadClass c = arrival.workloadClass();
         return Manifests.onePodJobSet(arrival.name(),
                 Map.of("kueue.x-k8s.io/queue-name", arrival.namespace(), "kueue.x-k8s.io/priority-class", c.name()),

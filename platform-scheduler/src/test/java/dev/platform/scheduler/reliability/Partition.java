@@ -4,20 +4,25 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * A TCP relay on loopback between an agent and the scheduler that a test cuts and heals, as a
  * network partition does: {@link #cut()} drops every open connection and every new one until
- * {@link #heal()}.
+ * {@link #heal()}. With several targets it is also what a Service is to replicas: each new connection goes to
+ * the next target in turn that accepts it.
  */
 final class Partition implements AutoCloseable {
 
     private final ServerSocket server;
-    private final int target;
+    private final Supplier<List<Integer>> targets;
+    private final AtomicInteger turn = new AtomicInteger();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final ExecutorService relays = Executors.newCachedThreadPool(r -> {
         Thread thread = new Thread(r, "partition-relay");
@@ -27,7 +32,12 @@ final class Partition implements AutoCloseable {
     private volatile boolean cut;
 
     Partition(int targetPort) throws IOException {
-        this.target = targetPort;
+        this(() -> List.of(targetPort));
+    }
+
+    /** In front of the ports {@code targetPorts} answers at each connection: replicas restarted on new ports. */
+    Partition(Supplier<List<Integer>> targetPorts) throws IOException {
+        this.targets = targetPorts;
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         relays.submit(this::accept);
     }
@@ -54,7 +64,13 @@ final class Partition implements AutoCloseable {
                     closeQuietly(client);
                     continue;
                 }
-                Socket upstream = new Socket(InetAddress.getLoopbackAddress(), target);
+                Socket upstream;
+                try {
+                    upstream = connectToATarget();
+                } catch (IOException refused) {
+                    closeQuietly(client);
+                    continue;
+                }
                 open.add(client);
                 open.add(upstream);
                 relays.submit(() -> pipe(client, upstream));
@@ -63,6 +79,20 @@ final class Partition implements AutoCloseable {
                 // the server socket closed, or the scheduler refused: the agent sees a dropped connection
             }
         }
+    }
+
+    private Socket connectToATarget() throws IOException {
+        List<Integer> ports = targets.get();
+        IOException refused = new IOException("no target");
+        for (int i = 0; i < ports.size(); i++) {
+            int port = ports.get(Math.floorMod(turn.getAndIncrement(), ports.size()));
+            try {
+                return new Socket(InetAddress.getLoopbackAddress(), port);
+            } catch (IOException e) {
+                refused = e;
+            }
+        }
+        throw refused;
     }
 
     private void pipe(Socket from, Socket to) {

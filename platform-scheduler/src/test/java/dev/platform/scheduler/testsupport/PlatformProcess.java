@@ -59,10 +59,18 @@ public final class PlatformProcess implements AutoCloseable {
     /** Starts the simulated agent's boot jar, built by the platform-agent module before this one. */
     public static PlatformProcess startSimulatedAgent(Path workDir, String schedulerUrl, String cluster)
             throws IOException {
-        return start(Path.of("..", "platform-agent", "target", "platform-agent.jar"), workDir, "agent-" + cluster,
-                DEFAULT_JVM_OPTIONS, List.of("--platform.agent.mode=simulated", "--platform.agent.scheduler-url=" + schedulerUrl,
-                        "--platform.agent.cluster-name=" + cluster, "--platform.agent.token=" + TestIdentity.agentToken(cluster),
-                        "--platform.agent.agent-id=sim-agent"), Map.of());
+        return startSimulatedAgent(workDir, "agent-" + cluster, schedulerUrl, cluster, List.of());
+    }
+
+    /** The same with its log named after {@code name} and more agent settings (its FULL report interval, say). */
+    public static PlatformProcess startSimulatedAgent(Path workDir, String name, String schedulerUrl, String cluster,
+                                                      List<String> settings) throws IOException {
+        List<String> arguments = new ArrayList<>(List.of("--platform.agent.mode=simulated",
+                "--platform.agent.scheduler-url=" + schedulerUrl, "--platform.agent.cluster-name=" + cluster,
+                "--platform.agent.token=" + TestIdentity.agentToken(cluster), "--platform.agent.agent-id=sim-agent"));
+        arguments.addAll(settings);
+        return start(Path.of("..", "platform-agent", "target", "platform-agent.jar"), workDir, name,
+                DEFAULT_JVM_OPTIONS, arguments, Map.of());
     }
 
     private static PlatformProcess start(Path jarPath, Path workDir, String name, List<String> jvmOptions,
@@ -117,6 +125,10 @@ public final class PlatformProcess implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
     }
 
     public Path log() {

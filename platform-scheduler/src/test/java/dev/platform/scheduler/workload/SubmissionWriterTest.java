@@ -74,15 +74,15 @@ class SubmissionWriterTest extends PlatformApplicationTest {
         double totalBefore = groupSizes().totalAmount();
         writer.write(List.of(first, keyed, retried, nameTakenMeanwhile, keyStoredMeanwhile, twice, twiceAgain, last));
 
-        assertThat(keyed.answer().join().created()).isTrue();
-        assertThat(retried.answer().join().created()).as("the retry in the same group").isFalse();
-        assertThat(retried.answer().join().workload().uid()).isEqualTo(keyed.answer().join().workload().uid());
+        assertThat(keyed.answer().join().submitted().created()).isTrue();
+        assertThat(retried.answer().join().submitted().created()).as("the retry in the same group").isFalse();
+        assertThat(retried.answer().join().submitted().workload().uid()).isEqualTo(keyed.answer().join().submitted().workload().uid());
         assertThatThrownBy(nameTakenMeanwhile.answer()::join).isInstanceOf(CompletionException.class).cause()
                 .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.kind()).isEqualTo(Refusal.Kind.Conflict));
-        assertThat(keyStoredMeanwhile.answer().join().created()).as("answered as the stored request was").isFalse();
-        assertThat(keyStoredMeanwhile.answer().join().workload().uid().toString())
+        assertThat(keyStoredMeanwhile.answer().join().submitted().created()).as("answered as the stored request was").isFalse();
+        assertThat(keyStoredMeanwhile.answer().join().submitted().workload().uid().toString())
                 .isEqualTo(stored.json().get("uid").asString());
-        assertThat(twice.answer().join().created()).isTrue();
+        assertThat(twice.answer().join().submitted().created()).isTrue();
         assertThatThrownBy(twiceAgain.answer()::join).cause()
                 .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.kind()).isEqualTo(Refusal.Kind.Conflict));
 
@@ -97,11 +97,13 @@ class SubmissionWriterTest extends PlatformApplicationTest {
         assertThat(jdbc.sql("SELECT count(*) FROM workload_event e JOIN workload w ON w.uid = e.workload_uid"
                 + " WHERE w.name = 'twice' AND e.message = 'Waiting for the scheduler'").query(Long.class).single())
                 .as("the refused duplicate added no submission event").isOne();
-        assertThat(first.answer().join().workload().name()).isEqualTo("first");
-        assertThat(last.answer().join().workload().name()).isEqualTo("last");
-        assertThat(first.answer().join().workload().submittedBy()).as("each submission keeps its submitter")
+        assertThat(first.answer().join().submitted().workload().name()).isEqualTo("first");
+        assertThat(last.answer().join().submitted().workload().name()).isEqualTo("last");
+        assertThat(first.answer().join().submitted().workload().submittedBy()).as("each submission keeps its submitter")
                 .isEqualTo("alice");
-        assertThat(last.answer().join().workload().submittedBy()).isEqualTo("bob");
+        assertThat(last.answer().join().submitted().workload().submittedBy()).isEqualTo("bob");
+        assertThat(last.answer().join().status().positionInClusterQueue())
+                .as("its status, read with the group's after the commit: behind the six before it").isEqualTo(6);
     }
 
     /**
@@ -125,19 +127,51 @@ class SubmissionWriterTest extends PlatformApplicationTest {
 
         writer.write(List.of(before, unstorable, after));
 
-        assertThat(before.answer().join().created()).isTrue();
-        assertThat(after.answer().join().created()).isTrue();
+        assertThat(before.answer().join().submitted().created()).isTrue();
+        assertThat(after.answer().join().submitted().created()).isTrue();
         assertThatThrownBy(unstorable.answer()::join).isInstanceOf(CompletionException.class)
                 .cause().isNotInstanceOf(Refusal.class);
         assertThat(jdbc.sql("SELECT name FROM workload WHERE name IN ('before', 'unstorable', 'after')"
                 + " ORDER BY change_seq").query(String.class).list()).containsExactly("before", "after");
     }
 
+    /**
+     * A submission reads the configuration from memory while nothing changed it; each change is seen by the next
+     * submission: a quota raised, a LocalQueue moved to another ClusterQueue, a default priority class added.
+     */
+    @Test
+    void eachSubmissionReadsTheConfigurationAsTheLatestChangeLeftIt() {
+        assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("big", "lq", "8", null))
+                .status()).as("8 cpu, more than the 4 the queue could ever give").isEqualTo(422);
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("cq", "16", "Never")).status()).isEqualTo(200);
+        assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("big", "lq", "8", null))
+                .status()).as("the quota raised").isEqualTo(201);
+
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("other-cq", "4", "Never")).status()).isEqualTo(200);
+        PlatformClient.Response moved = api.postYaml("/api/v1/namespaces/team-a/workloads",
+                Manifests.job("moved", "lq", "1", null));
+        assertThat(moved.status()).isEqualTo(201);
+        assertThat(moved.json().get("clusterQueue").asString()).as("the LocalQueue feeds other-cq now")
+                .isEqualTo("other-cq");
+
+        assertThat(api.postYaml("/api/v1/manifests", """
+                apiVersion: scheduling.k8s.io/v1
+                kind: PriorityClass
+                metadata: {name: everyday}
+                value: 7
+                globalDefault: true
+                """).status()).isEqualTo(200);
+        PlatformClient.Response defaulted = api.postYaml("/api/v1/namespaces/team-a/workloads",
+                Manifests.job("defaulted", "lq", "1", null));
+        assertThat(defaulted.status()).isEqualTo(201);
+        assertThat(defaulted.json().get("priority").asInt()).as("the new global default").isEqualTo(7);
+    }
+
     @Test
     void aRequestIsAnsweredAsItsOwnTransactionWouldBe() {
         assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("taken", "lq", "1", null))
                 .status()).isEqualTo(409);
-        assertThat(writer.submit(parse(Manifests.job("alone", "lq", "1", null)), null, "alice").created()).isTrue();
+        assertThat(writer.submit(parse(Manifests.job("alone", "lq", "1", null)), null, "alice").submitted().created()).isTrue();
         assertThat(api.get("/api/v1/namespaces/team-a/workloads/alone").status()).isEqualTo(200);
         assertThatThrownBy(() -> writer.submit(parse("""
                 apiVersion: batch/v1

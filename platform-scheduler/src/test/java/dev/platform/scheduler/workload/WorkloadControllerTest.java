@@ -61,7 +61,8 @@ class WorkloadControllerTest extends ControllerSliceTest {
     @Test
     void aSubmissionIs201AtItsLocationWithItsStatus() throws Exception {
         WorkloadRow train = row("train", CREATED);
-        given(submissionWriter.submit(any(), isNull(), any())).willReturn(new WorkloadService.Submitted(train, true));
+        given(submissionWriter.submit(any(), isNull(), any())).willReturn(
+                new SubmissionWriter.Answer(new WorkloadService.Submitted(train, true), null));
         given(workloadStatuses.of(train)).willReturn(statusOf(train, WorkloadState.Pending));
 
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
@@ -93,7 +94,8 @@ class WorkloadControllerTest extends ControllerSliceTest {
     @Test
     void aMisspeltFieldRefusesTheSubmissionUnlessWarnOrIgnoreIsAsked() throws Exception {
         WorkloadRow train = row("train", CREATED);
-        given(submissionWriter.submit(any(), isNull(), any())).willReturn(new WorkloadService.Submitted(train, true));
+        given(submissionWriter.submit(any(), isNull(), any())).willReturn(
+                new SubmissionWriter.Answer(new WorkloadService.Submitted(train, true), null));
         given(workloadStatuses.of(train)).willReturn(statusOf(train, WorkloadState.Pending));
         String unknown = "unknown field \"spec.paralelism\"; did you mean \"parallelism\"?";
 
@@ -140,7 +142,8 @@ class WorkloadControllerTest extends ControllerSliceTest {
     @Test
     void theIdempotencyKeyIsPassedOnAndABlankOneIsNone() throws Exception {
         WorkloadRow train = row("train", CREATED);
-        given(submissionWriter.submit(any(), any(), any())).willReturn(new WorkloadService.Submitted(train, false));
+        given(submissionWriter.submit(any(), any(), any())).willReturn(
+                new SubmissionWriter.Answer(new WorkloadService.Submitted(train, false), null));
         given(workloadStatuses.of(train)).willReturn(statusOf(train, WorkloadState.Pending));
 
         mvc.perform(post("/api/v1/namespaces/team-a/workloads").contentType("application/yaml")
