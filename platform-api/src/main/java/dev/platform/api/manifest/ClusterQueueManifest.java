@@ -1,11 +1,13 @@
 package dev.platform.api.manifest;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * A ClusterQueue with Kueue's defaults applied. {@code cohort} is v1beta1's {@code spec.cohort} or
  * v1beta2's {@code spec.cohortName}; null when the queue stands alone. {@code admissionScope} is
- * null when the spec has none (no admission fair sharing).
+ * null when the spec has none (no admission fair sharing). {@code annotations} are the queue's metadata
+ * annotations; the platform reads those of {@link PreemptionAnnotations}.
  */
 public record ClusterQueueManifest(
         String name,
@@ -17,7 +19,8 @@ public record ClusterQueueManifest(
         Preemption preemption,
         FairSharing fairSharing,
         StopPolicy stopPolicy,
-        AdmissionScope admissionScope) implements ConfigManifest {
+        AdmissionScope admissionScope,
+        Map<String, String> annotations) implements ConfigManifest {
 
     public ClusterQueueManifest {
         resourceGroups = resourceGroups == null ? List.of() : List.copyOf(resourceGroups);
@@ -27,6 +30,16 @@ public record ClusterQueueManifest(
         preemption = preemption == null ? Preemption.DEFAULT : preemption;
         fairSharing = fairSharing == null ? FairSharing.DEFAULT : fairSharing;
         stopPolicy = stopPolicy == null ? StopPolicy.None : stopPolicy;
+        annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+    }
+
+    /** A ClusterQueue without annotations. */
+    public ClusterQueueManifest(String name, String cohort, List<ResourceGroup> resourceGroups,
+                                QueueingStrategy queueingStrategy, LabelSelector namespaceSelector,
+                                FlavorFungibility flavorFungibility, Preemption preemption, FairSharing fairSharing,
+                                StopPolicy stopPolicy, AdmissionScope admissionScope) {
+        this(name, cohort, resourceGroups, queueingStrategy, namespaceSelector, flavorFungibility, preemption,
+                fairSharing, stopPolicy, admissionScope, null);
     }
 
     @Override

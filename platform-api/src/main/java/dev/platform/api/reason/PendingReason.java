@@ -22,6 +22,11 @@ public enum PendingReason implements WaitReason {
     Blocked,
     /** Quota fits, but no healthy node pool is free for its slices (placement). */
     WaitingForNodePool,
+    /**
+     * It could preempt, but the workloads it would preempt are within their ClusterQueue's minimum runtime; the
+     * message says until when.
+     */
+    WaitingForMinimumRuntime,
     /** Inactive (Kueue's {@code spec.active: false}, set by its owner or by the leader): kept out of its queue. */
     Deactivated
 }

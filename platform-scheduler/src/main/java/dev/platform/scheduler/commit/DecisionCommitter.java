@@ -10,6 +10,8 @@ import dev.platform.scheduler.core.placement.PoolKey;
 import dev.platform.scheduler.hotswap.HotswapEvent;
 import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.scheduler.leadership.EpochFence;
+import dev.platform.scheduler.preemption.LostWork;
+import dev.platform.scheduler.preemption.LostWorkMeter;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.WorkloadStore;
@@ -50,6 +52,7 @@ public class DecisionCommitter {
     private final WorkloadStore workloads;
     private final AgentCommandStore commands;
     private final PreemptionStore preemptions;
+    private final LostWorkMeter lostWork;
     private final HotswapStore hotswaps;
     private final EpochFence fence;
     private final JsonMapper json;
@@ -57,7 +60,8 @@ public class DecisionCommitter {
 
     DecisionCommitter(WorkloadTransitions transitions, WorkloadStore workloads, AgentCommandStore commands,
                       PreemptionStore preemptions, HotswapStore hotswaps, EpochFence fence, JsonMapper json,
-                      Clock clock) {
+                      Clock clock, LostWorkMeter lostWork) {
+        this.lostWork = lostWork;
         this.transitions = transitions;
         this.workloads = workloads;
         this.commands = commands;
@@ -200,6 +204,8 @@ public class DecisionCommitter {
     }
 
     private void evict(Batch batch, List<WorkloadDecision.Evict> evictions) {
+        Map<UUID, LostWork> lost = lostWork.of(evictions.stream().filter(e -> e.preemption() != null)
+                .map(WorkloadDecision.Evict::uid).toList(), batch.now);
         List<WorkloadTransitions.Released> released = transitions.evict(evictions.stream()
                 .map(e -> new WorkloadTransitions.Eviction(e.uid(), e.expectedVersion(), e.reason(), e.message(),
                         e.preemption() == null ? null : e.preemption().reason())).toList(), batch.now);
@@ -213,10 +219,11 @@ public class DecisionCommitter {
         List<PreemptionEvent> audit = evictions.stream()
                 .filter(e -> e.preemption() != null && landed.containsKey(e.uid()))
                 .map(e -> new PreemptionEvent(0, batch.now, e.preemption().reason().name(), e.message(),
-                        e.preemption().preemptor(), e.preemption().victim()))
+                        e.preemption().preemptor(), e.preemption().victim(), lost.get(e.uid())))
                 .toList();
         if (!audit.isEmpty()) {
             preemptions.append(audit, batch.epoch());
+            lostWork.count(audit);
         }
     }
 

@@ -136,7 +136,7 @@ public class ConfigurationService {
                     .orElseThrow(() -> Refusal.notFound("ClusterQueue", key.toString()));
             changed = new ClusterQueueManifest(q.name(), q.cohort(), q.resourceGroups(), q.queueingStrategy(),
                     q.namespaceSelector(), q.flavorFungibility(), q.preemption(), q.fairSharing(), policy,
-                    q.admissionScope());
+                    q.admissionScope(), q.annotations());
         } else {
             LocalQueueManifest l = store.find(kind, key, LocalQueueManifest.class)
                     .orElseThrow(() -> Refusal.notFound("LocalQueue", key.toString()));

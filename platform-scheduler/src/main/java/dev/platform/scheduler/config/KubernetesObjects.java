@@ -120,7 +120,9 @@ final class KubernetesObjects {
         status.put("pendingWorkloads", view.pendingWorkloads());
         status.put("reservingWorkloads", view.admittedWorkloads());
         status.put("admittedWorkloads", view.admittedWorkloads());
-        return object(KUEUE, "ClusterQueue", metadata(null, q.name()), spec, status);
+        Map<String, Object> metadata = metadata(null, q.name());
+        putIf(metadata, "annotations", q.annotations().isEmpty() ? null : new TreeMap<>(q.annotations()));
+        return object(KUEUE, "ClusterQueue", metadata, spec, status);
     }
 
     static Map<String, Object> localQueue(LocalQueueView l) {

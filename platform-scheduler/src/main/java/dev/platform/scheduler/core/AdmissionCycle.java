@@ -80,7 +80,7 @@ public final class AdmissionCycle {
      * nomination, and whether they would fit without the reservations. A backlog of alike workloads (same pod sets,
      * queue and priority) is then assigned flavors once per change of usage instead of once per workload.
      */
-    private final Map<NominationKey, Assignment> failedNominations = new HashMap<>();
+    private final Map<NominationKey, Entry> failedNominations = new HashMap<>();
     private final Map<NominationKey, Boolean> fitsWithoutReservations = new HashMap<>();
     /** Whether every flavor of a ClusterQueue exists: the configuration does not change during a cycle. */
     private final Map<String, Boolean> activeQueues = new HashMap<>();
@@ -235,13 +235,13 @@ public final class AdmissionCycle {
                     "Workload namespace doesn't match ClusterQueue selector");
         }
         NominationKey key = NominationKey.of(w, cq);
-        Assignment failed = failedNominations.get(key);
+        Entry failed = failedNominations.get(key);
         if (failed != null) {
-            return new Entry(w, cq, failed, List.of());
+            return new Entry(w, cq, failed.assignment, List.of(), failed.protectedUntil);
         }
         Entry entry = assignFlavors(w, cq);
         if (entry.targets.isEmpty() && entry.assignment.mode() != Assignment.Mode.FIT) {
-            failedNominations.put(key, entry.assignment);
+            failedNominations.put(key, entry);
         }
         return entry;
     }
@@ -265,6 +265,11 @@ public final class AdmissionCycle {
             if (partial != null) {
                 return partial;
             }
+        }
+        if (full.mode() == Assignment.Mode.PREEMPT) {
+            Instant protectedUntil = state.preemptor().protectionEnd(
+                    new PreemptionRequest(w, cq.name(), full.usage(), full.needPreemption()), snapshot).orElse(null);
+            return new Entry(w, cq, full, List.of(), protectedUntil);
         }
         return new Entry(w, cq, full, List.of());
     }
@@ -321,7 +326,8 @@ public final class AdmissionCycle {
             return failed(e, a.noFitReason(), a.message());
         }
         if (a.mode() == Assignment.Mode.PREEMPT && e.targets.isEmpty()) {
-            Outcome outcome = failed(e, PendingReason.WaitingForQuota, a.message());
+            Outcome outcome = e.protectedUntil == null ? failed(e, PendingReason.WaitingForQuota, a.message())
+                    : waitingForMinimumRuntime(e);
             reserveCapacityForUnreclaimablePreempt(e);
             return outcome;
         }
@@ -378,6 +384,22 @@ public final class AdmissionCycle {
         report(e.workload, PendingReason.WaitingForPreemptedWorkloads,
                 prefix + "Pending the preemption of " + e.targets.size() + " workload(s)", false);
         return Outcome.STAYS_AT_HEAD;
+    }
+
+    /**
+     * The victims it needs are protected by their queues' minimum runtime: it waits, and its queue's inadmissible
+     * workloads are tried again once the protection ends.
+     */
+    private Outcome waitingForMinimumRuntime(Entry e) {
+        state.retryWhenProtectionEnds(e.clusterQueue, e.protectedUntil);
+        String prefix = e.assignment.message().isEmpty() ? "" : e.assignment.message() + ". ";
+        return failed(e, PendingReason.WaitingForMinimumRuntime, prefix + "The workloads it would preempt are within "
+                + "their minimum runtime; protected until " + wholeSecondsNotBefore(e.protectedUntil));
+    }
+
+    private static Instant wholeSecondsNotBefore(Instant t) {
+        Instant seconds = t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        return seconds.equals(t) ? t : seconds.plusSeconds(1);
     }
 
     /**
@@ -533,13 +555,20 @@ public final class AdmissionCycle {
         final List<PreemptionTarget> targets;
         final PendingReason reason;
         final String message;
+        /** Set when it could preempt were its victims not protected by a minimum runtime: when that ends. */
+        final Instant protectedUntil;
 
         Entry(Workload workload, ClusterQueueSpec spec, Assignment assignment, List<PreemptionTarget> targets) {
-            this(workload, spec, assignment, targets, null, null);
+            this(workload, spec, assignment, targets, null, null, null);
+        }
+
+        Entry(Workload workload, ClusterQueueSpec spec, Assignment assignment, List<PreemptionTarget> targets,
+              Instant protectedUntil) {
+            this(workload, spec, assignment, targets, null, null, protectedUntil);
         }
 
         private Entry(Workload workload, ClusterQueueSpec spec, Assignment assignment, List<PreemptionTarget> targets,
-                      PendingReason reason, String message) {
+                      PendingReason reason, String message, Instant protectedUntil) {
             this.workload = workload;
             this.spec = spec;
             this.clusterQueue = spec.name();
@@ -547,10 +576,11 @@ public final class AdmissionCycle {
             this.targets = targets;
             this.reason = reason;
             this.message = message;
+            this.protectedUntil = protectedUntil;
         }
 
         static Entry inadmissible(Workload w, ClusterQueueSpec spec, PendingReason reason, String message) {
-            return new Entry(w, spec, null, List.of(), reason, message);
+            return new Entry(w, spec, null, List.of(), reason, message, null);
         }
 
         int borrowing() {

@@ -41,6 +41,8 @@ public final class SchedulerState {
     private final AdmittedRegistry admitted = new AdmittedRegistry(configuration);
     private final LocalQueueFairSharing fairSharing;
     private final ChangeStamps stamps = new ChangeStamps();
+    /** ClusterQueues whose preemptors wait for a minimum runtime, with the earliest end among those they wait for. */
+    private final Map<String, Instant> protectionEnds = new java.util.HashMap<>();
     private boolean drainRequested;
 
     public SchedulerState(Clock clock, SchedulerSettings settings) {
@@ -349,7 +351,25 @@ public final class SchedulerState {
      */
     void beforeCycle() {
         queues.takeEndedBackoffs(clock.instant()).forEach(this::addPending);
+        requeueWhereProtectionEnded();
         fairSharing.beforeCycle();
+    }
+
+    /** A preemptor of {@code clusterQueue} waits for victims protected until {@code end}: try it again then. */
+    void retryWhenProtectionEnds(String clusterQueue, Instant end) {
+        protectionEnds.merge(clusterQueue, end, (a, b) -> a.isBefore(b) ? a : b);
+    }
+
+    private void requeueWhereProtectionEnded() {
+        Instant now = clock.instant();
+        List<String> ended = protectionEnds.entrySet().stream().filter(e -> !e.getValue().isAfter(now))
+                .map(Map.Entry::getKey).sorted().toList();
+        ended.forEach(cq -> {
+            protectionEnds.remove(cq);
+            if (configuration.clusterQueues().containsKey(cq)) {
+                requeueInadmissible(cq);
+            }
+        });
     }
 
     /** Applies an admission decided by a cycle: the workload now holds quota. */
@@ -420,6 +440,11 @@ public final class SchedulerState {
                 .filter(lq -> clusterQueueNames.contains(lq.clusterQueue())).map(LocalQueueSpec::key).toList()));
         configuration.copyInto(copy.configuration, clusterQueueNames, admitted.quotaTree());
         copy.drainRequested = drainRequested;
+        protectionEnds.forEach((cq, end) -> {
+            if (clusterQueueNames.contains(cq)) {
+                copy.protectionEnds.put(cq, end);
+            }
+        });
         queues.copyInto(copy.queues, clusterQueueNames, copy.fairSharing.enabled() ? copy.fairSharing::score : null);
         clusterQueueNames.forEach(cq -> admitted.copyInto(copy.admitted, cq));
         return copy;

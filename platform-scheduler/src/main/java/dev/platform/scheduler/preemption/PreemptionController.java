@@ -66,7 +66,8 @@ public class PreemptionController {
         response.setHeader("Content-Disposition", "attachment; filename=\"preemptions.csv\"");
         PrintWriter out = response.getWriter();
         out.print("id,at,reason,message,preemptor_namespace,preemptor_name,preemptor_uid,preemptor_cluster_queue,"
-                + "preemptor_priority,victim_namespace,victim_name,victim_uid,victim_cluster_queue,victim_priority\r\n");
+                + "preemptor_priority,victim_namespace,victim_name,victim_uid,victim_cluster_queue,victim_priority,"
+                + "lost_work_since,lost_work_resource_seconds\r\n");
         KeysetCursor<Long> cursor = null;
         List<PreemptionEvent> page;
         do {
@@ -77,7 +78,9 @@ public class PreemptionController {
                         csv(e.message()), csv(e.preemptor().namespace()), csv(e.preemptor().name()), e.preemptor().uid().toString(),
                         csv(e.preemptor().clusterQueue()), Integer.toString(e.preemptor().priority()),
                         csv(e.victim().namespace()), csv(e.victim().name()), e.victim().uid().toString(),
-                        csv(e.victim().clusterQueue()), Integer.toString(e.victim().priority()))));
+                        csv(e.victim().clusterQueue()), Integer.toString(e.victim().priority()),
+                        e.lostWork() == null ? "" : e.lostWork().since().toString(),
+                        e.lostWork() == null ? "" : csv(resourceSeconds(e.lostWork())))));
                 out.print("\r\n");
             }
             if (!page.isEmpty()) {
@@ -128,6 +131,12 @@ public class PreemptionController {
      * spreadsheet shows it as text instead of running it. The numeric columns (ids, priorities) are
      * written as numbers and not passed here.
      */
+    /** {@code google.com/tpu=1234.5} per resource, separated by semicolons. */
+    private static String resourceSeconds(LostWork work) {
+        return work.resourceSeconds().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(";"));
+    }
+
     static String csv(String value) {
         if (value == null) {
             return "";

@@ -4,8 +4,20 @@ import dev.platform.api.identity.Caller;
 import java.time.Instant;
 import java.util.UUID;
 
-/** One preemption as the audit API shows it. */
-public record PreemptionEvent(long id, Instant at, String reason, String message, Party preemptor, Party victim) {
+/**
+ * One preemption as the audit API shows it. {@code lostWork} is what it cost the victim (null for events recorded
+ * before lost work was, or for a victim that was not admitted).
+ */
+public record PreemptionEvent(long id, Instant at, String reason, String message, Party preemptor, Party victim,
+                              LostWork lostWork) {
+
+    public PreemptionEvent(long id, Instant at, String reason, String message, Party preemptor, Party victim) {
+        this(id, at, reason, message, preemptor, victim, null);
+    }
+
+    public PreemptionEvent withLostWork(LostWork work) {
+        return new PreemptionEvent(id, at, reason, message, preemptor, victim, work);
+    }
 
     /** Said in place of the message when one side is another team's workload: the message names its queue. */
     static final String OTHER_TEAM_MESSAGE = "The other workload belongs to another team; its name and queue are"
@@ -28,6 +40,6 @@ public record PreemptionEvent(long id, Instant at, String reason, String message
             return this;
         }
         return new PreemptionEvent(id, at, reason, OTHER_TEAM_MESSAGE,
-                preemptorVisible ? preemptor : preemptor.unnamed(), victimVisible ? victim : victim.unnamed());
+                preemptorVisible ? preemptor : preemptor.unnamed(), victimVisible ? victim : victim.unnamed(), lostWork);
     }
 }

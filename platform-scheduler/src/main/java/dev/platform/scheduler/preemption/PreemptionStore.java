@@ -6,6 +6,8 @@ import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
+import tools.jackson.databind.json.JsonMapper;
+
 import java.sql.Timestamp;
 import java.util.HashMap;
 import java.util.List;
@@ -16,21 +18,28 @@ import java.util.UUID;
 @Repository
 public class PreemptionStore {
 
-    private static final RowMapper<PreemptionEvent> EVENT = (rs, i) -> new PreemptionEvent(
+    private final RowMapper<PreemptionEvent> EVENT = (rs, i) -> new PreemptionEvent(
             rs.getLong("id"), rs.getTimestamp("at").toInstant(), rs.getString("reason"), rs.getString("message"),
             new PreemptionEvent.Party(rs.getString("preemptor_namespace"), rs.getString("preemptor_name"),
                     rs.getObject("preemptor_uid", UUID.class), rs.getString("preemptor_cluster_queue"),
                     rs.getInt("preemptor_priority")),
             new PreemptionEvent.Party(rs.getString("victim_namespace"), rs.getString("victim_name"),
                     rs.getObject("victim_uid", UUID.class), rs.getString("victim_cluster_queue"),
-                    rs.getInt("victim_priority")));
+                    rs.getInt("victim_priority")),
+            lostWork(rs.getString("lost_work")));
 
     private final JdbcTemplate jdbcTemplate;
     private final JdbcClient jdbc;
+    private final JsonMapper json;
 
-    public PreemptionStore(JdbcTemplate jdbcTemplate) {
+    public PreemptionStore(JdbcTemplate jdbcTemplate, JsonMapper json) {
         this.jdbcTemplate = jdbcTemplate;
         this.jdbc = JdbcClient.create(jdbcTemplate);
+        this.json = json;
+    }
+
+    private LostWork lostWork(String text) {
+        return text == null ? null : json.readValue(text, LostWork.class);
     }
 
     /** Appends events in one batch, inside the caller's decision transaction, stamped with its leader epoch. */
@@ -41,13 +50,15 @@ public class PreemptionStore {
         jdbcTemplate.batchUpdate("""
                         INSERT INTO preemption_event (at, reason, message,
                             preemptor_uid, preemptor_namespace, preemptor_name, preemptor_cluster_queue, preemptor_priority,
-                            victim_uid, victim_namespace, victim_name, victim_cluster_queue, victim_priority, epoch)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                            victim_uid, victim_namespace, victim_name, victim_cluster_queue, victim_priority, epoch,
+                            lost_work)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)""",
                 events.stream().map(e -> new Object[]{Timestamp.from(e.at()), e.reason(), e.message(),
                         e.preemptor().uid(), e.preemptor().namespace(), e.preemptor().name(),
                         e.preemptor().clusterQueue(), e.preemptor().priority(),
                         e.victim().uid(), e.victim().namespace(), e.victim().name(),
-                        e.victim().clusterQueue(), e.victim().priority(), epoch}).toList());
+                        e.victim().clusterQueue(), e.victim().priority(), epoch,
+                        e.lostWork() == null ? null : json.writeValueAsString(e.lostWork())}).toList());
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.platform.api.manifest.CohortManifest;
 import dev.platform.api.manifest.LabelSelector;
 import dev.platform.api.manifest.LocalQueueManifest;
 import dev.platform.api.manifest.NamespaceManifest;
+import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.ResourceGroup;
@@ -32,6 +33,7 @@ import dev.platform.scheduler.core.model.ResourceQuota;
 import dev.platform.scheduler.core.model.StopPolicy;
 import dev.platform.scheduler.core.model.Taint;
 import dev.platform.scheduler.core.model.Toleration;
+import dev.platform.scheduler.core.model.VictimProtection;
 import dev.platform.scheduler.core.model.WithinClusterQueuePolicy;
 import dev.platform.scheduler.core.model.Workload;
 import dev.platform.scheduler.workload.StoredAdmission;
@@ -73,7 +75,9 @@ public final class CoreMapping {
                         p.borrowWithinCohort().maxPriorityThreshold()),
                 weight(q.fairSharing().weight()),
                 StopPolicy.valueOf(q.stopPolicy().name()),
-                q.admissionScope() == null ? null : AdmissionMode.valueOf(q.admissionScope().admissionMode().name()));
+                q.admissionScope() == null ? null : AdmissionMode.valueOf(q.admissionScope().admissionMode().name()),
+                new VictimProtection(PreemptionAnnotations.minimumRuntime(q.annotations()),
+                        PreemptionAnnotations.minimumRuntimeAppliesToHotswap(q.annotations())));
     }
 
     static LocalQueueSpec localQueue(LocalQueueManifest l) {

@@ -10,6 +10,7 @@ import dev.platform.scheduler.commit.WorkloadDecision;
 import dev.platform.scheduler.core.QueueOrder;
 import dev.platform.scheduler.core.placement.NodePool;
 import dev.platform.scheduler.core.placement.PoolKey;
+import dev.platform.scheduler.core.model.VictimProtection;
 import dev.platform.scheduler.core.placement.SlicePlacement;
 import dev.platform.scheduler.core.placement.SliceRequest;
 import dev.platform.scheduler.core.preemption.PreemptionMessage;
@@ -32,6 +33,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -81,20 +83,43 @@ public class HotswapDetector {
      *
      * @param rows         the loop's row of a workload by uid
      * @param flavorLabels node labels per ResourceFlavor name
+     * @param protection   what protects the workloads of a ClusterQueue, by its name (null when it does not exist)
      */
     public boolean run(long epoch, NodePoolPlacement placement, Function<String, WorkloadRow> rows,
-                       Map<String, Map<String, String>> flavorLabels, Consumer<Decided> mirror) {
+                       Map<String, Map<String, String>> flavorLabels, Function<String, VictimProtection> protection,
+                       Consumer<Decided> mirror) {
         if (!placement.active()) {
             return false;
         }
         Instant now = clock.instant();
-        return hotswapBrokenPools(epoch, now, placement, rows, flavorLabels, mirror)
-                | chooseAgainPastBlockedVictims(epoch, now, placement, rows, flavorLabels, mirror);
+        Predicate<SlicePlacement.Holder> mayBeVictim = mayBeVictim(now, rows, protection);
+        return hotswapBrokenPools(epoch, now, placement, rows, flavorLabels, mayBeVictim, mirror)
+                | chooseAgainPastBlockedVictims(epoch, now, placement, rows, flavorLabels, mayBeVictim, mirror);
+    }
+
+    /**
+     * A holder may be a hotswap victim unless its ClusterQueue's minimum runtime, said to apply to hotswap too
+     * ({@code platform.dev/minimum-runtime-applies-to-hotswap: "true"}), protects it still.
+     */
+    private static Predicate<SlicePlacement.Holder> mayBeVictim(Instant now, Function<String, WorkloadRow> rows,
+                                                                Function<String, VictimProtection> clusterQueues) {
+        return holder -> {
+            WorkloadRow row = rows.apply(holder.workloadUid());
+            if (row == null || row.admission() == null || row.admittedAt() == null) {
+                return true;
+            }
+            VictimProtection protection = clusterQueues.apply(row.admission().clusterQueue());
+            if (protection == null || !protection.appliesToHotswap()) {
+                return true;
+            }
+            Instant end = protection.endsAt(row.admittedAt());
+            return end == null || !end.isAfter(now);
+        };
     }
 
     private boolean hotswapBrokenPools(long epoch, Instant now, NodePoolPlacement placement,
                                        Function<String, WorkloadRow> rows, Map<String, Map<String, String>> flavorLabels,
-                                       Consumer<Decided> mirror) {
+                                       Predicate<SlicePlacement.Holder> mayBeVictim, Consumer<Decided> mirror) {
         Map<PoolKey, UnhealthyPool> broken = brokenPools(now, placement);
         if (broken.isEmpty()) {
             return false;
@@ -113,7 +138,7 @@ public class HotswapDetector {
             }
             UnhealthyPool first = broken.get(itsBroken.iterator().next());
             SliceRequest request = NodePoolPlacement.request(row, flavorLabels);
-            SlicePlacement.Replacement replacement = placement.slices().replace(request, itsBroken).orElse(null);
+            SlicePlacement.Replacement replacement = placement.slices().replace(request, itsBroken, mayBeVictim).orElse(null);
             List<WorkloadRow> victims = replacement == null ? List.of()
                     : replacement.victims().stream().map(h -> rows.apply(h.workloadUid())).toList();
             WorkloadDecision.Hotswap hotswap = decide(new WorkloadDecision.Hotswap.Disruption(first.cluster(),
@@ -136,6 +161,7 @@ public class HotswapDetector {
     private boolean chooseAgainPastBlockedVictims(long epoch, Instant now, NodePoolPlacement placement,
                                                   Function<String, WorkloadRow> rows,
                                                   Map<String, Map<String, String>> flavorLabels,
+                                                  Predicate<SlicePlacement.Holder> mayBeVictim,
                                                   Consumer<Decided> mirror) {
         boolean decided = false;
         for (HotswapStore.BlockedHotswap blocked : hotswaps.blockedSince(now.minus(blockedEvictions))) {
@@ -150,7 +176,7 @@ public class HotswapDetector {
                 continue;
             }
             SliceRequest request = NodePoolPlacement.request(row, flavorLabels);
-            SlicePlacement.Replacement replacement = placement.slices().replace(request, occupied).orElse(null);
+            SlicePlacement.Replacement replacement = placement.slices().replace(request, occupied, mayBeVictim).orElse(null);
             if (replacement == null) {
                 continue;
             }

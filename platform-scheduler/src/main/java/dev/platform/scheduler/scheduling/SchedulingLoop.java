@@ -4,6 +4,8 @@ import dev.platform.scheduler.cluster.AgentsProperties;
 import dev.platform.scheduler.cluster.NodePoolInventory;
 import dev.platform.scheduler.commit.DecisionCommitter;
 import dev.platform.scheduler.config.ConfigStore;
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
+import dev.platform.scheduler.core.model.VictimProtection;
 import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.forecast.ForecastService;
@@ -170,7 +172,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
                 }
                 boolean changed = readChanges();                                                // 3
                 changed |= hotswapDetector.run(leadership.epoch(), cache.placement(), cache::row,       // 4
-                        configuration.flavorLabels(), this::hotswapped) | lifecycle.run(leadership.epoch(), cache)
+                        configuration.flavorLabels(), this::victimProtection, this::hotswapped) | lifecycle.run(leadership.epoch(), cache)
                         | missingJobSets.run(leadership.epoch());
                 changed |= placePriorityOnly();                                                 // 5
                 boolean progressed = runCycle();                                                // 6
@@ -287,6 +289,11 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
         }
         metrics.cycle(!cycle.admitted().isEmpty(), Duration.ofNanos(System.nanoTime() - started));
         return progressed;
+    }
+
+    private VictimProtection victimProtection(String clusterQueue) {
+        ClusterQueueSpec spec = cache.state().configuration().clusterQueue(clusterQueue);
+        return spec == null ? null : spec.victimProtection();
     }
 
     /** A committed hotswap, mirrored in the cache before the next is decided, then counted and logged. */

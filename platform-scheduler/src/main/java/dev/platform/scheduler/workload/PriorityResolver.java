@@ -1,5 +1,6 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.scheduler.refusal.Refusal;
 import org.springframework.stereotype.Component;
@@ -12,7 +13,9 @@ import java.util.Optional;
  * A workload's priority: the WorkloadPriorityClass named by label
  * {@code kueue.x-k8s.io/priority-class} first, else the pod templates' PriorityClass, else
  * {@code spec.priority} of a Workload, else the global default PriorityClass, else 0. A class
- * that is named but does not exist is an error, as Kubernetes refuses such pods.
+ * that is named but does not exist is an error, as Kubernetes refuses such pods. Kueue's annotation
+ * {@code kueue.x-k8s.io/priority-boost} is added to it: the workload is ordered, preempts and is preempted by that
+ * effective priority everywhere.
  */
 @Component
 public class PriorityResolver {
@@ -23,16 +26,34 @@ public class PriorityResolver {
         this.configuration = configuration;
     }
 
-    /** The class that decided and its value; className is null when none did. */
-    public record ResolvedPriority(String className, int value) {
+    /**
+     * The class that decided, the effective priority (the class's value plus the boost) and the boost; className is
+     * null when no class decided.
+     */
+    public record ResolvedPriority(String className, int value, int boost) {
+
+        public ResolvedPriority(String className, int value) {
+            this(className, value, 0);
+        }
+
+        ResolvedPriority boostedBy(int by) {
+            long boosted = (long) value + by;
+            return new ResolvedPriority(className, (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, boosted)),
+                    by);
+        }
     }
 
     public ResolvedPriority resolve(WorkloadManifest workload) {
         return resolve(workload, configuration);
     }
 
-    /** The priority as {@code configuration} says (a view of it as of now, for one submission). */
+    /** The priority as {@code configuration} says (a view of it as of now, for one submission), boost included. */
     ResolvedPriority resolve(WorkloadManifest workload, QueueConfiguration configuration) {
+        return base(workload, configuration)
+                .boostedBy(PreemptionAnnotations.priorityBoost(workload.metadata().annotations()));
+    }
+
+    private static ResolvedPriority base(WorkloadManifest workload, QueueConfiguration configuration) {
         if (workload.workloadPriorityClassName() != null) {
             return new ResolvedPriority(workload.workloadPriorityClassName(),
                     configuration.priorityValue("WorkloadPriorityClass", workload.workloadPriorityClassName())

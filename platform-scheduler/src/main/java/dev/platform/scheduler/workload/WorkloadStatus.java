@@ -12,6 +12,8 @@ import java.util.Map;
  * is activated), {@code requeueState} Kueue's {@code status.requeueState} (null until the workload is
  * first requeued after a PodsReady timeout or a start that failed transiently), {@code submittedBy} the caller who
  * submitted it (null when unknown: adopted from a cluster, or submitted before submitters were recorded).
+ * {@code priority} is the effective priority, {@code basePriority} plus {@code priorityBoost} (Kueue's annotation
+ * {@code kueue.x-k8s.io/priority-boost}, 0 when absent).
  */
 public record WorkloadStatus(
         String namespace,
@@ -34,7 +36,9 @@ public record WorkloadStatus(
         Forecast forecast,
         boolean active,
         RequeueState requeueState,
-        String submittedBy) {
+        String submittedBy,
+        int basePriority,
+        int priorityBoost) {
 
     /** requests are per pod, as Kubernetes quantities. */
     public record PodSet(String name, int count, Map<String, String> requests) {

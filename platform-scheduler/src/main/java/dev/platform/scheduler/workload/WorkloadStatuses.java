@@ -31,8 +31,10 @@ public class WorkloadStatuses {
                 .map(WorkloadRow::uid).toList();
         Map<UUID, int[]> positions = store.positions(pending);
         Map<UUID, WorkloadStatus.Forecast> forecasts = store.forecasts(pending);
+        Map<UUID, Integer> boosts = store.priorityBoosts(uids);
         return rows.stream().map(row -> {
             int[] position = positions.get(row.uid());
+            int boost = boosts.getOrDefault(row.uid(), 0);
             return new WorkloadStatus(row.namespace(), row.name(), row.kind(), row.uid().toString(), row.queueName(),
                     row.clusterQueue(), row.priorityClassName(), row.priority(), row.state(),
                     row.podSets().stream().map(WorkloadStatuses::podSet).toList(),
@@ -43,7 +45,7 @@ public class WorkloadStatuses {
                     row.state() == WorkloadState.Pending && row.pendingReason() != null
                             ? new WorkloadStatus.PendingReason(row.pendingReason(), row.pendingMessage()) : null,
                     row.createdAt(), row.admittedAt(), forecasts.get(row.uid()), row.lifecycle().active(),
-                    requeueState(row.lifecycle()), row.submittedBy());
+                    requeueState(row.lifecycle()), row.submittedBy(), row.priority() - boost, boost);
         }).toList();
     }
 

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.scheduler.web.KeysetCursor;
 import dev.platform.scheduler.workload.WorkloadStatus.Condition;
@@ -179,6 +180,27 @@ public class WorkloadStore {
     /** The original manifest as stored. */
     public Optional<String> manifest(UUID uid) {
         return jdbc.sql("SELECT manifest::text FROM workload WHERE uid = ?").param(uid).query(String.class).optional();
+    }
+
+    /** The priority boosts of {@code uids} (Kueue's annotation on their manifests), keyed by uid; absent when none. */
+    public Map<UUID, Integer> priorityBoosts(Collection<UUID> uids) {
+        Map<UUID, Integer> boosts = new HashMap<>();
+        annotations(uids, PreemptionAnnotations.PRIORITY_BOOST).forEach((uid, text) -> boosts.put(uid, Integer.parseInt(text)));
+        return boosts;
+    }
+
+    /** One annotation of the manifests of {@code uids}, keyed by uid; absent where the manifest has none. */
+    public Map<UUID, String> annotations(Collection<UUID> uids, String key) {
+        Map<UUID, String> values = new HashMap<>();
+        if (uids.isEmpty()) {
+            return values;
+        }
+        jdbc.sql("SELECT uid, manifest -> 'metadata' -> 'annotations' ->> ? AS value FROM workload"
+                        + " WHERE uid = ANY(?) AND manifest -> 'metadata' -> 'annotations' ->> ? IS NOT NULL")
+                .params(key, uids.toArray(UUID[]::new), key)
+                .query((rs, i) -> Map.entry(rs.getObject("uid", UUID.class), rs.getString("value")))
+                .list().forEach(e -> values.put(e.getKey(), e.getValue()));
+        return values;
     }
 
     /** The original manifests of {@code uids}, keyed by uid; a uid without a row is absent. */

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.FieldValidation;
 import dev.platform.api.manifest.Kind;
@@ -21,7 +22,8 @@ import java.util.Map;
 
 /**
  * What may change of a submitted workload, as in Kueue: its {@code spec.active} (deactivated: evicted if it holds
- * quota, kept out of its queue until activated again) and its label {@code kueue.x-k8s.io/priority-class} (Kueue
+ * quota, kept out of its queue until activated again), its annotation {@code kueue.x-k8s.io/priority-boost} (added
+ * to its priority), the platform's {@code platform.dev/last-checkpoint} (where its lost work counts from) and its label {@code kueue.x-k8s.io/priority-class} (Kueue
  * keeps that label mutable so that priority can be raised or lowered; the queue is re-sorted at once and the next
  * preemption search sees the new value). Everything else of a workload is immutable: delete and resubmit.
  * <p>
@@ -34,6 +36,9 @@ import java.util.Map;
 public class WorkloadUpdates {
 
     static final String PRIORITY_CLASS_LABEL = "kueue.x-k8s.io/priority-class";
+    /** The annotations a submitted workload may change: its priority boost and its last checkpoint. */
+    private static final List<String> MUTABLE_ANNOTATIONS =
+            List.of(PreemptionAnnotations.PRIORITY_BOOST, PreemptionAnnotations.LAST_CHECKPOINT);
     private static final TypeReference<Map<String, Object>> TREE = new TypeReference<>() {
     };
 
@@ -154,6 +159,18 @@ public class WorkloadUpdates {
             labels.put(PRIORITY_CLASS_LABEL, label);
             patch.put("metadata", Map.of("labels", labels));
         }
+        Map<String, Object> annotations = new LinkedHashMap<>();
+        for (String key : MUTABLE_ANNOTATIONS) {
+            String value = posted.metadata().annotations().get(key);
+            if (value != null || child(child(stored, "metadata"), "annotations").containsKey(key)) {
+                annotations.put(key, value);
+            }
+        }
+        if (!annotations.isEmpty()) {
+            Map<String, Object> metadata = new LinkedHashMap<>(child(patch, "metadata"));
+            metadata.put("annotations", annotations);
+            patch.put("metadata", metadata);
+        }
         if (posted.kind() == Kind.WORKLOAD) {
             patch.put("spec", Map.of("active", posted.active()));
         }
@@ -166,8 +183,16 @@ public class WorkloadUpdates {
                 case "metadata" -> {
                     Map<String, Object> metadata = child(patch, "metadata");
                     for (String field : metadata.keySet()) {
-                        if (!field.equals("labels")) {
+                        if (!field.equals("labels") && !field.equals("annotations")) {
                             throw immutable("metadata." + field);
+                        }
+                    }
+                    for (Map.Entry<String, Object> annotation : child(metadata, "annotations").entrySet()) {
+                        if (!MUTABLE_ANNOTATIONS.contains(annotation.getKey())) {
+                            throw immutable("metadata.annotations." + annotation.getKey());
+                        }
+                        if (annotation.getValue() != null && !(annotation.getValue() instanceof String)) {
+                            throw invalid("metadata.annotations." + annotation.getKey(), "must be a string or null");
                         }
                     }
                     for (Map.Entry<String, Object> label : child(metadata, "labels").entrySet()) {
@@ -240,8 +265,9 @@ public class WorkloadUpdates {
     }
 
     private static Refusal immutable(String path) {
-        return invalid(path, "cannot change: only spec.active and metadata.labels." + PRIORITY_CLASS_LABEL
-                + " of a submitted workload can (delete it and submit again to change anything else)");
+        return invalid(path, "cannot change: only spec.active, metadata.labels." + PRIORITY_CLASS_LABEL
+                + ", metadata.annotations." + PreemptionAnnotations.PRIORITY_BOOST + " and metadata.annotations."
+                + PreemptionAnnotations.LAST_CHECKPOINT + " of a submitted workload can (delete it and submit again to change anything else)");
     }
 
     private static Refusal invalid(String path, String message) {

@@ -106,7 +106,20 @@ class PreemptionControllerTest extends ControllerSliceTest {
                 .andExpect(header().string("Content-Disposition", "attachment; filename=\"preemptions.csv\""))
                 .andExpect(content().string(startsWith("id,at,reason,message,preemptor_namespace,")))
                 .andExpect(content().string(containsString("\r\n7,2026-01-01T10:00:00Z,InClusterQueue,"
-                        + "\"'=HYPERLINK(\"\"x\"\"), then more\",team-a,big,11111111-1111-1111-1111-111111111111,cq,100,team-a,'-small,22222222-2222-2222-2222-222222222222,cq,1\r\n")));
+                        + "\"'=HYPERLINK(\"\"x\"\"), then more\",team-a,big,11111111-1111-1111-1111-111111111111,cq,100,team-a,'-small,22222222-2222-2222-2222-222222222222,cq,1,,\r\n")));
+    }
+
+    @Test
+    void theCsvExportSaysWhatThePreemptionCostTheVictim() throws Exception {
+        given(preemptionStore.page(any(), isNull(), eq(5000))).willReturn(List.of(
+                new PreemptionEvent(9, AT, "Hotswap", "m",
+                        new PreemptionEvent.Party("team-a", "big", UUID.fromString("11111111-1111-1111-1111-111111111111"), "cq", 100),
+                        new PreemptionEvent.Party("team-a", "small", UUID.fromString("22222222-2222-2222-2222-222222222222"), "cq", 1),
+                        new LostWork(AT.minusSeconds(60), java.util.Map.of("google.com/tpu", 960.0)))));
+
+        mvc.perform(get("/api/v1/preemptions").accept("text/csv"))
+                .andExpect(content().string(containsString(",lost_work_since,lost_work_resource_seconds\r\n")))
+                .andExpect(content().string(containsString(",cq,1,2026-01-01T09:59:00Z,google.com/tpu=960.0\r\n")));
     }
 
     @Test

@@ -55,7 +55,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
                 row.clusterQueue(), null, 0, state, List.of(new WorkloadStatus.PodSet("main", 1, java.util.Map.of("cpu", "1"))),
                 null, List.of(new WorkloadStatus.Condition("QuotaReserved", "False", "Pending", "Waiting", row.createdAt())),
                 0, 0, new WorkloadStatus.PendingReason("WaitingForQuota", "msg"), row.createdAt(), null, null, true, null,
-                "root");
+                "root", 0, 0);
     }
 
     @Test

@@ -29,6 +29,7 @@ public final class PendingReasons {
             case LocalQueueNotFound -> "Its LocalQueue does not exist";
             case ClusterQueueInactive -> "The ClusterQueue is inactive";
             case Blocked -> "Blocked behind the head of a StrictFIFO queue";
+            case WaitingForMinimumRuntime -> "Waiting for the workloads it would preempt to reach their minimum runtime";
             case Deactivated -> "Deactivated (stopped): out of its queue until resumed";
         };
     }

@@ -20,6 +20,7 @@ import dev.platform.api.manifest.LabelSelector;
 import dev.platform.api.manifest.LocalQueueManifest;
 import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.ObjectMeta;
+import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.manifest.PriorityClassManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest.Taint;
@@ -64,7 +65,7 @@ final class ConfigDocumentDecoder {
         return switch (kind) {
             case RESOURCE_FLAVOR -> resourceFlavor(name, root.objectOrEmpty("spec"));
             case COHORT -> cohort(name, root.objectOrEmpty("spec"));
-            case CLUSTER_QUEUE -> clusterQueue(name, root.objectOrEmpty("spec"), V1BETA1.equals(type.apiVersion()));
+            case CLUSTER_QUEUE -> clusterQueue(metadata, root, V1BETA1.equals(type.apiVersion()));
             case LOCAL_QUEUE -> localQueue(metadata.namespace(), name, root.objectOrEmpty("spec"));
             case WORKLOAD_PRIORITY_CLASS -> workloadPriorityClass(name, root);
             case PRIORITY_CLASS -> priorityClass(name, root);
@@ -111,7 +112,15 @@ final class ConfigDocumentDecoder {
                 QuotaDecoder.fairSharing(spec));
     }
 
-    private static ClusterQueueManifest clusterQueue(String name, FieldCursor spec, boolean v1beta1) {
+    private static ClusterQueueManifest clusterQueue(ObjectMeta metadata, FieldCursor root, boolean v1beta1) {
+        String name = metadata.name();
+        FieldCursor spec = root.objectOrEmpty("spec");
+        metadata.annotations().forEach((key, value) -> {
+            String problem = PreemptionAnnotations.clusterQueueProblem(key, value);
+            if (problem != null) {
+                root.findings().error("metadata.annotations." + key, problem);
+            }
+        });
         String cohortField = v1beta1 ? "cohort" : "cohortName";
         String otherField = v1beta1 ? "cohortName" : "cohort";
         String cohort = reference(spec, cohortField);
@@ -131,7 +140,8 @@ final class ConfigDocumentDecoder {
                 preemption(spec.object("preemption")),
                 QuotaDecoder.fairSharing(spec),
                 spec.oneOf("stopPolicy", StopPolicy.class),
-                admissionScope(spec.object("admissionScope")));
+                admissionScope(spec.object("admissionScope")),
+                PreemptionAnnotations.platformAnnotations(metadata.annotations()));
     }
 
     /** Kueue requires admissionMode once admissionScope is given. */

@@ -2,6 +2,7 @@ package dev.platform.api.manifest.decode;
 
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.ObjectMeta;
+import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
@@ -41,6 +42,8 @@ final class WorkloadDocumentDecoder {
         root.passThrough();
         KnownFields.WORKLOADS.check(root.value(), schemaType(type), "", root.findings());
         ObjectMeta metadata = KubernetesFields.objectMeta(root, type.kind(), defaultNamespace);
+        priorityBoost(metadata, root.findings());
+        lastCheckpoint(metadata, root.findings());
         FieldCursor spec = root.requiredObject("spec");
         Map<String, Object> manifest = jsonTree(root);
         return switch (type.kind()) {
@@ -171,6 +174,29 @@ final class WorkloadDocumentDecoder {
         } catch (NumberFormatException e) {
             findings.error(path, "'" + text + "' is not an integer");
             return null;
+        }
+    }
+
+    /** Kueue's priority boost: an integer added to the workload's priority, within a priority's range. */
+    private static void priorityBoost(ObjectMeta metadata, Findings findings) {
+        String text = metadata.annotations().get(PreemptionAnnotations.PRIORITY_BOOST);
+        if (text != null) {
+            integer(text, "metadata.annotations." + PreemptionAnnotations.PRIORITY_BOOST, findings,
+                    -PreemptionAnnotations.MAX_PRIORITY_BOOST, PreemptionAnnotations.MAX_PRIORITY_BOOST,
+                    "from -" + PreemptionAnnotations.MAX_PRIORITY_BOOST + " to " + PreemptionAnnotations.MAX_PRIORITY_BOOST);
+        }
+    }
+
+    /** When the workload last wrote a checkpoint: an RFC 3339 time. */
+    private static void lastCheckpoint(ObjectMeta metadata, Findings findings) {
+        String text = metadata.annotations().get(PreemptionAnnotations.LAST_CHECKPOINT);
+        if (text != null) {
+            try {
+                java.time.OffsetDateTime.parse(text);
+            } catch (java.time.format.DateTimeParseException e) {
+                findings.error("metadata.annotations." + PreemptionAnnotations.LAST_CHECKPOINT,
+                        "'" + text + "' is not an RFC 3339 time such as 2026-01-01T12:00:00Z");
+            }
         }
     }
 

@@ -5,12 +5,14 @@ import java.util.List;
 /**
  * A ClusterQueue as the core needs it. {@code cohort} is null for a standalone queue. As in Kueue, a null
  * {@code namespaceSelector} selects no namespace and an empty one ({@link LabelSelector#EVERYTHING}) every namespace.
- * A null {@code admissionMode} (no admissionScope) is {@link AdmissionMode#NoAdmissionFairSharing}.
+ * A null {@code admissionMode} (no admissionScope) is {@link AdmissionMode#NoAdmissionFairSharing}; a null
+ * {@code victimProtection} is {@link VictimProtection#NONE}.
  */
 public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> resourceGroups,
                                QueueingStrategy queueingStrategy, LabelSelector namespaceSelector,
                                FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
-                               double fairWeight, StopPolicy stopPolicy, AdmissionMode admissionMode) {
+                               double fairWeight, StopPolicy stopPolicy, AdmissionMode admissionMode,
+                               VictimProtection victimProtection) {
 
     public ClusterQueueSpec {
         resourceGroups = List.copyOf(resourceGroups);
@@ -20,6 +22,16 @@ public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> r
         preemption = preemption == null ? PreemptionPolicy.NEVER : preemption;
         stopPolicy = stopPolicy == null ? StopPolicy.None : stopPolicy;
         admissionMode = admissionMode == null ? AdmissionMode.NoAdmissionFairSharing : admissionMode;
+        victimProtection = victimProtection == null ? VictimProtection.NONE : victimProtection;
+    }
+
+    /** A ClusterQueue whose admitted workloads have no protection from preemption. */
+    public ClusterQueueSpec(String name, String cohort, List<ResourceGroup> resourceGroups,
+                            QueueingStrategy queueingStrategy, LabelSelector namespaceSelector,
+                            FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
+                            double fairWeight, StopPolicy stopPolicy, AdmissionMode admissionMode) {
+        this(name, cohort, resourceGroups, queueingStrategy, namespaceSelector, flavorFungibility, preemption,
+                fairWeight, stopPolicy, admissionMode, null);
     }
 
     /** A ClusterQueue without an admission scope. */
@@ -28,7 +40,7 @@ public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> r
                             FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
                             double fairWeight, StopPolicy stopPolicy) {
         this(name, cohort, resourceGroups, queueingStrategy, namespaceSelector, flavorFungibility, preemption,
-                fairWeight, stopPolicy, null);
+                fairWeight, stopPolicy, null, null);
     }
 
     /** The resource group covering {@code resource}, if any. */

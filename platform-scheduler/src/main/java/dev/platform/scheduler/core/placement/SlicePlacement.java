@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Which workload holds which node pool, and where new or disrupted workloads can go.
@@ -141,7 +142,7 @@ public final class SlicePlacement {
      * every lower-priority holder would not make room.
      */
     public Optional<Replacement> placeByPreempting(SliceRequest request) {
-        return replace(request, Set.of());
+        return replace(request, Set.of(), h -> true);
     }
 
     // ---- hotswap
@@ -150,9 +151,11 @@ public final class SlicePlacement {
      * Replacement pools for {@code disrupted}, which holds {@code broken} pools: free healthy
      * compatible pools first; else the fewest strictly-lower-priority holders of compatible
      * healthy pools, in Kueue's candidate order (lower priority first, then most recently
-     * admitted first, uid last), trimmed back to a minimal set. Empty when even that is not enough.
+     * admitted first, uid last), trimmed back to a minimal set; only holders {@code mayBeVictim} accepts are
+     * candidates (a ClusterQueue's minimum runtime may protect its workloads from hotswap). Empty when even that is
+     * not enough.
      */
-    public Optional<Replacement> replace(SliceRequest disrupted, Set<PoolKey> broken) {
+    public Optional<Replacement> replace(SliceRequest disrupted, Set<PoolKey> broken, Predicate<Holder> mayBeVictim) {
         Set<PoolKey> kept = new HashSet<>(poolsOf(disrupted.workloadUid()));
         kept.removeAll(broken);
         List<PoolKey> free = freePools(Set.of());
@@ -163,6 +166,7 @@ public final class SlicePlacement {
         List<Holder> candidates = holders.values().stream().distinct()
                 .filter(h -> h.priority() < disrupted.priority())
                 .filter(h -> !h.workloadUid().equals(disrupted.workloadUid()))
+                .filter(mayBeVictim)
                 .sorted(Comparator.comparingInt(Holder::priority)
                         .thenComparing(Holder::admittedAt, Comparator.reverseOrder())
                         .thenComparing(Holder::workloadUid))

@@ -92,7 +92,8 @@ final class FairSharingPreemption {
         List<AdmittedWorkload> allowed = new ArrayList<>();
         for (AdmittedWorkload w : snapshot.admitted(queue.name())) {
             if (PreemptionPolicies.allows(spec, request.preemptor(), w)
-                    && PreemptionPolicies.usesAny(w, request.needPreemption())) {
+                    && PreemptionPolicies.usesAny(w, request.needPreemption())
+                    && request.mayConsider(w, snapshot)) {
                 allowed.add(w);
             }
         }

@@ -10,10 +10,14 @@ import dev.platform.scheduler.core.model.WithinClusterQueuePolicy;
 import dev.platform.scheduler.core.quota.QuotaNode;
 import dev.platform.scheduler.core.quota.Snapshot;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Finds a minimal set of victims for a preemptor (Kueue preemption.go GetTargets): greedy removal of ordered
@@ -35,6 +39,18 @@ public final class Preemptor {
             return new FairSharingPreemption(request, snapshot).targets();
         }
         return classical(request, snapshot);
+    }
+
+    /**
+     * When the minimum runtime of the victims the request would have, were nobody protected, ends: the latest end
+     * among those protected now. Empty when the request has victims anyway, or would have none even then, or none of
+     * them is protected.
+     */
+    public Optional<Instant> protectionEnd(PreemptionRequest request, Snapshot snapshot) {
+        return targets(request.withMinimumRuntimeIgnored(), snapshot).stream()
+                .map(t -> snapshot.protectedUntil(t.victim()))
+                .filter(Objects::nonNull)
+                .max(Comparator.naturalOrder());
     }
 
     /** How a candidate may be preempted (classical/hierarchical_preemption.go preemptionVariant). */
@@ -153,7 +169,8 @@ public final class Preemptor {
         }
         for (AdmittedWorkload w : snapshot.admitted(queue.name())) {
             if (!PreemptionPolicies.allows(spec, request.preemptor(), w)
-                    || !PreemptionPolicies.usesAny(w, request.needPreemption())) {
+                    || !PreemptionPolicies.usesAny(w, request.needPreemption())
+                    || !request.mayConsider(w, snapshot)) {
                 continue;
             }
             out.add(new Candidate(w, lca, variantOf(w, advantage, request, spec), kind));

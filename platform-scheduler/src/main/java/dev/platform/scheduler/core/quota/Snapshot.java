@@ -59,6 +59,16 @@ public final class Snapshot {
         return now;
     }
 
+    /**
+     * Until when an admitted workload is protected from preemption by its ClusterQueue's minimum runtime, or null
+     * when it is not (any more).
+     */
+    public Instant protectedUntil(AdmittedWorkload w) {
+        ClusterQueueSpec spec = clusterQueues.get(w.clusterQueue());
+        Instant end = spec == null ? null : spec.victimProtection().endsAt(w.admittedAt());
+        return end != null && end.isAfter(now) ? end : null;
+    }
+
     /** Whether some ClusterQueue may order its workloads by LocalQueue usage (admission fair sharing is on). */
     public boolean admissionFairSharing() {
         return localQueueUsage != null;

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,6 +22,8 @@ class SlicePlacementTest {
     private static final Map<String, String> V6E_4X4 = Map.of(
             "cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology", "4x4");
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    /** A hotswap where no holder is protected. */
+    private static final Predicate<Holder> ANY = h -> true;
 
     private SlicePlacement placement;
 
@@ -73,7 +76,7 @@ class SlicePlacementTest {
         placement.assign(holder("low", 1000000, 2), placement.place(jobSet("low", 1000000)).orElseThrow());
         markUnhealthy("pool-1");
 
-        Replacement replacement = placement.replace(jobSet("high", 2000000), Set.of(new PoolKey("sim", "pool-1"))).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 2000000), Set.of(new PoolKey("sim", "pool-1")), ANY).orElseThrow();
 
         assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("low");
         assertThat(replacement.placement().allPools()).contains(new PoolKey("sim", "pool-0")).doesNotContain(new PoolKey("sim", "pool-1")).hasSize(2);
@@ -87,7 +90,7 @@ class SlicePlacementTest {
         placement.assign(holder("low", 1, 2), placement.place(jobSet("low", 1)).orElseThrow());
         markUnhealthy5("pool-0");
 
-        Replacement replacement = placement.replace(jobSet("high", 10), Set.of(new PoolKey("sim", "pool-0"))).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 10), Set.of(new PoolKey("sim", "pool-0")), ANY).orElseThrow();
 
         assertThat(replacement.victims()).isEmpty();
         assertThat(replacement.placement().allPools()).containsExactlyInAnyOrder(new PoolKey("sim", "pool-1"), new PoolKey("sim", "pool-4"));
@@ -99,7 +102,7 @@ class SlicePlacementTest {
         placement.assign(holder("b", 5, 2), placement.place(jobSet("b", 5)).orElseThrow());
         markUnhealthy("pool-0");
 
-        assertThat(placement.replace(jobSet("a", 5), Set.of(new PoolKey("sim", "pool-0")))).isEmpty();
+        assertThat(placement.replace(jobSet("a", 5), Set.of(new PoolKey("sim", "pool-0")), ANY)).isEmpty();
     }
 
     @Test
@@ -112,9 +115,25 @@ class SlicePlacementTest {
         placement.assign(holder("mid", 50, 4), placement.place(oneSlice("mid", 50)).orElseThrow());
         markUnhealthy5("pool-1");
 
-        Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1"))).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1")), ANY).orElseThrow();
 
         assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("newer");
+    }
+
+    @Test
+    void aHolderTheSearchMayNotTakeIsPassedOverForTheNextInOrder() {
+        placement.replaceInventory(IntStream.range(0, 5).mapToObj(i -> pool("sim", "pool-" + i, NodePool.Health.Healthy))
+                .toList());
+        placement.assign(holder("high", 100, 1), placement.place(jobSet("high", 100)).orElseThrow());
+        placement.assign(holder("older", 1, 2), placement.place(oneSlice("older", 1)).orElseThrow());
+        placement.assign(holder("newer", 1, 3), placement.place(oneSlice("newer", 1)).orElseThrow());
+        placement.assign(holder("mid", 50, 4), placement.place(oneSlice("mid", 50)).orElseThrow());
+        markUnhealthy5("pool-1");
+
+        Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1")),
+                h -> !h.workloadUid().equals("newer")).orElseThrow();
+
+        assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("older");
     }
 
     @Test
@@ -123,7 +142,7 @@ class SlicePlacementTest {
         placement.assign(holder("low", 1, 2), placement.place(jobSet("low", 1)).orElseThrow());
         markUnhealthy("pool-0", "pool-1");
 
-        Replacement replacement = placement.replace(jobSet("high", 10), Set.of(new PoolKey("sim", "pool-0"), new PoolKey("sim", "pool-1"))).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 10), Set.of(new PoolKey("sim", "pool-0"), new PoolKey("sim", "pool-1")), ANY).orElseThrow();
 
         assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("low");
         assertThat(replacement.placement().allPools()).containsExactlyInAnyOrder(new PoolKey("sim", "pool-2"), new PoolKey("sim", "pool-3"));
@@ -199,7 +218,7 @@ class SlicePlacementTest {
         placement.changePriority("raised", 200);
         markUnhealthy5("pool-1");
 
-        Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1"))).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1")), ANY).orElseThrow();
 
         assertThat(replacement.victims()).as("lowest priority now, then the most recently admitted")
                 .containsExactly(holder("lowered", 1, 3));

@@ -10,6 +10,8 @@ import dev.platform.scheduler.core.model.Admission;
 import dev.platform.scheduler.core.model.AdmissionMode;
 import dev.platform.scheduler.core.model.BorrowWithinCohortPolicy;
 import dev.platform.scheduler.core.model.ClusterQueueSpec;
+import dev.platform.scheduler.core.model.VictimProtection;
+import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.scheduler.core.model.CohortSpec;
 import dev.platform.scheduler.core.model.FlavorFungibility;
 import dev.platform.scheduler.core.model.FlavorQuotas;
@@ -186,7 +188,8 @@ final class Scenario {
     void setStopPolicy(String clusterQueue, StopPolicy policy) {
         ClusterQueueSpec q = clusterQueues.get(clusterQueue);
         ClusterQueueSpec stopped = new ClusterQueueSpec(q.name(), q.cohort(), q.resourceGroups(), q.queueingStrategy(),
-                q.namespaceSelector(), q.flavorFungibility(), q.preemption(), q.fairWeight(), policy);
+                q.namespaceSelector(), q.flavorFungibility(), q.preemption(), q.fairWeight(), policy,
+                q.admissionMode(), q.victimProtection());
         clusterQueues.put(clusterQueue, stopped);
         state.applyClusterQueue(stopped);
     }
@@ -216,7 +219,14 @@ final class Scenario {
                 enumOf(QueueingStrategy.class, cq.get("queueingStrategy")),
                 selector == null ? null : labelSelector(map(selector)),
                 fungibility, preemption, weight(cq), enumOf(StopPolicy.class, cq.get("stopPolicy")),
-                enumOf(AdmissionMode.class, map(cq.get("admissionScope")).get("admissionMode")));
+                enumOf(AdmissionMode.class, map(cq.get("admissionScope")).get("admissionMode")),
+                victimProtection(strMap(cq.get("annotations"))));
+    }
+
+    /** The ClusterQueue's {@code annotations}, read as the REST API reads its metadata's. */
+    private static VictimProtection victimProtection(Map<String, String> annotations) {
+        return new VictimProtection(PreemptionAnnotations.minimumRuntime(annotations),
+                PreemptionAnnotations.minimumRuntimeAppliesToHotswap(annotations));
     }
 
     /** v1beta1 spelled MayStopSearch as Borrow / Preempt. */

@@ -1,0 +1,51 @@
+package dev.platform.scheduler.preemption;
+
+import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The training a preemption threw away: the victim's requests of the accelerator resources times the time since
+ * {@code since}, the later of its last checkpoint and its current admission. {@code resourceSeconds} holds one
+ * entry per resource the victim requests (for example {@code google.com/tpu}: chip-seconds).
+ */
+public record LostWork(Instant since, Map<String, Double> resourceSeconds) {
+
+    public LostWork {
+        resourceSeconds = Map.copyOf(resourceSeconds);
+    }
+
+    /**
+     * What a victim admitted at {@code admittedAt} that last checkpointed at {@code checkpoint} (null when unknown)
+     * loses when preempted at {@code now}; null when it was not admitted.
+     */
+    static LostWork of(List<PodSetSpec> podSets, Instant admittedAt, Instant checkpoint, Instant now,
+                       Collection<String> resources) {
+        if (admittedAt == null) {
+            return null;
+        }
+        Instant since = checkpoint != null && checkpoint.isAfter(admittedAt) ? checkpoint : admittedAt;
+        double seconds = Math.max(0, Duration.between(since, now).toMillis()) / 1000.0;
+        Map<String, Double> lost = new TreeMap<>();
+        for (PodSetSpec podSet : podSets) {
+            podSet.requests().forEach((resource, quantity) -> {
+                if (resources.contains(resource)) {
+                    double amount = BigDecimal.valueOf(quantity.milliValue()).movePointLeft(3).doubleValue() * podSet.count();
+                    lost.merge(resource, amount * seconds, Double::sum);
+                }
+            });
+        }
+        return new LostWork(since, lost);
+    }
+
+    /** The resource-seconds summed over the resources: what the lost-work counter adds. */
+    public double total() {
+        return resourceSeconds.values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+}

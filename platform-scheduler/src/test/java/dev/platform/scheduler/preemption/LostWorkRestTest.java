@@ -1,0 +1,80 @@
+package dev.platform.scheduler.preemption;
+
+import dev.platform.scheduler.testsupport.Manifests;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Every preemption records the work its victim lost: its TPU requests times the time since its last checkpoint
+ * ({@code platform.dev/last-checkpoint}, set by merge patch here) or its admission, in the audit's JSON and CSV and
+ * in the counter {@code platform_preemption_lost_work_seconds_total}.
+ */
+class LostWorkRestTest extends PlatformApplicationTest {
+
+    @BeforeEach
+    void setUp() {
+        api.postYaml("/api/v1/manifests", Manifests.queue("cq", "8", "LowerPriority").replace("cpu", "google.com/tpu"));
+        api.postYaml("/api/v1/manifests", Manifests.priorityClass("low", 10) + "---\n" + Manifests.priorityClass("high", 100));
+    }
+
+    @Test
+    void aPreemptionRecordsTheChipSecondsSinceTheVictimsLastCheckpoint() {
+        api.postYaml("/api/v1/namespaces/team-a/workloads", tpuJob("victim", "low"));
+        Instant admittedAt = Instant.parse(awaitState("victim", "Admitted").get("admittedAt").asString());
+        Instant checkpoint = admittedAt.plusMillis(1);
+        assertThat(api.send("PATCH", "/api/v1/namespaces/team-a/workloads/victim", Map.of(),
+                "application/merge-patch+json",
+                "{\"metadata\": {\"annotations\": {\"platform.dev/last-checkpoint\": \"" + checkpoint + "\"}}}")
+                .status()).isEqualTo(200);
+
+        api.postYaml("/api/v1/namespaces/team-a/workloads", tpuJob("urgent", "high"));
+        awaitState("urgent", "Admitted");
+
+        JsonNode event = api.get("/api/v1/preemptions").json().get("items").get(0);
+        Instant at = Instant.parse(event.get("at").asString());
+        assertThat(Instant.parse(event.at("/lostWork/since").asString())).isEqualTo(checkpoint);
+        double expected = 8 * Duration.between(checkpoint, at).toMillis() / 1000.0;
+        assertThat(event.at("/lostWork/resourceSeconds/google.com~1tpu").asDouble()).isCloseTo(expected, within(0.01));
+        assertThat(event.at("/lostWork/resourceSeconds").size()).isEqualTo(1);
+
+        String csv = api.get("/api/v1/preemptions?format=csv").body();
+        assertThat(csv.lines().findFirst().orElseThrow()).endsWith(",lost_work_since,lost_work_resource_seconds");
+        assertThat(csv).contains("," + checkpoint + ",google.com/tpu=");
+
+        String metrics = api.get("/actuator/prometheus", "text/plain").body();
+        assertThat(metrics).containsPattern(
+                "platform_preemption_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"InClusterQueue\"} [0-9.E]+");
+    }
+
+    @Test
+    void aLastCheckpointThatIsNoTimeIsRefusedAtItsPath() {
+        var response = api.postYaml("/api/v1/namespaces/team-a/workloads", tpuJob("odd", "low")
+                .replace("  labels:", "  annotations: {platform.dev/last-checkpoint: yesterday}\n  labels:"));
+
+        assertThat(response.status()).isEqualTo(422);
+        assertThat(response.body()).contains("metadata.annotations.platform.dev/last-checkpoint");
+    }
+
+    /** A Job of one pod asking for all 8 TPU chips of the queue. */
+    private static String tpuJob(String name, String priorityClass) {
+        return Manifests.job(name, "lq", "8", priorityClass)
+                .replace("resources: {requests: {cpu: \"8\"}}",
+                        "resources: {requests: {google.com/tpu: \"8\"}, limits: {google.com/tpu: \"8\"}}");
+    }
+
+    private JsonNode awaitState(String name, String state) {
+        return await().atMost(Duration.ofSeconds(20)).until(
+                () -> api.get("/api/v1/namespaces/team-a/workloads/" + name).json(),
+                w -> state.equals(w.get("state").asString()));
+    }
+}
