@@ -42,6 +42,9 @@ final class SchedulerCache {
     /** What the cache tells the rest of the loop about rows it reconciles. */
     interface Observer {
 
+        /** {@code row}, waiting in a LocalQueue, is new to the cache: it was submitted. */
+        void submitted(Workload workload, WorkloadRow row);
+
         /** {@code row} runs now and did not at the previous row. */
         void startedRunning(WorkloadRow row);
 
@@ -131,6 +134,9 @@ final class SchedulerCache {
         if (row.queueName() == null) {
             reconcilePriorityOnly(uid, row);
             return;
+        }
+        if (previous == null && row.state() == WorkloadState.Pending) {
+            observer.submitted(CoreMapping.workload(row), row);
         }
         boolean parked = waitingForNodePool.remove(uid) != null;
         boolean wasPending = pending.remove(uid) || parked;

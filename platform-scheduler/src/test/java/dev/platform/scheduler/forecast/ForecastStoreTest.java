@@ -1,5 +1,6 @@
 package dev.platform.scheduler.forecast;
 
+import dev.platform.scheduler.core.forecast.ArrivalBasis;
 import dev.platform.scheduler.core.forecast.ForecastBasis;
 import dev.platform.scheduler.core.forecast.WorkloadForecast;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
@@ -64,8 +65,23 @@ class ForecastStoreTest {
                 T0.plusSeconds(30));
 
         assertThat(forecast(waiting)).isEqualTo(new WorkloadStatus.Forecast(T0.plusSeconds(300), T0.plusSeconds(240),
-                T0.plusSeconds(360), "QuotaAvailable", "quota frees up", T0.plusSeconds(30), false));
+                T0.plusSeconds(360), "QuotaAvailable", "quota frees up", T0.plusSeconds(30), false,
+                T0.plusSeconds(300), "NoArrivalHistory"));
         assertThat(workloads.forecasts(List.of(waiting, other))).containsOnlyKeys(waiting);
+    }
+
+    @Test
+    void aForecastWithArrivalsKeepsTheTimeIfNothingArrives() {
+        WorkloadForecast withArrivals = new WorkloadForecast(T0.plusSeconds(900), T0.plusSeconds(600),
+                T0.plusSeconds(1800), ForecastBasis.LocalQueueHistory, "median over 21 runs", T0.plusSeconds(300),
+                ArrivalBasis.ArrivalHistory);
+
+        store.writeTree(List.of("cq"), Map.of(waiting.toString(), new ForecastStore.Entry("cq", withArrivals)),
+                List.of(), T0);
+
+        assertThat(forecast(waiting)).isEqualTo(new WorkloadStatus.Forecast(T0.plusSeconds(900), T0.plusSeconds(600),
+                T0.plusSeconds(1800), "LocalQueueHistory", "median over 21 runs", T0, false, T0.plusSeconds(300),
+                "ArrivalHistory"));
     }
 
     @Test
