@@ -135,9 +135,6 @@ final class SchedulerCache {
             reconcilePriorityOnly(uid, row);
             return;
         }
-        if (previous == null && row.state() == WorkloadState.Pending) {
-            observer.submitted(CoreMapping.workload(row), row);
-        }
         boolean parked = waitingForNodePool.remove(uid) != null;
         boolean wasPending = pending.remove(uid) || parked;
         boolean held = known != null && !wasPending;
@@ -149,11 +146,15 @@ final class SchedulerCache {
                 if (held) {
                     state.workloadFinished(uid);
                 }
+                Workload workload = CoreMapping.workload(row);
+                if (previous == null) {
+                    observer.submitted(workload, row);
+                }
                 // an inactive workload is kept but not queued (Kueue's spec.active: false)
                 if (row.lifecycle().active()) {
-                    state.addPending(CoreMapping.workload(row), row.lifecycle().requeueAt());
+                    state.addPending(workload, row.lifecycle().requeueAt());
                 } else {
-                    state.addInactive(CoreMapping.workload(row));
+                    state.addInactive(workload);
                 }
                 pending.add(uid);
                 versions.put(uid, row.version());

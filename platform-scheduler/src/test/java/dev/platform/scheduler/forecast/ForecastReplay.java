@@ -246,7 +246,7 @@ final class ForecastReplay {
                     disturbed(r.name(), r.at(), actual), instant(r.forecast(), "ifNothingArrivesAt"),
                     r.forecast().get("arrivalBasis").asString()));
         }
-        return new ReplayReport(trace.spread(), samples, withoutEstimate);
+        return new ReplayReport(trace.spread(), START.plus(trace.arrivalPhase()), samples, withoutEstimate);
     }
 
     /** Whether a workload that arrived after {@code at} was admitted in the same cohort tree by {@code actual}. */

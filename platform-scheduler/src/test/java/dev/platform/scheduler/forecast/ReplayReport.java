@@ -98,9 +98,11 @@ final class ReplayReport {
             json.put("p10p90Coverage", round(p10p90Coverage));
             json.put("within1Minute", round(within1Minute));
             json.put("within10Minutes", round(within10Minutes));
-            json.put("ifNothingArrives", Map.of("medianErrorOverWait", round(ifNothingArrivesMedianErrorOverWait),
-                    "within1Minute", round(ifNothingArrivesWithin1Minute),
-                    "within10Minutes", round(ifNothingArrivesWithin10Minutes)));
+            Map<String, Object> alone = new LinkedHashMap<>();
+            alone.put("medianErrorOverWait", round(ifNothingArrivesMedianErrorOverWait));
+            alone.put("within1Minute", round(ifNothingArrivesWithin1Minute));
+            alone.put("within10Minutes", round(ifNothingArrivesWithin10Minutes));
+            json.put("ifNothingArrives", alone);
             return json;
         }
 
@@ -110,11 +112,14 @@ final class ReplayReport {
     }
 
     private final double spread;
+    private final Instant arrivalsEnd;
     private final List<Sample> samples;
     private final int withoutEstimate;
 
-    ReplayReport(double spread, List<Sample> samples, int withoutEstimate) {
+    /** {@code arrivalsEnd}: when the trace's arrival phase ended and the backlog began to drain. */
+    ReplayReport(double spread, Instant arrivalsEnd, List<Sample> samples, int withoutEstimate) {
         this.spread = spread;
+        this.arrivalsEnd = arrivalsEnd;
         this.samples = List.copyOf(samples);
         this.withoutEstimate = withoutEstimate;
     }
@@ -156,13 +161,22 @@ final class ReplayReport {
                 share(alone, s -> s.within(ONE_MINUTE)), share(alone, s -> s.within(TEN_MINUTES)));
     }
 
-    /** The calibrations of all forecasts, of those no later arrival could change and of the others. */
+    /**
+     * The calibrations of all forecasts, of those no later arrival could change and of the others, and of those
+     * made while the trace's arrivals went on and after (when they had stopped, which no history can tell).
+     */
     Map<String, Calibration> calibrations() {
         Map<String, Calibration> all = new LinkedHashMap<>();
         all.put("all", calibration(s -> true));
         all.put("undisturbed", calibration(s -> !s.disturbed()));
         all.put("disturbed", calibration(Sample::disturbed));
+        all.put("duringArrivals", calibration(this::duringArrivals));
+        all.put("afterArrivals", calibration(s -> !duringArrivals(s)));
         return all;
+    }
+
+    boolean duringArrivals(Sample s) {
+        return s.at().isBefore(arrivalsEnd);
     }
 
     long undisturbed() {
@@ -188,6 +202,17 @@ final class ReplayReport {
         }
         double[] sorted = list.stream().mapToDouble(value).sorted().toArray();
         return sorted[Math.max(0, (int) Math.ceil(q * sorted.length) - 1)];
+    }
+
+    /** Every forecast and its admission, one line each, for a closer look than the tables give. */
+    String csv() {
+        StringBuilder out = new StringBuilder("spread,class,name,at,estimate,p10,p90,ifNothingArrives,actual,basis,"
+                + "arrivalBasis,disturbed\n");
+        samples.forEach(s -> out.append(String.join(",", Double.toString(spread), s.workloadClass(), s.name(),
+                String.valueOf(s.at()), String.valueOf(s.estimate()), String.valueOf(s.p10()), String.valueOf(s.p90()),
+                String.valueOf(s.ifNothingArrives()), String.valueOf(s.actual()), s.basis(), s.arrivalBasis(),
+                Boolean.toString(s.disturbed()))).append('\n'));
+        return out.toString();
     }
 
     /** The table as Markdown, all forecasts and then those no later arrival could have changed. */

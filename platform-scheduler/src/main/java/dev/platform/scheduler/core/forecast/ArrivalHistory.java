@@ -23,7 +23,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * now):
  * <ul>
  *     <li>under {@link #DAILY_SPAN}: one overall rate, over its latest {@link #RECENT} submissions and the time
- *     since the first of them (at least {@link #MIN_SPAN}), so that a queue gone quiet is soon expected to stay so;
+ *     since the first of them (at least {@link #MIN_SPAN}), and no more than two submissions per the silence since
+ *     the last one (a Poisson process is that silent less than one time in seven), so that a queue gone quiet is
+ *     soon expected to stay so;
  *     <li>from {@link #DAILY_SPAN}: a rate per UTC hour of the day, from {@link #WEEKLY_SPAN} per hour of the week:
  *     the submissions in that hour over the hours of that kind observed, each smoothed towards the overall rate
  *     with one hour's weight.
@@ -134,7 +136,12 @@ public final class ArrivalHistory implements ArrivalModel {
         if (span < DAILY_SPAN.toMillis()) {
             int k = Math.min(n, RECENT);
             long window = Math.max(now - s.times[n - k], MIN_SPAN.toMillis());
-            return new ArrivalRate(ArrivalRate.Profile.Overall, new double[]{(k - 1) / (window / HOUR_MILLIS)});
+            double rate = (k - 1) / (window / HOUR_MILLIS);
+            long silence = now - s.times[n - 1];
+            if (silence > 0) {
+                rate = Math.min(rate, 2 / (silence / HOUR_MILLIS));
+            }
+            return new ArrivalRate(ArrivalRate.Profile.Overall, new double[]{rate});
         }
         ArrivalRate.Profile profile = span < WEEKLY_SPAN.toMillis() ? ArrivalRate.Profile.HourOfDay
                 : ArrivalRate.Profile.HourOfWeek;

@@ -52,8 +52,8 @@ public final class Forecaster {
      * {@link #LEAST_LOOK_AHEAD}, at most the horizon): where arrivals outpace capacity a workload may never be
      * admitted, and simulating a week of arrivals for it would spend the budget of every other run.
      */
-    static final int LOOK_AHEAD_FACTOR = 3;
-    static final Duration LEAST_LOOK_AHEAD = Duration.ofHours(1);
+    static final int LOOK_AHEAD_FACTOR = 6;
+    static final Duration LEAST_LOOK_AHEAD = Duration.ofHours(2);
 
     private final RuntimeModel runtimes;
     private final ArrivalModel arrivals;
