@@ -49,7 +49,9 @@ class PendingWorkloadsControllerTest extends ControllerSliceTest {
                 .andExpect(jsonPath("$.items[0].pendingReason.code").value("WaitingForQuota"))
                 .andExpect(jsonPath("$.items[0].forecast.estimatedAdmissionAt").value("2026-01-01T10:10:00Z"))
                 .andExpect(jsonPath("$.items[0].forecast.basis").value("ExactRuntimes"))
-                .andExpect(jsonPath("$.items[0].forecast.stale").value(false));
+                .andExpect(jsonPath("$.items[0].forecast.stale").value(false))
+                .andExpect(jsonPath("$.items[0].forecast.ifNothingArrivesAt").value("2026-01-01T10:08:00Z"))
+                .andExpect(jsonPath("$.items[0].forecast.arrivalBasis").value("ArrivalHistory"));
     }
 
     @Test
