@@ -60,7 +60,7 @@ class ConsoleViews {
 
     static ForecastView forecast(WorkloadStatus.Forecast f) {
         return f == null ? null : new ForecastView(f.estimatedAdmissionAt(), f.p10(), f.p90(), f.basis(), f.message(),
-                f.computedAt(), f.stale());
+                f.computedAt(), f.stale(), f.ifNothingArrivesAt(), f.arrivalBasis());
     }
 
     static PreemptionView preemption(PreemptionEvent e) {

@@ -18,6 +18,7 @@ import java.time.Duration;
  *                  round on that thread, about 2 microseconds a workload); trees past it wait for the next round.
  *                  A round copies no more than twice what the previous round got through in its budget
  * @param history   the runtime history
+ * @param arrivals  the arrivals expected from the submission history
  */
 @ConfigurationProperties("platform.forecast")
 public record ForecastProperties(@DefaultValue("true") boolean enabled,
@@ -25,7 +26,8 @@ public record ForecastProperties(@DefaultValue("true") boolean enabled,
                                  @DefaultValue("1s") Duration budget,
                                  @DefaultValue("7d") Duration horizon,
                                  @DefaultValue("50000") int maxCopied,
-                                 @DefaultValue History history) {
+                                 @DefaultValue History history,
+                                 @DefaultValue Arrivals arrivals) {
 
     /**
      * @param samples    runtimes kept per kind of workload (namespace, LocalQueue, priority class, shape) and per
@@ -36,5 +38,17 @@ public record ForecastProperties(@DefaultValue("true") boolean enabled,
     public record History(@DefaultValue("100") int samples,
                           @DefaultValue("3") int minSamples,
                           @DefaultValue("100000") int loadLimit) {
+    }
+
+    /**
+     * @param runs        Monte Carlo runs with sampled arrivals and runtimes per cohort tree and round, at most
+     *                    (within the round's budget); 0 expects no arrivals at all
+     * @param minArrivals submissions a LocalQueue and priority class needs (over at least an hour) before arrivals
+     *                    are expected of it
+     * @param loadLimit   submissions of the last four weeks read, most recent first, when a replica takes leadership
+     */
+    public record Arrivals(@DefaultValue("21") int runs,
+                           @DefaultValue("5") int minArrivals,
+                           @DefaultValue("200000") int loadLimit) {
     }
 }

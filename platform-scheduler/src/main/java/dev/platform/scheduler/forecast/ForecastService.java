@@ -1,6 +1,7 @@
 package dev.platform.scheduler.forecast;
 
 import dev.platform.scheduler.core.SchedulerState;
+import dev.platform.scheduler.core.forecast.ArrivalHistory;
 import dev.platform.scheduler.core.forecast.ForecastBasis;
 import dev.platform.scheduler.core.forecast.Forecaster;
 import dev.platform.scheduler.core.forecast.RuntimeHistory;
@@ -72,6 +73,7 @@ public class ForecastService implements DisposableBean {
     /** Bumped at every change of leadership; a round of an earlier one writes nothing more. */
     private volatile long session;
     private volatile RuntimeHistory history;
+    private volatile ArrivalHistory arrivals;
     private volatile Forecaster forecaster;
     private final AtomicBoolean busy = new AtomicBoolean();
     private final AtomicReference<CompletableFuture<Void>> refresh = new AtomicReference<>();
@@ -120,7 +122,8 @@ public class ForecastService implements DisposableBean {
 
     /**
      * This replica now leads, its state rebuilt from changes up to {@code changeSeq}: the runtime history is read
-     * from the workloads finished by then (later finishes come through {@link #finished}), before any round.
+     * from the workloads finished by then (later finishes come through {@link #finished}) and the submission history
+     * from those submitted in the last four weeks (later ones come through {@link #submitted}), before any round.
      */
     public void leadershipTaken(long changeSeq, Function<WorkloadRow, Workload> toCore) {
         if (!properties.enabled()) {
@@ -130,7 +133,9 @@ public class ForecastService implements DisposableBean {
         trees.clear();
         RuntimeHistory fresh = new RuntimeHistory(properties.history().samples(), properties.history().minSamples());
         history = fresh;
-        forecaster = new Forecaster(fresh, properties.horizon());
+        ArrivalHistory submissions = new ArrivalHistory(properties.arrivals().minArrivals());
+        arrivals = submissions;
+        forecaster = new Forecaster(fresh, submissions, properties.horizon(), properties.arrivals().runs());
         worker.execute(() -> {
             written.clear();
             uidsByTree.clear();
@@ -143,8 +148,15 @@ public class ForecastService implements DisposableBean {
             for (WorkloadRow row : finished) {
                 fresh.record(toCore.apply(row), row.clusterQueue(), Duration.between(row.admittedAt(), row.finishedAt()));
             }
+            List<WorkloadRow> submitted = properties.arrivals().runs() == 0 ? List.of()
+                    : workloads.submittedSince(clock.instant().minus(ArrivalHistory.KEPT), changeSeq,
+                    properties.arrivals().loadLimit());
+            for (WorkloadRow row : submitted) {
+                submissions.record(toCore.apply(row), row.createdAt());
+            }
             store.leadershipTaken();
-            log.info("forecast runtime history read: {} finished workloads", finished.size());
+            log.info("forecast history read: {} finished workloads, {} submissions", finished.size(),
+                    submitted.size());
         });
     }
 
@@ -158,6 +170,14 @@ public class ForecastService implements DisposableBean {
         RuntimeHistory current = history;
         if (current != null) {
             current.record(workload, clusterQueue, runtime);
+        }
+    }
+
+    /** A workload was submitted {@code at} to a LocalQueue (an append to a queue the forecast thread reads). */
+    public void submitted(Workload workload, Instant at) {
+        ArrivalHistory current = arrivals;
+        if (current != null && properties.arrivals().runs() > 0) {
+            current.record(workload, at);
         }
     }
 

@@ -85,6 +85,8 @@ class ForecastStore {
         String[] p90 = new String[n];
         String[] bases = new String[n];
         String[] messages = new String[n];
+        String[] alone = new String[n];
+        String[] arrivals = new String[n];
         int i = 0;
         for (Map.Entry<String, Entry> row : rows.entrySet()) {
             WorkloadForecast f = row.getValue().forecast();
@@ -95,20 +97,26 @@ class ForecastStore {
             p90[i] = text(f.p90());
             bases[i] = f.basis().name();
             messages[i] = f.message();
+            alone[i] = text(f.ifNothingArrivesAt());
+            arrivals[i] = f.arrivals().name();
             i++;
         }
         jdbc.sql("""
                 INSERT INTO workload_forecast (workload_uid, cluster_queue, estimated_admission_at, admission_p10,
-                                               admission_p90, basis, message, computed_at)
-                SELECT r.uid, r.cq, r.estimate, r.p10, r.p90, r.basis, r.message, ?
+                                               admission_p90, basis, message, admission_if_nothing_arrives,
+                                               arrival_basis, computed_at)
+                SELECT r.uid, r.cq, r.estimate, r.p10, r.p90, r.basis, r.message, r.alone, r.arrivals, ?
                 FROM unnest(?::uuid[], ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[], ?::text[],
-                            ?::text[]) AS r(uid, cq, estimate, p10, p90, basis, message)
+                            ?::text[], ?::timestamptz[], ?::text[])
+                     AS r(uid, cq, estimate, p10, p90, basis, message, alone, arrivals)
                 JOIN workload w ON w.uid = r.uid
                 ON CONFLICT (workload_uid) DO UPDATE SET cluster_queue = EXCLUDED.cluster_queue,
                     estimated_admission_at = EXCLUDED.estimated_admission_at, admission_p10 = EXCLUDED.admission_p10,
                     admission_p90 = EXCLUDED.admission_p90, basis = EXCLUDED.basis, message = EXCLUDED.message,
-                    computed_at = EXCLUDED.computed_at""")
-                .params(Timestamp.from(at), uids, queues, estimates, p10, p90, bases, messages).update();
+                    admission_if_nothing_arrives = EXCLUDED.admission_if_nothing_arrives,
+                    arrival_basis = EXCLUDED.arrival_basis, computed_at = EXCLUDED.computed_at""")
+                .params(Timestamp.from(at), uids, queues, estimates, p10, p90, bases, messages, alone, arrivals)
+                .update();
     }
 
     /** Instants travel as ISO-8601 text in the arrays; PostgreSQL reads them as timestamptz. */

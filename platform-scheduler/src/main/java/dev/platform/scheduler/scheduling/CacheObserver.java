@@ -11,8 +11,8 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * What follows from a workload the cache sees start running or end: a hotswap's last MTTR phase,
- * and the run time the forecast learns from.
+ * What follows from a workload the cache sees submitted, start running or end: the submissions and run times the
+ * forecast learns from, and a hotswap's last MTTR phase.
  */
 @Component
 class CacheObserver implements SchedulerCache.Observer {
@@ -27,6 +27,11 @@ class CacheObserver implements SchedulerCache.Observer {
         this.forecasts = forecasts;
         this.metrics = metrics;
         this.clock = clock;
+    }
+
+    @Override
+    public void submitted(Workload workload, WorkloadRow row) {
+        forecasts.submitted(workload, row.createdAt());
     }
 
     @Override

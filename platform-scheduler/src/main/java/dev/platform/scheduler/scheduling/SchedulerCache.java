@@ -43,6 +43,9 @@ final class SchedulerCache {
     /** What the cache tells the rest of the loop about rows it reconciles. */
     interface Observer {
 
+        /** {@code row}, waiting in a LocalQueue, is new to the cache: it was submitted. */
+        void submitted(Workload workload, WorkloadRow row);
+
         /** {@code row} runs now and did not at the previous row. */
         void startedRunning(WorkloadRow row);
 
@@ -147,11 +150,15 @@ final class SchedulerCache {
                 if (held) {
                     state.workloadFinished(uid);
                 }
+                Workload workload = CoreMapping.workload(row);
+                if (previous == null) {
+                    observer.submitted(workload, row);
+                }
                 // an inactive workload is kept but not queued (Kueue's spec.active: false)
                 if (row.lifecycle().active()) {
-                    state.addPending(CoreMapping.workload(row), row.lifecycle().requeueAt());
+                    state.addPending(workload, row.lifecycle().requeueAt());
                 } else {
-                    state.addInactive(CoreMapping.workload(row));
+                    state.addInactive(workload);
                 }
                 pending.add(uid);
                 versions.put(uid, row.version());

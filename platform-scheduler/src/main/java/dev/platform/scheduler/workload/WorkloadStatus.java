@@ -69,12 +69,15 @@ public record WorkloadStatus(
     }
 
     /**
-     * The wait-time forecast: the estimated admission time and its range (from runtimes at their 10th and 90th
-     * percentile), what it rests on ({@code basis}, a ForecastBasis name), in words, when it was computed and
-     * whether the queue changed since without it being computed again ({@code stale}). The times are null when
-     * there is no estimate; the basis and message then say why.
+     * The wait-time forecast: the estimated admission time and its range (the median and 10th-90th percentiles
+     * over runs with arrivals expected from the history, or from runtimes at their 10th and 90th percentile when
+     * no arrivals are expected), what it rests on ({@code basis}, a ForecastBasis name), in words, when it was
+     * computed and whether the queue changed since without it being computed again ({@code stale});
+     * {@code ifNothingArrivesAt}, the admission if nothing new is submitted, and {@code arrivalBasis} (an
+     * ArrivalBasis name), whether arrivals were expected. The times are null when there is no estimate; the basis
+     * and message then say why.
      */
     public record Forecast(Instant estimatedAdmissionAt, Instant p10, Instant p90, String basis, String message,
-                           Instant computedAt, boolean stale) {
+                           Instant computedAt, boolean stale, Instant ifNothingArrivesAt, String arrivalBasis) {
     }
 }

@@ -94,6 +94,7 @@ public class WorkloadStore {
     private static final String FORECAST_COLUMNS = """
             f.estimated_admission_at AS forecast_at, f.admission_p10 AS forecast_p10,
             f.admission_p90 AS forecast_p90, f.basis AS forecast_basis, f.message AS forecast_message,
+            f.admission_if_nothing_arrives AS forecast_alone, f.arrival_basis AS forecast_arrival_basis,
             coalesce(q.computed_at, f.computed_at) AS forecast_computed_at, coalesce(q.stale, false) AS forecast_stale
             """;
 
@@ -308,6 +309,16 @@ public class WorkloadStore {
     }
 
     /**
+     * Workloads submitted to a LocalQueue since {@code since} and seen by the change feed up to
+     * {@code upToChangeSeq}, the latest {@code limit}, any state: the forecast's submission history.
+     */
+    public List<WorkloadRow> submittedSince(Instant since, long upToChangeSeq, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE created_at >= ? AND queue_name IS NOT NULL"
+                        + " AND change_seq <= ? ORDER BY created_at DESC, uid DESC LIMIT ?")
+                .params(Timestamp.from(since), upToChangeSeq, limit).query(rowMapper).list();
+    }
+
+    /**
      * Zero-based positions of pending workloads in their ClusterQueue and LocalQueue, in the
      * scheduler's order (priority, then queue timestamp, then uid; in a ClusterQueue under admission
      * fair sharing, the LocalQueue's score first), one statement for a page.
@@ -513,7 +524,8 @@ public class WorkloadStore {
         return basis == null ? null : new WorkloadStatus.Forecast(instant(rs.getTimestamp("forecast_at")),
                 instant(rs.getTimestamp("forecast_p10")), instant(rs.getTimestamp("forecast_p90")), basis,
                 rs.getString("forecast_message"), instant(rs.getTimestamp("forecast_computed_at")),
-                rs.getBoolean("forecast_stale"));
+                rs.getBoolean("forecast_stale"), instant(rs.getTimestamp("forecast_alone")),
+                rs.getString("forecast_arrival_basis"));
     }
 
     private PendingWorkloadsController.PendingWorkload pendingWorkload(java.sql.ResultSet rs, int row)

@@ -243,9 +243,10 @@ final class ForecastReplay {
             samples.add(new ReplayReport.Sample(arrivals.get(r.name()).workloadClass().name(), r.name(), r.at(),
                     instant(r.forecast(), "estimatedAdmissionAt"), instant(r.forecast(), "p10"),
                     instant(r.forecast(), "p90"), r.forecast().get("basis").asString(), actual,
-                    disturbed(r.name(), r.at(), actual)));
+                    disturbed(r.name(), r.at(), actual), instant(r.forecast(), "ifNothingArrivesAt"),
+                    r.forecast().get("arrivalBasis").asString()));
         }
-        return new ReplayReport(trace.spread(), samples, withoutEstimate);
+        return new ReplayReport(trace.spread(), START.plus(trace.arrivalPhase()), samples, withoutEstimate);
     }
 
     /** Whether a workload that arrived after {@code at} was admitted in the same cohort tree by {@code actual}. */

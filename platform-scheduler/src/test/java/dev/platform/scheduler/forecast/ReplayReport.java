@@ -13,8 +13,10 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Forecasts recorded during a replay, compared with the admissions that followed: absolute error in minutes and
- * as a fraction of the wait still ahead when the forecast was made, per workload class, and how often the
- * p10-p90 range held the actual admission.
+ * as a fraction of the wait still ahead when the forecast was made, per workload class, how often the p10-p90
+ * range held the actual admission, and the calibration summary (over forecasts made more than {@link #LONG_WAIT}
+ * before the admission): median error over the wait, coverage, and the shares within one and within ten minutes,
+ * for the estimate and for the time if nothing arrives.
  */
 final class ReplayReport {
 
@@ -22,14 +24,32 @@ final class ReplayReport {
     static final Duration ONE_CYCLE = Duration.ofSeconds(1);
     /** The wait beyond which the relative error is judged. */
     static final Duration LONG_WAIT = Duration.ofMinutes(5);
+    static final Duration ONE_MINUTE = Duration.ofMinutes(1);
+    static final Duration TEN_MINUTES = Duration.ofMinutes(10);
 
     /**
      * A forecast with an estimate, made {@code at} for workload {@code name}, and the admission that followed.
      * {@code disturbed}: a workload that arrived after the forecast was made was admitted in the same cohort tree
      * no later than this one, so the forecast could not have known what decided the outcome.
+     * {@code ifNothingArrives}: the forecast's admission if nothing new arrives; {@code arrivalBasis}: whether its
+     * estimate expected arrivals.
      */
     record Sample(String workloadClass, String name, Instant at, Instant estimate, Instant p10, Instant p90,
-                  String basis, Instant actual, boolean disturbed) {
+                  String basis, Instant actual, boolean disturbed, Instant ifNothingArrives, String arrivalBasis) {
+
+        /** The same forecast judged by its time if nothing arrives, which has no range. */
+        Sample ifNothingArrivesOnly() {
+            return new Sample(workloadClass, name, at, ifNothingArrives, null, null, basis, actual, disturbed,
+                    ifNothingArrives, arrivalBasis);
+        }
+
+        boolean within(Duration tolerance) {
+            return Duration.between(actual, estimate).abs().compareTo(tolerance) <= 0;
+        }
+
+        boolean longWait() {
+            return waitAhead().compareTo(LONG_WAIT) > 0;
+        }
 
         double errorMinutes() {
             return Math.abs(Duration.between(actual, estimate).toMillis()) / 60_000.0;
@@ -62,12 +82,44 @@ final class ReplayReport {
                 double coverage) {
     }
 
+    /**
+     * The calibration of a set of forecasts, over those made more than {@link #LONG_WAIT} before the admission
+     * ({@code longWaits} of them): of the estimate, then of the time if nothing arrives (which has no range).
+     */
+    record Calibration(int forecasts, int longWaits, double medianErrorOverWait, double p10p90Coverage,
+                       double within1Minute, double within10Minutes, double ifNothingArrivesMedianErrorOverWait,
+                       double ifNothingArrivesWithin1Minute, double ifNothingArrivesWithin10Minutes) {
+
+        Map<String, Object> json() {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("forecasts", forecasts);
+            json.put("forecastsOverFiveMinutes", longWaits);
+            json.put("medianErrorOverWait", round(medianErrorOverWait));
+            json.put("p10p90Coverage", round(p10p90Coverage));
+            json.put("within1Minute", round(within1Minute));
+            json.put("within10Minutes", round(within10Minutes));
+            Map<String, Object> alone = new LinkedHashMap<>();
+            alone.put("medianErrorOverWait", round(ifNothingArrivesMedianErrorOverWait));
+            alone.put("within1Minute", round(ifNothingArrivesWithin1Minute));
+            alone.put("within10Minutes", round(ifNothingArrivesWithin10Minutes));
+            json.put("ifNothingArrives", alone);
+            return json;
+        }
+
+        private static Object round(double v) {
+            return Double.isNaN(v) ? null : Math.round(v * 10_000) / 10_000.0;
+        }
+    }
+
     private final double spread;
+    private final Instant arrivalsEnd;
     private final List<Sample> samples;
     private final int withoutEstimate;
 
-    ReplayReport(double spread, List<Sample> samples, int withoutEstimate) {
+    /** {@code arrivalsEnd}: when the trace's arrival phase ended and the backlog began to drain. */
+    ReplayReport(double spread, Instant arrivalsEnd, List<Sample> samples, int withoutEstimate) {
         this.spread = spread;
+        this.arrivalsEnd = arrivalsEnd;
         this.samples = List.copyOf(samples);
         this.withoutEstimate = withoutEstimate;
     }
@@ -91,10 +143,40 @@ final class ReplayReport {
         return lines;
     }
 
-    /** The share of undisturbed forecasts that were exact. */
+    /** The share of undisturbed forecasts whose time if nothing arrives was exact. */
     double exactShareUndisturbed() {
-        List<Sample> undisturbed = samples.stream().filter(s -> !s.disturbed()).toList();
+        List<Sample> undisturbed = samples.stream().filter(s -> !s.disturbed()).map(Sample::ifNothingArrivesOnly)
+                .toList();
         return share(undisturbed, Sample::exact);
+    }
+
+    /** The calibration of the forecasts {@code which} selects. */
+    Calibration calibration(Predicate<Sample> which) {
+        List<Sample> chosen = samples.stream().filter(which).toList();
+        List<Sample> longWaits = chosen.stream().filter(Sample::longWait).toList();
+        List<Sample> alone = longWaits.stream().map(Sample::ifNothingArrivesOnly).toList();
+        return new Calibration(chosen.size(), longWaits.size(), quantile(longWaits, Sample::errorFraction, 0.5),
+                share(longWaits, Sample::covered), share(longWaits, s -> s.within(ONE_MINUTE)),
+                share(longWaits, s -> s.within(TEN_MINUTES)), quantile(alone, Sample::errorFraction, 0.5),
+                share(alone, s -> s.within(ONE_MINUTE)), share(alone, s -> s.within(TEN_MINUTES)));
+    }
+
+    /**
+     * The calibrations of all forecasts, of those no later arrival could change and of the others, and of those
+     * made while the trace's arrivals went on and after (when they had stopped, which no history can tell).
+     */
+    Map<String, Calibration> calibrations() {
+        Map<String, Calibration> all = new LinkedHashMap<>();
+        all.put("all", calibration(s -> true));
+        all.put("undisturbed", calibration(s -> !s.disturbed()));
+        all.put("disturbed", calibration(Sample::disturbed));
+        all.put("duringArrivals", calibration(this::duringArrivals));
+        all.put("afterArrivals", calibration(s -> !duringArrivals(s)));
+        return all;
+    }
+
+    boolean duringArrivals(Sample s) {
+        return s.at().isBefore(arrivalsEnd);
     }
 
     long undisturbed() {
@@ -122,6 +204,17 @@ final class ReplayReport {
         return sorted[Math.max(0, (int) Math.ceil(q * sorted.length) - 1)];
     }
 
+    /** Every forecast and its admission, one line each, for a closer look than the tables give. */
+    String csv() {
+        StringBuilder out = new StringBuilder("spread,class,name,at,estimate,p10,p90,ifNothingArrives,actual,basis,"
+                + "arrivalBasis,disturbed\n");
+        samples.forEach(s -> out.append(String.join(",", Double.toString(spread), s.workloadClass(), s.name(),
+                String.valueOf(s.at()), String.valueOf(s.estimate()), String.valueOf(s.p10()), String.valueOf(s.p90()),
+                String.valueOf(s.ifNothingArrives()), String.valueOf(s.actual()), s.basis(), s.arrivalBasis(),
+                Boolean.toString(s.disturbed()))).append('\n'));
+        return out.toString();
+    }
+
     /** The table as Markdown, all forecasts and then those no later arrival could have changed. */
     String markdown() {
         StringBuilder out = new StringBuilder();
@@ -129,16 +222,30 @@ final class ReplayReport {
         out.append(String.format(Locale.ROOT, "%d forecasts with an estimate (%d of them undisturbed by later "
                         + "arrivals), %d without one (during warm-up none is recorded).%n%n", samples.size(),
                 undisturbed(), withoutEstimate));
+        out.append("Calibration, over the forecasts made more than 5 minutes before the admission:\n\n");
+        out.append("| forecasts | > 5 min | median error / wait | p10-p90 coverage | within 1 min | within 10 min "
+                + "| if nothing arrives: median error / wait | within 1 min | within 10 min |\n");
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        calibrations().forEach((name, c) -> out.append(String.format(Locale.ROOT,
+                "| %s | %d | %s | %s | %s | %s | %s | %s | %s |%n", name, c.longWaits(),
+                percent(c.medianErrorOverWait()), percent(c.p10p90Coverage()), percent(c.within1Minute()),
+                percent(c.within10Minutes()), percent(c.ifNothingArrivesMedianErrorOverWait()),
+                percent(c.ifNothingArrivesWithin1Minute()), percent(c.ifNothingArrivesWithin10Minutes()))));
+        long withArrivals = samples.stream().filter(s -> "ArrivalHistory".equals(s.arrivalBasis())).count();
+        out.append(String.format(Locale.ROOT, "%n%d of the %d forecasts expected arrivals (the others were made "
+                + "before the submission history was long enough).%n%n", withArrivals, samples.size()));
         out.append("All forecasts:\n\n");
         table(out, lines(s -> true));
         out.append("\nForecasts that no later arrival could have changed:\n\n");
         table(out, lines(s -> !s.disturbed()));
         if (spread == 0) {
-            List<Sample> inexact = samples.stream().filter(s -> !s.disturbed() && !s.exact()).toList();
-            out.append(String.format(Locale.ROOT, "%nUndisturbed forecasts that were not exact: %d%n", inexact.size()));
+            List<Sample> inexact = samples.stream().filter(s -> !s.disturbed() && !s.ifNothingArrivesOnly().exact())
+                    .toList();
+            out.append(String.format(Locale.ROOT, "%nUndisturbed forecasts whose time if nothing arrives was not exact:"
+                    + " %d%n", inexact.size()));
             inexact.stream().limit(20).forEach(s -> out.append(String.format(Locale.ROOT,
-                    "- %s at %s: forecast %s (%s), admitted %s%n", s.name(), s.at(), s.estimate(), s.basis(),
-                    s.actual())));
+                    "- %s at %s: forecast if nothing arrives %s (%s), admitted %s%n", s.name(), s.at(),
+                    s.ifNothingArrives(), s.basis(), s.actual())));
         }
         return out.toString();
     }

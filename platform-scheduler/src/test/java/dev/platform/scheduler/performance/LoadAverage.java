@@ -11,7 +11,7 @@ import java.util.Map;
  * The 1-, 5- and 15-minute load averages at the start and the end of a measurement: on a machine shared with
  * other builds, the figure to read every other figure against. Empty where /proc/loadavg does not exist.
  */
-final class LoadAverage {
+public final class LoadAverage {
 
     private static final Path LOADAVG = Path.of("/proc/loadavg");
 
@@ -21,19 +21,19 @@ final class LoadAverage {
         this.atStart = atStart;
     }
 
-    static LoadAverage start() {
+    public static LoadAverage start() {
         return new LoadAverage(now());
     }
 
     /** {@code {"start": [1m, 5m, 15m], "end": [...]}}. */
-    Map<String, Object> end() {
+    public Map<String, Object> end() {
         Map<String, Object> load = new LinkedHashMap<>();
         load.put("start", atStart);
         load.put("end", now());
         return load;
     }
 
-    static List<Double> now() {
+    public static List<Double> now() {
         try {
             String[] fields = Files.readString(LOADAVG).trim().split("\\s+");
             return List.of(Double.parseDouble(fields[0]), Double.parseDouble(fields[1]), Double.parseDouble(fields[2]));

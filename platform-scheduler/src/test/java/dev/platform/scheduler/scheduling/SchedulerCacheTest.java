@@ -58,6 +58,10 @@ class SchedulerCacheTest {
     void queueWithEightChips() {
         cache = new SchedulerCache(clock, SchedulerSettings.CLASSICAL, WaitForPodsReady.KUEUE_DEFAULTS, new SchedulerCache.Observer() {
             @Override
+            public void submitted(Workload workload, WorkloadRow row) {
+            }
+
+            @Override
             public void startedRunning(WorkloadRow row) {
                 startedRunning.add(row.name());
             }

@@ -30,7 +30,8 @@ class PendingWorkloadsControllerTest extends ControllerSliceTest {
         return new PendingWorkloadsController.PendingWorkload(namespace, name, UUID.nameUUIDFromBytes(name.getBytes()), "lq", "cq", 10, inCq, inLq,
                 CREATED, new WorkloadStatus.PendingReason("WaitingForQuota", "needs 4 cpu"),
                 new WorkloadStatus.Forecast(CREATED.plusSeconds(600), CREATED.plusSeconds(300), CREATED.plusSeconds(900),
-                        "ExactRuntimes", "in about 10 minutes", CREATED, false), "high-priority-job", "alice");
+                        "ExactRuntimes", "in about 10 minutes", CREATED, false,
+                        CREATED.plusSeconds(480), "ArrivalHistory"), "high-priority-job", "alice");
     }
 
     @Test
@@ -48,7 +49,9 @@ class PendingWorkloadsControllerTest extends ControllerSliceTest {
                 .andExpect(jsonPath("$.items[0].pendingReason.code").value("WaitingForQuota"))
                 .andExpect(jsonPath("$.items[0].forecast.estimatedAdmissionAt").value("2026-01-01T10:10:00Z"))
                 .andExpect(jsonPath("$.items[0].forecast.basis").value("ExactRuntimes"))
-                .andExpect(jsonPath("$.items[0].forecast.stale").value(false));
+                .andExpect(jsonPath("$.items[0].forecast.stale").value(false))
+                .andExpect(jsonPath("$.items[0].forecast.ifNothingArrivesAt").value("2026-01-01T10:08:00Z"))
+                .andExpect(jsonPath("$.items[0].forecast.arrivalBasis").value("ArrivalHistory"));
     }
 
     @Test

@@ -4,10 +4,24 @@ import java.time.Instant;
 
 /**
  * When a pending workload is expected to start, as the scheduler's forecast says: estimate and range (null when
- * there is none), what it rests on ({@code basis}) and why in words, when it was computed and whether it is stale.
+ * there is none), what it rests on ({@code basis}) and why in words, when it was computed and whether it is stale;
+ * when it would start if nothing new arrived, and whether the estimate expects arrivals ({@code arrivalBasis}
+ * {@code ArrivalHistory}) or not ({@code NoArrivalHistory}: then the two times are one).
  */
 public record ForecastView(Instant estimatedAdmissionAt, Instant p10, Instant p90, String basis, String message,
-                           Instant computedAt, boolean stale) {
+                           Instant computedAt, boolean stale, Instant ifNothingArrivesAt, String arrivalBasis) {
+
+    /** A forecast that expects no arrivals. */
+    public ForecastView(Instant estimatedAdmissionAt, Instant p10, Instant p90, String basis, String message,
+                        Instant computedAt, boolean stale) {
+        this(estimatedAdmissionAt, p10, p90, basis, message, computedAt, stale, estimatedAdmissionAt,
+                "NoArrivalHistory");
+    }
+
+    /** Whether the estimate expects arrivals, so that the time if nothing arrives is worth showing apart. */
+    public boolean expectsArrivals() {
+        return "ArrivalHistory".equals(arrivalBasis) && ifNothingArrivesAt != null;
+    }
 
     public boolean hasEstimate() {
         return estimatedAdmissionAt != null;

@@ -53,6 +53,13 @@ public record RelativeTime(Instant now) {
         return when + " (range " + range(untilOrZero(low), untilOrZero(f.p90())) + ")";
     }
 
+    /** The start if nothing new arrives: "if nothing new arrives: in about 10 min". */
+    public String ifNothingArrives(ForecastView f) {
+        Duration wait = untilOrZero(f.ifNothingArrivesAt());
+        return "if nothing new arrives: " + (wait.compareTo(Duration.ofMinutes(1)) < 0 ? "in under a minute"
+                : "in about " + amount(wait));
+    }
+
     /** A start known only to be later than {@code earliest}: "starts in more than 7 d". */
     public String notBefore(Instant earliest) {
         return "starts in more than " + amount(untilOrZero(earliest));

@@ -42,6 +42,17 @@ class RelativeTimeTest {
                 .isEqualTo("2026-03-01 10:25:00 UTC (range 2026-03-01 10:10:00 UTC to 2026-03-01 10:50:00 UTC)");
     }
 
+    @Test
+    void aForecastWithArrivalsAlsoReadsAsTheStartIfNothingArrives() {
+        ForecastView withArrivals = new ForecastView(NOW.plus(Duration.ofMinutes(40)), NOW.plus(Duration.ofMinutes(20)),
+                NOW.plus(Duration.ofMinutes(90)), "LocalQueueHistory", "", NOW, false, NOW.plus(Duration.ofMinutes(20)),
+                "ArrivalHistory");
+
+        assertThat(withArrivals.expectsArrivals()).isTrue();
+        assertThat(times.ifNothingArrives(withArrivals)).isEqualTo("if nothing new arrives: in about 20 min");
+        assertThat(forecast(25, 10, 50).expectsArrivals()).as("no arrivals expected: one time").isFalse();
+    }
+
     private static ForecastView forecast(int minutes, int low, int high) {
         return new ForecastView(NOW.plus(Duration.ofMinutes(minutes)), NOW.plus(Duration.ofMinutes(low)),
                 NOW.plus(Duration.ofMinutes(high)), "LocalQueueHistory", "", NOW, false);

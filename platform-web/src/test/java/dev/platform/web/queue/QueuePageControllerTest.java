@@ -55,7 +55,8 @@ class QueuePageControllerTest {
                                 "insufficient unused quota for google.com/tpu in flavor tpu-v6e-slice, 32 more needed",
                                 new ForecastView(NOW.plus(Duration.ofMinutes(25)), NOW.plus(Duration.ofMinutes(10)),
                                         NOW.plus(Duration.ofMinutes(50)), "LocalQueueHistory",
-                                        "after 1 workload in its cohort finish", NOW, false), "alice"),
+                                        "after 1 workload in its cohort finish", NOW, false,
+                                        NOW.plus(Duration.ofMinutes(5)), "ArrivalHistory"), "alice"),
                         new PendingRow("team-b", "second", "lq-b", null, 10, 1, 0, NOW.minusSeconds(42), null, null,
                                 new ForecastView(null, null, null, "NeverFits", "never admitted as things stand: "
                                         + "previously considered podsets requests (0) + current podset request (64) > "
@@ -76,6 +77,7 @@ class QueuePageControllerTest {
                         containsString("32 more needed"), containsString(">2 h 5 min ago</time>"),
                         containsString(">just now</time>"),
                         containsString("starts in about 25 min (range 10-50 min)"),
+                        containsString("if nothing new arrives: in about 5 min"),
                         containsString("based on runtimes of similar workloads"),
                         containsString("Never, as things stand"), containsString("maximum capacity (32)"),
                         containsString(">stale</span>"),

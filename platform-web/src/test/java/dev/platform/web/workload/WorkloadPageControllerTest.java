@@ -64,6 +64,7 @@ class WorkloadPageControllerTest {
                         containsString("Waiting for quota to free up"), containsString("32 more needed"),
                         containsString("Expected to start"),
                         containsString("starts in about 25 min (range 10-50 min)"),
+                        containsString("title=\"2026-03-01 11:10:00 UTC\">if nothing new arrives: in about 10 min</time>"),
                         containsString("title=\"2026-03-01 11:25:00 UTC (range 2026-03-01 11:10:00 UTC to 2026-03-01 11:50:00 UTC)\""),
                         containsString("based on runtimes of similar workloads"),
                         containsString("after 2 workloads in its cohort finish"), containsString("computed"),
@@ -207,7 +208,8 @@ class WorkloadPageControllerTest {
                 List.of(new EventView(T0, "QuotaReserved", "False", "Pending", "Waiting for the scheduler")),
                 List.of(preemption(7, "low-jax-trillium")), MANIFEST,
                 new ForecastView(NOW.plusSeconds(25 * 60), NOW.plusSeconds(10 * 60), NOW.plusSeconds(50 * 60),
-                        "LocalQueueHistory", "after 2 workloads in its cohort finish", NOW.minusSeconds(30), false),
+                        "LocalQueueHistory", "after 2 workloads in its cohort finish", NOW.minusSeconds(30), false,
+                        NOW.plusSeconds(10 * 60), "ArrivalHistory"),
                 true, null, "alice");
     }
 }

@@ -3,6 +3,7 @@ package dev.platform.scheduler.core.forecast;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.SchedulerState;
+import dev.platform.scheduler.core.model.LocalQueueSpec;
 import dev.platform.scheduler.core.model.Workload;
 
 import java.time.Duration;
@@ -14,14 +15,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /**
- * "When will my job start?": runs one cohort tree forward in simulated time three times, with every runtime at
- * its 10th percentile, median and 90th percentile, using the core's own admission cycle (see {@link Simulation}),
- * and reads each pending workload's admission time off each run. Pure and single-threaded: give it a copy of the
- * state made on the scheduling thread ({@link SchedulerState#copyOf}); it copies that again for each run.
+ * "When will my job start?": runs one cohort tree forward in simulated time with the core's own admission cycle
+ * (see {@link Simulation}) and reads each pending workload's admission time off each run.
+ * <p>
+ * The first run assumes nothing new arrives and every runtime is its median: the time "if nothing arrives". When
+ * the {@link ArrivalModel} knows the submissions of some of the tree's LocalQueues, a Monte Carlo follows: up to
+ * {@code runs} runs, each with arrivals and every runtime sampled (seeded by the tree and the time, so the same
+ * state gives the same forecast); the estimate is the median admission over them, the range their 10th to 90th
+ * percentiles (nearest rank; a run that does not admit the workload within its look-ahead counts as later than
+ * all).
+ * When it knows none, the forecast is the run without arrivals with its range from two more, every runtime at its
+ * 10th and at its 90th percentile. Pure and single-threaded: give it a copy of the state made on the scheduling
+ * thread ({@link SchedulerState#copyOf}); it copies that again for each run.
  */
 public final class Forecaster {
 
@@ -31,40 +42,157 @@ public final class Forecaster {
             PendingReason.LocalQueueNotFound, PendingReason.ClusterQueueInactive);
     private static final int NAMES_SHOWN = 3;
 
-    private final RuntimeModel runtimes;
-    private final Duration horizon;
+    /**
+     * A forecast with expected arrivals is made again after this much simulated quiet: arrivals it expected have
+     * not come, which changes the forecast even though nothing in the state did.
+     */
+    static final Duration ARRIVALS_VALID_FOR = Duration.ofMinutes(10);
+    /**
+     * A run with arrivals looks ahead this many times as far as the last admission without them (at least
+     * {@link #LEAST_LOOK_AHEAD}, at most the horizon): where arrivals outpace capacity a workload may never be
+     * admitted, and simulating a week of arrivals for it would spend the budget of every other run.
+     */
+    static final int LOOK_AHEAD_FACTOR = 6;
+    static final Duration LEAST_LOOK_AHEAD = Duration.ofHours(2);
 
-    /** {@code horizon}: how far ahead of now a simulation runs at most. */
+    private final RuntimeModel runtimes;
+    private final ArrivalModel arrivals;
+    private final Duration horizon;
+    private final int runs;
+    private Instant processesAt;
+    private List<ArrivalProcess> processes = List.of();
+
+    /** A forecaster that expects no arrivals. {@code horizon}: how far ahead of now a simulation runs at most. */
     public Forecaster(RuntimeModel runtimes, Duration horizon) {
+        this(runtimes, ArrivalModel.NONE, horizon, 0);
+    }
+
+    /** {@code runs}: the Monte Carlo runs with sampled arrivals and runtimes at most, in each tree's budget. */
+    public Forecaster(RuntimeModel runtimes, ArrivalModel arrivals, Duration horizon, int runs) {
         this.runtimes = runtimes;
+        this.arrivals = arrivals;
         this.horizon = horizon;
+        this.runs = runs;
     }
 
     /**
      * Forecasts of every workload waiting in {@code clusterQueues} (one cohort tree) of {@code tree}, which is left
-     * unchanged, within {@code budget} of computing time: half for the median run, a quarter for each other.
+     * unchanged, within {@code budget} of computing time. Without arrivals: half for the median run, a quarter for
+     * each other. With arrivals: a quarter at most for the run without them, the rest shared by the Monte Carlo
+     * runs; a run out of its share is dropped and ends the Monte Carlo.
      */
     public TreeForecast forecast(SchedulerState tree, Collection<String> clusterQueues, Instant now, Duration budget) {
         long start = System.nanoTime();
         long end = start + budget.toNanos();
-        Simulation median = run(tree, clusterQueues, now, Quantile.P50, start + budget.toNanos() / 2);
-        Simulation early = run(tree, clusterQueues, now, Quantile.P10, (System.nanoTime() + end) / 2);
-        Simulation late = run(tree, clusterQueues, now, Quantile.P90, end);
-        Map<String, WorkloadForecast> forecasts = new LinkedHashMap<>();
-        for (Workload w : median.waiting) {
-            forecasts.put(w.uid(), forecast(w, median, early, late));
+        List<ArrivalProcess> expected = expectedIn(tree, clusterQueues, now);
+        if (expected.isEmpty()) {
+            Simulation median = run(tree, clusterQueues, now, RuntimeDraw.fixed(Quantile.P50), ArrivalStream.none(now),
+                    null, start + budget.toNanos() / 2);
+            Simulation early = run(tree, clusterQueues, now, RuntimeDraw.fixed(Quantile.P10), ArrivalStream.none(now),
+                    null, (System.nanoTime() + end) / 2);
+            Simulation late = run(tree, clusterQueues, now, RuntimeDraw.fixed(Quantile.P90), ArrivalStream.none(now),
+                    null, end);
+            Map<String, WorkloadForecast> forecasts = new LinkedHashMap<>();
+            for (Workload w : median.waiting) {
+                forecasts.put(w.uid(), forecast(w, median, early, late));
+            }
+            return new TreeForecast(forecasts, median.firstFinish,
+                    median.outOfTime || early.outOfTime || late.outOfTime);
         }
-        return new TreeForecast(forecasts, median.firstFinish,
-                median.outOfTime || early.outOfTime || late.outOfTime);
+        Simulation alone = run(tree, clusterQueues, now, RuntimeDraw.fixed(Quantile.P50), ArrivalStream.none(now),
+                null, start + budget.toNanos() / 4);
+        Set<String> awaited = Set.copyOf(alone.admittedAt.keySet());
+        Instant lastAlone = alone.admittedAt.values().stream().max(Instant::compareTo).orElse(now);
+        Duration lookAhead = Duration.between(now, lastAlone).multipliedBy(LOOK_AHEAD_FACTOR);
+        lookAhead = lookAhead.compareTo(LEAST_LOOK_AHEAD) < 0 ? LEAST_LOOK_AHEAD
+                : lookAhead.compareTo(horizon) > 0 ? horizon : lookAhead;
+        SplittableRandom seeds = new SplittableRandom(seed(clusterQueues, now));
+        List<Simulation> sampled = new ArrayList<>();
+        boolean outOfTime = alone.outOfTime;
+        for (int i = 0; i < runs && !outOfTime; i++) {
+            long left = end - System.nanoTime();
+            SplittableRandom random = seeds.split();
+            Simulation run = run(tree, clusterQueues, now, now.plus(lookAhead), RuntimeDraw.random(random.split()),
+                    new ArrivalStream(expected, now, now.plus(lookAhead), random.split()), awaited,
+                    System.nanoTime() + left / (runs - i));
+            outOfTime = left <= 0 || run.outOfTime;
+            if (!outOfTime) {
+                sampled.add(run);
+            }
+        }
+        Map<String, WorkloadForecast> forecasts = new LinkedHashMap<>();
+        for (Workload w : alone.waiting) {
+            forecasts.put(w.uid(), alone.admittedAt.containsKey(w.uid()) ? withArrivals(w, alone, sampled)
+                    : forecast(w, alone, alone, alone));
+        }
+        Instant refresh = now.plus(ARRIVALS_VALID_FOR);
+        Instant validUntil = alone.firstFinish == null || alone.firstFinish.isAfter(refresh) ? refresh
+                : alone.firstFinish;
+        return new TreeForecast(forecasts, validUntil, outOfTime);
     }
 
-    private Simulation run(SchedulerState tree, Collection<String> clusterQueues, Instant now, Quantile q,
-                           long deadlineNanos) {
+    /** The arrival processes of the tree's LocalQueues; computed once for all trees forecast at one time. */
+    private List<ArrivalProcess> expectedIn(SchedulerState tree, Collection<String> clusterQueues, Instant now) {
+        if (runs == 0) {
+            return List.of();
+        }
+        if (!now.equals(processesAt)) {
+            processes = arrivals.processes(now);
+            processesAt = now;
+        }
+        return processes.stream().filter(p -> {
+            LocalQueueSpec lq = tree.configuration().localQueue(p.key().localQueueKey());
+            return lq != null && clusterQueues.contains(lq.clusterQueue());
+        }).toList();
+    }
+
+    /** The same tree at the same time draws the same samples. */
+    private static long seed(Collection<String> clusterQueues, Instant now) {
+        return now.toEpochMilli() * 1_000_003L + String.join(",", new TreeSet<>(clusterQueues)).hashCode();
+    }
+
+    private Simulation run(SchedulerState tree, Collection<String> clusterQueues, Instant now, RuntimeDraw draw,
+                           ArrivalStream arrivals, Set<String> awaited, long deadlineNanos) {
+        return run(tree, clusterQueues, now, now.plus(horizon), draw, arrivals, awaited, deadlineNanos);
+    }
+
+    private Simulation run(SchedulerState tree, Collection<String> clusterQueues, Instant now, Instant until,
+                           RuntimeDraw draw, ArrivalStream arrivals, Set<String> awaited, long deadlineNanos) {
         SimulatedClock clock = new SimulatedClock(now);
-        Simulation simulation = new Simulation(tree.copyOf(clusterQueues, clock), clock, runtimes, q);
+        Simulation simulation = new Simulation(tree.copyOf(clusterQueues, clock), clock, runtimes, draw, arrivals);
         BooleanSupplier timeIsUp = () -> System.nanoTime() - deadlineNanos >= 0;
-        simulation.run(clusterQueues, now.plus(horizon), timeIsUp);
+        simulation.run(clusterQueues, until, timeIsUp, awaited);
         return simulation;
+    }
+
+    /** A workload admitted in the run without arrivals, over the runs with them. */
+    private static WorkloadForecast withArrivals(Workload waiting, Simulation alone, List<Simulation> sampled) {
+        String uid = waiting.uid();
+        Instant ifNothingArrives = alone.admittedAt.get(uid);
+        Map<RuntimeBasis, Integer> before = alone.finishedBefore.get(uid);
+        String undisturbed = admittedMessage(before, alone.victims.getOrDefault(uid, List.of()), waiting.namespace());
+        if (sampled.isEmpty()) {
+            return new WorkloadForecast(ifNothingArrives, ifNothingArrives, null, basis(before), "if nothing arrives: "
+                    + undisturbed + "; out of computing time before any run with expected arrivals", ifNothingArrives,
+                    ArrivalBasis.NoArrivalHistory);
+        }
+        List<Instant> times = sampled.stream().map(s -> s.admittedAt.getOrDefault(uid, Instant.MAX)).sorted().toList();
+        Instant estimate = nearestRank(times, 0.5);
+        String overRuns = "over " + times.size() + " runs with the submissions expected from the history";
+        if (estimate.equals(Instant.MAX)) {
+            Instant reached = sampled.stream().map(s -> s.reached).min(Instant::compareTo).orElseThrow();
+            return new WorkloadForecast(null, reached, null, ForecastBasis.BeyondHorizon,
+                    "not admitted within the simulated time in most runs " + overRuns + "; if nothing arrives: "
+                            + undisturbed, ifNothingArrives, ArrivalBasis.ArrivalHistory);
+        }
+        Instant p90 = nearestRank(times, 0.9);
+        return new WorkloadForecast(estimate, nearestRank(times, 0.1), p90.equals(Instant.MAX) ? null : p90,
+                basis(before), "median " + overRuns + "; if nothing arrives: " + undisturbed, ifNothingArrives,
+                ArrivalBasis.ArrivalHistory);
+    }
+
+    private static Instant nearestRank(List<Instant> sorted, double q) {
+        return sorted.get(Math.max(0, (int) Math.ceil(q * sorted.size()) - 1));
     }
 
     private static WorkloadForecast forecast(Workload waiting, Simulation median, Simulation early, Simulation late) {

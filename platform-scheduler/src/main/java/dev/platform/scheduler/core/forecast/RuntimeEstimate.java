@@ -56,7 +56,12 @@ public final class RuntimeEstimate {
 
     /** The runtime at quantile {@code q} of a workload that has not started. */
     public Duration total(Quantile q) {
-        return capped(quantile(sortedMillis, 0, q));
+        return total(q.fraction());
+    }
+
+    /** The runtime at quantile {@code fraction} (0 to 1) of a workload that has not started. */
+    public Duration total(double fraction) {
+        return capped(quantile(sortedMillis, 0, fraction));
     }
 
     /**
@@ -65,9 +70,14 @@ public final class RuntimeEstimate {
      * past every runtime seen so far is expected to end now, not in the past).
      */
     public Duration totalGiven(Quantile q, Duration elapsed) {
+        return totalGiven(q.fraction(), elapsed);
+    }
+
+    /** As {@link #totalGiven(Quantile, Duration)} at quantile {@code fraction} (0 to 1). */
+    public Duration totalGiven(double fraction, Duration elapsed) {
         long done = elapsed.toMillis();
         int from = firstAbove(done);
-        long millis = from == sortedMillis.length ? done : capped(quantile(sortedMillis, from, q)).toMillis();
+        long millis = from == sortedMillis.length ? done : capped(quantile(sortedMillis, from, fraction)).toMillis();
         return Duration.ofMillis(Math.max(millis, done));
     }
 
@@ -90,9 +100,9 @@ public final class RuntimeEstimate {
         return low;
     }
 
-    private static long quantile(long[] sorted, int from, Quantile q) {
+    private static long quantile(long[] sorted, int from, double fraction) {
         int n = sorted.length - from;
-        double position = q.fraction() * (n - 1);
+        double position = fraction * (n - 1);
         int low = (int) Math.floor(position);
         int high = (int) Math.ceil(position);
         long a = sorted[from + low];

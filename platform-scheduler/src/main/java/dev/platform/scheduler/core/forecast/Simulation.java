@@ -23,10 +23,11 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
- * One run of a cohort tree forward in simulated time with every runtime at one quantile. The state is a copy
+ * One run of a cohort tree forward in simulated time, each runtime at the quantile its {@link RuntimeDraw} gives,
+ * with the future submissions of an {@link ArrivalStream} (none for "if nothing arrives"). The state is a copy
  * (the scheduler's own state is never touched) and every cycle is the core's real one: a simulated cycle admits,
  * preempts and requeues exactly as the scheduler would. Between cycles the clock jumps to the next expected
- * finish, which frees quota as a real finish does. Committed evictions requeue at once, as the scheduling loop
+ * finish or arrival; a finish frees quota as a real finish does, an arrival joins its queue. Committed evictions requeue at once, as the scheduling loop
  * does after committing a cycle.
  */
 final class Simulation {
@@ -42,7 +43,8 @@ final class Simulation {
     private final SchedulerState state;
     private final SimulatedClock clock;
     private final RuntimeModel runtimes;
-    private final Quantile quantile;
+    private final RuntimeDraw draw;
+    private final ArrivalStream arrivals;
 
     private final PriorityQueue<Finish> finishes = new PriorityQueue<>(FINISH_ORDER);
     private final Map<String, Finish> scheduled = new HashMap<>();
@@ -70,18 +72,24 @@ final class Simulation {
     /** Whether it stopped because its time ran out. */
     boolean outOfTime;
 
-    Simulation(SchedulerState state, SimulatedClock clock, RuntimeModel runtimes, Quantile quantile) {
+    Simulation(SchedulerState state, SimulatedClock clock, RuntimeModel runtimes, RuntimeDraw draw,
+               ArrivalStream arrivals) {
         this.state = state;
         this.clock = clock;
         this.runtimes = runtimes;
-        this.quantile = quantile;
+        this.draw = draw;
+        this.arrivals = arrivals;
     }
 
     SchedulerState state() {
         return state;
     }
 
-    void run(Collection<String> clusterQueues, Instant horizon, BooleanSupplier timeIsUp) {
+    /**
+     * Runs until every workload waiting at the start that is in {@code awaited} (all of them when null) is admitted,
+     * at the horizon, or when {@code timeIsUp}.
+     */
+    void run(Collection<String> clusterQueues, Instant horizon, BooleanSupplier timeIsUp, Set<String> awaited) {
         Instant now = clock.instant();
         reached = now;
         for (AdmittedWorkload a : state.admittedRegistry().all()) {
@@ -90,13 +98,14 @@ final class Simulation {
             } else {
                 RuntimeEstimate estimate = runtimes.estimate(a.workload(), a.clusterQueue());
                 Duration elapsed = Duration.between(a.admittedAt(), now);
-                Duration total = estimate.known()
-                        ? estimate.totalGiven(quantile, elapsed.isNegative() ? Duration.ZERO : elapsed) : Duration.ZERO;
+                Duration total = estimate.known() ? estimate.totalGiven(draw.fraction(a.uid()),
+                        elapsed.isNegative() ? Duration.ZERO : elapsed) : Duration.ZERO;
                 schedule(a.workload(), estimate, a.admittedAt().plus(total));
             }
         }
         clusterQueues.forEach(cq -> waiting.addAll(state.queueManager().pendingInOrder(cq)));
-        waiting.forEach(w -> notYetAdmitted.add(w.uid()));
+        waiting.stream().filter(w -> awaited == null || awaited.contains(w.uid()))
+                .forEach(w -> notYetAdmitted.add(w.uid()));
         firstFinish = finishes.isEmpty() ? null : finishes.peek().at();
         int cyclesNow = 0;
         while (!timeIsUp.getAsBoolean()) {
@@ -111,15 +120,15 @@ final class Simulation {
                 }
                 continue;
             }
-            Finish next = finishes.peek();
+            Instant next = nextEvent();
             if (next == null) {
                 return;
             }
-            if (next.at().isAfter(horizon)) {
+            if (next.isAfter(horizon)) {
                 truncated = true;
                 return;
             }
-            advanceTo(next.at());
+            advanceTo(next);
             cyclesNow = 0;
         }
         truncated = true;
@@ -145,7 +154,7 @@ final class Simulation {
                 finishedBefore.put(w.uid(), new EnumMap<>(finished));
             }
             RuntimeEstimate estimate = runtimes.estimate(w, a.admission().clusterQueue());
-            schedule(w, estimate, estimate.known() ? now.plus(estimate.total(quantile)) : now);
+            schedule(w, estimate, estimate.known() ? now.plus(estimate.total(draw.fraction(w.uid()))) : now);
         }
         for (Decision.Preempt p : result.preempted()) {
             evicted(p.workload());
@@ -176,9 +185,22 @@ final class Simulation {
         state.evictionCommitted(w.uid());
     }
 
+    /** The next finish or arrival, or null when neither is to come. */
+    private Instant nextEvent() {
+        Finish finish = finishes.peek();
+        Instant arrival = arrivals.peek();
+        if (finish == null) {
+            return arrival;
+        }
+        return arrival == null || finish.at().isBefore(arrival) ? finish.at() : arrival;
+    }
+
     private void advanceTo(Instant at) {
         clock.set(at);
         reached = at;
+        while (arrivals.peek() != null && !arrivals.peek().isAfter(at)) {
+            state.addPending(arrivals.poll());
+        }
         while (!finishes.isEmpty() && finishes.peek().at().equals(at)) {
             Finish f = finishes.poll();
             scheduled.remove(f.uid());
