@@ -47,7 +47,7 @@ public record ForecastProperties(@DefaultValue("true") boolean enabled,
      *                    are expected of it
      * @param loadLimit   submissions of the last four weeks read, most recent first, when a replica takes leadership
      */
-    public record Arrivals(@DefaultValue("21") int runs,
+    public record Arrivals(@DefaultValue("0") int runs,
                            @DefaultValue("5") int minArrivals,
                            @DefaultValue("200000") int loadLimit) {
     }

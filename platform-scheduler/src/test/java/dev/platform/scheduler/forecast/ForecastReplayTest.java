@@ -36,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * figures to {@code target/forecast-replay.json}.
  */
 @TestPropertySource(properties = {"platform.test.database=forecast_replay", "platform.agents.staleness=3650d",
+        "platform.forecast.arrivals.runs=21",
         "platform.forecast.budget=120s", "platform.forecast.interval=1h"})
 class ForecastReplayTest extends PlatformApplicationTest {
 
