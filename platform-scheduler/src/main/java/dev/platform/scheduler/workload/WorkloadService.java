@@ -88,15 +88,22 @@ public class WorkloadService {
      * A refusal is thrown before anything is written.
      */
     Submitted submitLocked(DecodedDocument document, String idempotencyKey, String submittedBy) {
-        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
-        if (idempotencyKey != null) {
-            Optional<WorkloadRow> earlier = store.findByIdempotencyKey(manifest.namespace(), idempotencyKey);
-            if (earlier.isPresent()) {
-                checks.requireSameRequest(earlier.get(), manifest, idempotencyKey, document.index());
-                return new Submitted(earlier.get(), false);
-            }
+        return answerToRetry(document, idempotencyKey)
+                .orElseGet(() -> create(document, idempotencyKey, submittedBy, SubmissionChecks::refuse));
+    }
+
+    /**
+     * The answer to a retry: the workload stored under {@code idempotencyKey} when the same manifest was sent with
+     * it (another manifest under that key is refused); empty when the key is new or none was sent.
+     */
+    private Optional<Submitted> answerToRetry(DecodedDocument document, String idempotencyKey) {
+        if (idempotencyKey == null) {
+            return Optional.empty();
         }
-        return create(document, idempotencyKey, submittedBy, SubmissionChecks::refuse);
+        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
+        Optional<WorkloadRow> earlier = store.findByIdempotencyKey(manifest.namespace(), idempotencyKey);
+        earlier.ifPresent(row -> checks.requireSameRequest(row, manifest, idempotencyKey, document.index()));
+        return earlier.map(row -> new Submitted(row, false));
     }
 
     /**
@@ -184,15 +191,9 @@ public class WorkloadService {
      * written. The configuration is read as it is now, as a submission stored one by one reads it a moment later.
      */
     Checked check(DecodedDocument document, String idempotencyKey, String submittedBy) {
-        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
-        if (idempotencyKey != null) {
-            Optional<WorkloadRow> earlier = store.findByIdempotencyKey(manifest.namespace(), idempotencyKey);
-            if (earlier.isPresent()) {
-                checks.requireSameRequest(earlier.get(), manifest, idempotencyKey, document.index());
-                return new Checked(document, new Submitted(earlier.get(), false), null);
-            }
-        }
-        return new Checked(document, null, plan(document, idempotencyKey, submittedBy, SubmissionChecks::refuse));
+        return answerToRetry(document, idempotencyKey).map(answer -> new Checked(document, answer, null))
+                .orElseGet(() -> new Checked(document, null,
+                        plan(document, idempotencyKey, submittedBy, SubmissionChecks::refuse)));
     }
 
     /** A checked submission: {@code answer} when it was answered at once, else {@code planned} to store. */
