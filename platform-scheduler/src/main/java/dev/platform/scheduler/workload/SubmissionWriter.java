@@ -130,8 +130,10 @@ public class SubmissionWriter implements SmartLifecycle {
                 return;
             }
         } catch (Error e) {
+            // answered, and the writer goes on with the next group: a writer that ended would leave every later
+            // request waiting
             group.forEach(submission -> submission.answer().completeExceptionally(e));
-            throw e;
+            return;
         }
         groupSizes.record(group.size());
         Map<UUID, WorkloadStatus> statuses = statusesOf(outcomes);
