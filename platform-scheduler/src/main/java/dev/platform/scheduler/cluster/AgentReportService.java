@@ -196,6 +196,8 @@ public class AgentReportService {
         Set<String> pools = inventory.pools(cluster).keySet();
         List<UUID> owned = new ArrayList<>();
         List<Observation> observations = new ArrayList<>();
+        List<UUID> deleted = new ArrayList<>();
+        Map<UUID, WorkloadStatusReport> present = new LinkedHashMap<>();
         statuses.forEach((uid, status) -> {
             if (!known.containsKey(uid)) {
                 log.info("cluster {} reports workload {} ({}/{}) that the platform does not know: ignored", cluster,
@@ -218,12 +220,14 @@ public class AgentReportService {
             }
             owned.add(uid);
             if (status.phase() == WorkloadPhase.DELETED) {
-                inventory.deleteWorkload(cluster, uid);
+                deleted.add(uid);
             } else {
-                inventory.putWorkload(cluster, uid, status, now);
+                present.put(uid, status);
             }
             observation(cluster, uid, status).ifPresent(observations::add);
         });
+        inventory.deleteWorkloads(cluster, deleted);
+        inventory.putWorkloads(cluster, present, now);
         if (full) {
             inventory.retainWorkloads(cluster, owned.stream()
                     .filter(uid -> statuses.get(uid).phase() != WorkloadPhase.DELETED).toList());

@@ -1,10 +1,13 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.scheduler.workload.WorkloadTransitions.Ending;
+import dev.platform.scheduler.workload.WorkloadTransitions.RunState;
 import org.springframework.stereotype.Repository;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -70,25 +73,36 @@ public class WorkloadRunStates {
 
     /**
      * Applies the observations; a workload in any other state (unknown, pending, already
-     * finished, or already running for a running observation) is left alone.
+     * finished, or already running for a running observation) is left alone. A cluster's FULL report observes
+     * every JobSet it has, most of them ended long ago: one statement reads which observations can change
+     * anything, and the endings are written together, so the writers' lock is held for a few statements
+     * rather than several per JobSet.
      */
     public Transitions apply(List<Observation> observations, Instant now) {
         List<UUID> running = new ArrayList<>();
-        List<UUID> finished = new ArrayList<>();
         if (observations.isEmpty()) {
-            return new Transitions(running, finished);
+            return new Transitions(running, List.of());
         }
         transitions.lockChanges();
+        Map<UUID, RunState> states = transitions.runStates(observations.stream().map(Observation::uid).toList());
+        List<Ending> endings = new ArrayList<>();
         for (Observation o : observations) {
-            if (o.outcome() == null) {
-                if (o.running() && transitions.markRunning(o.uid(), o.cluster(), o.nodePools(), now, o.message())) {
-                    running.add(o.uid());
-                }
+            RunState state = states.get(o.uid());
+            if (state == null) {
+                continue;
+            }
+            if (o.outcome() != null) {
+                endings.add(new Ending(o.uid(), o.outcome().state, o.outcome().reason, o.message()));
+                continue;
+            }
+            if (o.running() && state.state() == WorkloadState.Admitted
+                    && transitions.markRunning(o.uid(), o.cluster(), o.nodePools(), now, o.message())) {
+                running.add(o.uid());
+            }
+            if (o.cluster().equals(state.cluster()) && state.readinessChangedBy(o.readyPods())) {
                 transitions.recordPodsReady(o.uid(), o.cluster(), o.readyPods(), now);
-            } else if (transitions.end(o.uid(), o.outcome().state, o.outcome().reason, o.message(), now)) {
-                finished.add(o.uid());
             }
         }
-        return new Transitions(running, finished);
+        return new Transitions(running, transitions.end(endings, now));
     }
 }

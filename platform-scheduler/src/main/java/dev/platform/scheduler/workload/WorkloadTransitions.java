@@ -13,11 +13,14 @@ import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -515,17 +518,66 @@ public class WorkloadTransitions {
         return running;
     }
 
-    /** Admitted or Running -> Finished or Failed as the cluster reports its JobSet ended; quota released. */
-    public boolean end(UUID uid, WorkloadState outcome, String reason, String message, Instant now) {
-        boolean ended = jdbc.sql("""
-                UPDATE workload w SET state = ?, finished_at = ?, pending_reason = NULL, pending_message = NULL, %s
-                WHERE w.uid = ? AND w.state IN ('Admitted', 'Running')""".formatted(BUMP))
-                .params(outcome.name(), Timestamp.from(now), uid).update() == 1;
-        if (ended) {
-            releaseQuota(List.of(uid));
-            appendEvents(List.of(new NewEvent(uid, now, "Finished", "True", reason, message)));
+    /** A JobSet's end as its cluster reports it: the workload's terminal state, the reason and message of its timeline. */
+    public record Ending(UUID uid, WorkloadState outcome, String reason, String message) {
+    }
+
+    /**
+     * Admitted or Running -> Finished or Failed as clusters report their JobSets ended, quota released; in three
+     * statements however many end (a FULL report repeats every ended JobSet of its cluster). Returns the workloads
+     * that ended now, in the order given; the others had ended already or never ran.
+     */
+    public List<UUID> end(List<Ending> endings, Instant now) {
+        if (endings.isEmpty()) {
+            return List.of();
         }
-        return ended;
+        Set<UUID> ended = new HashSet<>(jdbc.sql("""
+                        UPDATE workload w SET state = e.outcome, finished_at = :now, pending_reason = NULL,
+                               pending_message = NULL, %s
+                        FROM unnest(:uids::uuid[], :outcomes::text[]) AS e(uid, outcome)
+                        WHERE w.uid = e.uid AND w.state IN ('Admitted', 'Running')
+                        RETURNING w.uid""".formatted(BUMP))
+                .param("uids", endings.stream().map(Ending::uid).toArray(UUID[]::new))
+                .param("outcomes", endings.stream().map(e -> e.outcome().name()).toArray(String[]::new))
+                .param("now", Timestamp.from(now))
+                .query(UUID.class).list());
+        List<Ending> endedNow = endings.stream().filter(e -> ended.contains(e.uid())).toList();
+        releaseQuota(endedNow.stream().map(Ending::uid).toList());
+        appendEvents(endedNow.stream().map(e -> new NewEvent(e.uid(), now, "Finished", "True", e.reason(), e.message()))
+                .toList());
+        return endedNow.stream().map(Ending::uid).toList();
+    }
+
+    /**
+     * How an observed workload stands where a cluster's observation could change it: Admitted or Running, in
+     * {@code cluster} (null: not placed in one yet), with whether all of its {@code pods} were ready when last told.
+     */
+    public record RunState(WorkloadState state, String cluster, boolean podsReady, int pods) {
+
+        /** Whether {@code readyPods} ready pods would change what is recorded of its readiness. */
+        public boolean readinessChangedBy(int readyPods) {
+            return podsReady != readyPods >= pods;
+        }
+    }
+
+    /**
+     * The run states of those of {@code uids} that are Admitted or Running, in one statement: a report lists every
+     * JobSet of its cluster, most of them long ended, and only these can an observation change.
+     */
+    public Map<UUID, RunState> runStates(Collection<UUID> uids) {
+        Map<UUID, RunState> states = new HashMap<>();
+        if (uids.isEmpty()) {
+            return states;
+        }
+        jdbc.sql("""
+                        SELECT uid, state, cluster, pods_ready,
+                               (SELECT coalesce(sum((ps ->> 'count')::int), 0) FROM jsonb_array_elements(pod_sets) ps)
+                        FROM workload WHERE uid = ANY(:uids) AND state IN ('Admitted', 'Running')""")
+                .param("uids", uids.toArray(UUID[]::new))
+                .query((rs, i) -> Map.entry(rs.getObject(1, UUID.class), new RunState(
+                        WorkloadState.valueOf(rs.getString(2)), rs.getString(3), rs.getBoolean(4), rs.getInt(5))))
+                .list().forEach(e -> states.put(e.getKey(), e.getValue()));
+        return states;
     }
 
     // ---- what the user does -----------------------------------------------------------------

@@ -112,9 +112,8 @@ class ClusterInventoryStoreTest {
         inventory.putPool("prod-1", pool("tpu-0", HealthState.HEALTHY, node("n-1", HealthState.HEALTHY, 4)), null, NOW);
         UUID kept = submit(transitions, "team-a", "kept", "lq", "cq", 0, NOW);
         UUID gone = submit(transitions, "team-a", "gone", "lq", "cq", 0, NOW);
-        inventory.putWorkload("prod-1", kept, running(kept), NOW);
-        inventory.putWorkload("prod-1", gone, running(gone), NOW);
-        inventory.putWorkload("prod-1", kept, running(kept), NOW);
+        inventory.putWorkloads("prod-1", Map.of(kept, running(kept), gone, running(gone)), NOW);
+        inventory.putWorkloads("prod-1", Map.of(kept, running(kept)), NOW);
 
         inventory.retainWorkloads("prod-1", List.of(kept));
 
@@ -123,8 +122,33 @@ class ClusterInventoryStoreTest {
         UUID unknown = UUID.randomUUID();
         assertThat(workloads.knownWorkloads(List.of(kept, unknown))).containsOnlyKeys(kept)
                 .containsEntry(kept, Optional.empty());
-        inventory.deleteWorkload("prod-1", kept);
+        inventory.deleteWorkloads("prod-1", List.of(kept));
         assertThat(queries.nodePools("prod-1").orElseThrow().items().get(0).workloads()).isEmpty();
+    }
+
+    @Test
+    void aReportWritesWhatChangedAndLeavesRepeatedRowsAsTheyWere() {
+        UUID runs = submit(transitions, "team-a", "runs", "lq", "cq", 0, NOW);
+        UUID ended = submit(transitions, "team-a", "ended", "lq", "cq", 0, NOW);
+        WorkloadStatusReport succeeded = new WorkloadStatusReport(ended.toString(), "team-a", "ended",
+                WorkloadPhase.SUCCEEDED, 0, 0, 2, 0, List.of(), List.of());
+        inventory.putWorkloads("prod-1", Map.of(runs, running(runs), ended, succeeded), NOW);
+
+        WorkloadStatusReport moved = new WorkloadStatusReport(runs.toString(), "team-a", "js", WorkloadPhase.RUNNING,
+                0, 2, 0, 0, List.of("n-1", "n-2"), List.of("tpu-0", "tpu-1"));
+        inventory.putWorkloads("prod-1", Map.of(runs, moved, ended, succeeded), NOW.plusSeconds(60));
+
+        assertThat(jdbc.sql("""
+                        SELECT workload_uid, phase, pods_running, pods_succeeded, nodes, node_pools, reported_at
+                        FROM cluster_workload WHERE cluster = 'prod-1'""")
+                .query((rs, i) -> Map.entry(rs.getObject(1, UUID.class), rs.getString(2) + " " + rs.getInt(3) + "/"
+                        + rs.getInt(4) + " " + List.of((String[]) rs.getArray(5).getArray()) + " "
+                        + List.of((String[]) rs.getArray(6).getArray()) + " "
+                        + rs.getTimestamp(7).toInstant().equals(NOW)))
+                .list())
+                .containsExactlyInAnyOrder(
+                        Map.entry(runs, "RUNNING 2/0 [n-1, n-2] [tpu-0, tpu-1] false"),
+                        Map.entry(ended, "SUCCEEDED 0/2 [] [] true"));
     }
 
     private static WorkloadStatusReport running(UUID uid) {

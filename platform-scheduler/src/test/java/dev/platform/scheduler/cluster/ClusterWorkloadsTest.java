@@ -16,6 +16,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import static dev.platform.scheduler.testsupport.StoredWorkloads.admission;
@@ -104,8 +105,8 @@ class ClusterWorkloadsTest {
         UUID shown = admittedIn("shown");
         command(shown, CommandType.START, "shown", NOW.minusSeconds(60));
         fullReport(NOW.minusSeconds(30));
-        inventory.putWorkload("prod-1", shown, new WorkloadStatusReport(shown.toString(), "team-a", "shown",
-                WorkloadPhase.PENDING, 1, 0, 0, 0, List.of(), List.of()), NOW.minusSeconds(10));
+        inventory.putWorkloads("prod-1", Map.of(shown, new WorkloadStatusReport(shown.toString(), "team-a", "shown",
+                WorkloadPhase.PENDING, 1, 0, 0, 0, List.of(), List.of())), NOW.minusSeconds(10));
 
         assertThat(missing()).isEmpty();
     }

@@ -6,6 +6,7 @@ import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
 import dev.platform.scheduler.workload.WorkloadTransitions.Admitting;
+import dev.platform.scheduler.workload.WorkloadTransitions.Ending;
 import dev.platform.scheduler.workload.WorkloadTransitions.Eviction;
 import dev.platform.scheduler.workload.WorkloadTransitions.Expected;
 import dev.platform.scheduler.workload.WorkloadTransitions.QuotaUse;
@@ -424,11 +425,12 @@ class WorkloadTransitionsTest {
 
     @Test
     void endFinishesARunningWorkloadOnceAndNotAPendingOne() {
-        assertThat(transitions.end(uid, WorkloadState.Finished, "Succeeded", "done", T1)).isFalse();
+        Ending succeeded = new Ending(uid, WorkloadState.Finished, "Succeeded", "done");
+        assertThat(transitions.end(List.of(succeeded), T1)).isEmpty();
 
         WorkloadRow before = admitted("pool-a");
-        assertThat(transitions.end(uid, WorkloadState.Finished, "Succeeded", "done", T1)).isTrue();
-        assertThat(transitions.end(uid, WorkloadState.Failed, "Failed", "again", T1)).isFalse();
+        assertThat(transitions.end(List.of(succeeded), T1)).containsExactly(uid);
+        assertThat(transitions.end(List.of(new Ending(uid, WorkloadState.Failed, "Failed", "again")), T1)).isEmpty();
 
         WorkloadRow after = row();
         assertBumped(before, after);
