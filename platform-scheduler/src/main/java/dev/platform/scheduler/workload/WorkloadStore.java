@@ -323,10 +323,11 @@ public class WorkloadStore {
      * scheduler's order (priority, then queue timestamp, then uid; in a ClusterQueue under admission
      * fair sharing, the LocalQueue's score first), one statement for a page.
      * <p>
-     * A position near the head of its queue is counted (at most {@link #COUNTED} rows read); one near its end is
-     * the queue's pending count, kept by the counting triggers, less what is behind the workload and the evicted
-     * workloads ahead of it (the counters count those too, the positions do not): a submission answered at the end
-     * of a queue 30,000 deep reads the few rows behind it, not the 30,000 ahead. A workload far from both ends, and
+     * A position near the end of its queue is the queue's pending count, kept by the counting triggers, less what is
+     * behind the workload and the evicted workloads ahead of it (the counters count those too, the positions do
+     * not): a submission answered at the end of a queue 30,000 deep reads the few rows behind it, not the 30,000
+     * ahead, nor the first {@link #COUNTED} of them. One near the head is counted (at most {@link #COUNTED} rows
+     * read, after as many behind it). A workload far from both ends, and
      * every workload of a ClusterQueue under admission fair sharing (whose order starts with a score no index
      * holds), has every workload ahead of it counted.
      */
@@ -345,31 +346,28 @@ public class WorkloadStore {
                              WHERE o.cluster_queue = w.cluster_queue AND o.state = 'Pending' AND o.active
                                AND (%s, -o.priority, o.queue_timestamp, o.uid)
                                    < (%s, -w.priority, w.queue_timestamp, w.uid))
-                       WHEN cq_ahead.counted < :counted THEN cq_ahead.counted
                        WHEN cq_behind.counted < :counted
                        THEN (SELECT c.pending FROM cluster_queue_workload_count c WHERE c.cluster_queue = w.cluster_queue)
                             - 1 - cq_behind.counted - (%s)
-                       ELSE (%s)
+                       ELSE (SELECT CASE WHEN a.counted < :counted THEN a.counted ELSE (%s) END FROM (%s) a)
                        END AS in_cq,
-                       CASE WHEN lq_ahead.counted < :counted THEN lq_ahead.counted
-                       WHEN lq_behind.counted < :counted
+                       CASE WHEN lq_behind.counted < :counted
                        THEN (SELECT l.pending FROM local_queue_workload_count l
                              WHERE l.namespace = w.namespace AND l.queue_name = w.queue_name)
                             - 1 - lq_behind.counted - (%s)
-                       ELSE (%s)
+                       ELSE (SELECT CASE WHEN a.counted < :counted THEN a.counted ELSE (%s) END FROM (%s) a)
                        END AS in_lq
                 FROM workload w
-                CROSS JOIN LATERAL (%s) cq_ahead
                 CROSS JOIN LATERAL (%s) cq_behind
-                CROSS JOIN LATERAL (%s) lq_ahead
                 CROSS JOIN LATERAL (%s) lq_behind
                 WHERE w.uid = ANY(:uids) AND w.state = 'Pending' AND w.active""".formatted(
                         USES_ADMISSION_FAIR_SHARING.formatted("w.cluster_queue"), LOCAL_QUEUE_SCORE.formatted("o"),
                         LOCAL_QUEUE_SCORE.formatted("w"),
                         EVICTED_AHEAD.formatted(inClusterQueue), AHEAD.formatted(inClusterQueue),
+                        COUNTED_AHEAD.formatted(inClusterQueue),
                         EVICTED_AHEAD.formatted(inLocalQueue), AHEAD.formatted(inLocalQueue),
-                        COUNTED_AHEAD.formatted(inClusterQueue), COUNTED_BEHIND.formatted(inClusterQueue),
-                        COUNTED_AHEAD.formatted(inLocalQueue), COUNTED_BEHIND.formatted(inLocalQueue)))
+                        COUNTED_AHEAD.formatted(inLocalQueue),
+                        COUNTED_BEHIND.formatted(inClusterQueue), COUNTED_BEHIND.formatted(inLocalQueue)))
                 .param("uids", pendingUids.toArray(UUID[]::new))
                 .param("counted", COUNTED)
                 .query((rs, i) -> Map.entry(rs.getObject("uid", UUID.class),
