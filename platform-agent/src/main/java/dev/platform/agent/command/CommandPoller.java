@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -124,13 +126,17 @@ public class CommandPoller implements AutoCloseable {
     }
 
     /**
-     * Executes a command and posts its result, in a batch with other lanes' results; false when
-     * interrupted (leadership lost): a result cut short is not posted, the command stays unfinished
-     * for the next leader. The lane's next command starts only once the scheduler has this result.
+     * Executes a command and posts its result, in a batch with other lanes' results; answers, once the scheduler
+     * has recorded it, true, or false when interrupted (leadership lost): a result cut short is not posted, the
+     * command stays unfinished for the next leader. The lane's next command starts only once the scheduler has
+     * this result.
      */
-    private boolean runToTheEnd(AgentCommand command, ResultBatches posted) {
+    private CompletionStage<Boolean> runToTheEnd(AgentCommand command, ResultBatches posted) {
         CommandResult result = executor.execute(command, this::reportProgress);
-        return !Thread.currentThread().isInterrupted() && posted.post(result);
+        if (Thread.currentThread().isInterrupted()) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return posted.post(result);
     }
 
     /** Progress is advisory: a lost RETRYING report is superseded by the final result. */

@@ -8,9 +8,8 @@ import dev.platform.api.agent.CommandResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,25 +48,16 @@ final class ResultBatches implements AutoCloseable {
     }
 
     /**
-     * Posts a final result and waits until the scheduler has recorded it.
-     *
-     * @return false when interrupted or closed first: the result may or may not have been recorded
+     * Posts a final result: the answer is true once the scheduler has recorded it, false when the batches are
+     * closed first (the result may or may not have been recorded).
      */
-    boolean post(CommandResult result) {
+    CompletionStage<Boolean> post(CommandResult result) {
         Waiting entry = new Waiting(result, new CompletableFuture<>());
         waiting.add(entry);
         if (closed) {
             entry.recorded().cancel(false);
         }
-        try {
-            entry.recorded().get();
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException | CancellationException e) {
-            return false;
-        }
+        return entry.recorded().handle((recorded, failure) -> failure == null);
     }
 
     private void sendUntilClosed() {

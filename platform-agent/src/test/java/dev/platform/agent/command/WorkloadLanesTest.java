@@ -8,6 +8,7 @@ import dev.platform.api.agent.CommandType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -23,7 +24,11 @@ class WorkloadLanesTest {
     private final List<String> interrupted = new CopyOnWriteArrayList<>();
     /** Commands that run until released (or interrupted); the others finish at once. */
     private final Map<Long, CountDownLatch> held = new ConcurrentHashMap<>();
-    private final WorkloadLanes lanes = new WorkloadLanes(2, PATIENCE, this::run);
+    /** Commands whose result the scheduler records only when the test completes it; the others' at once. */
+    private final Map<Long, CompletableFuture<Boolean>> unrecorded = new ConcurrentHashMap<>();
+    private final WorkloadLanes lanes = new WorkloadLanes(2, PATIENCE,
+            command -> run(command) ? unrecorded.getOrDefault(command.id(), CompletableFuture.completedFuture(true))
+                    : CompletableFuture.completedFuture(false));
 
     @AfterEach
     void close() {
@@ -47,6 +52,28 @@ class WorkloadLanesTest {
 
         await().atMost(PATIENCE).until(() -> finished.size() == 4);
         assertThat(finished).containsSubsequence("1", "2").containsSubsequence("3", "4");
+    }
+
+    @Test
+    void aResultOnItsWayHoldsUpItsWorkloadButNoWorker() {
+        CompletableFuture<Boolean> recorded = new CompletableFuture<>();
+        unrecorded.put(1L, recorded);
+        unrecorded.put(3L, new CompletableFuture<>());
+
+        lanes.submit(command(1, "a"));
+        lanes.submit(command(2, "a"));
+        lanes.submit(command(3, "b"));
+        lanes.submit(command(4, "c"));
+        lanes.submit(command(5, "d"));
+
+        // two workers, two results not recorded: the other workloads' commands still run
+        await().atMost(PATIENCE).until(() -> finished.containsAll(List.of("1", "3", "4", "5")));
+        assertThat(started).doesNotContain("2");
+
+        recorded.complete(true);
+
+        await().atMost(PATIENCE).until(() -> finished.contains("2"));
+        assertThat(finished).containsSubsequence("1", "2");
     }
 
     @Test
