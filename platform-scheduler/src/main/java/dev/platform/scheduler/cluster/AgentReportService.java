@@ -177,7 +177,9 @@ public class AgentReportService {
         return changes;
     }
 
-    /** Stores where workloads run and moves their state; true when any finished (quota freed). */
+    /**
+     * Stores where workloads run, moves their state and their last checkpoints; true when any finished (quota freed).
+     */
     private boolean applyWorkloads(String cluster, AgentReport report, boolean full, Instant now) {
         Map<UUID, WorkloadStatusReport> statuses = new LinkedHashMap<>();
         for (WorkloadStatusReport status : report.workloads()) {
@@ -196,6 +198,7 @@ public class AgentReportService {
         Set<String> pools = inventory.pools(cluster).keySet();
         List<UUID> owned = new ArrayList<>();
         List<Observation> observations = new ArrayList<>();
+        Map<UUID, Instant> checkpoints = new LinkedHashMap<>();
         statuses.forEach((uid, status) -> {
             if (!known.containsKey(uid)) {
                 log.info("cluster {} reports workload {} ({}/{}) that the platform does not know: ignored", cluster,
@@ -223,11 +226,15 @@ public class AgentReportService {
                 inventory.putWorkload(cluster, uid, status, now);
             }
             observation(cluster, uid, status).ifPresent(observations::add);
+            if (status.lastCheckpoint() != null) {
+                checkpoints.put(uid, status.lastCheckpoint());
+            }
         });
         if (full) {
             inventory.retainWorkloads(cluster, owned.stream()
                     .filter(uid -> statuses.get(uid).phase() != WorkloadPhase.DELETED).toList());
         }
+        runStates.recordCheckpoints(checkpoints);
         return !runStates.apply(observations, now).finished().isEmpty();
     }
 
