@@ -1,0 +1,83 @@
+package dev.platform.scheduler.preemption;
+
+import dev.platform.api.manifest.PreemptionAnnotations;
+import dev.platform.scheduler.testsupport.KubernetesAgent;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import dev.platform.scheduler.testsupport.SeedManifests;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A training job records its checkpoints on its JobSet in the cluster ({@code platform.dev/last-checkpoint}), with no
+ * platform token: the real Kubernetes agent, against fabric8's mock API server, reports it, the scheduler stores it on
+ * the workload, and when the JobSet is then lost (deleted by hand: requeued with reason JobSetMissing) the work lost
+ * counts from that checkpoint.
+ */
+class LastCheckpointOnKubernetesTest extends PlatformApplicationTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private KubernetesAgent cluster;
+
+    @BeforeEach
+    void startAgent() {
+        cluster = KubernetesAgent.start(port, api, Duration.ofSeconds(2));
+    }
+
+    @AfterEach
+    void stopAgent() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void theCheckpointAnnotatedInTheClusterIsWhereTheLostWorkOfALaterEvictionCountsFrom() {
+        String seed = SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64");
+        assertThat(api.postYaml("/api/v1/manifests", seed).status()).isEqualTo(200);
+        JsonNode high = awaitState("high-jax-trillium", "Running");
+        Instant checkpoint = Instant.parse(high.get("admittedAt").asString()).plusMillis(500);
+
+        // the JobSet controller writes the JobSet too: an edit may meet its newer version and is made again
+        await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> cluster.annotateJobSet("high-jax-trillium",
+                PreemptionAnnotations.LAST_CHECKPOINT, checkpoint.toString()));
+
+        await().atMost(PATIENCE).until(() -> checkpoint.toString().equals(storedCheckpoint("high-jax-trillium")));
+
+        cluster.deleteJobSet("high-jax-trillium");
+
+        await().atMost(PATIENCE).until(() -> events("high-jax-trillium").contains("LostWork/JobSetMissing"));
+        List<Instant> since = jdbc.sql("SELECT since FROM lost_work WHERE name = 'high-jax-trillium'")
+                .query(Timestamp.class).list().stream().map(Timestamp::toInstant).toList();
+        assertThat(since).containsExactly(checkpoint);
+        assertThat(api.get("/actuator/prometheus", "text/plain").body()).containsPattern(
+                "platform_eviction_lost_work_seconds_total\\{cluster_queue=\"tpu-training-cq\",reason=\"JobSetMissing\"}"
+                        + " [0-9.E]+");
+    }
+
+    private String storedCheckpoint(String name) {
+        return jdbc.sql("SELECT manifest -> 'metadata' -> 'annotations' ->> 'platform.dev/last-checkpoint'"
+                + " FROM workload WHERE name = ?").param(name).query(String.class).single();
+    }
+
+    private JsonNode awaitState(String name, String state) {
+        return await().atMost(PATIENCE).until(() -> api.get("/api/v1/namespaces/" + KubernetesAgent.NAMESPACE
+                + "/workloads/" + name).json(), w -> state.equals(w.get("state").asString()));
+    }
+
+    private List<String> events(String name) {
+        return api.get("/api/v1/namespaces/" + KubernetesAgent.NAMESPACE + "/workloads/" + name + "/events").json()
+                .get("items").valueStream().map(e -> e.get("type").asString() + "/" + e.get("reason").asString())
+                .toList();
+    }
+}
