@@ -40,8 +40,9 @@ import java.util.UUID;
  * The one writer of decisions: commits a batch of {@link WorkloadDecision}s in one transaction, in their order,
  * with what follows from each: the workload's transition and timeline ({@link WorkloadTransitions}), the agent
  * commands (a START or RESTART with its payload after an admission, a STOP or DELETE after a release), the
- * preemption audit rows, the hotswap event, and what each eviction lost ({@link LostWorkMeter}: measured for the whole
- * batch before its first write, recorded in the ledger, the counters and the timeline). Runs of decisions of one kind are written in one statement.
+ * preemption audit rows, the hotswap event, and what each eviction lost ({@link LostWorkMeter}: measured for the
+ * whole batch before its first write, recorded in the ledger, the counters and the timeline). Runs of decisions of
+ * one kind are written in one statement.
  * Every decision is guarded (by its version, or by the agent command it follows); one that finds its workload
  * changed meanwhile does not land and is reported back, and nothing follows from it.
  */

@@ -70,16 +70,16 @@ class LostWorkRestTest extends PlatformApplicationTest {
         Instant admittedAt = Instant.parse(victim.get("admittedAt").asString());
         String uid = victim.get("uid").asString();
         AgentCalls agent = new AgentCalls(port);
-        assertThat(agent.report("c1", AgentCalls.full("c1", "agent-1", 1, List.of(), List.of())).status())
+        assertThat(agent.report("prod-1", AgentCalls.full("prod-1", "agent-1", 1, List.of(), List.of())).status())
                 .isEqualTo(200);
         Instant checkpoint = admittedAt.plusMillis(1);
 
-        assertThat(agent.report("c1", AgentCalls.delta("c1", "agent-1", 2, List.of(), List.of(),
+        assertThat(agent.report("prod-1", AgentCalls.delta("prod-1", "agent-1", 2, List.of(), List.of(),
                 List.of(reported(uid, checkpoint)))).status()).isEqualTo(200);
         assertThat(storedCheckpoint("victim")).isEqualTo(checkpoint.toString());
 
         // the JobSet still carries an older time (its submission's, say): the later one stays
-        assertThat(agent.report("c1", AgentCalls.delta("c1", "agent-1", 3, List.of(), List.of(),
+        assertThat(agent.report("prod-1", AgentCalls.delta("prod-1", "agent-1", 3, List.of(), List.of(),
                 List.of(reported(uid, admittedAt.minusSeconds(3600))))).status()).isEqualTo(200);
         assertThat(storedCheckpoint("victim")).isEqualTo(checkpoint.toString());
 
