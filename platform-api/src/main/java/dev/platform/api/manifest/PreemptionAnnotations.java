@@ -23,7 +23,7 @@ public final class PreemptionAnnotations {
 
     /** Kueue's priority boost: the workload's effective priority is its priority class's value plus this. */
     public static final String PRIORITY_BOOST = "kueue.x-k8s.io/priority-boost";
-    /** When the workload last wrote a checkpoint (RFC 3339): its lost work on preemption counts from there. */
+    /** When the workload last wrote a checkpoint (RFC 3339): the work an eviction loses counts from there. */
     public static final String LAST_CHECKPOINT = "platform.dev/last-checkpoint";
     /** A boost moves a priority at most this far either way (Kubernetes' highest user-definable priority). */
     public static final int MAX_PRIORITY_BOOST = 1_000_000_000;
