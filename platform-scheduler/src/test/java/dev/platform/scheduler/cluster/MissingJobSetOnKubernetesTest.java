@@ -82,7 +82,7 @@ class MissingJobSetOnKubernetesTest extends PlatformApplicationTest {
     }
 
     private String storedCheckpoint(String name) {
-        return jdbc.sql("SELECT manifest -> 'metadata' -> 'annotations' ->> 'platform.dev/last-checkpoint'"
+        return jdbc.sql("SELECT coalesce(manifest -> 'metadata' -> 'annotations' ->> 'platform.dev/last-checkpoint', '')"
                 + " FROM workload WHERE name = ?").param(name).query(String.class).single();
     }
 
