@@ -33,6 +33,15 @@ public class LostWorkLedger {
     public record Total(String resource, double lastDay, double lastWeek) {
     }
 
+    /** A team's totals: the namespaces' rows of the week, each resource's seconds summed over the day and the week. */
+    static final String TOTALS = """
+            SELECT r.key AS resource,
+                   coalesce(sum(r.value::float8) FILTER (WHERE l.at > :dayAgo), 0) AS last_day,
+                   sum(r.value::float8) AS last_week
+            FROM lost_work l CROSS JOIN LATERAL jsonb_each_text(l.resource_seconds) AS r(key, value)
+            WHERE l.namespace = ANY(:namespaces) AND l.at > :weekAgo AND l.at <= :now
+            GROUP BY r.key ORDER BY r.key""";
+
     private final JdbcTemplate jdbcTemplate;
     private final JdbcClient jdbc;
     private final JsonMapper json;
@@ -65,13 +74,7 @@ public class LostWorkLedger {
         if (namespaces.isEmpty()) {
             return List.of();
         }
-        return jdbc.sql("""
-                        SELECT r.key AS resource,
-                               coalesce(sum(r.value::float8) FILTER (WHERE l.at > :dayAgo), 0) AS last_day,
-                               sum(r.value::float8) AS last_week
-                        FROM lost_work l CROSS JOIN LATERAL jsonb_each_text(l.resource_seconds) AS r(key, value)
-                        WHERE l.namespace = ANY(:namespaces) AND l.at > :weekAgo AND l.at <= :now
-                        GROUP BY r.key ORDER BY r.key""")
+        return jdbc.sql(TOTALS)
                 .param("namespaces", namespaces.toArray(String[]::new))
                 .param("dayAgo", Timestamp.from(now.minus(Duration.ofDays(1))))
                 .param("weekAgo", Timestamp.from(now.minus(Duration.ofDays(7))))

@@ -4,7 +4,9 @@ import dev.platform.api.reason.EvictionReason;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -24,6 +26,9 @@ class LostWorkLedgerTest {
 
     @Autowired
     LostWorkLedger ledger;
+
+    @Autowired
+    JdbcClient jdbc;
 
     @Test
     void aTeamsTotalsSumItsNamespacesLostWorkPerResourceWithinTheDayAndTheWeek() {
@@ -48,6 +53,21 @@ class LostWorkLedgerTest {
                 new LostWorkLedger.Total("google.com/tpu", 3600.0 * 50, 3600.0 * 50));
         assertThat(ledger.totals(List.of("team-c"), NOW)).isEmpty();
         assertThat(ledger.totals(List.of(), NOW)).isEmpty();
+    }
+
+    /** The sums read the week's rows of the team's namespaces through the index, not the whole history. */
+    @Test
+    void theTotalsReadTheNamespacesWeekThroughItsIndex() {
+        jdbc.sql("SET LOCAL enable_seqscan = off").update();
+
+        String plan = String.join("\n", jdbc.sql("EXPLAIN " + LostWorkLedger.TOTALS)
+                .param("namespaces", new String[]{"team-a", "team-a-dev"})
+                .param("dayAgo", Timestamp.from(NOW.minus(Duration.ofDays(1))))
+                .param("weekAgo", Timestamp.from(NOW.minus(Duration.ofDays(7))))
+                .param("now", Timestamp.from(NOW))
+                .query(String.class).list());
+
+        assertThat(plan).contains("lost_work_namespace_at_idx").contains("Index Cond");
     }
 
     private static LostWorkLedger.Entry entry(String namespace, Instant at, EvictionReason eviction, String reason,
