@@ -8,6 +8,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -73,9 +75,25 @@ public class LostWorkMeter {
         return lost;
     }
 
-    /** Appends the entries to the ledger, in the caller's transaction, and adds them to the counters. */
+    /**
+     * Appends the entries to the ledger, in the caller's transaction, and adds them to the counters once it commits:
+     * evictions rolled back (a priority-only admission that did not land whole) lost nothing.
+     */
     public void record(List<LostWorkLedger.Entry> entries) {
         ledger.append(entries);
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    count(entries);
+                }
+            });
+        } else {
+            count(entries);
+        }
+    }
+
+    private void count(List<LostWorkLedger.Entry> entries) {
         for (LostWorkLedger.Entry e : entries) {
             if (e.lostWork().total() <= 0) {
                 continue;

@@ -76,14 +76,15 @@ class MissingJobSetOnKubernetesTest extends PlatformApplicationTest {
         await().atMost(PATIENCE).until(() -> events("high-jax-trillium").contains("LostWork/JobSetMissing"));
         assertThat(jdbc.sql("SELECT since FROM lost_work WHERE name = 'high-jax-trillium'").query(Timestamp.class)
                 .list().stream().map(Timestamp::toInstant).toList()).containsExactly(checkpoint);
-        assertThat(api.get("/actuator/prometheus", "text/plain").body()).containsPattern(
-                "platform_eviction_lost_work_seconds_total\\{cluster_queue=\"tpu-training-cq\","
-                        + "reason=\"JobSetMissing\"} [0-9.E]+");
+        // counted once the eviction commits, just after the timeline shows it
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(api.get("/actuator/prometheus", "text/plain").body())
+                .containsPattern("platform_eviction_lost_work_seconds_total\\{cluster_queue=\"tpu-training-cq\","
+                        + "reason=\"JobSetMissing\"} [0-9.E]+"));
     }
 
     private String storedCheckpoint(String name) {
-        return jdbc.sql("SELECT coalesce(manifest -> 'metadata' -> 'annotations' ->> 'platform.dev/last-checkpoint', '')"
-                + " FROM workload WHERE name = ?").param(name).query(String.class).single();
+        return jdbc.sql("SELECT coalesce(manifest -> 'metadata' -> 'annotations' ->> 'platform.dev/last-checkpoint',"
+                + " '') FROM workload WHERE name = ?").param(name).query(String.class).single();
     }
 
     private JsonNode awaitState(String name, String state) {

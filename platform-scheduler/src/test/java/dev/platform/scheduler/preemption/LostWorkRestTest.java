@@ -58,9 +58,8 @@ class LostWorkRestTest extends PlatformApplicationTest {
         assertThat(csv.lines().findFirst().orElseThrow()).endsWith(",lost_work_since,lost_work_resource_seconds");
         assertThat(csv).contains("," + checkpoint + ",google.com/tpu=");
 
-        String metrics = api.get("/actuator/prometheus", "text/plain").body();
-        assertThat(metrics).containsPattern(
-                "platform_preemption_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"InClusterQueue\"} [0-9.E]+");
+        awaitMetric("platform_preemption_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"InClusterQueue\"}"
+                + " [0-9.E]+");
     }
 
     @Test
@@ -99,10 +98,11 @@ class LostWorkRestTest extends PlatformApplicationTest {
 
         JsonNode lostWork = awaitLostWork("stopped");
         assertThat(lostWork.get("reason").asString()).isEqualTo("Deactivated");
-        assertThat(lostWork.get("message").asString()).startsWith("Lost google.com/tpu ").contains(" chip-hours since ");
+        assertThat(lostWork.get("message").asString()).startsWith("Lost google.com/tpu ")
+                .contains(" chip-hours since ");
         assertThat(api.get("/api/v1/preemptions").json().get("items").size()).as("no preemption").isZero();
-        assertThat(api.get("/actuator/prometheus", "text/plain").body()).containsPattern(
-                "platform_eviction_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"Deactivated\"} [0-9.E]+");
+        awaitMetric("platform_eviction_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"Deactivated\"}"
+                + " [0-9.E]+");
     }
 
     @Test
@@ -115,8 +115,14 @@ class LostWorkRestTest extends PlatformApplicationTest {
         assertThat(awaitLostWork("drained").get("reason").asString()).isEqualTo("ClusterQueueStopped");
         assertThat(jdbc.sql("SELECT eviction || '/' || reason FROM lost_work").query(String.class).list())
                 .containsExactly("ClusterQueueStopped/ClusterQueueStopped");
-        assertThat(api.get("/actuator/prometheus", "text/plain").body()).containsPattern(
-                "platform_eviction_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"ClusterQueueStopped\"} [0-9.E]+");
+        awaitMetric("platform_eviction_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"ClusterQueueStopped\"}"
+                + " [0-9.E]+");
+    }
+
+    /** The counters count an eviction once its transaction commits, just after the API shows the eviction. */
+    private void awaitMetric(String pattern) {
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                api.get("/actuator/prometheus", "text/plain").body()).containsPattern(pattern));
     }
 
     private static WorkloadStatusReport reported(String uid, Instant lastCheckpoint) {
