@@ -25,6 +25,7 @@ import dev.platform.api.agent.NodePoolReport;
 import dev.platform.api.agent.ReportKind;
 import dev.platform.api.agent.WorkloadPhase;
 import dev.platform.api.agent.WorkloadStatusReport;
+import dev.platform.api.manifest.PreemptionAnnotations;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -447,6 +448,38 @@ class KubernetesAgentTest {
             WorkloadStatusReport status = latestWorkload("wl-5").orElseThrow(AssertionError::new);
             assertThat(status.podsSucceeded()).isEqualTo(1);
             assertThat(status.podsRunning()).isEqualTo(1);
+        });
+    }
+
+    /**
+     * A training job records its checkpoints on its JobSet in the cluster; the agent reports the time to the
+     * scheduler, and a value that is no time is left out rather than failing the report.
+     */
+    @Test
+    void theLastCheckpointAnnotatedOnAJobSetInTheClusterReachesTheScheduler() throws Exception {
+        createRunningWorkload("wl-7", "seven", 1);
+        startAgent();
+        await().atMost(PATIENCE).until(() -> latestWorkload("wl-7").isPresent());
+        assertThat(latestWorkload("wl-7").orElseThrow().lastCheckpoint()).isNull();
+
+        annotateJobSet("seven", "2026-01-01T12:00:00+02:00");
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(latestWorkload("wl-7").orElseThrow().lastCheckpoint())
+                .isEqualTo(Instant.parse("2026-01-01T10:00:00Z")));
+
+        annotateJobSet("seven", "after the second epoch");
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            WorkloadStatusReport status = latestWorkload("wl-7").orElseThrow();
+            assertThat(status.lastCheckpoint()).isNull();
+            assertThat(status.phase()).isEqualTo(WorkloadPhase.RUNNING);
+        });
+    }
+
+    private void annotateJobSet(String name, String lastCheckpoint) {
+        jobSets().withName(name).edit(j -> {
+            j.getMetadata().setAnnotations(Map.of(PreemptionAnnotations.LAST_CHECKPOINT, lastCheckpoint));
+            return j;
         });
     }
 

@@ -9,7 +9,9 @@ import dev.platform.api.agent.AdoptionSubmission;
 import dev.platform.api.agent.NodePoolReport;
 import dev.platform.api.agent.WorkloadPhase;
 import dev.platform.api.agent.WorkloadStatusReport;
+import dev.platform.api.manifest.PreemptionAnnotations;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,6 +21,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The agent's picture of its cluster, fed by cluster events, and what changed in it since the
@@ -26,6 +30,8 @@ import java.util.TreeSet;
  * the current state when the report is built, so a burst of changes to one pool is one entry.
  */
 public class ClusterInventory implements ClusterEvents {
+
+    private static final Logger log = LoggerFactory.getLogger(ClusterInventory.class);
 
     private final Map<String, ClusterNode> nodes = new HashMap<>();
     private final Map<String, ClusterPod> pods = new HashMap<>();
@@ -40,6 +46,9 @@ public class ClusterInventory implements ClusterEvents {
     private final Set<String> dirtySubmissions = new TreeSet<>();
     /** Workloads last seen at a key, so a deletion can still be reported against its uid. */
     private final Map<String, WorkloadLocation> workloadLocations = new HashMap<>();
+
+    /** The last-checkpoint annotation that is no time, by JobSet key: each is logged once, not at every report. */
+    private final Map<String, String> unreadableCheckpoints = new HashMap<>();
 
     private record WorkloadLocation(String namespace, String jobSetName) {
     }
@@ -104,6 +113,7 @@ public class ClusterInventory implements ClusterEvents {
     @Override
     public synchronized void jobSetRemoved(String namespace, String name) {
         ClusterJobSet old = jobSets.remove(namespace + "/" + name);
+        unreadableCheckpoints.remove(namespace + "/" + name);
         if (old != null) {
             unindexJobSet(old);
         }
@@ -208,7 +218,28 @@ public class ClusterInventory implements ClusterEvents {
                 location == null ? null : location.jobSetName(),
                 phase(jobSet, mine.isEmpty(), running), pending, running, succeeded, failed,
                 List.copyOf(boundNodes), List.copyOf(pools),
-                (int) mine.stream().filter(p -> p.ready() && "Running".equals(p.phase())).count());
+                (int) mine.stream().filter(p -> p.ready() && "Running".equals(p.phase())).count(),
+                jobSet == null ? null : lastCheckpoint(jobSet));
+    }
+
+    /**
+     * When the JobSet's training last wrote a checkpoint, as its annotation says; null without one. A value that is
+     * no time is left out (the platform keeps what it knew) and logged once, not at every report.
+     */
+    private Instant lastCheckpoint(ClusterJobSet jobSet) {
+        String text = jobSet.annotations().get(PreemptionAnnotations.LAST_CHECKPOINT);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return PreemptionAnnotations.checkpointTime(text);
+        } catch (DateTimeParseException e) {
+            if (!text.equals(unreadableCheckpoints.put(jobSet.key(), text))) {
+                log.warn("JobSet {}: annotation {} '{}' is not an RFC 3339 time such as 2026-01-01T12:00:00Z; ignored",
+                        jobSet.key(), PreemptionAnnotations.LAST_CHECKPOINT, text);
+            }
+            return null;
+        }
     }
 
     /** JobSet status wins; without a JobSet controller's verdict, running pods mean Running. */

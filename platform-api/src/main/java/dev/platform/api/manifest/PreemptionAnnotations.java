@@ -1,6 +1,8 @@
 package dev.platform.api.manifest;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,7 +23,7 @@ public final class PreemptionAnnotations {
 
     /** Kueue's priority boost: the workload's effective priority is its priority class's value plus this. */
     public static final String PRIORITY_BOOST = "kueue.x-k8s.io/priority-boost";
-    /** When the workload last wrote a checkpoint (RFC 3339): its lost work on preemption counts from there. */
+    /** When the workload last wrote a checkpoint (RFC 3339): the work an eviction loses counts from there. */
     public static final String LAST_CHECKPOINT = "platform.dev/last-checkpoint";
     /** A boost moves a priority at most this far either way (Kubernetes' highest user-definable priority). */
     public static final int MAX_PRIORITY_BOOST = 1_000_000_000;
@@ -59,6 +61,16 @@ public final class PreemptionAnnotations {
     public static int priorityBoost(Map<String, String> annotations) {
         String text = annotations.get(PRIORITY_BOOST);
         return text == null ? 0 : Integer.parseInt(text);
+    }
+
+    /**
+     * The time a {@value #LAST_CHECKPOINT} annotation names: RFC 3339, an offset allowed; what the platform checks at
+     * submission and the agent reads from a JobSet in its cluster.
+     *
+     * @throws java.time.format.DateTimeParseException when the text is no such time
+     */
+    public static Instant checkpointTime(String text) {
+        return OffsetDateTime.parse(text).toInstant();
     }
 
     /** The annotations of the platform ({@code platform.dev/...}): the ones a ClusterQueue keeps. */

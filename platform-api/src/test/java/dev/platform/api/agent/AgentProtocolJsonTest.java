@@ -85,6 +85,22 @@ class AgentProtocolJsonTest {
     }
 
     @Test
+    void aWorkloadsLastCheckpointTravelsAsAnIsoStringAndIsNullFromAnOlderAgent() {
+        WorkloadStatusReport current = new WorkloadStatusReport("wl-1", "default", "train", WorkloadPhase.RUNNING, 0, 3,
+                0, 0, List.of(), List.of(), 3, Instant.parse("2026-01-01T10:00:00Z"));
+        WorkloadStatusReport old = json.readValue("""
+                {"workloadUid": "wl-1", "namespace": "default", "jobSetName": "train", "phase": "RUNNING",
+                 "podsPending": 0, "podsRunning": 3, "podsSucceeded": 0, "podsFailed": 0, "podsReady": 3}""",
+                WorkloadStatusReport.class);
+
+        JsonNode tree = json.valueToTree(current);
+
+        assertThat(tree.path("lastCheckpoint").asString()).isEqualTo("2026-01-01T10:00:00Z");
+        assertThat(json.treeToValue(tree, WorkloadStatusReport.class)).isEqualTo(current);
+        assertThat(old.lastCheckpoint()).isNull();
+    }
+
+    @Test
     void aWorkloadReportWithoutReadyPodsCountsRunningPodsAsReady() {
         WorkloadStatusReport old = json.readValue("""
                 {"workloadUid": "wl-1", "namespace": "default", "jobSetName": "train", "phase": "RUNNING",

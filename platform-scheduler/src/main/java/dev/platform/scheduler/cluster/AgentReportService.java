@@ -177,7 +177,9 @@ public class AgentReportService {
         return changes;
     }
 
-    /** Stores where workloads run and moves their state; true when any finished (quota freed). */
+    /**
+     * Stores where workloads run, moves their state and their last checkpoints; true when any finished (quota freed).
+     */
     private boolean applyWorkloads(String cluster, AgentReport report, boolean full, Instant now) {
         Map<UUID, WorkloadStatusReport> statuses = new LinkedHashMap<>();
         for (WorkloadStatusReport status : report.workloads()) {
@@ -198,6 +200,7 @@ public class AgentReportService {
         List<Observation> observations = new ArrayList<>();
         List<UUID> deleted = new ArrayList<>();
         Map<UUID, WorkloadStatusReport> present = new LinkedHashMap<>();
+        Map<UUID, Instant> checkpoints = new LinkedHashMap<>();
         statuses.forEach((uid, status) -> {
             if (!known.containsKey(uid)) {
                 log.info("cluster {} reports workload {} ({}/{}) that the platform does not know: ignored", cluster,
@@ -225,6 +228,9 @@ public class AgentReportService {
                 present.put(uid, status);
             }
             observation(cluster, uid, status).ifPresent(observations::add);
+            if (status.lastCheckpoint() != null) {
+                checkpoints.put(uid, status.lastCheckpoint());
+            }
         });
         inventory.deleteWorkloads(cluster, deleted);
         inventory.putWorkloads(cluster, present, now);
@@ -232,6 +238,7 @@ public class AgentReportService {
             inventory.retainWorkloads(cluster, owned.stream()
                     .filter(uid -> statuses.get(uid).phase() != WorkloadPhase.DELETED).toList());
         }
+        runStates.recordCheckpoints(checkpoints);
         return !runStates.apply(observations, now).finished().isEmpty();
     }
 

@@ -3,6 +3,7 @@ package dev.platform.scheduler.commit;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandType;
 import dev.platform.api.reason.DeactivationReason;
+import dev.platform.api.reason.EvictionReason;
 import dev.platform.scheduler.cluster.AgentCommandStore;
 import dev.platform.scheduler.commit.WorkloadDecision.AfterRelease;
 import dev.platform.scheduler.core.lifecycle.LifecycleDecision;
@@ -11,6 +12,7 @@ import dev.platform.scheduler.hotswap.HotswapEvent;
 import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.scheduler.leadership.EpochFence;
 import dev.platform.scheduler.preemption.LostWork;
+import dev.platform.scheduler.preemption.LostWorkLedger;
 import dev.platform.scheduler.preemption.LostWorkMeter;
 import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.preemption.PreemptionStore;
@@ -38,7 +40,9 @@ import java.util.UUID;
  * The one writer of decisions: commits a batch of {@link WorkloadDecision}s in one transaction, in their order,
  * with what follows from each: the workload's transition and timeline ({@link WorkloadTransitions}), the agent
  * commands (a START or RESTART with its payload after an admission, a STOP or DELETE after a release), the
- * preemption audit rows and the hotswap event. Runs of decisions of one kind are written in one statement.
+ * preemption audit rows, the hotswap event, and what each eviction lost ({@link LostWorkMeter}: measured for the
+ * whole batch before its first write, recorded in the ledger, the counters and the timeline). Runs of decisions of
+ * one kind are written in one statement.
  * Every decision is guarded (by its version, or by the agent command it follows); one that finds its workload
  * changed meanwhile does not land and is reported back, and nothing follows from it.
  */
@@ -117,6 +121,7 @@ public class DecisionCommitter {
     private Committed write(Long epoch, List<? extends WorkloadDecision> decisions) {
         transitions.lockChanges();
         Batch batch = new Batch(epoch, clock.instant());
+        batch.measured.putAll(lostWork.of(evicting(decisions), batch.now));
         for (int i = 0; i < decisions.size(); ) {
             Class<?> kind = decisions.get(i).getClass();
             int end = i;
@@ -135,7 +140,25 @@ public class DecisionCommitter {
             }
             i = end;
         }
+        recordLostWork(batch);
         return new Committed(batch.versions, batch.rejected, batch.now, batch.hotswaps);
+    }
+
+    /** The workloads the decisions evict, if they land: those whose lost work is measured. */
+    private static List<UUID> evicting(List<? extends WorkloadDecision> decisions) {
+        List<UUID> evicting = new ArrayList<>();
+        for (WorkloadDecision d : decisions) {
+            if (d instanceof WorkloadDecision.Evict || d instanceof WorkloadDecision.Requeue
+                    || d instanceof WorkloadDecision.Lifecycle) {
+                evicting.add(d.uid());
+            } else if (d instanceof WorkloadDecision.Hotswap h) {
+                h.victims().forEach(v -> evicting.add(v.uid()));
+                if (h.fate() instanceof WorkloadDecision.Requeue r) {
+                    evicting.add(r.uid());
+                }
+            }
+        }
+        return evicting;
     }
 
     private void writeOne(Batch batch, WorkloadDecision decision) {
@@ -204,8 +227,6 @@ public class DecisionCommitter {
     }
 
     private void evict(Batch batch, List<WorkloadDecision.Evict> evictions) {
-        Map<UUID, LostWork> lost = lostWork.of(evictions.stream().filter(e -> e.preemption() != null)
-                .map(WorkloadDecision.Evict::uid).toList(), batch.now);
         List<WorkloadTransitions.Released> released = transitions.evict(evictions.stream()
                 .map(e -> new WorkloadTransitions.Eviction(e.uid(), e.expectedVersion(), e.reason(), e.message(),
                         e.preemption() == null ? null : e.preemption().reason())).toList(), batch.now);
@@ -213,17 +234,19 @@ public class DecisionCommitter {
         released.forEach(r -> landed.put(r.uid(), r));
         for (WorkloadDecision.Evict e : evictions) {
             WorkloadTransitions.Released r = landed.get(e.uid());
-            batch.outcome(e.uid(), Optional.ofNullable(r).map(WorkloadTransitions.Released::version));
+            if (batch.outcome(e.uid(), Optional.ofNullable(r).map(WorkloadTransitions.Released::version))) {
+                batch.lost(e.uid(), e.reason(),
+                        e.preemption() == null ? e.reason().name() : e.preemption().reason().name());
+            }
         }
         released.forEach(r -> afterRelease(r, AfterRelease.STOP));
         List<PreemptionEvent> audit = evictions.stream()
                 .filter(e -> e.preemption() != null && landed.containsKey(e.uid()))
                 .map(e -> new PreemptionEvent(0, batch.now, e.preemption().reason().name(), e.message(),
-                        e.preemption().preemptor(), e.preemption().victim(), lost.get(e.uid())))
+                        e.preemption().preemptor(), e.preemption().victim(), batch.lostWorkOf(e.uid())))
                 .toList();
         if (!audit.isEmpty()) {
             preemptions.append(audit, batch.epoch());
-            lostWork.count(audit);
         }
     }
 
@@ -231,6 +254,7 @@ public class DecisionCommitter {
         Optional<WorkloadTransitions.Released> released = transitions.requeue(r.uid(), r.expected(), batch.now,
                 r.reason(), r.message(), r.requeuedMessage());
         if (batch.outcome(r.uid(), released.map(WorkloadTransitions.Released::version))) {
+            batch.lost(r.uid(), r.reason(), r.reason().name());
             afterRelease(released.get(), r.then());
             if (r.endsHotswap()) {
                 hotswaps.requeued(r.uid());
@@ -248,15 +272,22 @@ public class DecisionCommitter {
 
     private void lifecycle(Batch batch, WorkloadDecision.Lifecycle l) {
         Optional<WorkloadTransitions.Released> released;
+        EvictionReason eviction;
+        String reason;
         if (l.decision() instanceof LifecycleDecision.Requeue r) {
             released = transitions.requeueWithBackoff(l.uid(), l.expected(), batch.now, r.reason().name(),
                     r.message(), r.requeueState().count(), r.requeueState().requeueAt(), l.queueAtEviction());
+            eviction = r.reason();
+            reason = r.reason().name();
         } else {
             LifecycleDecision.Deactivate d = (LifecycleDecision.Deactivate) l.decision();
             released = transitions.deactivate(l.uid(), l.expected(), batch.now, d.reason().name(),
                     d.reason().evictedReason(), d.message(), extraEvents(l, d, batch.now));
+            eviction = EvictionReason.Deactivated;
+            reason = d.reason().name();
         }
         if (batch.outcome(l.uid(), released.map(WorkloadTransitions.Released::version))) {
+            batch.lost(l.uid(), eviction, reason);
             afterRelease(released.get(), AfterRelease.STOP);
         }
     }
@@ -300,6 +331,19 @@ public class DecisionCommitter {
         hotswaps.superseded(h.disrupted().uid());
         long id = hotswaps.record(event);
         batch.hotswaps.add(hotswaps.find(id).orElse(event));
+    }
+
+    /**
+     * What the batch's evictions lost: the ledger's rows and the counters ({@link LostWorkMeter#record}), and a
+     * LostWork entry in each workload's timeline, where its owner looks first.
+     */
+    private void recordLostWork(Batch batch) {
+        if (batch.lost.isEmpty()) {
+            return;
+        }
+        lostWork.record(batch.lost);
+        transitions.appendEvents(batch.lost.stream().map(e -> new WorkloadTransitions.NewEvent(e.workload(), e.at(),
+                "LostWork", "True", e.reason(), "Lost " + e.lostWork().describe())).toList());
     }
 
     /** The command that follows a release, to the cluster the workload's pods ran in (none when they ran nowhere). */
@@ -348,6 +392,10 @@ public class DecisionCommitter {
         private final Map<UUID, Long> versions = new LinkedHashMap<>();
         private final Set<UUID> rejected = new LinkedHashSet<>();
         private final List<HotswapEvent> hotswaps = new ArrayList<>();
+        /** What each workload the batch may evict would lose, measured before any of them is. */
+        private final Map<UUID, LostWorkMeter.Measured> measured = new HashMap<>();
+        /** What the evictions that landed lost, in their order. */
+        private final List<LostWorkLedger.Entry> lost = new ArrayList<>();
 
         Batch(Long epoch, Instant now) {
             this.epoch = epoch;
@@ -359,6 +407,20 @@ public class DecisionCommitter {
                 throw new IllegalStateException("an admission or preemption is committed by the leader, with its epoch");
             }
             return epoch;
+        }
+
+        /** Records the lost work of {@code uid}'s eviction, which landed; nothing when it lost no accelerator time. */
+        void lost(UUID uid, EvictionReason eviction, String reason) {
+            LostWorkMeter.Measured m = measured.get(uid);
+            if (m != null && !m.lostWork().resourceSeconds().isEmpty()) {
+                lost.add(m.entry(now, eviction, reason));
+            }
+        }
+
+        /** What {@code uid}'s eviction lost; null when it held no admission. */
+        LostWork lostWorkOf(UUID uid) {
+            LostWorkMeter.Measured m = measured.get(uid);
+            return m == null ? null : m.lostWork();
         }
 
         /** Records whether {@code uid}'s decision landed; returns whether it did. */

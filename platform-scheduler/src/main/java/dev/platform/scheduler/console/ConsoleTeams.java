@@ -11,6 +11,7 @@ import dev.platform.scheduler.config.ObjectKey;
 import dev.platform.scheduler.config.QueueUsageHistory;
 import dev.platform.scheduler.core.LocalQueueUsage;
 import dev.platform.scheduler.core.Quantities;
+import dev.platform.scheduler.preemption.LostWorkLedger;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStatuses;
 import dev.platform.scheduler.workload.WorkloadStore;
@@ -30,7 +31,7 @@ import java.util.stream.Collectors;
 
 /**
  * A team's quota view (its namespaces' LocalQueues, their ClusterQueues and usage, a page of its
- * workloads) in a fixed number of statements, and its usage history in two.
+ * workloads) in a fixed number of statements, its usage history in two, and its lost work in two (the team, the sums).
  */
 @Component
 class ConsoleTeams implements TeamQueries {
@@ -42,9 +43,12 @@ class ConsoleTeams implements TeamQueries {
     private final QueueUsageHistory history;
     private final Clock clock;
     private final LocalQueueUsageStore localQueueUsage;
+    private final LostWorkLedger lostWork;
 
     ConsoleTeams(ConfigStore config, ConsoleViews views, WorkloadStore workloads, WorkloadStatuses statuses,
-                 QueueUsageHistory history, Clock clock, LocalQueueUsageStore localQueueUsage) {
+                 QueueUsageHistory history, Clock clock, LocalQueueUsageStore localQueueUsage,
+                 LostWorkLedger lostWork) {
+        this.lostWork = lostWork;
         this.history = history;
         this.localQueueUsage = localQueueUsage;
         this.clock = clock;
@@ -79,6 +83,13 @@ class ConsoleTeams implements TeamQueries {
                     samples.stream().map(s -> new UsagePoint(s.at(), s.used().doubleValue(),
                             s.nominalQuota().doubleValue())).toList());
         }).toList();
+    }
+
+    @Override
+    public List<LostWorkTotal> lostWork(String team) {
+        List<String> namespaces = find(team).map(TeamManifest::namespaces).orElse(List.of());
+        return lostWork.totals(namespaces, clock.instant()).stream()
+                .map(t -> new LostWorkTotal(t.resource(), t.lastDay(), t.lastWeek())).toList();
     }
 
     @Override

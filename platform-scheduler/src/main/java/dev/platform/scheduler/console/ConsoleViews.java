@@ -12,6 +12,7 @@ import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.workload.WorkloadStatus;
 import dev.platform.web.console.PodSetPlacement;
 import dev.platform.web.console.ForecastView;
+import dev.platform.web.console.LostWorkView;
 import dev.platform.web.console.PreemptionView;
 import dev.platform.web.console.QueueUsageView;
 import dev.platform.web.console.ResourceUsageView;
@@ -64,7 +65,8 @@ class ConsoleViews {
     }
 
     static PreemptionView preemption(PreemptionEvent e) {
-        return new PreemptionView(e.id(), e.at(), e.reason(), e.message(), party(e.preemptor()), party(e.victim()));
+        return new PreemptionView(e.id(), e.at(), e.reason(), e.message(), party(e.preemptor()), party(e.victim()),
+                e.lostWork() == null ? null : new LostWorkView(e.lostWork().since(), e.lostWork().resourceSeconds()));
     }
 
     static List<PodSetPlacement> placements(StoredAdmission admission) {

@@ -2,6 +2,12 @@ package dev.platform.scheduler.console;
 
 import dev.platform.api.reason.WaitReason;
 import dev.platform.api.identity.Caller;
+import dev.platform.api.manifest.ClusterQueueManifest;
+import dev.platform.api.manifest.Kind;
+import dev.platform.api.manifest.PreemptionAnnotations;
+import dev.platform.scheduler.config.ConfigStore;
+import dev.platform.scheduler.config.ObjectKey;
+import dev.platform.scheduler.core.model.VictimProtection;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadService;
@@ -13,11 +19,13 @@ import dev.platform.web.workload.WorkloadCommands;
 import dev.platform.web.workload.WorkloadQueries;
 import org.springframework.stereotype.Component;
 
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
- * One workload's page in seven statements (row, conditions, positions, forecast, manifest, timeline,
- * preemptions), its cancellation through the same service as the REST DELETE, and its stop and resume through the
+ * One workload's page in eight statements (row, conditions, positions, forecast, manifest, timeline,
+ * preemptions, and its ClusterQueue for the minimum runtime that protects it), its cancellation through the same service as the REST DELETE, and its stop and resume through the
  * same service as the REST actions.
  */
 @Component
@@ -31,10 +39,14 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
     private final WorkloadService service;
     private final PreemptionStore preemptions;
     private final WorkloadUpdates updates;
+    private final ConfigStore config;
+    private final Clock clock;
 
     ConsoleWorkloads(WorkloadStore store, WorkloadStatuses statuses, WorkloadService service,
-                     PreemptionStore preemptions, WorkloadUpdates updates) {
+                     PreemptionStore preemptions, WorkloadUpdates updates, ConfigStore config, Clock clock) {
         this.updates = updates;
+        this.config = config;
+        this.clock = clock;
         this.store = store;
         this.statuses = statuses;
         this.service = service;
@@ -59,8 +71,24 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
                     store.manifest(row.uid()).orElse(null), ConsoleViews.forecast(w.forecast()), w.active(),
                     w.requeueState() == null ? null
                             : new WorkloadQueries.RequeueView(w.requeueState().count(), w.requeueState().requeueAt()),
-                    w.submittedBy());
+                    w.submittedBy(), protectedUntil(row));
         });
+    }
+
+    /**
+     * When the minimum runtime of the workload's ClusterQueue stops protecting it from preemption, as the preemption
+     * search reckons it from its current admission; null when it holds no admission, its queue has no minimum
+     * runtime, or the time has passed.
+     */
+    private Instant protectedUntil(WorkloadRow row) {
+        if (!row.state().holdsQuota() || row.admittedAt() == null || row.clusterQueue() == null) {
+            return null;
+        }
+        Instant end = config.find(Kind.CLUSTER_QUEUE, ObjectKey.cluster(row.clusterQueue()), ClusterQueueManifest.class)
+                .map(q -> new VictimProtection(PreemptionAnnotations.minimumRuntime(q.annotations()), false)
+                        .endsAt(row.admittedAt()))
+                .orElse(null);
+        return end != null && end.isAfter(clock.instant()) ? end : null;
     }
 
     @Override

@@ -5,10 +5,13 @@ import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * The training a preemption threw away: the victim's requests of the accelerator resources times the time since
@@ -42,6 +45,13 @@ public record LostWork(Instant since, Map<String, Double> resourceSeconds) {
             });
         }
         return new LostWork(since, lost);
+    }
+
+    /** As a timeline says it, to the second: {@code google.com/tpu 2.67 chip-hours since 2026-01-01T12:00:00Z}. */
+    public String describe() {
+        return new TreeMap<>(resourceSeconds).entrySet().stream()
+                .map(e -> e.getKey() + " " + String.format(Locale.ROOT, "%.2f", e.getValue() / 3600) + " chip-hours")
+                .collect(Collectors.joining(", ")) + " since " + since.truncatedTo(ChronoUnit.SECONDS);
     }
 
     /** The resource-seconds summed over the resources: what the lost-work counter adds. */

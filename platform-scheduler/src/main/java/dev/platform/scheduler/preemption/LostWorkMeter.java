@@ -1,15 +1,17 @@
 package dev.platform.scheduler.preemption;
 
 import dev.platform.api.manifest.PreemptionAnnotations;
+import dev.platform.api.reason.EvictionReason;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -19,63 +21,103 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Measures the work preemption victims lose, from their stored rows and the last checkpoint their manifests name
- * ({@code platform.dev/last-checkpoint}), counting only the resources of {@code platform.scheduler.lost-work.resources},
- * and adds it to {@code platform_preemption_lost_work_seconds_total{cluster_queue, reason}}.
+ * Measures the work evicted workloads lose, from their stored rows and the last checkpoint their manifests name
+ * ({@code platform.dev/last-checkpoint}), counting only the resources of {@code platform.scheduler.lost-work.resources};
+ * records it in the {@link LostWorkLedger} and adds it to a counter: a preemption's (hotswap victims' included) to
+ * {@code platform_preemption_lost_work_seconds_total{cluster_queue, reason}} by its preemption reason, any other
+ * eviction's to {@code platform_eviction_lost_work_seconds_total{cluster_queue, reason}} by its eviction reason, so
+ * that the preemption counter keeps meaning what it always meant.
  */
 @Component
 public class LostWorkMeter {
 
     private final WorkloadStore workloads;
+    private final LostWorkLedger ledger;
     private final Set<String> resources;
     private final MeterRegistry registry;
 
-    public LostWorkMeter(WorkloadStore workloads,
+    public LostWorkMeter(WorkloadStore workloads, LostWorkLedger ledger,
                          @Value("${platform.scheduler.lost-work.resources:google.com/tpu,nvidia.com/gpu}") List<String> resources,
                          MeterRegistry registry) {
         this.workloads = workloads;
+        this.ledger = ledger;
         this.resources = Set.copyOf(resources);
         this.registry = registry;
     }
 
-    /** The lost work of each victim preempted at {@code now}, read before its eviction clears its admission. */
-    public Map<UUID, LostWork> of(Collection<UUID> victims, Instant now) {
-        Map<UUID, LostWork> lost = new HashMap<>();
-        if (victims.isEmpty()) {
+    /** What a workload evicted now loses, and the row it was measured from. */
+    public record Measured(WorkloadRow workload, LostWork lostWork) {
+
+        /** The ledger's entry for its eviction at {@code at}, for {@code reason} (see {@link LostWorkLedger.Entry}). */
+        public LostWorkLedger.Entry entry(Instant at, EvictionReason eviction, String reason) {
+            return new LostWorkLedger.Entry(at, workload.uid(), workload.namespace(), workload.name(),
+                    workload.clusterQueue(), eviction, reason, lostWork);
+        }
+    }
+
+    /**
+     * The lost work of each workload evicted at {@code now} that holds an admission, read before its eviction clears
+     * it; in two statements for any number of workloads.
+     */
+    public Map<UUID, Measured> of(Collection<UUID> evicted, Instant now) {
+        Map<UUID, Measured> lost = new HashMap<>();
+        if (evicted.isEmpty()) {
             return lost;
         }
-        Map<UUID, WorkloadRow> rows = workloads.findAll(victims);
-        Map<UUID, String> checkpoints = workloads.annotations(victims, PreemptionAnnotations.LAST_CHECKPOINT);
+        Map<UUID, WorkloadRow> rows = workloads.findAll(evicted);
+        Map<UUID, String> checkpoints = workloads.annotations(evicted, PreemptionAnnotations.LAST_CHECKPOINT);
         rows.forEach((uid, row) -> {
             LostWork work = LostWork.of(row.podSets(), row.admittedAt(), checkpoint(checkpoints.get(uid)), now, resources);
             if (work != null) {
-                lost.put(uid, work);
+                lost.put(uid, new Measured(row, work));
             }
         });
         return lost;
     }
 
-    /** Adds the recorded events' lost work to the counter, by the victim's ClusterQueue and the reason. */
-    public void count(List<PreemptionEvent> events) {
-        for (PreemptionEvent e : events) {
-            if (e.lostWork() != null && e.lostWork().total() > 0) {
-                Counter.builder("platform.preemption.lost.work.seconds")
-                        .description("Resource-seconds of work lost by preemption victims since their last checkpoint")
-                        .baseUnit("seconds")
-                        .tag("cluster_queue", e.victim().clusterQueue() == null ? "" : e.victim().clusterQueue())
-                        .tag("reason", e.reason())
-                        .register(registry).increment(e.lostWork().total());
-            }
+    /**
+     * Appends the entries to the ledger, in the caller's transaction, and adds them to the counters once it commits:
+     * evictions rolled back (a priority-only admission that did not land whole) lost nothing.
+     */
+    public void record(List<LostWorkLedger.Entry> entries) {
+        ledger.append(entries);
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    count(entries);
+                }
+            });
+        } else {
+            count(entries);
         }
     }
 
-    /** Checked at submission; a value that no longer parses counts as no checkpoint. */
+    private void count(List<LostWorkLedger.Entry> entries) {
+        for (LostWorkLedger.Entry e : entries) {
+            if (e.lostWork().total() <= 0) {
+                continue;
+            }
+            boolean preemption = e.eviction() == EvictionReason.Preempted;
+            Counter.builder(preemption ? "platform.preemption.lost.work.seconds" : "platform.eviction.lost.work.seconds")
+                    .description(preemption
+                            ? "Resource-seconds of work lost by preemption victims since their last checkpoint"
+                            : "Resource-seconds of work lost by workloads evicted otherwise than by preemption since"
+                            + " their last checkpoint")
+                    .baseUnit("seconds")
+                    .tag("cluster_queue", e.clusterQueue() == null ? "" : e.clusterQueue())
+                    .tag("reason", e.reason())
+                    .register(registry).increment(e.lostWork().total());
+        }
+    }
+
+    /** Checked when set; a value that no longer parses counts as no checkpoint. */
     private static Instant checkpoint(String text) {
         if (text == null) {
             return null;
         }
         try {
-            return OffsetDateTime.parse(text).toInstant();
+            return PreemptionAnnotations.checkpointTime(text);
         } catch (DateTimeParseException e) {
             return null;
         }

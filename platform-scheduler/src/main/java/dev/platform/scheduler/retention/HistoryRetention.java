@@ -37,6 +37,8 @@ public class HistoryRetention {
     }
 
     private final History preemptions;
+    /** Kept as long as the preemptions: a preemption's lost work is in both. */
+    private final History lostWork;
     private final History hotswaps;
     private final History workloadEvents;
     /** Timeline, usage and cluster status rows go with the workload (ON DELETE CASCADE). */
@@ -51,6 +53,9 @@ public class HistoryRetention {
         this.preemptions = new History("preemption_event", (cutoff, batch) -> deleteBatch(jdbc, """
                 DELETE FROM preemption_event WHERE id IN (
                     SELECT id FROM preemption_event WHERE at < :cutoff ORDER BY at LIMIT :batch)""", cutoff, batch));
+        this.lostWork = new History("lost_work", (cutoff, batch) -> deleteBatch(jdbc, """
+                DELETE FROM lost_work WHERE id IN (
+                    SELECT id FROM lost_work WHERE at < :cutoff ORDER BY at LIMIT :batch)""", cutoff, batch));
         this.hotswaps = new History("hotswap_event", (cutoff, batch) -> deleteBatch(jdbc, """
                 DELETE FROM hotswap_event WHERE id IN (
                     SELECT id FROM hotswap_event WHERE outcome <> 'InProgress' AND detected_at < :cutoff
@@ -76,6 +81,7 @@ public class HistoryRetention {
     public Map<String, Long> purge() {
         Map<String, Long> deleted = new LinkedHashMap<>();
         purge(preemptions, properties.preemptions(), deleted);
+        purge(lostWork, properties.preemptions(), deleted);
         purge(hotswaps, properties.hotswaps(), deleted);
         purge(workloadEvents, properties.workloadEvents(), deleted);
         purge(finishedWorkloads, properties.finishedWorkloads(), deleted);

@@ -9,7 +9,7 @@ import java.time.Duration;
  * How long history is kept ({@code platform.retention.*}). Unset keeps everything, the default:
  * the audit is the platform's memory, and dropping it is the operator's choice.
  *
- * @param preemptions       age past which preemption audit rows are deleted
+ * @param preemptions       age past which preemption audit rows and the lost work of evictions are deleted
  * @param hotswaps          age past which finished hotswap events (not those in progress) are deleted
  * @param workloadEvents    age past which workload timeline entries are deleted
  * @param finishedWorkloads age past which Finished and Failed workloads are deleted with their

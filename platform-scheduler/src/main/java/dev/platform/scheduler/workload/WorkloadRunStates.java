@@ -15,7 +15,8 @@ import java.util.UUID;
  * transitions: Admitted -> Running when pods run, Admitted/Running -> Finished or Failed when the
  * JobSet reaches a terminal state (the Kueue Finished condition, reasons Succeeded and Failed), and
  * whether all its pods are ready (Kueue's PodsReady condition, which the leader's pods-ready timers
- * follow). A finished workload gives its quota back. Runs in the caller's transaction.
+ * follow). A finished workload gives its quota back. The last checkpoint a JobSet's annotation names in its cluster
+ * moves the workload's forward, where its lost work counts from. Runs in the caller's transaction.
  */
 @Repository
 public class WorkloadRunStates {
@@ -69,6 +70,15 @@ public class WorkloadRunStates {
         public boolean isEmpty() {
             return running.isEmpty() && finished.isEmpty();
         }
+    }
+
+    /** The last checkpoints clusters reported, by workload: each moves the stored one forward only. */
+    public List<UUID> recordCheckpoints(Map<UUID, Instant> reported) {
+        if (reported.isEmpty()) {
+            return List.of();
+        }
+        transitions.lockChanges();
+        return transitions.recordCheckpoints(reported);
     }
 
     /**

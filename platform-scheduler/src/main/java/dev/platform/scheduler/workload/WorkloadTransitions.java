@@ -3,6 +3,7 @@ package dev.platform.scheduler.workload;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.api.reason.PreemptionReason;
 import dev.platform.api.reason.EvictionReason;
+import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.manifest.WorkloadManifest;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -12,6 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -655,6 +657,54 @@ public class WorkloadTransitions {
         }
         appendEvents(events);
         return version;
+    }
+
+    /**
+     * Sets the annotation {@code platform.dev/last-checkpoint} of each workload to the time its cluster reported, as a
+     * merge patch of it would, where that time is later than the stored one: a JobSet started with the annotation of
+     * its submission does not undo a later checkpoint set through the API. Ended workloads keep theirs. Returns the
+     * workloads changed.
+     */
+    public List<UUID> recordCheckpoints(Map<UUID, Instant> reported) {
+        if (reported.isEmpty()) {
+            return List.of();
+        }
+        Map<UUID, String> stored = new HashMap<>();
+        jdbc.sql("""
+                        SELECT uid, manifest -> 'metadata' -> 'annotations' ->> :key FROM workload
+                        WHERE uid = ANY(:uids) AND state NOT IN ('Finished', 'Failed')""")
+                .param("key", PreemptionAnnotations.LAST_CHECKPOINT)
+                .param("uids", reported.keySet().toArray(UUID[]::new))
+                .query(rs -> {
+                    stored.put(rs.getObject(1, UUID.class), rs.getString(2));
+                });
+        List<UUID> later = stored.entrySet().stream()
+                .filter(e -> e.getValue() == null || reported.get(e.getKey()).isAfter(checkpoint(e.getValue())))
+                .map(Map.Entry::getKey).toList();
+        if (later.isEmpty()) {
+            return later;
+        }
+        return jdbc.sql("""
+                        UPDATE workload w
+                        SET manifest = jsonb_set(w.manifest, '{metadata,annotations}',
+                                coalesce(w.manifest -> 'metadata' -> 'annotations', '{}'::jsonb)
+                                || jsonb_build_object(:key::text, c.at)), %s
+                        FROM unnest(:uids::uuid[], :ats::text[]) AS c(uid, at)
+                        WHERE w.uid = c.uid
+                        RETURNING w.uid""".formatted(BUMP))
+                .param("key", PreemptionAnnotations.LAST_CHECKPOINT)
+                .param("uids", later.toArray(UUID[]::new))
+                .param("ats", later.stream().map(uid -> reported.get(uid).toString()).toArray(String[]::new))
+                .query((rs, i) -> rs.getObject(1, UUID.class)).list();
+    }
+
+    /** A stored checkpoint; it was checked when set, and one that no longer parses counts as none. */
+    private static Instant checkpoint(String text) {
+        try {
+            return PreemptionAnnotations.checkpointTime(text);
+        } catch (DateTimeParseException e) {
+            return Instant.MIN;
+        }
     }
 
     // ---- history ----------------------------------------------------------------------------

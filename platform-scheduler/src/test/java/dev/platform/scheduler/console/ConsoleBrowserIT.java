@@ -35,8 +35,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * processes, the seed's queues applied and its JobSets submitted through REST plus one more that
  * has to wait, then in headless Chromium: the login page and its throttle, an operator logging in,
  * the queue position and pending reason, a pool failed through the agent's fault injection and seen
- * turning Unhealthy on the node-pools page without a reload (SSE), the hotswap with its phases, the
- * preemption audit filtered to Hotswap and its CSV, a form sent without its CSRF token refused, the
+ * turning Unhealthy on the node-pools page without a reload (SSE), the hotswap with its phases, the victim's lost
+ * work on its page, the disrupted workload protected by its queue's minimum runtime, the
+ * preemption audit filtered to Hotswap with the lost work and its CSV, the team's lost work, a form sent without its
+ * CSRF token refused, the
  * team lead's view after logging out and in again, an Admin stopping and resuming the team's LocalQueue
  * from the team page, and a screenshot of every page under target/screenshots.
  *
@@ -150,7 +152,17 @@ class ConsoleBrowserIT {
                         .untilAsserted(() -> browser.findElement(row).findElement(By.cssSelector("a.victim")).click());
                 await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
                         browser.findElement(By.tagName("h1")).getText()).contains("low-jax-trillium"));
+                assertThat(browser.findElement(By.cssSelector("section[aria-labelledby='preempted'] tbody")).getText())
+                        .contains("Hotswap", "google.com/tpu", "chip-hours", "since");
+                assertThat(browser.findElement(By.cssSelector("ol.timeline")).getText()).contains("LostWork=True");
                 console.screenshot("workload-detail");
+
+                // The disrupted workload restarted on new pools keeps its admission, and its queue's minimum runtime.
+                console.open("/namespaces/default/workloads/high-jax-trillium");
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
+                        browser.findElement(By.cssSelector("dd.protection")).getText())
+                        .startsWith("protected from preemption until"));
+                console.screenshot("workload-protected");
 
                 console.open("/preemptions");
                 new Select(browser.findElement(By.name("reason"))).selectByVisibleText("Hotswap");
@@ -159,7 +171,8 @@ class ConsoleBrowserIT {
                 await().atMost(PATIENCE).untilAsserted(() -> assertThat(browser.getCurrentUrl()).contains("reason=Hotswap"));
                 WebElement audit = browser.findElement(By.cssSelector("table.preemptions tbody"));
                 assertThat(audit.findElements(By.tagName("tr"))).hasSize(1);
-                assertThat(audit.getText()).contains("Hotswap", "default/low-jax-trillium", "default/high-jax-trillium");
+                assertThat(audit.getText()).contains("Hotswap", "default/low-jax-trillium", "default/high-jax-trillium",
+                        "google.com/tpu", "chip-hours", "since");
                 String csvHref = browser.findElement(By.cssSelector("a.download")).getAttribute("href");
                 assertThat(csvHref).contains("reason=Hotswap").contains("format=csv");
                 console.screenshot("preemptions");
@@ -170,6 +183,9 @@ class ConsoleBrowserIT {
                 assertThat(lines.get(1)).contains("Hotswap", "low-jax-trillium", "high-jax-trillium");
 
                 console.open("/teams");
+                await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(browser.findElement(
+                        By.cssSelector("section[aria-labelledby='team-lost-work'] table.lost-work")).getText())
+                        .contains("google.com/tpu", "chip-hours"));
                 console.screenshot("teams");
                 console.open("/configuration");
                 console.screenshot("configuration");
@@ -235,7 +251,9 @@ class ConsoleBrowserIT {
 
     /** The seed's queues through the manifests endpoint; its JobSets, and one more, as submitted workloads. */
     private static void submitSeed(PlatformClient api) {
-        String seed = SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64");
+        String seed = SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64")
+                .replace("  name: tpu-training-cq\nspec:",
+                        "  name: tpu-training-cq\n  annotations: {platform.dev/minimum-runtime: 2h}\nspec:");
         List<String> documents = Arrays.stream(seed.split("(?m)^---\\s*$")).filter(d -> !d.isBlank()).toList();
         String config = String.join("---\n", documents.stream().filter(d -> !d.contains("kind: JobSet")).toList());
         assertThat(api.postYaml("/api/v1/manifests", config).status()).isEqualTo(200);

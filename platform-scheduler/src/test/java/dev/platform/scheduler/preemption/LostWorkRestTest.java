@@ -1,5 +1,8 @@
 package dev.platform.scheduler.preemption;
 
+import dev.platform.api.agent.WorkloadPhase;
+import dev.platform.api.agent.WorkloadStatusReport;
+import dev.platform.scheduler.cluster.AgentCalls;
 import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import org.junit.jupiter.api.BeforeEach;
@@ -8,7 +11,9 @@ import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -16,8 +21,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Every preemption records the work its victim lost: its TPU requests times the time since its last checkpoint
- * ({@code platform.dev/last-checkpoint}, set by merge patch here) or its admission, in the audit's JSON and CSV and
- * in the counter {@code platform_preemption_lost_work_seconds_total}.
+ * ({@code platform.dev/last-checkpoint}, set by merge patch here, or reported by the workload's cluster) or its
+ * admission, in the audit's JSON and CSV and in the counter {@code platform_preemption_lost_work_seconds_total}.
+ * Every other eviction records it too: in the workload's timeline and the counter
+ * {@code platform_eviction_lost_work_seconds_total}.
  */
 class LostWorkRestTest extends PlatformApplicationTest {
 
@@ -51,9 +58,88 @@ class LostWorkRestTest extends PlatformApplicationTest {
         assertThat(csv.lines().findFirst().orElseThrow()).endsWith(",lost_work_since,lost_work_resource_seconds");
         assertThat(csv).contains("," + checkpoint + ",google.com/tpu=");
 
-        String metrics = api.get("/actuator/prometheus", "text/plain").body();
-        assertThat(metrics).containsPattern(
-                "platform_preemption_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"InClusterQueue\"} [0-9.E]+");
+        awaitMetric("platform_preemption_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"InClusterQueue\"}"
+                + " [0-9.E]+");
+    }
+
+    @Test
+    void aCheckpointTheClusterReportsMovesTheWorkloadsForwardOnlyAndALaterPreemptionCountsFromIt() {
+        api.postYaml("/api/v1/namespaces/team-a/workloads", tpuJob("victim", "low"));
+        JsonNode victim = awaitState("victim", "Admitted");
+        Instant admittedAt = Instant.parse(victim.get("admittedAt").asString());
+        String uid = victim.get("uid").asString();
+        AgentCalls agent = new AgentCalls(port);
+        assertThat(agent.report("prod-1", AgentCalls.full("prod-1", "agent-1", 1, List.of(), List.of())).status())
+                .isEqualTo(200);
+        Instant checkpoint = admittedAt.plusMillis(1);
+
+        assertThat(agent.report("prod-1", AgentCalls.delta("prod-1", "agent-1", 2, List.of(), List.of(),
+                List.of(reported(uid, checkpoint)))).status()).isEqualTo(200);
+        assertThat(storedCheckpoint("victim")).isEqualTo(checkpoint.toString());
+
+        // the JobSet still carries an older time (its submission's, say): the later one stays
+        assertThat(agent.report("prod-1", AgentCalls.delta("prod-1", "agent-1", 3, List.of(), List.of(),
+                List.of(reported(uid, admittedAt.minusSeconds(3600))))).status()).isEqualTo(200);
+        assertThat(storedCheckpoint("victim")).isEqualTo(checkpoint.toString());
+
+        api.postYaml("/api/v1/namespaces/team-a/workloads", tpuJob("urgent", "high"));
+        awaitState("urgent", "Admitted");
+
+        JsonNode event = api.get("/api/v1/preemptions").json().get("items").get(0);
+        assertThat(Instant.parse(event.at("/lostWork/since").asString())).isEqualTo(checkpoint);
+    }
+
+    @Test
+    void aDeactivatedWorkloadsLostWorkIsInItsTimelineAndTheEvictionCounter() {
+        api.postYaml("/api/v1/namespaces/team-a/workloads", tpuJob("stopped", "low"));
+        awaitState("stopped", "Admitted");
+
+        assertThat(api.postJson("/api/v1/namespaces/team-a/workloads/stopped/stop", "").status()).isEqualTo(200);
+
+        JsonNode lostWork = awaitLostWork("stopped");
+        assertThat(lostWork.get("reason").asString()).isEqualTo("Deactivated");
+        assertThat(lostWork.get("message").asString()).startsWith("Lost google.com/tpu ")
+                .contains(" chip-hours since ");
+        assertThat(api.get("/api/v1/preemptions").json().get("items").size()).as("no preemption").isZero();
+        awaitMetric("platform_eviction_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"Deactivated\"}"
+                + " [0-9.E]+");
+    }
+
+    @Test
+    void aDrainedClusterQueueRecordsTheLostWorkOfTheWorkloadsItEvicts() {
+        api.postYaml("/api/v1/namespaces/team-a/workloads", tpuJob("drained", "low"));
+        awaitState("drained", "Admitted");
+
+        assertThat(api.postJson("/api/v1/clusterqueues/cq/stop?drain=true", "").status()).isEqualTo(200);
+
+        assertThat(awaitLostWork("drained").get("reason").asString()).isEqualTo("ClusterQueueStopped");
+        assertThat(jdbc.sql("SELECT eviction || '/' || reason FROM lost_work").query(String.class).list())
+                .containsExactly("ClusterQueueStopped/ClusterQueueStopped");
+        awaitMetric("platform_eviction_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"ClusterQueueStopped\"}"
+                + " [0-9.E]+");
+    }
+
+    /** The counters count an eviction once its transaction commits, just after the API shows the eviction. */
+    private void awaitMetric(String pattern) {
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                api.get("/actuator/prometheus", "text/plain").body()).containsPattern(pattern));
+    }
+
+    private static WorkloadStatusReport reported(String uid, Instant lastCheckpoint) {
+        return new WorkloadStatusReport(uid, "team-a", "victim", WorkloadPhase.PENDING, 1, 0, 0, 0, List.of(),
+                List.of(), 0, lastCheckpoint);
+    }
+
+    private String storedCheckpoint(String name) {
+        return jdbc.sql("SELECT manifest -> 'metadata' -> 'annotations' ->> 'platform.dev/last-checkpoint'"
+                + " FROM workload WHERE name = ?").param(name).query(String.class).single();
+    }
+
+    /** The LostWork entry of the workload's timeline, once there. */
+    private JsonNode awaitLostWork(String name) {
+        return await().atMost(Duration.ofSeconds(20)).until(() -> api.get("/api/v1/namespaces/team-a/workloads/"
+                        + name + "/events").json().get("items").valueStream()
+                .filter(e -> "LostWork".equals(e.get("type").asString())).findFirst(), Optional::isPresent).get();
     }
 
     @Test

@@ -22,6 +22,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -171,6 +172,17 @@ public final class KubernetesAgent implements AutoCloseable {
     /** Deletes a JobSet as a person with kubectl would; its pods go with it. */
     public void deleteJobSet(String name) {
         JobSetController.jobSets(kubernetes.client()).inNamespace(NAMESPACE).withName(name).delete();
+    }
+
+    /** Sets an annotation of a JobSet as a training job's launcher would (kubectl annotate --overwrite). */
+    public void annotateJobSet(String name, String key, String value) {
+        JobSetController.jobSets(kubernetes.client()).inNamespace(NAMESPACE).withName(name).edit(j -> {
+            Map<String, String> annotations = new HashMap<>(
+                    j.getMetadata().getAnnotations() == null ? Map.of() : j.getMetadata().getAnnotations());
+            annotations.put(key, value);
+            j.getMetadata().setAnnotations(annotations);
+            return j;
+        });
     }
 
     public List<Pod> podsOf(String jobSet) {

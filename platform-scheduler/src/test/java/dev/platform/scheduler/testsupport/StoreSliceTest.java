@@ -42,7 +42,7 @@ import java.time.ZoneOffset;
         "dev\\.platform\\.scheduler\\.web\\.RequestBodies",
         "dev\\.platform\\.scheduler\\.forecast\\.ForecastStore",
         "dev\\.platform\\.scheduler\\.hotswap\\.HotswapStore",
-        "dev\\.platform\\.scheduler\\.preemption\\.PreemptionStore",
+        "dev\\.platform\\.scheduler\\.preemption\\.(PreemptionStore|LostWorkLedger)",
         "dev\\.platform\\.scheduler\\.console\\.(ConsoleChangeFeed|ConsoleNodePools)",
         "dev\\.platform\\.scheduler\\.identity\\.(TeamStore|TeamPriorityClasses|AccessAudit|AuthenticatedTokens)"}))
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)

@@ -47,6 +47,7 @@ public class TeamPageController {
         model.addAttribute("selected", selected);
         model.addAttribute("team", selected == null ? null : queries.team(selected, WORKLOADS).orElse(null));
         model.addAttribute("usageChart", UsageChart.of(selected == null ? List.of() : queries.usageHistory(selected)));
+        model.addAttribute("lostWork", selected == null ? List.of() : queries.lostWork(selected));
         return "teams";
     }
 

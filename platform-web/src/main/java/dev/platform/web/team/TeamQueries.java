@@ -2,6 +2,7 @@ package dev.platform.web.team;
 
 import dev.platform.api.identity.Caller;
 import dev.platform.web.console.LocalQueueView;
+import dev.platform.web.console.LostWorkView;
 import dev.platform.web.console.QueueUsageView;
 import dev.platform.web.console.WorkloadLine;
 
@@ -16,6 +17,24 @@ public interface TeamQueries {
 
     /** The team's namespaces and queues and the first {@code workloadLimit} of its workloads, newest first. */
     Optional<TeamView> team(String team, int workloadLimit);
+
+    /**
+     * The work the team's workloads lost to evictions of every kind (preemptions, hotswaps, drains, deactivations,
+     * timeouts, node failures) over the last day and the last week, per accelerator resource, sorted by resource.
+     */
+    List<LostWorkTotal> lostWork(String team);
+
+    /** Resource-seconds of one resource lost over the last day and over the last week (which includes the day). */
+    record LostWorkTotal(String resource, double lastDaySeconds, double lastWeekSeconds) {
+
+        public String lastDay() {
+            return LostWorkView.chipHours(lastDaySeconds);
+        }
+
+        public String lastWeek() {
+            return LostWorkView.chipHours(lastWeekSeconds);
+        }
+    }
 
     /** Sampled usage of the team's ClusterQueues over the last day, oldest sample first. */
     List<UsageSeries> usageHistory(String team);

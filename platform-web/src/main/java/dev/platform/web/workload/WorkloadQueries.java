@@ -24,7 +24,9 @@ public interface WorkloadQueries {
      * {@code preemptions} are those it took part in, as preemptor or victim, newest first; {@code forecast} is
      * when a pending workload should start (null otherwise, or before the first forecast); {@code active} is
      * Kueue's spec.active (false once deactivated), {@code requeue} its requeueState (null before its first requeue);
-     * {@code submittedBy} the caller who submitted it (null when unknown: adopted from a cluster, or older).
+     * {@code submittedBy} the caller who submitted it (null when unknown: adopted from a cluster, or older);
+     * {@code protectedUntil} when the minimum runtime of its ClusterQueue stops protecting it from preemption (null
+     * unless it holds an admission and is still within it).
      */
     record WorkloadDetail(String namespace, String name, String kind, String uid, String queueName,
                           String clusterQueue, String priorityClassName, int priority, String state,
@@ -32,7 +34,22 @@ public interface WorkloadQueries {
                           String pendingMessage, Instant createdAt, Instant admittedAt, List<PodSetView> podSets,
                           List<PodSetPlacement> admission, List<ConditionView> conditions,
                           List<EventView> events, List<PreemptionView> preemptions, String manifestJson,
-                          ForecastView forecast, boolean active, RequeueView requeue, String submittedBy) {
+                          ForecastView forecast, boolean active, RequeueView requeue, String submittedBy,
+                          Instant protectedUntil) {
+
+        /** A workload not protected by a minimum runtime. */
+        public WorkloadDetail(String namespace, String name, String kind, String uid, String queueName,
+                              String clusterQueue, String priorityClassName, int priority, String state,
+                              Integer positionInClusterQueue, Integer positionInLocalQueue, WaitReason pendingReason,
+                              String pendingMessage, Instant createdAt, Instant admittedAt, List<PodSetView> podSets,
+                              List<PodSetPlacement> admission, List<ConditionView> conditions,
+                              List<EventView> events, List<PreemptionView> preemptions, String manifestJson,
+                              ForecastView forecast, boolean active, RequeueView requeue, String submittedBy) {
+            this(namespace, name, kind, uid, queueName, clusterQueue, priorityClassName, priority, state,
+                    positionInClusterQueue, positionInLocalQueue, pendingReason, pendingMessage, createdAt, admittedAt,
+                    podSets, admission, conditions, events, preemptions, manifestJson, forecast, active, requeue,
+                    submittedBy, null);
+        }
 
         public String priorityText() {
             return Priorities.describe(priorityClassName, priority);

@@ -1,5 +1,6 @@
 package dev.platform.web.preemption;
 
+import dev.platform.web.console.LostWorkView;
 import dev.platform.web.console.PreemptionView;
 import dev.platform.web.preemption.PreemptionQueries.PreemptionPage;
 import dev.platform.web.preemption.PreemptionQueries.PreemptionSearch;
@@ -11,9 +12,11 @@ import org.springframework.test.web.servlet.MockMvc;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import static dev.platform.web.console.ConsoleFixtures.ADMIN;
 import static dev.platform.web.console.ConsoleFixtures.preemption;
+import static dev.platform.web.console.ConsoleFixtures.T0;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
@@ -101,6 +104,22 @@ class PreemptionAuditControllerTest {
         mvc.perform(get("/preemptions"))
                 .andExpect(status().isOk())
                 .andExpect(content().string(containsString("No preemption matches.")));
+    }
+
+    @Test
+    void eachPreemptionShowsItsVictimsLostWorkInChipHoursAndSinceWhen() throws Exception {
+        PreemptionView p = preemption(3, "low-jax-trillium");
+        PreemptionView measured = new PreemptionView(p.id(), p.at(), p.reason(), p.message(), p.preemptor(),
+                p.victim(), new LostWorkView(T0.minusSeconds(3600), Map.of("google.com/tpu", 16 * 3600.0)));
+        given(queries.page(any(), any(), any(), anyInt())).willReturn(
+                new PreemptionPage(List.of(measured, preemption(2, "older")), null));
+
+        mvc.perform(get("/preemptions"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("Victim's lost work"),
+                        containsString("google.com/tpu 16.00 chip-hours"),
+                        containsString("datetime=\"" + T0.minusSeconds(3600) + "\""),
+                        containsString("not measured"))));
     }
 
     @Test

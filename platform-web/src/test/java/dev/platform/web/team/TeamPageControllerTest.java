@@ -56,6 +56,36 @@ class TeamPageControllerTest {
     }
 
     @Test
+    void showsTheWorkTheTeamLostToEvictionsInChipHoursOverTheDayAndTheWeek() throws Exception {
+        given(queries.teams(ADMIN)).willReturn(List.of("team-b"));
+        given(queries.team("team-b", 50)).willReturn(Optional.of(new TeamView("team-b", List.of("team-b"), List.of(),
+                List.of(), List.of(), false)));
+        given(queries.lostWork("team-b")).willReturn(List.of(
+                new TeamQueries.LostWorkTotal("google.com/tpu", 3600.0 * 8, 3600.0 * 26.5),
+                new TeamQueries.LostWorkTotal("nvidia.com/gpu", 0, 1800)));
+
+        mvc.perform(get("/teams").param("team", "team-b"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("Work lost to evictions"),
+                        containsString("<th scope=\"row\">google.com/tpu</th>"),
+                        containsString("<td class=\"num\">8.00 chip-hours</td>"),
+                        containsString("<td class=\"num\">26.50 chip-hours</td>"),
+                        containsString("<td class=\"num\">0.00 chip-hours</td>"),
+                        containsString("<td class=\"num\">0.50 chip-hours</td>"))));
+    }
+
+    @Test
+    void aTeamThatLostNoWorkSaysSo() throws Exception {
+        given(queries.teams(ADMIN)).willReturn(List.of("team-b"));
+        given(queries.team("team-b", 50)).willReturn(Optional.of(new TeamView("team-b", List.of("team-b"), List.of(),
+                List.of(), List.of(), false)));
+
+        mvc.perform(get("/teams").param("team", "team-b"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(containsString("No work lost in the last week.")));
+    }
+
+    @Test
     void showsTheChosenTeamsQueuesQuotaBorrowingAndWorkloads() throws Exception {
         given(queries.teams(ADMIN)).willReturn(List.of("default-team", "team-b"));
         given(queries.team("team-b", 50)).willReturn(Optional.of(new TeamView("team-b", List.of("team-b"),

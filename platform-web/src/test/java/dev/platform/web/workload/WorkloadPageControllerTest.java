@@ -3,6 +3,7 @@ package dev.platform.web.workload;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.web.console.ForecastView;
 import dev.platform.web.console.PodSetPlacement;
+import dev.platform.web.console.LostWorkView;
 import dev.platform.web.console.PreemptionView;
 import dev.platform.web.workload.WorkloadCommands.Cancellation;
 import dev.platform.web.workload.WorkloadQueries.ConditionView;
@@ -15,6 +16,7 @@ import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -188,6 +190,35 @@ class WorkloadPageControllerTest {
                 .andExpect(status().isOk())
                 .andExpect(content().string(allOf(containsString("another team's workload"), containsString("2000000"),
                         not(containsString("null/null")), not(containsString("/namespaces//workloads/")))));
+    }
+
+    @Test
+    void aWorkloadWithinItsMinimumRuntimeSaysUntilWhenItIsProtectedAndAPreemptionItsLostWork() throws Exception {
+        WorkloadDetail w = pending();
+        PreemptionView p = preemption(7, "low-jax-trillium");
+        PreemptionView lost = new PreemptionView(p.id(), p.at(), p.reason(), p.message(), p.preemptor(), p.victim(),
+                new LostWorkView(T0.minusSeconds(7200), Map.of("google.com/tpu", 8 * 7200.0)));
+        Instant until = T0.plusSeconds(1200);
+        given(queries.workload(ADMIN, "default", "protected")).willReturn(Optional.of(new WorkloadDetail(w.namespace(),
+                "protected", w.kind(), w.uid(), w.queueName(), w.clusterQueue(), w.priorityClassName(), w.priority(),
+                "Running", null, null, null, null, w.createdAt(), T0.minusSeconds(600), w.podSets(), w.admission(),
+                w.conditions(), w.events(), List.of(lost), w.manifestJson(), null, true, null, w.submittedBy(),
+                until)));
+
+        mvc.perform(get("/namespaces/default/workloads/protected"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("protected from preemption until"),
+                        containsString("datetime=\"" + until + "\""), containsString("google.com/tpu 16.00 chip-hours"),
+                        containsString("datetime=\"" + T0.minusSeconds(7200) + "\""))));
+    }
+
+    @Test
+    void aWorkloadNotProtectedSaysNothingOfAMinimumRuntime() throws Exception {
+        given(queries.workload(ADMIN, "default", "low-jax-trillium")).willReturn(Optional.of(pending()));
+
+        mvc.perform(get("/namespaces/default/workloads/low-jax-trillium"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(not(containsString("protected from preemption"))));
     }
 
     @Test

@@ -192,7 +192,7 @@ final class WorkloadDocumentDecoder {
         String text = metadata.annotations().get(PreemptionAnnotations.LAST_CHECKPOINT);
         if (text != null) {
             try {
-                java.time.OffsetDateTime.parse(text);
+                PreemptionAnnotations.checkpointTime(text);
             } catch (java.time.format.DateTimeParseException e) {
                 findings.error("metadata.annotations." + PreemptionAnnotations.LAST_CHECKPOINT,
                         "'" + text + "' is not an RFC 3339 time such as 2026-01-01T12:00:00Z");
