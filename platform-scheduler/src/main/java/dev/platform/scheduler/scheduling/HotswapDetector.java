@@ -43,7 +43,8 @@ import java.util.stream.Collectors;
 /**
  * Hotswap detection and decision: a pool Unhealthy for longer than the grace period
  * under admitted workloads disrupts them; each, highest priority first, gets replacement pools
- * (free ones, or those of the fewest strictly-lower-priority workloads), committed as one decision, or is
+ * (free ones, or those of the fewest strictly-lower-priority workloads, taken in its ClusterQueue's preemption
+ * order), committed as one decision, or is
  * requeued when none exist. Stale clusters show Unknown, never Unhealthy, so nothing is evicted on
  * stale data. Owned by the scheduling loop thread.
  */

@@ -33,7 +33,7 @@ public final class CandidateOrdering implements Comparator<AdmittedWorkload> {
     private final Snapshot snapshot;
     private final PreemptionOrder equalPriority;
     private final Map<AdmittedWorkload, Double> usage;
-    private final Map<AdmittedWorkload, Double> lostWork = new IdentityHashMap<>();
+    private final Map<AdmittedWorkload, Double> lostWork;
     private final ToDoubleFunction<AdmittedWorkload> lostWorkOf = this::lostWork;
 
     private CandidateOrdering(String preemptorClusterQueue, Snapshot snapshot) {
@@ -43,6 +43,7 @@ public final class CandidateOrdering implements Comparator<AdmittedWorkload> {
         this.equalPriority = preemptorQueue == null ? PreemptionOrder.MostRecentlyAdmitted
                 : preemptorQueue.preemptionOrder();
         this.usage = snapshot.admissionFairSharing() ? new IdentityHashMap<>() : null;
+        this.lostWork = equalPriority == PreemptionOrder.LeastLostWork ? new IdentityHashMap<>() : null;
     }
 
     public static CandidateOrdering forPreemptorIn(String preemptorClusterQueue, Snapshot snapshot) {

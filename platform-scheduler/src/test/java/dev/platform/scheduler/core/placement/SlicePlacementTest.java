@@ -111,13 +111,7 @@ class SlicePlacementTest {
 
     @Test
     void victimsAreTheFewestInKueueOrderLowestPriorityThenMostRecentlyAdmitted() {
-        placement.replaceInventory(IntStream.range(0, 5).mapToObj(i -> pool("sim", "pool-" + i, NodePool.Health.Healthy))
-                .toList());
-        placement.assign(holder("high", 100, 1), placement.place(jobSet("high", 100)).orElseThrow());
-        placement.assign(holder("older", 1, 2), placement.place(oneSlice("older", 1)).orElseThrow());
-        placement.assign(holder("newer", 1, 3), placement.place(oneSlice("newer", 1)).orElseThrow());
-        placement.assign(holder("mid", 50, 4), placement.place(oneSlice("mid", 50)).orElseThrow());
-        markUnhealthy5("pool-1");
+        highOnABrokenPoolAndThreeLowerHolders();
 
         Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1")), ANY, VictimOrder.KUEUE).orElseThrow();
 
@@ -126,13 +120,7 @@ class SlicePlacementTest {
 
     @Test
     void underLeastLostWorkTheHotswapTakesTheHolderThatLosesLeastAmongTheLowestPriority() {
-        placement.replaceInventory(IntStream.range(0, 5).mapToObj(i -> pool("sim", "pool-" + i, NodePool.Health.Healthy))
-                .toList());
-        placement.assign(holder("high", 100, 1), placement.place(jobSet("high", 100)).orElseThrow());
-        placement.assign(holder("older", 1, 2), placement.place(oneSlice("older", 1)).orElseThrow());
-        placement.assign(holder("newer", 1, 3), placement.place(oneSlice("newer", 1)).orElseThrow());
-        placement.assign(holder("mid", 50, 4), placement.place(oneSlice("mid", 50)).orElseThrow());
-        markUnhealthy5("pool-1");
+        highOnABrokenPoolAndThreeLowerHolders();
         Instant now = T0.plus(Duration.ofHours(1));
         Map<String, UnsavedWork> unsaved = Map.of(
                 "older", new UnsavedWork(16, now.minus(Duration.ofMinutes(1))),   // checkpointed a minute ago
@@ -150,13 +138,7 @@ class SlicePlacementTest {
 
     @Test
     void aHolderTheSearchMayNotTakeIsPassedOverForTheNextInOrder() {
-        placement.replaceInventory(IntStream.range(0, 5).mapToObj(i -> pool("sim", "pool-" + i, NodePool.Health.Healthy))
-                .toList());
-        placement.assign(holder("high", 100, 1), placement.place(jobSet("high", 100)).orElseThrow());
-        placement.assign(holder("older", 1, 2), placement.place(oneSlice("older", 1)).orElseThrow());
-        placement.assign(holder("newer", 1, 3), placement.place(oneSlice("newer", 1)).orElseThrow());
-        placement.assign(holder("mid", 50, 4), placement.place(oneSlice("mid", 50)).orElseThrow());
-        markUnhealthy5("pool-1");
+        highOnABrokenPoolAndThreeLowerHolders();
 
         Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1")),
                 h -> !h.workloadUid().equals("newer"), VictimOrder.KUEUE).orElseThrow();
@@ -299,6 +281,20 @@ class SlicePlacementTest {
 
         assertThat(placement.place(jobSet("b", 1))).isEmpty();
         assertThat(placement.place(oneSlice("c", 1)).orElseThrow().allPools()).containsExactly(new PoolKey("east", "pool-1"));
+    }
+
+    /**
+     * Five pools: {@code high} (priority 100) on two, pool-1 of them broken; {@code older} and {@code newer}
+     * (priority 1, admitted in that order) and {@code mid} (50) on one each.
+     */
+    private void highOnABrokenPoolAndThreeLowerHolders() {
+        placement.replaceInventory(IntStream.range(0, 5).mapToObj(i -> pool("sim", "pool-" + i, NodePool.Health.Healthy))
+                .toList());
+        placement.assign(holder("high", 100, 1), placement.place(jobSet("high", 100)).orElseThrow());
+        placement.assign(holder("older", 1, 2), placement.place(oneSlice("older", 1)).orElseThrow());
+        placement.assign(holder("newer", 1, 3), placement.place(oneSlice("newer", 1)).orElseThrow());
+        placement.assign(holder("mid", 50, 4), placement.place(oneSlice("mid", 50)).orElseThrow());
+        markUnhealthy5("pool-1");
     }
 
     private void markUnhealthy(String... names) {
