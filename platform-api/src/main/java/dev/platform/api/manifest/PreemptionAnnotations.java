@@ -3,6 +3,7 @@ package dev.platform.api.manifest;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -10,7 +11,8 @@ import java.util.regex.Pattern;
 /**
  * The annotations that say what preempting a workload costs and what protects it. On a ClusterQueue:
  * {@value #MINIMUM_RUNTIME} (a duration such as {@code 20s}, {@code 30m}, {@code 2h} or {@code 1h30m}) and
- * {@value #MINIMUM_RUNTIME_APPLIES_TO_HOTSWAP} ({@code "true"} or {@code "false"}, the default). On a workload
+ * {@value #MINIMUM_RUNTIME_APPLIES_TO_HOTSWAP} ({@code "true"} or {@code "false"}, the default), and
+ * {@value #PREEMPTION_ORDER} ({@value #LEAST_LOST_WORK}; absent, Kueue's order of candidates). On a workload
  * or JobSet: Kueue's {@value #PRIORITY_BOOST}, an integer added to its priority, and
  * {@value #LAST_CHECKPOINT}, when it last wrote a checkpoint.
  */
@@ -20,6 +22,14 @@ public final class PreemptionAnnotations {
     public static final String MINIMUM_RUNTIME = "platform.dev/minimum-runtime";
     /** Whether the minimum runtime also keeps a workload from being a hotswap victim. */
     public static final String MINIMUM_RUNTIME_APPLIES_TO_HOTSWAP = "platform.dev/minimum-runtime-applies-to-hotswap";
+
+    /**
+     * How the queue's preemptors order candidates of equal priority: {@value #LEAST_LOST_WORK}, the least lost work
+     * first; absent, Kueue's most recently admitted first.
+     */
+    public static final String PREEMPTION_ORDER = "platform.dev/preemption-order";
+    /** The one value of {@value #PREEMPTION_ORDER}. */
+    public static final String LEAST_LOST_WORK = "LeastLostWork";
 
     /** Kueue's priority boost: the workload's effective priority is its priority class's value plus this. */
     public static final String PRIORITY_BOOST = "kueue.x-k8s.io/priority-boost";
@@ -42,6 +52,27 @@ public final class PreemptionAnnotations {
 
     public static boolean minimumRuntimeAppliesToHotswap(Map<String, String> annotations) {
         return "true".equals(annotations.get(MINIMUM_RUNTIME_APPLIES_TO_HOTSWAP));
+    }
+
+    /** Whether the ClusterQueue's preemptors take the candidate with the least lost work first among equal priorities. */
+    public static boolean leastLostWork(Map<String, String> annotations) {
+        return LEAST_LOST_WORK.equals(annotations.get(PREEMPTION_ORDER));
+    }
+
+    /**
+     * When a workload last wrote a checkpoint; null when not annotated, or when the value (checked at submission) no
+     * longer parses.
+     */
+    public static Instant lastCheckpoint(Map<String, String> annotations) {
+        String text = annotations.get(LAST_CHECKPOINT);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+            return null;
+        }
     }
 
     /** A positive duration in hours, minutes and seconds ({@code 90s}, {@code 30m}, {@code 1h30m}). */
@@ -94,6 +125,9 @@ public final class PreemptionAnnotations {
             }
         } else if (key.equals(MINIMUM_RUNTIME_APPLIES_TO_HOTSWAP) && !value.equals("true") && !value.equals("false")) {
             return "must be \"true\" or \"false\"";
+        } else if (key.equals(PREEMPTION_ORDER) && !value.equals(LEAST_LOST_WORK)) {
+            return "'" + value + "' is not a preemption order: the one allowed value is \"" + LEAST_LOST_WORK
+                    + "\" (leave the annotation out for Kueue's order)";
         }
         return null;
     }

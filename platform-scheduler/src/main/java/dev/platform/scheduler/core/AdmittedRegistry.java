@@ -171,8 +171,8 @@ public final class AdmittedRegistry {
     }
 
     /** What a cycle starts from (Kueue's cache.Snapshot): a copy of the quota tree over the live configuration. */
-    Snapshot snapshot(Instant now, ToDoubleFunction<AdmittedWorkload> localQueueUsage) {
+    Snapshot snapshot(Instant now, ToDoubleFunction<AdmittedWorkload> localQueueUsage, Set<String> lostWorkResources) {
         return new Snapshot(quotaTree().copy(), configuration.clusterQueues(), configuration.flavors(), byQueue, now,
-                localQueueUsage);
+                localQueueUsage, lostWorkResources);
     }
 }

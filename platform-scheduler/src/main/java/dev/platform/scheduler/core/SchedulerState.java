@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -187,11 +188,19 @@ public final class SchedulerState {
         }
     }
 
-    /** A workload holds quota: restored at start-up, or admitted outside a cycle. */
+    /** A workload holds quota: restored at start-up, or admitted outside a cycle; no checkpoint known since. */
     public void addAdmitted(Workload workload, Admission admission, Instant admittedAt) {
+        addAdmitted(workload, admission, admittedAt, null);
+    }
+
+    /**
+     * A workload holds quota since {@code admittedAt} and last wrote a checkpoint at {@code lastCheckpoint} (null
+     * when none is known; one before the admission saved nothing of this run).
+     */
+    public void addAdmitted(Workload workload, Admission admission, Instant admittedAt, Instant lastCheckpoint) {
         removePending(workload.uid());
         AdmittedWorkload a = new AdmittedWorkload(workload, admission, AdmittedWorkload.usageOf(admission),
-                admittedAt, false);
+                admittedAt, lastCheckpoint, false);
         admitted.add(a);
         fairSharing.admitted(a);
         stamp(admission.clusterQueue());
@@ -326,6 +335,19 @@ public final class SchedulerState {
             admitted.replace(a.withPriority(priority));
             stamp(a.clusterQueue());
             requeueInadmissible(a.clusterQueue());
+        }
+    }
+
+    /**
+     * An admitted workload wrote a checkpoint (its platform.dev/last-checkpoint changed): preemption searches that
+     * order by least lost work weigh it by the new one. A checkpoint only reorders candidates of equal priority and
+     * makes no preemption possible that was not, so nothing is tried again.
+     */
+    public void checkpointed(String uid, Instant lastCheckpoint) {
+        AdmittedWorkload a = admitted.get(uid);
+        if (a != null && !Objects.equals(a.lastCheckpoint(), lastCheckpoint)) {
+            admitted.replace(a.withLastCheckpoint(lastCheckpoint));
+            stamp(a.clusterQueue());
         }
     }
 
@@ -465,6 +487,7 @@ public final class SchedulerState {
     }
 
     Snapshot snapshot() {
-        return admitted.snapshot(clock.instant(), fairSharing.enabled() ? fairSharing::preemptionUsage : null);
+        return admitted.snapshot(clock.instant(), fairSharing.enabled() ? fairSharing::preemptionUsage : null,
+                settings.lostWorkResources());
     }
 }

@@ -1,6 +1,7 @@
 package dev.platform.scheduler.preemption;
 
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
+import dev.platform.scheduler.core.model.UnsavedWork;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -33,7 +34,7 @@ public record LostWork(Instant since, Map<String, Double> resourceSeconds) {
         if (admittedAt == null) {
             return null;
         }
-        Instant since = checkpoint != null && checkpoint.isAfter(admittedAt) ? checkpoint : admittedAt;
+        Instant since = UnsavedWork.since(admittedAt, checkpoint);
         double seconds = Math.max(0, Duration.between(since, now).toMillis()) / 1000.0;
         Map<String, Double> lost = new TreeMap<>();
         for (PodSetSpec podSet : podSets) {

@@ -25,6 +25,7 @@ import dev.platform.scheduler.core.model.LocalQueueSpec;
 import dev.platform.scheduler.core.model.Namespace;
 import dev.platform.scheduler.core.model.PodSet;
 import dev.platform.scheduler.core.model.PodSetAssignment;
+import dev.platform.scheduler.core.model.PreemptionOrder;
 import dev.platform.scheduler.core.model.PreemptionPolicy;
 import dev.platform.scheduler.core.model.QueueingStrategy;
 import dev.platform.scheduler.core.model.ReclaimWithinCohortPolicy;
@@ -77,7 +78,9 @@ public final class CoreMapping {
                 StopPolicy.valueOf(q.stopPolicy().name()),
                 q.admissionScope() == null ? null : AdmissionMode.valueOf(q.admissionScope().admissionMode().name()),
                 new VictimProtection(PreemptionAnnotations.minimumRuntime(q.annotations()),
-                        PreemptionAnnotations.minimumRuntimeAppliesToHotswap(q.annotations())));
+                        PreemptionAnnotations.minimumRuntimeAppliesToHotswap(q.annotations())),
+                PreemptionAnnotations.leastLostWork(q.annotations()) ? PreemptionOrder.LeastLostWork
+                        : PreemptionOrder.MostRecentlyAdmitted);
     }
 
     static LocalQueueSpec localQueue(LocalQueueManifest l) {

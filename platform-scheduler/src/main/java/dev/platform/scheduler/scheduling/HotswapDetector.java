@@ -10,8 +10,12 @@ import dev.platform.scheduler.commit.WorkloadDecision;
 import dev.platform.scheduler.core.QueueOrder;
 import dev.platform.scheduler.core.placement.NodePool;
 import dev.platform.scheduler.core.placement.PoolKey;
-import dev.platform.scheduler.core.model.VictimProtection;
+import dev.platform.scheduler.core.model.AdmittedWorkload;
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
+import dev.platform.scheduler.core.model.PreemptionOrder;
+import dev.platform.scheduler.core.model.UnsavedWork;
 import dev.platform.scheduler.core.placement.SlicePlacement;
+import dev.platform.scheduler.core.placement.SlicePlacement.VictimOrder;
 import dev.platform.scheduler.core.placement.SliceRequest;
 import dev.platform.scheduler.core.preemption.PreemptionMessage;
 import dev.platform.scheduler.hotswap.HotswapEvent;
@@ -39,7 +43,8 @@ import java.util.stream.Collectors;
 /**
  * Hotswap detection and decision: a pool Unhealthy for longer than the grace period
  * under admitted workloads disrupts them; each, highest priority first, gets replacement pools
- * (free ones, or those of the fewest strictly-lower-priority workloads), committed as one decision, or is
+ * (free ones, or those of the fewest strictly-lower-priority workloads, taken in its ClusterQueue's preemption
+ * order), committed as one decision, or is
  * requeued when none exist. Stale clusters show Unknown, never Unhealthy, so nothing is evicted on
  * stale data. Owned by the scheduling loop thread.
  */
@@ -81,20 +86,27 @@ public class HotswapDetector {
      * Decides and commits a hotswap for every workload held on a broken pool of {@code placement}; {@code mirror}
      * sees each before the next is decided. Returns whether anything was decided.
      *
-     * @param rows         the loop's row of a workload by uid
-     * @param flavorLabels node labels per ResourceFlavor name
-     * @param protection   what protects the workloads of a ClusterQueue, by its name (null when it does not exist)
+     * @param rows              the loop's row of a workload by uid
+     * @param flavorLabels      node labels per ResourceFlavor name
+     * @param clusterQueues     a ClusterQueue by its name (null when it does not exist): what protects its workloads,
+     *                          and how its workloads order their victims
+     * @param lostWorkResources the resources whose admitted amount counts as lost work
      */
     public boolean run(long epoch, NodePoolPlacement placement, Function<String, WorkloadRow> rows,
-                       Map<String, Map<String, String>> flavorLabels, Function<String, VictimProtection> protection,
-                       Consumer<Decided> mirror) {
+                       Map<String, Map<String, String>> flavorLabels, Function<String, ClusterQueueSpec> clusterQueues,
+                       Set<String> lostWorkResources, Consumer<Decided> mirror) {
         if (!placement.active()) {
             return false;
         }
         Instant now = clock.instant();
-        Predicate<SlicePlacement.Holder> mayBeVictim = mayBeVictim(now, rows, protection);
-        return hotswapBrokenPools(epoch, now, placement, rows, flavorLabels, mayBeVictim, mirror)
-                | chooseAgainPastBlockedVictims(epoch, now, placement, rows, flavorLabels, mayBeVictim, mirror);
+        Victims victims = new Victims(mayBeVictim(now, rows, clusterQueues),
+                disrupted -> victimOrder(disrupted, now, rows, clusterQueues, lostWorkResources));
+        return hotswapBrokenPools(epoch, now, placement, rows, flavorLabels, victims, mirror)
+                | chooseAgainPastBlockedVictims(epoch, now, placement, rows, flavorLabels, victims, mirror);
+    }
+
+    /** Who may be a victim of a hotswap, and in which order a disrupted workload takes them. */
+    private record Victims(Predicate<SlicePlacement.Holder> mayBe, Function<WorkloadRow, VictimOrder> orderFor) {
     }
 
     /**
@@ -102,24 +114,49 @@ public class HotswapDetector {
      * ({@code platform.dev/minimum-runtime-applies-to-hotswap: "true"}), protects it still.
      */
     private static Predicate<SlicePlacement.Holder> mayBeVictim(Instant now, Function<String, WorkloadRow> rows,
-                                                                Function<String, VictimProtection> clusterQueues) {
+                                                                Function<String, ClusterQueueSpec> clusterQueues) {
         return holder -> {
             WorkloadRow row = rows.apply(holder.workloadUid());
             if (row == null || row.admission() == null || row.admittedAt() == null) {
                 return true;
             }
-            VictimProtection protection = clusterQueues.apply(row.admission().clusterQueue());
-            if (protection == null || !protection.appliesToHotswap()) {
+            ClusterQueueSpec queue = clusterQueues.apply(row.admission().clusterQueue());
+            if (queue == null || !queue.victimProtection().appliesToHotswap()) {
                 return true;
             }
-            Instant end = protection.endsAt(row.admittedAt());
+            Instant end = queue.victimProtection().endsAt(row.admittedAt());
             return end == null || !end.isAfter(now);
         };
     }
 
+    /**
+     * The order in which {@code disrupted} takes victims of equal priority: its ClusterQueue's
+     * {@code platform.dev/preemption-order}, as its preemptions in the admission cycle use it, with each holder's lost
+     * work at {@code now} read from its row; Kueue's for a workload without a ClusterQueue (priority-only mode).
+     */
+    private static VictimOrder victimOrder(WorkloadRow disrupted, Instant now, Function<String, WorkloadRow> rows,
+                                           Function<String, ClusterQueueSpec> clusterQueues, Set<String> resources) {
+        ClusterQueueSpec queue = disrupted.clusterQueue() == null ? null : clusterQueues.apply(disrupted.clusterQueue());
+        if (queue == null || queue.preemptionOrder() != PreemptionOrder.LeastLostWork) {
+            return VictimOrder.KUEUE;
+        }
+        Map<String, Double> lost = new HashMap<>();
+        return new VictimOrder(PreemptionOrder.LeastLostWork, holder -> lost.computeIfAbsent(holder.workloadUid(),
+                uid -> lostWork(rows.apply(uid), resources, now)));
+    }
+
+    /** What a holder would lose were it preempted at {@code now}; nothing when it was not admitted. */
+    private static double lostWork(WorkloadRow row, Set<String> resources, Instant now) {
+        if (row == null || row.admission() == null || row.admittedAt() == null) {
+            return 0;
+        }
+        return UnsavedWork.of(AdmittedWorkload.usageOf(CoreMapping.admission(row.admission())), resources,
+                row.admittedAt(), row.lastCheckpoint()).resourceSecondsAt(now);
+    }
+
     private boolean hotswapBrokenPools(long epoch, Instant now, NodePoolPlacement placement,
                                        Function<String, WorkloadRow> rows, Map<String, Map<String, String>> flavorLabels,
-                                       Predicate<SlicePlacement.Holder> mayBeVictim, Consumer<Decided> mirror) {
+                                       Victims candidates, Consumer<Decided> mirror) {
         Map<PoolKey, UnhealthyPool> broken = brokenPools(now, placement);
         if (broken.isEmpty()) {
             return false;
@@ -138,7 +175,8 @@ public class HotswapDetector {
             }
             UnhealthyPool first = broken.get(itsBroken.iterator().next());
             SliceRequest request = NodePoolPlacement.request(row, flavorLabels);
-            SlicePlacement.Replacement replacement = placement.slices().replace(request, itsBroken, mayBeVictim).orElse(null);
+            SlicePlacement.Replacement replacement = placement.slices().replace(request, itsBroken, candidates.mayBe(),
+                    candidates.orderFor().apply(row)).orElse(null);
             List<WorkloadRow> victims = replacement == null ? List.of()
                     : replacement.victims().stream().map(h -> rows.apply(h.workloadUid())).toList();
             WorkloadDecision.Hotswap hotswap = decide(new WorkloadDecision.Hotswap.Disruption(first.cluster(),
@@ -161,8 +199,7 @@ public class HotswapDetector {
     private boolean chooseAgainPastBlockedVictims(long epoch, Instant now, NodePoolPlacement placement,
                                                   Function<String, WorkloadRow> rows,
                                                   Map<String, Map<String, String>> flavorLabels,
-                                                  Predicate<SlicePlacement.Holder> mayBeVictim,
-                                                  Consumer<Decided> mirror) {
+                                                  Victims candidates, Consumer<Decided> mirror) {
         boolean decided = false;
         for (HotswapStore.BlockedHotswap blocked : hotswaps.blockedSince(now.minus(blockedEvictions))) {
             WorkloadRow row = rows.apply(blocked.disrupted().toString());
@@ -176,7 +213,8 @@ public class HotswapDetector {
                 continue;
             }
             SliceRequest request = NodePoolPlacement.request(row, flavorLabels);
-            SlicePlacement.Replacement replacement = placement.slices().replace(request, occupied, mayBeVictim).orElse(null);
+            SlicePlacement.Replacement replacement = placement.slices().replace(request, occupied, candidates.mayBe(),
+                    candidates.orderFor().apply(row)).orElse(null);
             if (replacement == null) {
                 continue;
             }

@@ -166,9 +166,10 @@ final class SchedulerCache {
             case Admitted, Running, Evicted -> {
                 if (!held && row.admission() != null) {
                     state.addAdmitted(CoreMapping.workload(row), CoreMapping.admission(row.admission()),
-                            row.admittedAt());
+                            row.admittedAt(), row.lastCheckpoint());
                 } else if (held) {
                     state.changePriority(uid, row.priority());
+                    state.checkpointed(uid, row.lastCheckpoint());
                 }
                 if (row.lifecycle().active()) {
                     state.activate(uid);

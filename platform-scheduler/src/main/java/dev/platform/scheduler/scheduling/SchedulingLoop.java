@@ -4,8 +4,6 @@ import dev.platform.scheduler.cluster.AgentsProperties;
 import dev.platform.scheduler.cluster.NodePoolInventory;
 import dev.platform.scheduler.commit.DecisionCommitter;
 import dev.platform.scheduler.config.ConfigStore;
-import dev.platform.scheduler.core.model.ClusterQueueSpec;
-import dev.platform.scheduler.core.model.VictimProtection;
 import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.forecast.ForecastService;
@@ -15,6 +13,7 @@ import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -23,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -67,6 +67,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     private final LoopWakeup wakeup;
     private final QuiescedTasks quiescedTasks = new QuiescedTasks();
     private final LocalQueueUsageSync localQueueUsage;
+    private final Set<String> lostWorkResources;
 
     private volatile boolean running;
     private volatile boolean leading;
@@ -82,7 +83,9 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
                           NodePoolInventory inventory, DecisionCommitter committer, HotswapDetector hotswapDetector,
                           LifecycleWatch lifecycle, MissingJobSets missingJobSets, ForecastService forecasts, SchedulingMetrics metrics, CacheObserver cacheObserver,
                           LoopWakeup wakeup, DataSource dataSource, Clock clock, AgentsProperties agents,
-                          LocalQueueUsageSync localQueueUsage) {
+                          LocalQueueUsageSync localQueueUsage,
+                          @Value("${platform.scheduler.lost-work.resources:google.com/tpu,nvidia.com/gpu}")
+                          List<String> lostWorkResources) {
         this.properties = properties;
         this.workloads = workloads;
         this.inventory = inventory;
@@ -97,6 +100,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
         this.metrics = metrics;
         this.clock = clock;
         this.staleness = agents.staleness();
+        this.lostWorkResources = Set.copyOf(lostWorkResources);
         this.configuration = new ConfigurationMirror(config);
         this.leadership = new SchedulerLeadership(dataSource, ManagementFactory.getRuntimeMXBean().getName()
                 + "/" + UUID.randomUUID().toString().substring(0, 8), properties.leaderLease());
@@ -172,7 +176,8 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
                 }
                 boolean changed = readChanges();                                                // 3
                 changed |= hotswapDetector.run(leadership.epoch(), cache.placement(), cache::row,       // 4
-                        configuration.flavorLabels(), this::victimProtection, this::hotswapped) | lifecycle.run(leadership.epoch(), cache)
+                        configuration.flavorLabels(), cache.state().configuration()::clusterQueue, lostWorkResources,
+                        this::hotswapped) | lifecycle.run(leadership.epoch(), cache)
                         | missingJobSets.run(leadership.epoch());
                 changed |= placePriorityOnly();                                                 // 5
                 boolean progressed = runCycle();                                                // 6
@@ -220,8 +225,8 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
 
     /** Kueue's cache rebuilt from the source of truth. */
     private void rebuild() {
-        cache = new SchedulerCache(clock, properties.schedulerSettings(), properties.waitForPodsReady().settings(),
-                cacheObserver);
+        cache = new SchedulerCache(clock, properties.schedulerSettings().withLostWorkResources(lostWorkResources),
+                properties.waitForPodsReady().settings(), cacheObserver);
         admissions = new AdmissionPlacement(cache, configuration.flavorLabels());
         priorityOnly = new PriorityOnlyPlacement(cache.placement(), cache.priorityOnly(), committer,
                 configuration.flavorLabels(), configuration.nonPreemptingClasses());
@@ -289,11 +294,6 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
         }
         metrics.cycle(!cycle.admitted().isEmpty(), Duration.ofNanos(System.nanoTime() - started));
         return progressed;
-    }
-
-    private VictimProtection victimProtection(String clusterQueue) {
-        ClusterQueueSpec spec = cache.state().configuration().clusterQueue(clusterQueue);
-        return spec == null ? null : spec.victimProtection();
     }
 
     /** A committed hotswap, mirrored in the cache before the next is decided, then counted and logged. */

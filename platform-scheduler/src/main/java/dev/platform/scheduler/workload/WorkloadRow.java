@@ -11,6 +11,8 @@ import java.util.UUID;
  * A workload as stored: what the scheduling loop and the status API read. {@code active} is Kueue's spec.active: an
  * inactive workload is Pending, holds no quota and is in no queue until it is activated again. {@code submittedBy} is
  * the caller who submitted it; null when unknown (adopted from a cluster, or stored before submitters were kept).
+ * {@code lastCheckpoint} is its annotation {@code platform.dev/last-checkpoint}: when it last wrote a checkpoint, null
+ * when it never said.
  */
 public record WorkloadRow(
         UUID uid,
@@ -38,9 +40,10 @@ public record WorkloadRow(
         Integer maxRestarts,
         Integer maximumExecutionTimeSeconds,
         Lifecycle lifecycle,
-        String submittedBy) {
+        String submittedBy,
+        Instant lastCheckpoint) {
 
-    /** A row with the lifecycle of a workload just submitted, its submitter unknown. */
+    /** A row with the lifecycle of a workload just submitted, its submitter and last checkpoint unknown. */
     public WorkloadRow(UUID uid, String namespace, String name, String kind, String queueName, String clusterQueue,
                        String priorityClassName, int priority, WorkloadState state, List<PodSetSpec> podSets,
                        StoredAdmission admission, String pendingReason, String pendingMessage,
@@ -50,7 +53,7 @@ public record WorkloadRow(
         this(uid, namespace, name, kind, queueName, clusterQueue, priorityClassName, priority, state, podSets,
                 admission, pendingReason, pendingMessage, queueTimestamp, createdAt, admittedAt, finishedAt, restarts,
                 version, changeSeq, exclusiveTopology, cluster, maxRestarts, maximumExecutionTimeSeconds,
-                Lifecycle.SUBMITTED, null);
+                Lifecycle.SUBMITTED, null, null);
     }
 
     /**

@@ -67,7 +67,8 @@ public class WorkloadStore {
                 new WorkloadRow.Lifecycle(rs.getBoolean("active"), rs.getInt("requeue_count"),
                         instant(rs.getTimestamp("requeue_at")), rs.getBoolean("pods_ready"),
                         instant(rs.getTimestamp("pods_ready_changed_at"))),
-                rs.getString("submitted_by"));
+                rs.getString("submitted_by"),
+                instant(rs.getTimestamp("last_checkpoint")));
     }
 
     static final String COLUMNS = """
@@ -75,7 +76,7 @@ public class WorkloadStore {
             pod_sets::text AS pod_sets, admission::text AS admission, pending_reason, pending_message,
             queue_timestamp, created_at, admitted_at, finished_at, restarts, version, change_seq, exclusive_topology,
             cluster, max_restarts, maximum_execution_time_seconds, active, requeue_count, requeue_at, pods_ready,
-            pods_ready_changed_at, submitted_by""";
+            pods_ready_changed_at, submitted_by, last_checkpoint""";
 
     /**
      * Whether the ClusterQueue named by the SQL expression {@code %s} orders by LocalQueue usage: its admissionScope

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.api.reason.PreemptionReason;
 import dev.platform.api.reason.EvictionReason;
@@ -100,19 +101,20 @@ public class WorkloadTransitions {
                 INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
                                       priority, state, manifest, pod_sets, pending_reason, pending_message,
                                       queue_timestamp, created_at, max_restarts, idempotency_key, exclusive_topology,
-                                      maximum_execution_time_seconds, active, submitted_by)
+                                      maximum_execution_time_seconds, active, submitted_by, last_checkpoint)
                 SELECT uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name, priority, 'Pending',
                        manifest::jsonb, pod_sets::jsonb, pending_reason, pending_message, at, at, max_restarts,
-                       idempotency_key, exclusive_topology, maximum_execution_time_seconds, active, submitted_by
+                       idempotency_key, exclusive_topology, maximum_execution_time_seconds, active, submitted_by,
+                       last_checkpoint
                 FROM unnest(:uids::uuid[], :namespaces::text[], :names::text[], :kinds::text[], :queues::text[],
                             :clusterQueues::text[], :classes::text[], :priorities::int[], :manifests::text[],
                             :podSets::text[], :reasons::text[], :messages::text[], :ats::timestamptz[],
                             :maxRestarts::int[], :keys::text[], :topologies::text[], :maxSeconds::int[],
-                            :actives::boolean[], :submitters::text[])
+                            :actives::boolean[], :submitters::text[], :checkpoints::timestamptz[])
                      WITH ORDINALITY AS w(uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
                                           priority, manifest, pod_sets, pending_reason, pending_message, at,
                                           max_restarts, idempotency_key, exclusive_topology,
-                                          maximum_execution_time_seconds, active, submitted_by, n)
+                                          maximum_execution_time_seconds, active, submitted_by, last_checkpoint, n)
                 ORDER BY n""")
                 .param("uids", workloads.stream().map(NewWorkload::uid).toArray(UUID[]::new))
                 .param("namespaces", texts(workloads, w -> w.manifest().namespace()))
@@ -134,6 +136,10 @@ public class WorkloadTransitions {
                         .toArray(Integer[]::new))
                 .param("actives", workloads.stream().map(w -> w.manifest().active()).toArray(Boolean[]::new))
                 .param("submitters", texts(workloads, NewWorkload::submittedBy))
+                .param("checkpoints", texts(workloads, w -> {
+                    Instant checkpoint = PreemptionAnnotations.lastCheckpoint(w.manifest().metadata().annotations());
+                    return checkpoint == null ? null : checkpoint.toString();
+                }))
                 .update();
         appendEvents(workloads.stream().map(w -> new NewEvent(w.uid(), w.at(), "QuotaReserved", "False",
                 w.pendingReason() != null ? w.pendingReason().name() : "Pending",
@@ -601,8 +607,12 @@ public class WorkloadTransitions {
         return cancelled;
     }
 
-    /** What a user changes of a submitted workload: Kueue's spec.active, and its priority with its class. */
-    public record Change(boolean active, String priorityClassName, int priority, String manifest) {
+    /**
+     * What a user changes of a submitted workload: Kueue's spec.active, its priority with its class, and when it last
+     * wrote a checkpoint (null when its manifest does not say).
+     */
+    public record Change(boolean active, String priorityClassName, int priority, String manifest,
+                         Instant lastCheckpoint) {
     }
 
     /**
@@ -617,7 +627,7 @@ public class WorkloadTransitions {
     public Optional<Long> change(WorkloadRow before, Change change, Instant now, String actor) {
         Optional<Long> version = jdbc.sql("""
                         UPDATE workload w SET active = :active, priority_class_name = :className, priority = :priority,
-                               manifest = :manifest::jsonb,
+                               manifest = :manifest::jsonb, last_checkpoint = :checkpoint,
                                pending_reason = CASE WHEN w.state <> 'Pending' THEN w.pending_reason
                                                      WHEN NOT :active THEN :deactivated
                                                      WHEN NOT w.active THEN NULL ELSE w.pending_reason END,
@@ -630,6 +640,7 @@ public class WorkloadTransitions {
                         RETURNING w.version""".formatted(BUMP))
                 .param("active", change.active()).param("className", change.priorityClassName())
                 .param("priority", change.priority()).param("manifest", change.manifest())
+                .param("checkpoint", change.lastCheckpoint() == null ? null : Timestamp.from(change.lastCheckpoint()))
                 .param("deactivated", PendingReason.Deactivated.name()).param("deactivatedMessage", DEACTIVATED_MESSAGE)
                 .param("uid", before.uid()).param("version", before.version())
                 .query(Long.class).optional();
@@ -688,7 +699,8 @@ public class WorkloadTransitions {
                         UPDATE workload w
                         SET manifest = jsonb_set(w.manifest, '{metadata,annotations}',
                                 coalesce(w.manifest -> 'metadata' -> 'annotations', '{}'::jsonb)
-                                || jsonb_build_object(:key::text, c.at)), %s
+                                || jsonb_build_object(:key::text, c.at)),
+                            last_checkpoint = c.at::timestamptz, %s
                         FROM unnest(:uids::uuid[], :ats::text[]) AS c(uid, at)
                         WHERE w.uid = c.uid
                         RETURNING w.uid""".formatted(BUMP))

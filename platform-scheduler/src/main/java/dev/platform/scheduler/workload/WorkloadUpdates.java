@@ -140,7 +140,8 @@ public class WorkloadUpdates {
         }
         PriorityResolver.ResolvedPriority priority = priorities.resolve(changed);
         transitions.change(row, new WorkloadTransitions.Change(active, priority.className(), priority.value(),
-                        new String(text, StandardCharsets.UTF_8)), clock.instant(), actor)
+                        new String(text, StandardCharsets.UTF_8),
+                        PreemptionAnnotations.lastCheckpoint(changed.metadata().annotations())), clock.instant(), actor)
                 .orElseThrow(() -> Refusal.conflict("Workload \"" + row.namespace() + "/" + row.name()
                         + "\" changed meanwhile; read it and try again", List.of()));
         events.publishEvent(new WorkloadService.WorkloadsChanged());

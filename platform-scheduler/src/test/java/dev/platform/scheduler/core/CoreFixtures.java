@@ -7,6 +7,7 @@ import dev.platform.scheduler.core.model.FlavorFungibility;
 import dev.platform.scheduler.core.model.FlavorQuotas;
 import dev.platform.scheduler.core.model.LabelSelector;
 import dev.platform.scheduler.core.model.PodSet;
+import dev.platform.scheduler.core.model.PreemptionOrder;
 import dev.platform.scheduler.core.model.PreemptionPolicy;
 import dev.platform.scheduler.core.model.QueueingStrategy;
 import dev.platform.scheduler.core.model.ResourceFlavor;
@@ -122,6 +123,7 @@ public final class CoreFixtures {
         private StopPolicy stop = StopPolicy.None;
         private LabelSelector namespaceSelector = LabelSelector.EVERYTHING;
         private AdmissionMode admissionMode;
+        private PreemptionOrder preemptionOrder;
 
         private ClusterQueueBuilder(String name) {
             this.name = name;
@@ -167,6 +169,12 @@ public final class CoreFixtures {
             return this;
         }
 
+        /** The order of candidates of equal priority ({@code platform.dev/preemption-order}). */
+        public ClusterQueueBuilder preemptionOrder(PreemptionOrder order) {
+            this.preemptionOrder = order;
+            return this;
+        }
+
         /** Adds a quota; nominal, borrowingLimit and lendingLimit as quantity strings, null for none. */
         public ClusterQueueBuilder quota(String flavor, String resource, String nominal, String borrowingLimit, String lendingLimit) {
             if (!covered.contains(resource)) {
@@ -185,7 +193,7 @@ public final class CoreFixtures {
             List<FlavorQuotas> fq = new ArrayList<>();
             flavors.forEach((f, rs) -> fq.add(new FlavorQuotas(f, rs)));
             return new ClusterQueueSpec(name, cohort, List.of(new ResourceGroup(covered, fq)), strategy,
-                    namespaceSelector, fungibility, preemption, weight, stop, admissionMode);
+                    namespaceSelector, fungibility, preemption, weight, stop, admissionMode, null, preemptionOrder);
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.platform.scheduler.core.model.LabelRequirement;
 import dev.platform.scheduler.core.model.LabelSelector;
 import dev.platform.scheduler.core.model.LocalQueueSpec;
 import dev.platform.scheduler.core.model.Namespace;
+import dev.platform.scheduler.core.model.PreemptionOrder;
 import dev.platform.scheduler.core.model.PreemptionPolicy;
 import dev.platform.scheduler.core.model.StopPolicy;
 import dev.platform.scheduler.core.model.WithinClusterQueuePolicy;
@@ -64,6 +65,29 @@ class SchedulerStateTest {
         assertThat(admitting.admitted()).extracting(a -> a.workload().name()).containsExactly("high");
         assertThat(state.queueManager().pendingInOrder("cq")).extracting(Workload::name, Workload::queuedAt)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("low", clock.instant()));
+    }
+
+    @Test
+    void aCheckpointWrittenWhileAdmittedMakesTheOlderWorkloadTheVictimUnderLeastLostWork() {
+        state.applyClusterQueue(clusterQueue("cq").quota("default", "google.com/tpu", "8")
+                .preemption(new PreemptionPolicy(WithinClusterQueuePolicy.LowerPriority, null, null, null))
+                .preemptionOrder(PreemptionOrder.LeastLostWork).build());
+        state.applyLocalQueue(new LocalQueueSpec("default", "lq", "cq", StopPolicy.None));
+        state.addPending(workload("older").request("google.com/tpu", "4").build());
+        AdmissionCycle.run(state);
+        clock.advance(Duration.ofMinutes(30));
+        state.addPending(workload("newer").request("google.com/tpu", "4").build());
+        AdmissionCycle.run(state);
+        clock.advance(Duration.ofMinutes(10));
+        state.addPending(workload("urgent").priority(5).request("google.com/tpu", "4").build());
+        SchedulerState withoutCheckpoint = state.copyOf(List.of("cq"), clock);
+
+        state.checkpointed("older", clock.instant().minus(Duration.ofMinutes(1)));
+
+        assertThat(AdmissionCycle.run(withoutCheckpoint).preempted()).as("40 min unsaved against 10: the newer goes")
+                .extracting(p -> p.workload().name()).containsExactly("newer");
+        assertThat(AdmissionCycle.run(state).preempted()).as("1 min unsaved against 10: the older goes")
+                .extracting(p -> p.workload().name()).containsExactly("older");
     }
 
     @Test

@@ -130,9 +130,14 @@ class LostWorkRestTest extends PlatformApplicationTest {
                 List.of(), 0, lastCheckpoint);
     }
 
+    /** The stored annotation, once its column (what orders victims by least lost work) is checked to agree. */
     private String storedCheckpoint(String name) {
-        return jdbc.sql("SELECT manifest -> 'metadata' -> 'annotations' ->> 'platform.dev/last-checkpoint'"
-                + " FROM workload WHERE name = ?").param(name).query(String.class).single();
+        Map.Entry<String, Instant> stored = jdbc.sql("""
+                        SELECT manifest -> 'metadata' -> 'annotations' ->> 'platform.dev/last-checkpoint', last_checkpoint
+                        FROM workload WHERE name = ?""").param(name)
+                .query((rs, i) -> Map.entry(rs.getString(1), rs.getTimestamp(2).toInstant())).single();
+        assertThat(stored.getValue()).isEqualTo(Instant.parse(stored.getKey()));
+        return stored.getKey();
     }
 
     /** The LostWork entry of the workload's timeline, once there. */

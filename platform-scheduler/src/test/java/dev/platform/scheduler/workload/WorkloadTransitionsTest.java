@@ -364,7 +364,7 @@ class WorkloadTransitionsTest {
         assertThat(deactivated.lifecycle().requeueCount()).isEqualTo(2);
 
         assertThat(transitions.change(deactivated, new WorkloadTransitions.Change(true,
-                deactivated.priorityClassName(), deactivated.priority(), "{}"), T1.plusSeconds(1), "alice")).isPresent();
+                deactivated.priorityClassName(), deactivated.priority(), "{}", null), T1.plusSeconds(1), "alice")).isPresent();
 
         WorkloadRow resumed = row();
         assertThat(resumed.state()).isEqualTo(WorkloadState.Pending);

@@ -2,13 +2,15 @@ package dev.platform.scheduler.core.model;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * A workload holding quota: its admission, its usage per flavor-resource, when it was admitted and whether it is
- * already being evicted (a victim keeps its quota until the eviction completes).
+ * A workload holding quota: its admission, its usage per flavor-resource, when it was admitted, when it last wrote a
+ * checkpoint ({@code platform.dev/last-checkpoint}; null when unknown, and then its whole run since admission is
+ * unsaved) and whether it is already being evicted (a victim keeps its quota until the eviction completes).
  */
 public record AdmittedWorkload(Workload workload, Admission admission, Map<FlavorResource, Long> usage,
-                               Instant admittedAt, boolean evicted) {
+                               Instant admittedAt, Instant lastCheckpoint, boolean evicted) {
 
     public AdmittedWorkload {
         usage = Map.copyOf(usage);
@@ -27,11 +29,21 @@ public record AdmittedWorkload(Workload workload, Admission admission, Map<Flavo
     }
 
     public AdmittedWorkload withPriority(int priority) {
-        return new AdmittedWorkload(workload.withPriority(priority), admission, usage, admittedAt, evicted);
+        return new AdmittedWorkload(workload.withPriority(priority), admission, usage, admittedAt, lastCheckpoint,
+                evicted);
+    }
+
+    public AdmittedWorkload withLastCheckpoint(Instant checkpoint) {
+        return new AdmittedWorkload(workload, admission, usage, admittedAt, checkpoint, evicted);
     }
 
     public AdmittedWorkload markEvicted() {
-        return new AdmittedWorkload(workload, admission, usage, admittedAt, true);
+        return new AdmittedWorkload(workload, admission, usage, admittedAt, lastCheckpoint, true);
+    }
+
+    /** What a preemption would throw away, counting {@code resources} (the lost-work resources). */
+    public UnsavedWork unsavedWork(Set<String> resources) {
+        return UnsavedWork.of(usage, resources, admittedAt, lastCheckpoint);
     }
 
     /** Usage per flavor-resource of an admission, summed over its pod sets. */

@@ -6,13 +6,15 @@ import java.util.List;
  * A ClusterQueue as the core needs it. {@code cohort} is null for a standalone queue. As in Kueue, a null
  * {@code namespaceSelector} selects no namespace and an empty one ({@link LabelSelector#EVERYTHING}) every namespace.
  * A null {@code admissionMode} (no admissionScope) is {@link AdmissionMode#NoAdmissionFairSharing}; a null
- * {@code victimProtection} is {@link VictimProtection#NONE}.
+ * {@code victimProtection} is {@link VictimProtection#NONE}, and a null {@code preemptionOrder} Kueue's
+ * {@link PreemptionOrder#MostRecentlyAdmitted}: the order of candidates of equal priority in this queue's preemption
+ * searches.
  */
 public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> resourceGroups,
                                QueueingStrategy queueingStrategy, LabelSelector namespaceSelector,
                                FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
                                double fairWeight, StopPolicy stopPolicy, AdmissionMode admissionMode,
-                               VictimProtection victimProtection) {
+                               VictimProtection victimProtection, PreemptionOrder preemptionOrder) {
 
     public ClusterQueueSpec {
         resourceGroups = List.copyOf(resourceGroups);
@@ -23,15 +25,16 @@ public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> r
         stopPolicy = stopPolicy == null ? StopPolicy.None : stopPolicy;
         admissionMode = admissionMode == null ? AdmissionMode.NoAdmissionFairSharing : admissionMode;
         victimProtection = victimProtection == null ? VictimProtection.NONE : victimProtection;
+        preemptionOrder = preemptionOrder == null ? PreemptionOrder.MostRecentlyAdmitted : preemptionOrder;
     }
 
-    /** A ClusterQueue whose admitted workloads have no protection from preemption. */
+    /** A ClusterQueue whose admitted workloads have no protection from preemption, ordered as Kueue orders them. */
     public ClusterQueueSpec(String name, String cohort, List<ResourceGroup> resourceGroups,
                             QueueingStrategy queueingStrategy, LabelSelector namespaceSelector,
                             FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
                             double fairWeight, StopPolicy stopPolicy, AdmissionMode admissionMode) {
         this(name, cohort, resourceGroups, queueingStrategy, namespaceSelector, flavorFungibility, preemption,
-                fairWeight, stopPolicy, admissionMode, null);
+                fairWeight, stopPolicy, admissionMode, null, null);
     }
 
     /** A ClusterQueue without an admission scope. */
@@ -40,7 +43,7 @@ public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> r
                             FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
                             double fairWeight, StopPolicy stopPolicy) {
         this(name, cohort, resourceGroups, queueingStrategy, namespaceSelector, flavorFungibility, preemption,
-                fairWeight, stopPolicy, null, null);
+                fairWeight, stopPolicy, null, null, null);
     }
 
     /** The resource group covering {@code resource}, if any. */

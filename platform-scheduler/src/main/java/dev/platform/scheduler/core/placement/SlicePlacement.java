@@ -1,5 +1,6 @@
 package dev.platform.scheduler.core.placement;
 
+import dev.platform.scheduler.core.model.PreemptionOrder;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Which workload holds which node pool, and where new or disrupted workloads can go.
@@ -45,6 +47,24 @@ public final class SlicePlacement {
 
         public List<PoolKey> allPools() {
             return poolsByPodSet.values().stream().flatMap(List::stream).toList();
+        }
+    }
+
+    /**
+     * How a victim search orders holders of equal priority ({@link PreemptionOrder}): as the disrupted workload's
+     * ClusterQueue orders its preemption candidates, with {@code lostWork}, what each holder would lose were it
+     * preempted now in resource-seconds, read only under LeastLostWork.
+     */
+    public record VictimOrder(PreemptionOrder equalPriority, ToDoubleFunction<Holder> lostWork) {
+
+        /** Kueue's: the most recently admitted first. */
+        public static final VictimOrder KUEUE = new VictimOrder(PreemptionOrder.MostRecentlyAdmitted, h -> 0);
+
+        /** Lower priority first, then {@code equalPriority}, then uid. */
+        Comparator<Holder> comparator() {
+            return Comparator.comparingInt(Holder::priority)
+                    .thenComparing((a, b) -> equalPriority.compareEqualPriority(a, b, Holder::admittedAt, lostWork))
+                    .thenComparing(Holder::workloadUid);
         }
     }
 
@@ -142,7 +162,7 @@ public final class SlicePlacement {
      * every lower-priority holder would not make room.
      */
     public Optional<Replacement> placeByPreempting(SliceRequest request) {
-        return replace(request, Set.of(), h -> true);
+        return replace(request, Set.of(), h -> true, VictimOrder.KUEUE);
     }
 
     // ---- hotswap
@@ -151,11 +171,12 @@ public final class SlicePlacement {
      * Replacement pools for {@code disrupted}, which holds {@code broken} pools: free healthy
      * compatible pools first; else the fewest strictly-lower-priority holders of compatible
      * healthy pools, in Kueue's candidate order (lower priority first, then most recently
-     * admitted first, uid last), trimmed back to a minimal set; only holders {@code mayBeVictim} accepts are
-     * candidates (a ClusterQueue's minimum runtime may protect its workloads from hotswap). Empty when even that is
-     * not enough.
+     * admitted first, or the least lost work first where {@code order} says so, uid last), trimmed back to a
+     * minimal set; only holders {@code mayBeVictim} accepts are candidates (a ClusterQueue's minimum runtime may
+     * protect its workloads from hotswap). Empty when even that is not enough.
      */
-    public Optional<Replacement> replace(SliceRequest disrupted, Set<PoolKey> broken, Predicate<Holder> mayBeVictim) {
+    public Optional<Replacement> replace(SliceRequest disrupted, Set<PoolKey> broken, Predicate<Holder> mayBeVictim,
+                                         VictimOrder order) {
         Set<PoolKey> kept = new HashSet<>(poolsOf(disrupted.workloadUid()));
         kept.removeAll(broken);
         List<PoolKey> free = freePools(Set.of());
@@ -167,9 +188,7 @@ public final class SlicePlacement {
                 .filter(h -> h.priority() < disrupted.priority())
                 .filter(h -> !h.workloadUid().equals(disrupted.workloadUid()))
                 .filter(mayBeVictim)
-                .sorted(Comparator.comparingInt(Holder::priority)
-                        .thenComparing(Holder::admittedAt, Comparator.reverseOrder())
-                        .thenComparing(Holder::workloadUid))
+                .sorted(order.comparator())
                 .toList();
         List<Holder> victims = new ArrayList<>();
         for (Holder candidate : candidates) {

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -27,16 +28,18 @@ public final class Snapshot {
     private final Map<String, ? extends Map<String, AdmittedWorkload>> admittedByQueue;
     private final Instant now;
     private final ToDoubleFunction<AdmittedWorkload> localQueueUsage;
+    private final Set<String> lostWorkResources;
 
     public Snapshot(QuotaTree tree, Map<String, ClusterQueueSpec> clusterQueues, Map<String, ResourceFlavor> flavors,
              Map<String, ? extends Map<String, AdmittedWorkload>> admittedByQueue, Instant now,
-             ToDoubleFunction<AdmittedWorkload> localQueueUsage) {
+             ToDoubleFunction<AdmittedWorkload> localQueueUsage, Set<String> lostWorkResources) {
         this.tree = tree;
         this.clusterQueues = clusterQueues;
         this.flavors = flavors;
         this.admittedByQueue = admittedByQueue;
         this.now = now;
         this.localQueueUsage = localQueueUsage;
+        this.lostWorkResources = lostWorkResources;
     }
 
     public QuotaTree tree() {
@@ -67,6 +70,14 @@ public final class Snapshot {
         ClusterQueueSpec spec = clusterQueues.get(w.clusterQueue());
         Instant end = spec == null ? null : spec.victimProtection().endsAt(w.admittedAt());
         return end != null && end.isAfter(now) ? end : null;
+    }
+
+    /**
+     * The resource-seconds an admitted workload would lose, were it preempted at this snapshot's time: its admitted
+     * lost-work resources since the later of its last checkpoint and its admission.
+     */
+    public double lostWork(AdmittedWorkload w) {
+        return w.unsavedWork(lostWorkResources).resourceSecondsAt(now);
     }
 
     /** Whether some ClusterQueue may order its workloads by LocalQueue usage (admission fair sharing is on). */

@@ -3,9 +3,13 @@ package dev.platform.scheduler.core.placement;
 import dev.platform.scheduler.core.placement.SlicePlacement.Holder;
 import dev.platform.scheduler.core.placement.SlicePlacement.Placement;
 import dev.platform.scheduler.core.placement.SlicePlacement.Replacement;
+import dev.platform.scheduler.core.placement.SlicePlacement.VictimOrder;
+import dev.platform.scheduler.core.model.PreemptionOrder;
+import dev.platform.scheduler.core.model.UnsavedWork;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -76,7 +80,7 @@ class SlicePlacementTest {
         placement.assign(holder("low", 1000000, 2), placement.place(jobSet("low", 1000000)).orElseThrow());
         markUnhealthy("pool-1");
 
-        Replacement replacement = placement.replace(jobSet("high", 2000000), Set.of(new PoolKey("sim", "pool-1")), ANY).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 2000000), Set.of(new PoolKey("sim", "pool-1")), ANY, VictimOrder.KUEUE).orElseThrow();
 
         assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("low");
         assertThat(replacement.placement().allPools()).contains(new PoolKey("sim", "pool-0")).doesNotContain(new PoolKey("sim", "pool-1")).hasSize(2);
@@ -90,7 +94,7 @@ class SlicePlacementTest {
         placement.assign(holder("low", 1, 2), placement.place(jobSet("low", 1)).orElseThrow());
         markUnhealthy5("pool-0");
 
-        Replacement replacement = placement.replace(jobSet("high", 10), Set.of(new PoolKey("sim", "pool-0")), ANY).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 10), Set.of(new PoolKey("sim", "pool-0")), ANY, VictimOrder.KUEUE).orElseThrow();
 
         assertThat(replacement.victims()).isEmpty();
         assertThat(replacement.placement().allPools()).containsExactlyInAnyOrder(new PoolKey("sim", "pool-1"), new PoolKey("sim", "pool-4"));
@@ -102,36 +106,42 @@ class SlicePlacementTest {
         placement.assign(holder("b", 5, 2), placement.place(jobSet("b", 5)).orElseThrow());
         markUnhealthy("pool-0");
 
-        assertThat(placement.replace(jobSet("a", 5), Set.of(new PoolKey("sim", "pool-0")), ANY)).isEmpty();
+        assertThat(placement.replace(jobSet("a", 5), Set.of(new PoolKey("sim", "pool-0")), ANY, VictimOrder.KUEUE)).isEmpty();
     }
 
     @Test
     void victimsAreTheFewestInKueueOrderLowestPriorityThenMostRecentlyAdmitted() {
-        placement.replaceInventory(IntStream.range(0, 5).mapToObj(i -> pool("sim", "pool-" + i, NodePool.Health.Healthy))
-                .toList());
-        placement.assign(holder("high", 100, 1), placement.place(jobSet("high", 100)).orElseThrow());
-        placement.assign(holder("older", 1, 2), placement.place(oneSlice("older", 1)).orElseThrow());
-        placement.assign(holder("newer", 1, 3), placement.place(oneSlice("newer", 1)).orElseThrow());
-        placement.assign(holder("mid", 50, 4), placement.place(oneSlice("mid", 50)).orElseThrow());
-        markUnhealthy5("pool-1");
+        highOnABrokenPoolAndThreeLowerHolders();
 
-        Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1")), ANY).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1")), ANY, VictimOrder.KUEUE).orElseThrow();
 
         assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("newer");
     }
 
     @Test
+    void underLeastLostWorkTheHotswapTakesTheHolderThatLosesLeastAmongTheLowestPriority() {
+        highOnABrokenPoolAndThreeLowerHolders();
+        Instant now = T0.plus(Duration.ofHours(1));
+        Map<String, UnsavedWork> unsaved = Map.of(
+                "older", new UnsavedWork(16, now.minus(Duration.ofMinutes(1))),   // checkpointed a minute ago
+                "newer", new UnsavedWork(16, T0.plusSeconds(3)),                  // never: its whole run
+                "mid", new UnsavedWork(16, now));                                 // just now, but of higher priority
+        VictimOrder leastLostWork = new VictimOrder(PreemptionOrder.LeastLostWork,
+                h -> unsaved.get(h.workloadUid()).resourceSecondsAt(now));
+        Set<PoolKey> broken = Set.of(new PoolKey("sim", "pool-1"));
+
+        assertThat(placement.replace(jobSet("high", 100), broken, ANY, VictimOrder.KUEUE).orElseThrow().victims())
+                .as("Kueue's order: the most recently admitted").extracting(Holder::workloadUid).containsExactly("newer");
+        assertThat(placement.replace(jobSet("high", 100), broken, ANY, leastLostWork).orElseThrow().victims())
+                .as("960 chip-seconds lost rather than 57,552").extracting(Holder::workloadUid).containsExactly("older");
+    }
+
+    @Test
     void aHolderTheSearchMayNotTakeIsPassedOverForTheNextInOrder() {
-        placement.replaceInventory(IntStream.range(0, 5).mapToObj(i -> pool("sim", "pool-" + i, NodePool.Health.Healthy))
-                .toList());
-        placement.assign(holder("high", 100, 1), placement.place(jobSet("high", 100)).orElseThrow());
-        placement.assign(holder("older", 1, 2), placement.place(oneSlice("older", 1)).orElseThrow());
-        placement.assign(holder("newer", 1, 3), placement.place(oneSlice("newer", 1)).orElseThrow());
-        placement.assign(holder("mid", 50, 4), placement.place(oneSlice("mid", 50)).orElseThrow());
-        markUnhealthy5("pool-1");
+        highOnABrokenPoolAndThreeLowerHolders();
 
         Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1")),
-                h -> !h.workloadUid().equals("newer")).orElseThrow();
+                h -> !h.workloadUid().equals("newer"), VictimOrder.KUEUE).orElseThrow();
 
         assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("older");
     }
@@ -142,7 +152,7 @@ class SlicePlacementTest {
         placement.assign(holder("low", 1, 2), placement.place(jobSet("low", 1)).orElseThrow());
         markUnhealthy("pool-0", "pool-1");
 
-        Replacement replacement = placement.replace(jobSet("high", 10), Set.of(new PoolKey("sim", "pool-0"), new PoolKey("sim", "pool-1")), ANY).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 10), Set.of(new PoolKey("sim", "pool-0"), new PoolKey("sim", "pool-1")), ANY, VictimOrder.KUEUE).orElseThrow();
 
         assertThat(replacement.victims()).extracting(Holder::workloadUid).containsExactly("low");
         assertThat(replacement.placement().allPools()).containsExactlyInAnyOrder(new PoolKey("sim", "pool-2"), new PoolKey("sim", "pool-3"));
@@ -218,7 +228,7 @@ class SlicePlacementTest {
         placement.changePriority("raised", 200);
         markUnhealthy5("pool-1");
 
-        Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1")), ANY).orElseThrow();
+        Replacement replacement = placement.replace(jobSet("high", 100), Set.of(new PoolKey("sim", "pool-1")), ANY, VictimOrder.KUEUE).orElseThrow();
 
         assertThat(replacement.victims()).as("lowest priority now, then the most recently admitted")
                 .containsExactly(holder("lowered", 1, 3));
@@ -271,6 +281,20 @@ class SlicePlacementTest {
 
         assertThat(placement.place(jobSet("b", 1))).isEmpty();
         assertThat(placement.place(oneSlice("c", 1)).orElseThrow().allPools()).containsExactly(new PoolKey("east", "pool-1"));
+    }
+
+    /**
+     * Five pools: {@code high} (priority 100) on two, pool-1 of them broken; {@code older} and {@code newer}
+     * (priority 1, admitted in that order) and {@code mid} (50) on one each.
+     */
+    private void highOnABrokenPoolAndThreeLowerHolders() {
+        placement.replaceInventory(IntStream.range(0, 5).mapToObj(i -> pool("sim", "pool-" + i, NodePool.Health.Healthy))
+                .toList());
+        placement.assign(holder("high", 100, 1), placement.place(jobSet("high", 100)).orElseThrow());
+        placement.assign(holder("older", 1, 2), placement.place(oneSlice("older", 1)).orElseThrow());
+        placement.assign(holder("newer", 1, 3), placement.place(oneSlice("newer", 1)).orElseThrow());
+        placement.assign(holder("mid", 50, 4), placement.place(oneSlice("mid", 50)).orElseThrow());
+        markUnhealthy5("pool-1");
     }
 
     private void markUnhealthy(String... names) {

@@ -23,6 +23,7 @@ import dev.platform.scheduler.core.model.LocalQueueSpec;
 import dev.platform.scheduler.core.model.Namespace;
 import dev.platform.scheduler.core.model.PodSet;
 import dev.platform.scheduler.core.model.PodSetAssignment;
+import dev.platform.scheduler.core.model.PreemptionOrder;
 import dev.platform.scheduler.core.model.PreemptionPolicy;
 import dev.platform.scheduler.core.model.QueueingStrategy;
 import dev.platform.scheduler.core.model.ReclaimWithinCohortPolicy;
@@ -163,7 +164,8 @@ final class Scenario {
             }
             Instant admittedAt = a.containsKey("admittedAt") ? NOW.plus(duration(str(a.get("admittedAt"))))
                     : CoreFixtures.T0.plusSeconds(i);
-            state.addAdmitted(w, new Admission(cq, assignments), admittedAt);
+            state.addAdmitted(w, new Admission(cq, assignments), admittedAt,
+                    PreemptionAnnotations.lastCheckpoint(strMap(a.get("annotations"))));
             i++;
         }
         for (Map<String, Object> p : list(doc.get("pending"))) {
@@ -189,7 +191,7 @@ final class Scenario {
         ClusterQueueSpec q = clusterQueues.get(clusterQueue);
         ClusterQueueSpec stopped = new ClusterQueueSpec(q.name(), q.cohort(), q.resourceGroups(), q.queueingStrategy(),
                 q.namespaceSelector(), q.flavorFungibility(), q.preemption(), q.fairWeight(), policy,
-                q.admissionMode(), q.victimProtection());
+                q.admissionMode(), q.victimProtection(), q.preemptionOrder());
         clusterQueues.put(clusterQueue, stopped);
         state.applyClusterQueue(stopped);
     }
@@ -220,7 +222,13 @@ final class Scenario {
                 selector == null ? null : labelSelector(map(selector)),
                 fungibility, preemption, weight(cq), enumOf(StopPolicy.class, cq.get("stopPolicy")),
                 enumOf(AdmissionMode.class, map(cq.get("admissionScope")).get("admissionMode")),
-                victimProtection(strMap(cq.get("annotations"))));
+                victimProtection(strMap(cq.get("annotations"))), preemptionOrder(strMap(cq.get("annotations"))));
+    }
+
+    /** The ClusterQueue's {@code platform.dev/preemption-order}, as the REST API reads it. */
+    private static PreemptionOrder preemptionOrder(Map<String, String> annotations) {
+        return PreemptionAnnotations.leastLostWork(annotations) ? PreemptionOrder.LeastLostWork
+                : PreemptionOrder.MostRecentlyAdmitted;
     }
 
     /** The ClusterQueue's {@code annotations}, read as the REST API reads its metadata's. */
@@ -294,9 +302,11 @@ final class Scenario {
         Instant queuedAt = created == null ? defaultTime : Instant.parse(String.valueOf(created));
         String name = str(w.get("name"));
         Object maximum = w.get("maximumExecutionTimeSeconds");
-        return new Workload(name, ns(w), name, str(w.get("queue")), ((Number) w.getOrDefault("priority", 0)).intValue(),
-                queuedAt, podSets, str(w.get("priorityClassName")),
-                maximum == null ? null : Duration.ofSeconds(((Number) maximum).longValue()));
+        // As the REST API resolves it: the priority class's value plus the workload's kueue.x-k8s.io/priority-boost.
+        int priority = ((Number) w.getOrDefault("priority", 0)).intValue()
+                + PreemptionAnnotations.priorityBoost(strMap(w.get("annotations")));
+        return new Workload(name, ns(w), name, str(w.get("queue")), priority, queuedAt, podSets,
+                str(w.get("priorityClassName")), maximum == null ? null : Duration.ofSeconds(((Number) maximum).longValue()));
     }
 
     private static String ns(Map<String, Object> m) {
