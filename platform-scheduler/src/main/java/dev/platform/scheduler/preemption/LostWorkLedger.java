@@ -3,14 +3,19 @@ package dev.platform.scheduler.preemption;
 import dev.platform.api.reason.EvictionReason;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import dev.platform.scheduler.web.KeysetCursor;
 import org.springframework.stereotype.Repository;
+import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -29,6 +34,19 @@ public class LostWorkLedger {
                         EvictionReason eviction, String reason, LostWork lostWork) {
     }
 
+    /** An entry as kept: its id orders entries of the same instant. */
+    public record Recorded(long id, Instant at, UUID workload, String namespace, String name, String clusterQueue,
+                           String eviction, String reason, LostWork lostWork) {
+    }
+
+    /**
+     * Filters of the listing, each optional: {@code reason} is the preemption reason of a preemption, else the
+     * eviction reason; {@code namespaces}, when not null, what the caller may see (the namespaces a team lead leads).
+     */
+    public record Filter(String namespace, String clusterQueue, String reason, Instant since, Instant until,
+                         Set<String> namespaces) {
+    }
+
     /** Resource-seconds of one resource lost over the last day and the last week. */
     public record Total(String resource, double lastDay, double lastWeek) {
     }
@@ -41,6 +59,9 @@ public class LostWorkLedger {
             FROM lost_work l CROSS JOIN LATERAL jsonb_each_text(l.resource_seconds) AS r(key, value)
             WHERE l.namespace = ANY(:namespaces) AND l.at > :weekAgo AND l.at <= :now
             GROUP BY r.key ORDER BY r.key""";
+
+    private static final TypeReference<Map<String, Double>> RESOURCE_SECONDS = new TypeReference<>() {
+    };
 
     private final JdbcTemplate jdbcTemplate;
     private final JdbcClient jdbc;
@@ -64,6 +85,53 @@ public class LostWorkLedger {
                 entries.stream().map(e -> new Object[]{Timestamp.from(e.at()), e.workload(), e.namespace(), e.name(),
                         e.clusterQueue(), e.eviction().name(), e.reason(), Timestamp.from(e.lostWork().since()),
                         json.writeValueAsString(e.lostWork().resourceSeconds())}).toList());
+    }
+
+    /**
+     * One page of entries, newest first, strictly after {@code cursor}: keyset on (at, id) over the time index, or the
+     * namespace's or ClusterQueue's index when filtered by one, so a deep page costs what the first does.
+     */
+    public List<Recorded> page(Filter filter, KeysetCursor<Long> cursor, int limit) {
+        StringBuilder where = new StringBuilder("true");
+        Map<String, Object> params = new HashMap<>();
+        if (filter.namespaces() != null) {
+            where.append(" AND namespace = ANY(:allowed)");
+            params.put("allowed", filter.namespaces().toArray(String[]::new));
+        }
+        if (filter.namespace() != null) {
+            where.append(" AND namespace = :namespace");
+            params.put("namespace", filter.namespace());
+        }
+        if (filter.clusterQueue() != null) {
+            where.append(" AND cluster_queue = :clusterQueue");
+            params.put("clusterQueue", filter.clusterQueue());
+        }
+        if (filter.reason() != null) {
+            where.append(" AND reason = :reason");
+            params.put("reason", filter.reason());
+        }
+        if (filter.since() != null) {
+            where.append(" AND at >= :since");
+            params.put("since", Timestamp.from(filter.since()));
+        }
+        if (filter.until() != null) {
+            where.append(" AND at < :until");
+            params.put("until", Timestamp.from(filter.until()));
+        }
+        if (cursor != null) {
+            where.append(" AND (at, id) < (:cursorAt, :cursorId)");
+            params.put("cursorAt", Timestamp.from(cursor.at()));
+            params.put("cursorId", cursor.key());
+        }
+        params.put("limit", limit);
+        return jdbc.sql("SELECT * FROM lost_work WHERE " + where + " ORDER BY at DESC, id DESC LIMIT :limit")
+                .params(params)
+                .query((rs, i) -> new Recorded(rs.getLong("id"), rs.getTimestamp("at").toInstant(),
+                        rs.getObject("workload_uid", UUID.class), rs.getString("namespace"), rs.getString("name"),
+                        rs.getString("cluster_queue"), rs.getString("eviction"), rs.getString("reason"),
+                        new LostWork(rs.getTimestamp("since").toInstant(),
+                                json.readValue(rs.getString("resource_seconds"), RESOURCE_SECONDS))))
+                .list();
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.platform.scheduler.preemption;
 
-import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStore;
@@ -12,7 +11,6 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -21,12 +19,12 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Measures the work evicted workloads lose, from their stored rows and the last checkpoint their manifests name
- * ({@code platform.dev/last-checkpoint}), counting only the resources of {@code platform.scheduler.lost-work.resources};
- * records it in the {@link LostWorkLedger} and adds it to a counter: a preemption's (hotswap victims' included) to
- * {@code platform_preemption_lost_work_seconds_total{cluster_queue, reason}} by its preemption reason, any other
- * eviction's to {@code platform_eviction_lost_work_seconds_total{cluster_queue, reason}} by its eviction reason, so
- * that the preemption counter keeps meaning what it always meant.
+ * Measures the work evicted workloads lose, from their stored rows and their last checkpoints
+ * ({@code platform.dev/last-checkpoint}, kept beside the manifest), counting only the resources of {@code platform.scheduler.lost-work.resources};
+ * records it in the {@link LostWorkLedger} and adds it to the counter
+ * {@code platform_preemption_lost_work_seconds_total{cluster_queue, reason}}: a preemption's (hotswap victims'
+ * included) by its preemption reason, any other eviction's by its eviction reason (or its deactivation's), so that
+ * one counter says what evictions cost and its reason label says which.
  */
 @Component
 public class LostWorkMeter {
@@ -57,17 +55,15 @@ public class LostWorkMeter {
 
     /**
      * The lost work of each workload evicted at {@code now} that holds an admission, read before its eviction clears
-     * it; in two statements for any number of workloads.
+     * it; in one statement for any number of workloads.
      */
     public Map<UUID, Measured> of(Collection<UUID> evicted, Instant now) {
         Map<UUID, Measured> lost = new HashMap<>();
         if (evicted.isEmpty()) {
             return lost;
         }
-        Map<UUID, WorkloadRow> rows = workloads.findAll(evicted);
-        Map<UUID, String> checkpoints = workloads.annotations(evicted, PreemptionAnnotations.LAST_CHECKPOINT);
-        rows.forEach((uid, row) -> {
-            LostWork work = LostWork.of(row.podSets(), row.admittedAt(), checkpoint(checkpoints.get(uid)), now, resources);
+        workloads.findAll(evicted).forEach((uid, row) -> {
+            LostWork work = LostWork.of(row.podSets(), row.admittedAt(), row.lastCheckpoint(), now, resources);
             if (work != null) {
                 lost.put(uid, new Measured(row, work));
             }
@@ -98,28 +94,14 @@ public class LostWorkMeter {
             if (e.lostWork().total() <= 0) {
                 continue;
             }
-            boolean preemption = e.eviction() == EvictionReason.Preempted;
-            Counter.builder(preemption ? "platform.preemption.lost.work.seconds" : "platform.eviction.lost.work.seconds")
-                    .description(preemption
-                            ? "Resource-seconds of work lost by preemption victims since their last checkpoint"
-                            : "Resource-seconds of work lost by workloads evicted otherwise than by preemption since"
-                            + " their last checkpoint")
+            Counter.builder("platform.preemption.lost.work.seconds")
+                    .description("Resource-seconds of work lost since their last checkpoint by preemption victims"
+                            + " (hotswap included) and by workloads evicted otherwise, by the preemption or eviction"
+                            + " reason")
                     .baseUnit("seconds")
                     .tag("cluster_queue", e.clusterQueue() == null ? "" : e.clusterQueue())
                     .tag("reason", e.reason())
                     .register(registry).increment(e.lostWork().total());
-        }
-    }
-
-    /** Checked when set; a value that no longer parses counts as no checkpoint. */
-    private static Instant checkpoint(String text) {
-        if (text == null) {
-            return null;
-        }
-        try {
-            return PreemptionAnnotations.checkpointTime(text);
-        } catch (DateTimeParseException e) {
-            return null;
         }
     }
 }

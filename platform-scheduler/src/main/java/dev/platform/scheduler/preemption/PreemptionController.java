@@ -124,6 +124,12 @@ public class PreemptionController {
         }
     }
 
+    /** {@code google.com/tpu=1234.5} per resource, separated by semicolons. */
+    static String resourceSeconds(LostWork work) {
+        return work.resourceSeconds().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(";"));
+    }
+
     /**
      * RFC 4180 quoting (fields with commas, quotes or line breaks are quoted, quotes doubled), after
      * OWASP's rule against spreadsheet formula injection: a text cell starting with {@code =},
@@ -131,12 +137,6 @@ public class PreemptionController {
      * spreadsheet shows it as text instead of running it. The numeric columns (ids, priorities) are
      * written as numbers and not passed here.
      */
-    /** {@code google.com/tpu=1234.5} per resource, separated by semicolons. */
-    private static String resourceSeconds(LostWork work) {
-        return work.resourceSeconds().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
-                .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(";"));
-    }
-
     static String csv(String value) {
         if (value == null) {
             return "";

@@ -146,7 +146,8 @@ class SecurityConfiguration {
                 .requestMatchers(GET, "/api/v1/namespaces/{namespace}", "/api/v1/namespaces/{namespace}/**")
                 .access(rules.readsNamespace())
                 // Audits and infrastructure.
-                .requestMatchers(GET, "/api/v1/preemptions").access(rules.when(Caller::leadsAnyTeam))
+                // The preemption audit and every eviction's lost work: a lead reads the namespaces they lead.
+                .requestMatchers(GET, "/api/v1/preemptions", "/api/v1/lostwork").access(rules.when(Caller::leadsAnyTeam))
                 // A lead reads the hotswaps of the workloads of their teams (the list is filtered).
                 .requestMatchers(GET, "/api/v1/hotswaps").access(rules.when(Caller::leadsAnyTeam))
                 .requestMatchers(GET, "/api/v1/clusters", "/api/v1/clusters/*",

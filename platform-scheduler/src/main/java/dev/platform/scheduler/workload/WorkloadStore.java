@@ -192,7 +192,7 @@ public class WorkloadStore {
     }
 
     /** One annotation of the manifests of {@code uids}, keyed by uid; absent where the manifest has none. */
-    public Map<UUID, String> annotations(Collection<UUID> uids, String key) {
+    private Map<UUID, String> annotations(Collection<UUID> uids, String key) {
         Map<UUID, String> values = new HashMap<>();
         if (uids.isEmpty()) {
             return values;

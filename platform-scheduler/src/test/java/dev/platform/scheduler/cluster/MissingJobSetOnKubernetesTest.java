@@ -78,7 +78,7 @@ class MissingJobSetOnKubernetesTest extends PlatformApplicationTest {
                 .list().stream().map(Timestamp::toInstant).toList()).containsExactly(checkpoint);
         // counted once the eviction commits, just after the timeline shows it
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(api.get("/actuator/prometheus", "text/plain").body())
-                .containsPattern("platform_eviction_lost_work_seconds_total\\{cluster_queue=\"tpu-training-cq\","
+                .containsPattern("platform_preemption_lost_work_seconds_total\\{cluster_queue=\"tpu-training-cq\","
                         + "reason=\"JobSetMissing\"} [0-9.E]+"));
     }
 

@@ -23,8 +23,8 @@ import static org.awaitility.Awaitility.await;
  * Every preemption records the work its victim lost: its TPU requests times the time since its last checkpoint
  * ({@code platform.dev/last-checkpoint}, set by merge patch here, or reported by the workload's cluster) or its
  * admission, in the audit's JSON and CSV and in the counter {@code platform_preemption_lost_work_seconds_total}.
- * Every other eviction records it too: in the workload's timeline and the counter
- * {@code platform_eviction_lost_work_seconds_total}.
+ * Every other eviction records it too: in the workload's timeline, the same counter (its reason the eviction's) and
+ * the listing {@code GET /api/v1/lostwork}.
  */
 class LostWorkRestTest extends PlatformApplicationTest {
 
@@ -101,7 +101,7 @@ class LostWorkRestTest extends PlatformApplicationTest {
         assertThat(lostWork.get("message").asString()).startsWith("Lost google.com/tpu ")
                 .contains(" chip-hours since ");
         assertThat(api.get("/api/v1/preemptions").json().get("items").size()).as("no preemption").isZero();
-        awaitMetric("platform_eviction_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"Deactivated\"}"
+        awaitMetric("platform_preemption_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"Deactivated\"}"
                 + " [0-9.E]+");
     }
 
@@ -115,8 +115,42 @@ class LostWorkRestTest extends PlatformApplicationTest {
         assertThat(awaitLostWork("drained").get("reason").asString()).isEqualTo("ClusterQueueStopped");
         assertThat(jdbc.sql("SELECT eviction || '/' || reason FROM lost_work").query(String.class).list())
                 .containsExactly("ClusterQueueStopped/ClusterQueueStopped");
-        awaitMetric("platform_eviction_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"ClusterQueueStopped\"}"
+        awaitMetric("platform_preemption_lost_work_seconds_total\\{cluster_queue=\"cq\",reason=\"ClusterQueueStopped\"}"
                 + " [0-9.E]+");
+    }
+
+    @Test
+    void theListingHasEveryEvictionsLostWorkNewestFirstPagedFilteredAndAsCsv() {
+        api.postYaml("/api/v1/namespaces/team-a/workloads", tpuJob("first", "low"));
+        awaitState("first", "Admitted");
+        assertThat(api.postJson("/api/v1/namespaces/team-a/workloads/first/stop", "").status()).isEqualTo(200);
+        awaitLostWork("first");
+        api.postYaml("/api/v1/namespaces/team-a/workloads", tpuJob("second", "low"));
+        awaitState("second", "Admitted");
+        assertThat(api.postJson("/api/v1/clusterqueues/cq/stop?drain=true", "").status()).isEqualTo(200);
+        awaitLostWork("second");
+
+        JsonNode all = api.get("/api/v1/lostwork").json();
+        assertThat(all.get("items").valueStream().map(e -> e.get("name").asString() + "/" + e.get("eviction").asString()
+                + "/" + e.get("reason").asString() + "/" + e.get("clusterQueue").asString()).toList())
+                .containsExactly("second/ClusterQueueStopped/ClusterQueueStopped/cq", "first/Deactivated/Deactivated/cq");
+        assertThat(all.at("/items/0/lostWork/resourceSeconds/google.com~1tpu").asDouble()).isPositive();
+
+        JsonNode firstPage = api.get("/api/v1/lostwork?limit=1").json();
+        assertThat(firstPage.at("/items/0/name").asString()).isEqualTo("second");
+        JsonNode secondPage = api.get("/api/v1/lostwork?limit=1&cursor=" + firstPage.get("next").asString()).json();
+        assertThat(secondPage.at("/items/0/name").asString()).isEqualTo("first");
+        assertThat(secondPage.get("next").isNull()).isTrue();
+
+        assertThat(api.get("/api/v1/lostwork?reason=Deactivated&namespace=team-a").json().get("items")
+                .valueStream().map(e -> e.get("name").asString()).toList()).containsExactly("first");
+        assertThat(api.get("/api/v1/lostwork?clusterQueue=other").json().get("items").isEmpty()).isTrue();
+        String csv = api.get("/api/v1/lostwork", "text/csv").body();
+        assertThat(csv.lines().toList()).hasSize(3).first().isEqualTo(
+                "id,at,eviction,reason,namespace,name,uid,cluster_queue,lost_work_since,lost_work_resource_seconds");
+        assertThat(csv.lines().skip(1).toList()).allSatisfy(line -> assertThat(line).contains(",cq,")
+                .containsPattern(",google.com/tpu=[0-9.E]+$"));
+        assertThat(api.get("/api/v1/lostwork?reason=Sometimes").status()).isEqualTo(400);
     }
 
     /** The counters count an eviction once its transaction commits, just after the API shows the eviction. */

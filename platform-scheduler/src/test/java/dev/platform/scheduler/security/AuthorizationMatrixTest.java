@@ -247,6 +247,10 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
                     .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/preemptions", "format=csv", f -> Request.of("/api/v1/preemptions?format=csv"))
                     .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
+            api("GET", "/api/v1/lostwork", "a lead sees their teams'", f -> Request.of("/api/v1/lostwork"))
+                    .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
+            api("GET", "/api/v1/lostwork", "format=csv", f -> Request.of("/api/v1/lostwork?format=csv"))
+                    .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/hotswaps", "a lead's teams' workloads", f -> Request.of("/api/v1/hotswaps"))
                     .only(200, 403, Who.LEAD, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/clusters", "/api/v1/clusters").only(200, 403, Who.OPS, Who.ADMIN),

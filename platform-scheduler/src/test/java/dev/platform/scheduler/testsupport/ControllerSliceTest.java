@@ -15,6 +15,7 @@ import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.scheduler.identity.AgentTokens;
 import dev.platform.scheduler.identity.ApiTokens;
 import dev.platform.scheduler.identity.Users;
+import dev.platform.scheduler.preemption.LostWorkLedger;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.SubmissionRateLimiter;
 import dev.platform.scheduler.workload.SubmissionWriter;
@@ -98,6 +99,8 @@ public abstract class ControllerSliceTest implements AgentGatewayPorts {
     protected Users users;
     @MockitoBean
     protected PreemptionStore preemptionStore;
+    @MockitoBean
+    protected LostWorkLedger lostWorkLedger;
     @MockitoBean
     protected WorkloadStore workloadStore;
     @MockitoBean

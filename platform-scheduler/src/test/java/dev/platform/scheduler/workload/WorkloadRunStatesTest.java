@@ -10,6 +10,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import static dev.platform.scheduler.testsupport.StoredWorkloads.admission;
 import static dev.platform.scheduler.testsupport.StoredWorkloads.submit;
@@ -47,10 +48,22 @@ class WorkloadRunStatesTest {
 
     @Test
     void observationsMoveWorkloadsOnOnceAndLeaveTheOthersAlone() {
+        observationsMoveWorkloadsOnOnce(List.of());
+    }
+
+    /** A FULL report's thousands of long-ended JobSets: the workloads are matched in one pass, not looked up. */
+    @Test
+    void aReportOfThousandsOfJobSetsMovesTheSameWorkloads() {
+        observationsMoveWorkloadsOnOnce(Stream.generate(UUID::randomUUID).limit(WorkloadTransitions.LOOKED_UP)
+                .map(uid -> Observation.ended(uid, Outcome.SUCCEEDED, "long ago")).toList());
+    }
+
+    private void observationsMoveWorkloadsOnOnce(List<Observation> longEnded) {
         UUID runs = admitted("runs");
         UUID succeeds = admitted("succeeds");
         UUID fails = admitted("fails");
         UUID waits = submit(transitions, "team-a", "waits", "lq", "cq", 0, T0);
+        admitted("not-reported");
         List<Observation> observations = List.of(
                 Observation.running(runs, "prod-1", List.of("pool-a"), "pods ready", 1),
                 Observation.running(waits, "prod-1", List.of("pool-a"), "pods ready", 1),
@@ -58,13 +71,15 @@ class WorkloadRunStatesTest {
                 Observation.ended(fails, Outcome.FAILED, "BackoffLimitExceeded"),
                 Observation.ended(waits, Outcome.FAILED, "stale"),
                 Observation.ended(UUID.randomUUID(), Outcome.SUCCEEDED, "not ours"));
+        observations = Stream.concat(observations.stream(), longEnded.stream()).toList();
 
         WorkloadRunStates.Transitions changed = runStates.apply(observations, T0.plusSeconds(5));
 
         assertThat(changed.running()).containsExactly(runs);
         assertThat(changed.finished()).containsExactly(succeeds, fails);
-        assertThat(List.of(state("runs"), state("succeeds"), state("fails"), state("waits")))
-                .containsExactly(WorkloadState.Running, WorkloadState.Finished, WorkloadState.Failed, WorkloadState.Pending);
+        assertThat(List.of(state("runs"), state("succeeds"), state("fails"), state("waits"), state("not-reported")))
+                .containsExactly(WorkloadState.Running, WorkloadState.Finished, WorkloadState.Failed, WorkloadState.Pending,
+                        WorkloadState.Admitted);
         assertThat(store.events(fails)).last().satisfies(e -> {
             assertThat(e.reason()).isEqualTo("Failed");
             assertThat(e.message()).isEqualTo("BackoffLimitExceeded");
