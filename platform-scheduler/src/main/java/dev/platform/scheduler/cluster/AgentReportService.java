@@ -196,7 +196,6 @@ public class AgentReportService {
         }
         Map<UUID, Optional<String>> known = store.knownWorkloads(statuses.keySet());
         Set<String> pools = inventory.pools(cluster).keySet();
-        List<UUID> owned = new ArrayList<>();
         List<Observation> observations = new ArrayList<>();
         List<UUID> deleted = new ArrayList<>();
         Map<UUID, WorkloadStatusReport> present = new LinkedHashMap<>();
@@ -221,7 +220,6 @@ public class AgentReportService {
                         cluster, uid, status.namespace(), status.jobSetName(), unknownPools);
                 return;
             }
-            owned.add(uid);
             if (status.phase() == WorkloadPhase.DELETED) {
                 deleted.add(uid);
             } else {
@@ -233,10 +231,10 @@ public class AgentReportService {
             }
         });
         inventory.deleteWorkloads(cluster, deleted);
-        inventory.putWorkloads(cluster, present, now);
         if (full) {
-            inventory.retainWorkloads(cluster, owned.stream()
-                    .filter(uid -> statuses.get(uid).phase() != WorkloadPhase.DELETED).toList());
+            inventory.replaceWorkloads(cluster, present, now);
+        } else {
+            inventory.putWorkloads(cluster, present, now);
         }
         runStates.recordCheckpoints(checkpoints);
         return !runStates.apply(observations, now).finished().isEmpty();

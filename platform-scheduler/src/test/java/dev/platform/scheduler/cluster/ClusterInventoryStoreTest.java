@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -115,7 +116,7 @@ class ClusterInventoryStoreTest {
         inventory.putWorkloads("prod-1", Map.of(kept, running(kept), gone, running(gone)), NOW);
         inventory.putWorkloads("prod-1", Map.of(kept, running(kept)), NOW);
 
-        inventory.retainWorkloads("prod-1", List.of(kept));
+        inventory.replaceWorkloads("prod-1", Map.of(kept, running(kept)), NOW);
 
         assertThat(queries.nodePools("prod-1").orElseThrow().items().get(0).workloads())
                 .containsExactly(new ClusterQueries.PlacedWorkload(kept.toString(), "team-a", "kept", "RUNNING", false));
@@ -132,11 +133,14 @@ class ClusterInventoryStoreTest {
         UUID ended = submit(transitions, "team-a", "ended", "lq", "cq", 0, NOW);
         WorkloadStatusReport succeeded = new WorkloadStatusReport(ended.toString(), "team-a", "ended",
                 WorkloadPhase.SUCCEEDED, 0, 0, 2, 0, List.of(), List.of());
-        inventory.putWorkloads("prod-1", Map.of(runs, running(runs), ended, succeeded), NOW);
+        UUID gone = submit(transitions, "team-a", "gone", "lq", "cq", 0, NOW);
+        inventory.putWorkloads("prod-1", Map.of(runs, running(runs), ended, succeeded, gone, running(gone)), NOW);
 
         WorkloadStatusReport moved = new WorkloadStatusReport(runs.toString(), "team-a", "js", WorkloadPhase.RUNNING,
                 0, 2, 0, 0, List.of("n-1", "n-2"), List.of("tpu-0", "tpu-1"));
         inventory.putWorkloads("prod-1", Map.of(runs, moved, ended, succeeded), NOW.plusSeconds(60));
+        // a FULL report: the same rows again, one gone from the cluster
+        inventory.replaceWorkloads("prod-1", Map.of(runs, moved, ended, succeeded), NOW.plusSeconds(120));
 
         assertThat(jdbc.sql("""
                         SELECT workload_uid, phase, pods_running, pods_succeeded, nodes, node_pools, reported_at
@@ -144,11 +148,11 @@ class ClusterInventoryStoreTest {
                 .query((rs, i) -> Map.entry(rs.getObject(1, UUID.class), rs.getString(2) + " " + rs.getInt(3) + "/"
                         + rs.getInt(4) + " " + List.of((String[]) rs.getArray(5).getArray()) + " "
                         + List.of((String[]) rs.getArray(6).getArray()) + " "
-                        + rs.getTimestamp(7).toInstant().equals(NOW)))
+                        + Duration.between(NOW, rs.getTimestamp(7).toInstant()).toSeconds()))
                 .list())
                 .containsExactlyInAnyOrder(
-                        Map.entry(runs, "RUNNING 2/0 [n-1, n-2] [tpu-0, tpu-1] false"),
-                        Map.entry(ended, "SUCCEEDED 0/2 [] [] true"));
+                        Map.entry(runs, "RUNNING 2/0 [n-1, n-2] [tpu-0, tpu-1] 60"),
+                        Map.entry(ended, "SUCCEEDED 0/2 [] [] 0"));
     }
 
     private static WorkloadStatusReport running(UUID uid) {
