@@ -15,9 +15,11 @@ import dev.platform.scheduler.core.quota.Snapshot;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -380,6 +382,11 @@ public final class SchedulerState {
     /** A preemptor of {@code clusterQueue} waits for victims protected until {@code end}: try it again then. */
     void retryWhenProtectionEnds(String clusterQueue, Instant end) {
         protectionEnds.merge(clusterQueue, end, (a, b) -> a.isBefore(b) ? a : b);
+    }
+
+    /** When the first wait for protected victims ends, where a preemptor waits for one: a time to try it again. */
+    public Optional<Instant> nextProtectionEnd() {
+        return protectionEnds.values().stream().min(Comparator.naturalOrder());
     }
 
     private void requeueWhereProtectionEnded() {

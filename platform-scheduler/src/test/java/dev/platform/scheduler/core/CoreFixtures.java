@@ -14,8 +14,10 @@ import dev.platform.scheduler.core.model.ResourceFlavor;
 import dev.platform.scheduler.core.model.ResourceGroup;
 import dev.platform.scheduler.core.model.ResourceQuota;
 import dev.platform.scheduler.core.model.StopPolicy;
+import dev.platform.scheduler.core.model.VictimProtection;
 import dev.platform.scheduler.core.model.Workload;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -124,6 +126,7 @@ public final class CoreFixtures {
         private LabelSelector namespaceSelector = LabelSelector.EVERYTHING;
         private AdmissionMode admissionMode;
         private PreemptionOrder preemptionOrder;
+        private VictimProtection protection;
 
         private ClusterQueueBuilder(String name) {
             this.name = name;
@@ -189,11 +192,17 @@ public final class CoreFixtures {
             return quota(flavor, resource, nominal, null, null);
         }
 
+        /** Its admitted workloads are no preemption victims for {@code minimumRuntime} after their admission. */
+        public ClusterQueueBuilder minimumRuntime(Duration minimumRuntime) {
+            this.protection = new VictimProtection(minimumRuntime, false);
+            return this;
+        }
+
         public ClusterQueueSpec build() {
             List<FlavorQuotas> fq = new ArrayList<>();
             flavors.forEach((f, rs) -> fq.add(new FlavorQuotas(f, rs)));
             return new ClusterQueueSpec(name, cohort, List.of(new ResourceGroup(covered, fq)), strategy,
-                    namespaceSelector, fungibility, preemption, weight, stop, admissionMode, null, preemptionOrder);
+                    namespaceSelector, fungibility, preemption, weight, stop, admissionMode, protection, preemptionOrder);
         }
     }
 }

@@ -18,9 +18,11 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /**
  * One run of a cohort tree forward in simulated time, each runtime at the quantile its {@link RuntimeDraw} gives,
@@ -185,14 +187,14 @@ final class Simulation {
         state.evictionCommitted(w.uid());
     }
 
-    /** The next finish or arrival, or null when neither is to come. */
+    /**
+     * The next finish, arrival or end of a minimum runtime a preemptor waits for (it is tried again then, as the
+     * scheduling loop does), or null when none is to come.
+     */
     private Instant nextEvent() {
         Finish finish = finishes.peek();
-        Instant arrival = arrivals.peek();
-        if (finish == null) {
-            return arrival;
-        }
-        return arrival == null || finish.at().isBefore(arrival) ? finish.at() : arrival;
+        return Stream.of(finish == null ? null : finish.at(), arrivals.peek(), state.nextProtectionEnd().orElse(null))
+                .filter(Objects::nonNull).min(Comparator.naturalOrder()).orElse(null);
     }
 
     private void advanceTo(Instant at) {

@@ -7,7 +7,9 @@ import dev.platform.scheduler.core.SchedulerState;
 import dev.platform.scheduler.core.model.Admission;
 import dev.platform.scheduler.core.model.LocalQueueSpec;
 import dev.platform.scheduler.core.model.PodSetAssignment;
+import dev.platform.scheduler.core.model.PreemptionPolicy;
 import dev.platform.scheduler.core.model.StopPolicy;
+import dev.platform.scheduler.core.model.WithinClusterQueuePolicy;
 import dev.platform.scheduler.core.model.Workload;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,6 +69,33 @@ class ForecasterTest {
         assertThat(forecast.outOfTime()).isTrue();
         assertThat(forecast.forecasts().get("second").basis()).isEqualTo(ForecastBasis.BeyondHorizon);
         assertThat(forecast.forecasts().get("second").p10()).isEqualTo(clock.instant());
+    }
+
+    /**
+     * A preemptor whose victim is within its queue's minimum runtime is admitted when the protection ends, as the
+     * scheduling loop tries it again then: not at the victim's finish, two hours later.
+     */
+    @Test
+    void aPreemptorWaitingForAMinimumRuntimeIsForecastAtItsEnd() {
+        SchedulerState protectedQueue = new SchedulerState(clock, SchedulerSettings.CLASSICAL);
+        protectedQueue.applyResourceFlavor(CoreFixtures.flavor("default"));
+        protectedQueue.applyClusterQueue(clusterQueue("cq").quota("default", "cpu", "2")
+                .preemption(new PreemptionPolicy(WithinClusterQueuePolicy.LowerPriority, null, null, null))
+                .minimumRuntime(Duration.ofMinutes(20)).build());
+        protectedQueue.applyLocalQueue(new LocalQueueSpec("default", "lq", "cq", StopPolicy.None));
+        Workload low = workload("low").priority(1).request("cpu", "2").build();
+        protectedQueue.addAdmitted(low, new Admission("cq", List.of(new PodSetAssignment("main", 1,
+                Map.of("cpu", "default"), Map.of("cpu", 2_000L)))), CoreFixtures.T0.minus(Duration.ofMinutes(5)));
+        protectedQueue.addPending(workload("high").priority(100).request("cpu", "2").build());
+        RuntimeModel twoHours = (w, cq) -> RuntimeEstimate.fromHistory(RuntimeBasis.LocalQueueHistory,
+                new long[]{Duration.ofHours(2).toMillis()}, null);
+        List<String> queues = List.of("cq");
+
+        TreeForecast forecast = new Forecaster(twoHours, Duration.ofDays(1))
+                .forecast(protectedQueue.copyOf(queues, clock), queues, clock.instant(), Duration.ofSeconds(10));
+
+        assertThat(forecast.forecasts().get("high").estimatedAdmissionAt())
+                .isEqualTo(CoreFixtures.T0.plus(Duration.ofMinutes(15)));
     }
 
     @Test
