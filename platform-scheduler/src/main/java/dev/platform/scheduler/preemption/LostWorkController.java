@@ -4,7 +4,6 @@ import dev.platform.api.identity.Caller;
 import dev.platform.api.reason.DeactivationReason;
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PreemptionReason;
-import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.web.KeysetCursor;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -15,7 +14,6 @@ import org.springframework.web.bind.annotation.RestController;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -31,7 +29,6 @@ import java.util.stream.Stream;
 @RequestMapping("/api/v1/lostwork")
 public class LostWorkController {
 
-    private static final int MAX_PAGE = 1000;
     private static final int EXPORT_PAGE = 5000;
     private static final List<String> REASONS = Stream.of(PreemptionReason.names().stream(),
                     Stream.of(EvictionReason.values()).map(Enum::name),
@@ -52,9 +49,7 @@ public class LostWorkController {
                              @RequestParam(required = false) String until,
                              @RequestParam(required = false) String cursor,
                              @RequestParam(defaultValue = "100") int limit, Caller caller) {
-        if (limit < 1 || limit > MAX_PAGE) {
-            throw badRequest("limit must be between 1 and " + MAX_PAGE);
-        }
+        AuditParameters.checkLimit(limit);
         LostWorkLedger.Filter filter = filter(caller, namespace, clusterQueue, reason, since, until);
         List<LostWorkLedger.Recorded> rows = ledger.page(filter,
                 cursor == null ? null : KeysetCursor.decode(cursor, Long::valueOf), limit + 1);
@@ -110,25 +105,12 @@ public class LostWorkController {
     private static LostWorkLedger.Filter filter(Caller caller, String namespace, String clusterQueue, String reason,
                                                 String since, String until) {
         if (reason != null && !REASONS.contains(reason)) {
-            throw badRequest("reason must be a preemption, eviction or deactivation reason, one of " + REASONS);
+            throw AuditParameters.badRequest("reason must be a preemption, eviction or deactivation reason, one of "
+                    + REASONS);
         }
-        return new LostWorkLedger.Filter(namespace, clusterQueue, reason, time("since", since), time("until", until),
+        return new LostWorkLedger.Filter(namespace, clusterQueue, reason, AuditParameters.time("since", since),
+                AuditParameters.time("until", until),
                 caller.ledNamespaces().orElse(null));
-    }
-
-    private static Instant time(String name, String value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return Instant.parse(value);
-        } catch (DateTimeParseException e) {
-            throw badRequest(name + " must be an RFC 3339 time such as 2026-11-29T10:00:00Z");
-        }
-    }
-
-    private static Refusal badRequest(String detail) {
-        return new Refusal(Refusal.Kind.Malformed, "Bad Request", detail, List.of());
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.platform.scheduler.preemption;
 
 import dev.platform.api.reason.PreemptionReason;
 import dev.platform.api.identity.Caller;
-import dev.platform.scheduler.refusal.Refusal;
 import dev.platform.scheduler.web.KeysetCursor;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -13,7 +12,6 @@ import org.springframework.web.bind.annotation.RestController;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 
 /**
@@ -25,7 +23,6 @@ import java.util.List;
 @RequestMapping("/api/v1/preemptions")
 public class PreemptionController {
 
-    static final int MAX_PAGE = 1000;
     private static final int EXPORT_PAGE = 5000;
     private static final List<String> REASONS = PreemptionReason.names();
 
@@ -45,9 +42,7 @@ public class PreemptionController {
                                @RequestParam(required = false) String until,
                                @RequestParam(required = false) String cursor,
                                @RequestParam(defaultValue = "100") int limit, Caller caller) {
-        if (limit < 1 || limit > MAX_PAGE) {
-            throw badRequest("limit must be between 1 and " + MAX_PAGE);
-        }
+        AuditParameters.checkLimit(limit);
         PreemptionFilter filter = filter(caller, clusterQueue, namespace, reason, since, until);
         List<PreemptionEvent> rows = store.page(filter, cursor == null ? null : KeysetCursor.decode(cursor, Long::valueOf), limit + 1);
         KeysetCursor.Page<PreemptionEvent> page = KeysetCursor.page(rows, limit, e -> new KeysetCursor<>(e.at(), e.id()));
@@ -108,20 +103,10 @@ public class PreemptionController {
     private static PreemptionFilter filter(Caller caller, String clusterQueue, String namespace, String reason,
                                            String since, String until) {
         if (reason != null && !REASONS.contains(reason)) {
-            throw badRequest("reason must be one of " + REASONS.stream().sorted().toList());
+            throw AuditParameters.badRequest("reason must be one of " + REASONS.stream().sorted().toList());
         }
-        return PreemptionFilter.of(caller, clusterQueue, namespace, reason, time("since", since), time("until", until));
-    }
-
-    private static Instant time(String name, String value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return Instant.parse(value);
-        } catch (DateTimeParseException e) {
-            throw badRequest(name + " must be an RFC 3339 time such as 2026-11-29T10:00:00Z");
-        }
+        return PreemptionFilter.of(caller, clusterQueue, namespace, reason, AuditParameters.time("since", since),
+                AuditParameters.time("until", until));
     }
 
     /** {@code google.com/tpu=1234.5} per resource, separated by semicolons. */
@@ -146,10 +131,6 @@ public class PreemptionController {
             return '"' + text.replace("\"", "\"\"") + '"';
         }
         return text;
-    }
-
-    private static Refusal badRequest(String detail) {
-        return new Refusal(Refusal.Kind.Malformed, "Bad Request", detail, List.of());
     }
 
     /** A page of events; {@code next} is the cursor of the following page, null on the last. */
