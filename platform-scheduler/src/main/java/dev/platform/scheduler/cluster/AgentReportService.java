@@ -30,6 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,6 +48,9 @@ import java.util.UUID;
 public class AgentReportService {
 
     private static final Logger log = LoggerFactory.getLogger(AgentReportService.class);
+    /** Phases of a JobSet that has ended: its workload's checkpoint no longer moves. */
+    private static final Set<WorkloadPhase> ENDED = EnumSet.of(WorkloadPhase.SUCCEEDED, WorkloadPhase.FAILED,
+            WorkloadPhase.DELETED);
     static final String ADOPTION_KEY_PREFIX = "adopted:";
 
     private final ClusterInventoryStore inventory;
@@ -226,7 +230,8 @@ public class AgentReportService {
                 present.put(uid, status);
             }
             observation(cluster, uid, status).ifPresent(observations::add);
-            if (status.lastCheckpoint() != null) {
+            // an ended JobSet's checkpoint changes nothing (its workload keeps its own); a FULL report lists thousands
+            if (status.lastCheckpoint() != null && !ENDED.contains(status.phase())) {
                 checkpoints.put(uid, status.lastCheckpoint());
             }
         });

@@ -14,7 +14,6 @@ import tools.jackson.databind.json.JsonMapper;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -682,28 +681,14 @@ public class WorkloadTransitions {
     /**
      * Sets the annotation {@code platform.dev/last-checkpoint} of each workload to the time its cluster reported, as a
      * merge patch of it would, where that time is later than the stored one: a JobSet started with the annotation of
-     * its submission does not undo a later checkpoint set through the API. Ended workloads keep theirs. Returns the
-     * workloads changed.
+     * its submission does not undo a later checkpoint set through the API. Ended workloads keep theirs. One statement,
+     * compared with the checkpoint column, however many a report carries. Returns the workloads changed.
      */
     public List<UUID> recordCheckpoints(Map<UUID, Instant> reported) {
         if (reported.isEmpty()) {
             return List.of();
         }
-        Map<UUID, String> stored = new HashMap<>();
-        jdbc.sql("""
-                        SELECT uid, manifest -> 'metadata' -> 'annotations' ->> :key FROM workload
-                        WHERE uid = ANY(:uids) AND state NOT IN ('Finished', 'Failed')""")
-                .param("key", PreemptionAnnotations.LAST_CHECKPOINT)
-                .param("uids", reported.keySet().toArray(UUID[]::new))
-                .query(rs -> {
-                    stored.put(rs.getObject(1, UUID.class), rs.getString(2));
-                });
-        List<UUID> later = stored.entrySet().stream()
-                .filter(e -> e.getValue() == null || reported.get(e.getKey()).isAfter(checkpoint(e.getValue())))
-                .map(Map.Entry::getKey).toList();
-        if (later.isEmpty()) {
-            return later;
-        }
+        List<Map.Entry<UUID, Instant>> rows = List.copyOf(reported.entrySet());
         return jdbc.sql("""
                         UPDATE workload w
                         SET manifest = jsonb_set(w.manifest, '{metadata,annotations}',
@@ -711,21 +696,13 @@ public class WorkloadTransitions {
                                 || jsonb_build_object(:key::text, c.at)),
                             last_checkpoint = c.at::timestamptz, %s
                         FROM unnest(:uids::uuid[], :ats::text[]) AS c(uid, at)
-                        WHERE w.uid = c.uid
+                        WHERE w.uid = c.uid AND w.state NOT IN ('Finished', 'Failed')
+                          AND (w.last_checkpoint IS NULL OR w.last_checkpoint < c.at::timestamptz)
                         RETURNING w.uid""".formatted(BUMP))
                 .param("key", PreemptionAnnotations.LAST_CHECKPOINT)
-                .param("uids", later.toArray(UUID[]::new))
-                .param("ats", later.stream().map(uid -> reported.get(uid).toString()).toArray(String[]::new))
+                .param("uids", rows.stream().map(Map.Entry::getKey).toArray(UUID[]::new))
+                .param("ats", rows.stream().map(e -> e.getValue().toString()).toArray(String[]::new))
                 .query((rs, i) -> rs.getObject(1, UUID.class)).list();
-    }
-
-    /** A stored checkpoint; it was checked when set, and one that no longer parses counts as none. */
-    private static Instant checkpoint(String text) {
-        try {
-            return PreemptionAnnotations.checkpointTime(text);
-        } catch (DateTimeParseException e) {
-            return Instant.MIN;
-        }
     }
 
     // ---- history ----------------------------------------------------------------------------
