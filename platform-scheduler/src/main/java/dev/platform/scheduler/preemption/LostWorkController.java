@@ -12,11 +12,12 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
+
+import static dev.platform.scheduler.preemption.CsvExport.csv;
 
 /**
  * The work every eviction threw away, preemptions and hotswaps as well as drained queues, deactivations, pods-ready
@@ -29,7 +30,6 @@ import java.util.stream.Stream;
 @RequestMapping("/api/v1/lostwork")
 public class LostWorkController {
 
-    private static final int EXPORT_PAGE = 5000;
     private static final List<String> REASONS = Stream.of(PreemptionReason.names().stream(),
                     Stream.of(EvictionReason.values()).map(Enum::name),
                     Stream.of(DeactivationReason.values()).map(Enum::name))
@@ -66,29 +66,12 @@ public class LostWorkController {
                        @RequestParam(required = false) String until,
                        Caller caller, HttpServletResponse response) throws IOException {
         LostWorkLedger.Filter filter = filter(caller, namespace, clusterQueue, reason, since, until);
-        response.setContentType("text/csv;charset=UTF-8");
-        response.setHeader("Content-Disposition", "attachment; filename=\"lostwork.csv\"");
-        PrintWriter out = response.getWriter();
-        out.print("id,at,eviction,reason,namespace,name,uid,cluster_queue,lost_work_since,lost_work_resource_seconds\r\n");
-        KeysetCursor<Long> cursor = null;
-        List<LostWorkLedger.Recorded> page;
-        do {
-            page = ledger.page(filter, cursor, EXPORT_PAGE);
-            for (LostWorkLedger.Recorded e : page) {
-                out.print(String.join(",", List.of(Long.toString(e.id()), e.at().toString(),
-                        PreemptionController.csv(e.eviction()), PreemptionController.csv(e.reason()),
-                        PreemptionController.csv(e.namespace()), PreemptionController.csv(e.name()),
-                        e.workload().toString(), PreemptionController.csv(e.clusterQueue()),
-                        e.lostWork().since().toString(),
-                        PreemptionController.csv(PreemptionController.resourceSeconds(e.lostWork())))));
-                out.print("\r\n");
-            }
-            if (!page.isEmpty()) {
-                LostWorkLedger.Recorded last = page.get(page.size() - 1);
-                cursor = new KeysetCursor<>(last.at(), last.id());
-            }
-        } while (page.size() == EXPORT_PAGE);
-        out.flush();
+        CsvExport.write(response, "lostwork.csv",
+                "id,at,eviction,reason,namespace,name,uid,cluster_queue,lost_work_since,lost_work_resource_seconds",
+                (cursor, size) -> ledger.page(filter, cursor, size), e -> new KeysetCursor<>(e.at(), e.id()),
+                e -> List.of(Long.toString(e.id()), e.at().toString(), csv(e.eviction()), csv(e.reason()),
+                        csv(e.namespace()), csv(e.name()), e.workload().toString(), csv(e.clusterQueue()),
+                        e.lostWork().since().toString(), csv(CsvExport.resourceSeconds(e.lostWork()))));
     }
 
     /** The same export for a link, which cannot set {@code Accept}. */

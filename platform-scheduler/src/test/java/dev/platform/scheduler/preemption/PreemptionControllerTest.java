@@ -134,7 +134,7 @@ class PreemptionControllerTest extends ControllerSliceTest {
                 .andExpect(content().string(containsString(",cq,-5,")));
         // names are Kubernetes names in the schema; the rule holds for every text cell all the same
         assertThat(List.of("+cmd", "-2+3", "@SUM(A1)", "\tteam", "\rx", "", "team-a", "a=b"))
-                .map(PreemptionController::csv)
+                .map(CsvExport::csv)
                 .containsExactly("'+cmd", "'-2+3", "'@SUM(A1)", "'\tteam", "\"'\rx\"", "", "team-a", "a=b");
     }
 
