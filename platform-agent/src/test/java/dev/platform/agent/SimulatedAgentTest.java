@@ -94,7 +94,7 @@ class SimulatedAgentTest {
                     "sim-agent"), new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC()),
                     new SoleReplica(), Clock.systemUTC());
             agent.start();
-            await().atMost(Duration.ofSeconds(30)).until(() -> logged.list.stream()
+            await().atMost(Duration.ofSeconds(30)).until(() -> logged(logged).stream()
                     .filter(e -> e.getFormattedMessage().contains("not delivered")).count() >= 7);
 
             scheduler = new FakeScheduler(port);
@@ -105,7 +105,7 @@ class SimulatedAgentTest {
             agentLogs.setLevel(level);
         }
 
-        List<String> said = logged.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO))
+        List<String> said = logged(logged).stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO))
                 .filter(e -> e.getLoggerName().endsWith("SchedulerReachability") || e.getLevel() == Level.WARN)
                 .map(e -> e.getLevel() + " " + e.getFormattedMessage()).toList();
         assertThat(said).hasSize(2);
@@ -213,5 +213,12 @@ class SimulatedAgentTest {
         return new AgentCommand(id, type, "wl-sim", "default", "demo", null,
                 new CommandPayload(manifest, "high-priority-job", pools,
                         Map.of("cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice"), "tpu-v6e-slice"));
+    }
+
+    /** What was logged so far: the appender adds under its own lock from the agent's threads, so copy under it. */
+    private static List<ILoggingEvent> logged(ListAppender<ILoggingEvent> appender) {
+        synchronized (appender) {
+            return List.copyOf(appender.list);
+        }
     }
 }
