@@ -24,8 +24,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  * Group commit of REST submissions. Every workload writer holds the writers' lock until it commits, so that the
  * change sequence is drawn in commit order ({@link WorkloadTransitions#lockChanges()}); one submission per
  * transaction therefore commits one after another. Here each request checks its submission first, on its own
- * thread and outside the lock ({@link WorkloadService#check}: the name, the team's priority classes, the queue,
- * what its ClusterQueue could ever give), and a refusal is answered at once. A checked submission waits in a
+ * thread and outside the lock ({@link WorkloadService#check}: the team's priority classes, the queue, what its
+ * ClusterQueue could ever give), and a refusal is answered at once. A checked submission waits in a
  * queue; one writer thread takes all that wait as the next group and stores them in one transaction, the lock
  * taken once: the keys and names checked again for the whole group, then every row in one statement and their
  * first timeline entries in another ({@link WorkloadService#storeChecked}), one commit. Each request is answered

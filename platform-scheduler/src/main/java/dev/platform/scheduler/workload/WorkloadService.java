@@ -112,20 +112,22 @@ public class WorkloadService {
      */
     private Submitted create(DecodedDocument document, String idempotencyKey, String submittedBy,
                              Consumer<List<SubmissionChecks.Problem>> neverAdmitted) {
-        return store(List.of(plan(document, idempotencyKey, submittedBy, neverAdmitted))).get(0);
-    }
-
-    /**
-     * What creating the workload would store, every check made but nothing written: a name in use is a conflict, a
-     * priority class its team may not use or a queue it cannot use a refusal, and {@code neverAdmitted} is told why a
-     * queued one could never be admitted (nothing when it could) and may refuse it.
-     */
-    private Planned plan(DecodedDocument document, String idempotencyKey, String submittedBy,
-                         Consumer<List<SubmissionChecks.Problem>> neverAdmitted) {
         WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         if (store.find(manifest.namespace(), manifest.name()).isPresent()) {
             throw alreadyExists(manifest);
         }
+        return store(List.of(plan(document, idempotencyKey, submittedBy, neverAdmitted))).get(0);
+    }
+
+    /**
+     * What creating the workload would store, every check made but whether its name is free (the caller's, under the
+     * writers' lock) and nothing written: a priority class its team may not use or a queue it cannot use is a
+     * refusal, and {@code neverAdmitted} is told why a queued one could never be admitted (nothing when it could) and
+     * may refuse it.
+     */
+    private Planned plan(DecodedDocument document, String idempotencyKey, String submittedBy,
+                         Consumer<List<SubmissionChecks.Problem>> neverAdmitted) {
+        WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         allowedPriorityClasses.require(manifest, document.index());
         QueueNameResolution.QueueChoice queue = queues.resolve(manifest, document.index());
         QueueConfiguration current = configuration.asOfNow();
@@ -189,11 +191,20 @@ public class WorkloadService {
      * either answered already (a retry of a stored submission, as {@link #submitLocked} would answer it) or
      * {@link Planned}, with what {@link #storeChecked} needs to store it. A refusal is thrown here, with nothing
      * written. The configuration is read as it is now, as a submission stored one by one reads it a moment later.
+     * Whether the name is free and whether the key was stored before are left to {@link #storeChecked}, which must
+     * look under the writers' lock anyway (a look here too cost every submission a query): only a submission the
+     * checks refuse is looked up here, since a retry of a stored one answers as the first request was answered even
+     * when the checks would refuse it now.
      */
     Checked check(DecodedDocument document, String idempotencyKey, String submittedBy) {
-        return answerToRetry(document, idempotencyKey).map(answer -> new Checked(document, answer, null))
-                .orElseGet(() -> new Checked(document, null,
-                        plan(document, idempotencyKey, submittedBy, SubmissionChecks::refuse)));
+        Planned planned;
+        try {
+            planned = plan(document, idempotencyKey, submittedBy, SubmissionChecks::refuse);
+        } catch (Refusal refused) {
+            return answerToRetry(document, idempotencyKey).map(answer -> new Checked(document, answer, null))
+                    .orElseThrow(() -> refused);
+        }
+        return new Checked(document, null, planned);
     }
 
     /** A checked submission: {@code answer} when it was answered at once, else {@code planned} to store. */

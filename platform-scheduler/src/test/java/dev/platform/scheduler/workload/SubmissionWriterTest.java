@@ -186,6 +186,30 @@ class SubmissionWriterTest extends PlatformApplicationTest {
         assertThat(api.get("/api/v1/namespaces/team-a/workloads/uncovered").status()).isEqualTo(404);
     }
 
+    /**
+     * The request's checks look nothing up: whether the key was stored is left to the group, but a retry the checks
+     * refuse now (its ClusterQueue shrank below what it asks) is looked up and answered as its first request was.
+     */
+    @Test
+    void aRetryTheChecksWouldRefuseNowIsAnsweredAsItsFirstRequestWas() {
+        PlatformClient.Response first = keyed(Manifests.job("big", "lq", "3", null), "big-1");
+        assertThat(first.status()).as(first.body()).isEqualTo(201);
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("cq", "2", "Never")).status()).isEqualTo(200);
+
+        PlatformClient.Response retry = keyed(Manifests.job("big", "lq", "3", null), "big-1");
+        assertThat(retry.status()).as(retry.body()).isEqualTo(201);
+        assertThat(retry.json().get("uid").asString()).isEqualTo(first.json().get("uid").asString());
+        PlatformClient.Response another = keyed(Manifests.job("bigger", "lq", "3", null), "big-2");
+        assertThat(another.status()).as("a new submission the checks refuse: " + another.body()).isEqualTo(422);
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads/bigger").status()).isEqualTo(404);
+    }
+
+    private PlatformClient.Response keyed(String yaml, String idempotencyKey) {
+        return api.send(api.request("/api/v1/namespaces/team-a/workloads")
+                .header("Content-Type", "application/yaml").header("Idempotency-Key", idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.ofString(yaml)));
+    }
+
     private DistributionSummary groupSizes() {
         return meters.get("platform.submission.group.size").summary();
     }
