@@ -27,6 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * of its size or less, to try the benchmarks out; {@code -Dplatform.performance.reduced=baseline,large-scale,rest}
  * runs the named phases so (baseline: every ClusterQueue, a tenth of the workloads; large-scale: a tenth of the
  * ClusterQueues; rest: a tenth of the submissions; agent: 1,000 workloads of 10,000). A published section names its size.
+ * At full size the REST phase's clients are {@link Wrk} when {@code wrk} is on the PATH (a minute of warm-up, then
+ * 30 s per variant), else Java's HTTP client; {@code rest.loadGenerator} in the results says which.
  */
 class EndToEndBenchmark {
 
@@ -59,7 +61,10 @@ class EndToEndBenchmark {
             }
             if (phases.contains("rest")) {
                 try (SchedulerProcessHost host = host(postgres, "rest")) {
-                    record("rest", host, RestSubmissionRun.run(host, CLIENTS, reduced("rest") ? 100 : 1_000,
+                    record("rest", host, !reduced("rest") && Wrk.available()
+                            ? RestSubmissionRun.runWithWrk(host, CLIENTS, Duration.ofSeconds(60),
+                            Duration.ofSeconds(30), WORK.resolve("wrk"))
+                            : RestSubmissionRun.run(host, CLIENTS, reduced("rest") ? 100 : 1_000,
                             reduced("rest") ? 200 : 2_000));
                 }
                 pgbench(postgres.server(), CLIENTS, 10, Duration.ofSeconds(SMALL ? 5 : 30))

@@ -192,7 +192,8 @@ final class ResultsTable {
         return switch (section) {
             case "baseline", "largeScale" -> s.path("shape").asString("");
             case "rest" -> s.path("submissions").asString("") + " submissions per variant, "
-                    + s.path("clients").asString("") + " clients";
+                    + s.path("clients").asString("") + " clients"
+                    + (s.has("loadGenerator") ? ", " + s.path("loadGenerator").asString("") : "");
             case "agent" -> s.path("workloads").asString("") + " workloads, a START and a STOP each";
             case "pgbench" -> s.path("clients").asString("") + " clients, single client too";
             case "admission" -> s.path("backlog").asString("") + " pending in " + s.path("clusterQueues").asString("")

@@ -40,6 +40,15 @@ public final class PlatformClient {
         this.token = token;
     }
 
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    /** The bearer token this client sends, null for an anonymous one. */
+    public String token() {
+        return token;
+    }
+
     /** The same platform as another caller: {@code token} is their bearer token, null for an anonymous caller. */
     public PlatformClient as(String token) {
         return new PlatformClient(baseUrl, token);
