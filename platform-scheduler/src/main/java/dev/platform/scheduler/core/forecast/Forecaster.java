@@ -88,16 +88,15 @@ public final class Forecaster {
         if (expected.isEmpty()) {
             Simulation median = run(tree, clusterQueues, now, RuntimeDraw.fixed(Quantile.P50), ArrivalStream.none(now),
                     null, start + budget.toNanos() / 2);
+            if (drewNoRuntime(median)) {
+                // Runtimes at their 10th or 90th percentile would give the same run again.
+                return treeForecast(median, median, median);
+            }
             Simulation early = run(tree, clusterQueues, now, RuntimeDraw.fixed(Quantile.P10), ArrivalStream.none(now),
                     null, (System.nanoTime() + end) / 2);
             Simulation late = run(tree, clusterQueues, now, RuntimeDraw.fixed(Quantile.P90), ArrivalStream.none(now),
                     null, end);
-            Map<String, WorkloadForecast> forecasts = new LinkedHashMap<>();
-            for (Workload w : median.waiting) {
-                forecasts.put(w.uid(), forecast(w, median, early, late));
-            }
-            return new TreeForecast(forecasts, median.firstFinish,
-                    median.outOfTime || early.outOfTime || late.outOfTime);
+            return treeForecast(median, early, late);
         }
         Simulation alone = run(tree, clusterQueues, now, RuntimeDraw.fixed(Quantile.P50), ArrivalStream.none(now),
                 null, start + budget.toNanos() / 4);
@@ -129,6 +128,22 @@ public final class Forecaster {
         Instant validUntil = alone.firstFinish == null || alone.firstFinish.isAfter(refresh) ? refresh
                 : alone.firstFinish;
         return new TreeForecast(forecasts, validUntil, outOfTime);
+    }
+
+    private static TreeForecast treeForecast(Simulation median, Simulation early, Simulation late) {
+        Map<String, WorkloadForecast> forecasts = new LinkedHashMap<>();
+        for (Workload w : median.waiting) {
+            forecasts.put(w.uid(), forecast(w, median, early, late));
+        }
+        return new TreeForecast(forecasts, median.firstFinish, median.outOfTime || early.outOfTime || late.outOfTime);
+    }
+
+    /**
+     * Whether a run used no runtime: a runtime only sets when an admitted workload finishes, and nothing was
+     * admitted at its start (none expected to finish) or during it, as in a stopped ClusterQueue's tree.
+     */
+    private static boolean drewNoRuntime(Simulation run) {
+        return run.firstFinish == null && run.admittedAt.isEmpty();
     }
 
     /** The arrival processes of the tree's LocalQueues; computed once for all trees forecast at one time. */
