@@ -44,6 +44,11 @@ class ConfiguredQueues implements QueueConfiguration {
         return current;
     }
 
+    @Override
+    public QueueConfiguration asLastRead() {
+        return remembered;
+    }
+
     /**
      * What was read in configuration generation {@code change}: the reads a submission makes of every queue, from
      * memory; the others (rare: a workload that names no queue) from the tables.
@@ -63,6 +68,11 @@ class ConfiguredQueues implements QueueConfiguration {
 
         @Override
         public QueueConfiguration asOfNow() {
+            return this;
+        }
+
+        @Override
+        public QueueConfiguration asLastRead() {
             return this;
         }
 

@@ -21,6 +21,13 @@ public interface QueueConfiguration {
      */
     QueueConfiguration asOfNow();
 
+    /**
+     * This configuration as this replica last looked it up ({@link #asOfNow()}), without looking the latest change
+     * up: possibly older than now. The same view as {@link #asOfNow()} gives until the configuration changes, so a
+     * check made against it holds as long as {@link #asOfNow()} returns this very view.
+     */
+    QueueConfiguration asLastRead();
+
     /** The ClusterQueue a LocalQueue feeds; empty when the LocalQueue does not exist. */
     Optional<String> clusterQueueOf(String namespace, String localQueue);
 

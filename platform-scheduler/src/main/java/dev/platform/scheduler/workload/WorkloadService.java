@@ -116,25 +116,25 @@ public class WorkloadService {
         if (store.find(manifest.namespace(), manifest.name()).isPresent()) {
             throw alreadyExists(manifest);
         }
-        return store(List.of(plan(document, idempotencyKey, submittedBy, neverAdmitted))).get(0);
+        return store(List.of(plan(document, idempotencyKey, submittedBy, neverAdmitted, configuration.asOfNow())))
+                .get(0);
     }
 
     /**
-     * What creating the workload would store, every check made but whether its name is free (the caller's, under the
-     * writers' lock) and nothing written: a priority class its team may not use or a queue it cannot use is a
-     * refusal, and {@code neverAdmitted} is told why a queued one could never be admitted (nothing when it could) and
-     * may refuse it.
+     * What creating the workload would store, checked against the configuration {@code current}, every check made
+     * but whether its name is free (the caller's, under the writers' lock) and nothing written: a priority class its
+     * team may not use or a queue it cannot use is a refusal, and {@code neverAdmitted} is told why a queued one
+     * could never be admitted (nothing when it could) and may refuse it.
      */
     private Planned plan(DecodedDocument document, String idempotencyKey, String submittedBy,
-                         Consumer<List<SubmissionChecks.Problem>> neverAdmitted) {
+                         Consumer<List<SubmissionChecks.Problem>> neverAdmitted, QueueConfiguration current) {
         WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         allowedPriorityClasses.require(manifest, document.index());
         QueueNameResolution.QueueChoice queue = queues.resolve(manifest, document.index());
-        QueueConfiguration current = configuration.asOfNow();
         if (queue.isPriorityOnly()) {
             PriorityResolver.ResolvedPriority priority = priorities.resolve(manifest, current);
             return new Planned(manifest, null, priority.className(), priority.value(), PendingReason.WaitingForNodePool,
-                    PRIORITY_ONLY_MESSAGE, idempotencyKey, submittedBy);
+                    PRIORITY_ONLY_MESSAGE, idempotencyKey, submittedBy, current);
         }
         String queueName = queue.queueName();
         WorkloadManifest queued = withQueue(manifest, queueName);
@@ -148,15 +148,16 @@ public class WorkloadService {
         String pendingMessage = !queued.active() ? WorkloadTransitions.DEACTIVATED_MESSAGE
                 : clusterQueue.isPresent() ? null : "LocalQueue " + queueName + " doesn't exist";
         return new Planned(queued, clusterQueue.orElse(null), priority.className(), priority.value(), pendingReason,
-                pendingMessage, idempotencyKey, submittedBy);
+                pendingMessage, idempotencyKey, submittedBy, current);
     }
 
     /**
      * A workload checked and ready to store: what {@link WorkloadTransitions#submitAll} writes but its uid and its
-     * time, which it gets when stored.
+     * time, which it gets when stored; {@code checkedAgainst} is the configuration it was checked against.
      */
     record Planned(WorkloadManifest manifest, String clusterQueue, String priorityClassName, int priority,
-                   PendingReason pendingReason, String pendingMessage, String idempotencyKey, String submittedBy) {
+                   PendingReason pendingReason, String pendingMessage, String idempotencyKey, String submittedBy,
+                   QueueConfiguration checkedAgainst) {
 
         String namespacedName() {
             return manifest.namespace() + "/" + manifest.name();
@@ -187,24 +188,30 @@ public class WorkloadService {
     }
 
     /**
-     * A submission checked before it waits for its group ({@link SubmissionWriter}), outside the writers' lock:
-     * either answered already (a retry of a stored submission, as {@link #submitLocked} would answer it) or
-     * {@link Planned}, with what {@link #storeChecked} needs to store it. A refusal is thrown here, with nothing
-     * written. The configuration is read as it is now, as a submission stored one by one reads it a moment later.
-     * Whether the name is free and whether the key was stored before are left to {@link #storeChecked}, which must
-     * look under the writers' lock anyway (a look here too cost every submission a query): only a submission the
-     * checks refuse is looked up here, since a retry of a stored one answers as the first request was answered even
-     * when the checks would refuse it now.
+     * A submission checked before it waits for its group ({@link SubmissionWriter}), outside the writers' lock and
+     * without a statement: either answered already (a retry of a stored submission, as {@link #submitLocked} would
+     * answer it) or {@link Planned}, with what {@link #storeChecked} needs to store it. It is checked against the
+     * configuration as this replica last read it; {@link #storeChecked} checks it again, under the writers' lock,
+     * if the configuration changed since, so a stored submission is one the configuration at its commit allows. A
+     * refusal is thrown here, with nothing written, after a second look: against the configuration as it is now, and
+     * whether the key was stored before (a retry of a stored submission answers as its first request was, even when
+     * the checks would refuse it now). Whether the name is free and whether the key was stored are otherwise left to
+     * {@link #storeChecked}, which must look under the writers' lock anyway.
      */
     Checked check(DecodedDocument document, String idempotencyKey, String submittedBy) {
-        Planned planned;
         try {
-            planned = plan(document, idempotencyKey, submittedBy, SubmissionChecks::refuse);
+            return new Checked(document, null, plan(document, idempotencyKey, submittedBy, SubmissionChecks::refuse,
+                    configuration.asLastRead()));
+        } catch (Refusal refusedAsLastRead) {
+            // Looked at again below, as it is now.
+        }
+        try {
+            return new Checked(document, null, plan(document, idempotencyKey, submittedBy, SubmissionChecks::refuse,
+                    configuration.asOfNow()));
         } catch (Refusal refused) {
             return answerToRetry(document, idempotencyKey).map(answer -> new Checked(document, answer, null))
                     .orElseThrow(() -> refused);
         }
-        return new Checked(document, null, planned);
     }
 
     /** A checked submission: {@code answer} when it was answered at once, else {@code planned} to store. */
@@ -214,12 +221,14 @@ public class WorkloadService {
     /**
      * Stores a group of checked submissions under the writers' lock, which the caller holds, and returns each one's
      * outcome in order: what it stored or found, or the refusal. What may have changed since the checks is checked
-     * again, for the whole group in two statements: a key another request stored meanwhile answers as a retry
-     * does, a name taken meanwhile (or earlier in the group) is a conflict. The others are stored in one statement.
-     * A key used twice in the group is left to {@code oneByOne} after the others are stored, which answers it as
-     * {@link #submitLocked} does.
+     * again, for the whole group in three statements: a key another request stored meanwhile answers as a retry
+     * does, a submission checked against a configuration that has changed since is checked again against the
+     * configuration now, a name taken meanwhile (or earlier in the group) is a conflict. The others are stored in one
+     * statement. A key used twice in the group is left to {@code oneByOne} after the others are stored, which answers
+     * it as {@link #submitLocked} does.
      */
     List<Object> storeChecked(List<Checked> group, Function<Checked, Object> oneByOne) {
+        QueueConfiguration now = configuration.asOfNow();
         List<Planned> planned = group.stream().map(Checked::planned).toList();
         Map<String, WorkloadRow> storedByKey = store.findByIdempotencyKeys(planned.stream()
                 .filter(p -> p.idempotencyKey() != null)
@@ -229,6 +238,7 @@ public class WorkloadService {
         Set<String> keysInGroup = new HashSet<>();
         Object[] outcomes = new Object[group.size()];
         List<Integer> toStore = new ArrayList<>();
+        List<Planned> plans = new ArrayList<>();
         List<Integer> later = new ArrayList<>();
         for (int i = 0; i < group.size(); i++) {
             Planned p = planned.get(i);
@@ -237,18 +247,41 @@ public class WorkloadService {
                 outcomes[i] = retried(storedByKey.get(key), group.get(i));
             } else if (key != null && !keysInGroup.add(key)) {
                 later.add(i);
-            } else if (!taken.add(p.namespacedName())) {
-                outcomes[i] = alreadyExists(p.manifest());
             } else {
-                toStore.add(i);
+                Object current = asConfiguredNow(group.get(i), now);
+                if (current instanceof Refusal refused) {
+                    outcomes[i] = refused;
+                } else if (!taken.add(p.namespacedName())) {
+                    outcomes[i] = alreadyExists(p.manifest());
+                } else {
+                    toStore.add(i);
+                    plans.add((Planned) current);
+                }
             }
         }
-        List<Submitted> stored = toStore.isEmpty() ? List.of() : store(toStore.stream().map(planned::get).toList());
+        List<Submitted> stored = toStore.isEmpty() ? List.of() : store(plans);
         for (int n = 0; n < toStore.size(); n++) {
             outcomes[toStore.get(n)] = stored.get(n);
         }
         later.forEach(i -> outcomes[i] = oneByOne.apply(group.get(i)));
         return Arrays.asList(outcomes);
+    }
+
+    /**
+     * The submission's plan as the configuration {@code now} allows: the one checked if the configuration has not
+     * changed since, else checked again; a refusal is returned, not thrown.
+     */
+    private Object asConfiguredNow(Checked submission, QueueConfiguration now) {
+        Planned planned = submission.planned();
+        if (planned.checkedAgainst() == now) {
+            return planned;
+        }
+        try {
+            return plan(submission.document(), planned.idempotencyKey(), planned.submittedBy(),
+                    SubmissionChecks::refuse, now);
+        } catch (Refusal refused) {
+            return refused;
+        }
     }
 
     /** The answer to a submission whose key was stored meanwhile: the stored one, or the refusal of another manifest. */

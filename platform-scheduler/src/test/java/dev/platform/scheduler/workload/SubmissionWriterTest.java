@@ -187,6 +187,26 @@ class SubmissionWriterTest extends PlatformApplicationTest {
     }
 
     /**
+     * A submission is checked on its request's thread against the configuration as last read; when the
+     * configuration changes before its group is stored, the group checks it again: stored as the configuration at
+     * its commit allows, or refused with nothing written.
+     */
+    @Test
+    void aConfigurationChangedAfterTheChecksIsCheckedAgainWhenTheGroupIsStored() {
+        SubmissionWriter.Waiting moved = waiting(Manifests.job("moved-later", "lq", "1", null), null, "alice");
+        SubmissionWriter.Waiting shrunk = waiting(Manifests.job("shrunk-later", "lq", "3", null), null, "alice");
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("other-cq", "2", "Never")).status())
+                .as("lq now feeds other-cq, of 2 cpu").isEqualTo(200);
+
+        writer.write(List.of(moved, shrunk));
+
+        assertThat(moved.answer().join().submitted().workload().clusterQueue()).isEqualTo("other-cq");
+        assertThatThrownBy(shrunk.answer()::join).cause()
+                .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.kind()).isEqualTo(Refusal.Kind.Invalid));
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads/shrunk-later").status()).isEqualTo(404);
+    }
+
+    /**
      * The request's checks look nothing up: whether the key was stored is left to the group, but a retry the checks
      * refuse now (its ClusterQueue shrank below what it asks) is looked up and answered as its first request was.
      */
