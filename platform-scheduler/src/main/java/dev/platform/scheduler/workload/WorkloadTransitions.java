@@ -277,25 +277,32 @@ public class WorkloadTransitions {
     /**
      * Sets why Pending workloads wait, in one statement, without a new version (waiting is no change the
      * loop acts on); a {@code condition}=False entry is appended only for those whose reason or message
-     * changed, so an unchanged reason is not repeated in a timeline. An inactive workload keeps its reason
-     * (Deactivated): a cycle decided before it was stopped must not write over it.
+     * changed, so an unchanged reason is not repeated in a timeline, in the notes' order and by the same
+     * statement (a first cycle after a start notes a whole backlog: its changed rows are not sent back and forth).
+     * An inactive workload keeps its reason (Deactivated): a cycle decided before it was stopped must not write
+     * over it.
      */
     public void recordPending(List<PendingNote> notes, String condition, Instant now) {
         if (notes.isEmpty()) {
             return;
         }
-        appendEvents(jdbc.sql("""
-                        UPDATE workload w SET pending_reason = d.reason, pending_message = d.message
-                        FROM unnest(:uids::uuid[], :reasons::text[], :messages::text[]) AS d(uid, reason, message)
-                        WHERE w.uid = d.uid AND w.state = 'Pending' AND w.active
-                          AND (w.pending_reason IS DISTINCT FROM d.reason OR w.pending_message IS DISTINCT FROM d.message)
-                        RETURNING w.uid, d.reason, d.message""")
+        jdbc.sql("""
+                        WITH noted AS (
+                            UPDATE workload w SET pending_reason = d.reason, pending_message = d.message
+                            FROM unnest(:uids::uuid[], :reasons::text[], :messages::text[])
+                                 WITH ORDINALITY AS d(uid, reason, message, n)
+                            WHERE w.uid = d.uid AND w.state = 'Pending' AND w.active
+                              AND (w.pending_reason IS DISTINCT FROM d.reason
+                                   OR w.pending_message IS DISTINCT FROM d.message)
+                            RETURNING w.uid, d.reason, d.message, d.n)
+                        INSERT INTO workload_event (workload_uid, at, type, status, reason, message)
+                        SELECT uid, :at::timestamptz, :condition, 'False', reason, message FROM noted ORDER BY n""")
                 .param("uids", notes.stream().map(PendingNote::uid).toArray(UUID[]::new))
                 .param("reasons", notes.stream().map(n -> n.reason().name()).toArray(String[]::new))
                 .param("messages", notes.stream().map(PendingNote::message).toArray(String[]::new))
-                .query((rs, i) -> new NewEvent(rs.getObject(1, UUID.class), now, condition, "False",
-                        rs.getString(2), rs.getString(3)))
-                .list());
+                .param("at", now.toString())
+                .param("condition", condition)
+                .update();
     }
 
     // ---- taking quota away ------------------------------------------------------------------

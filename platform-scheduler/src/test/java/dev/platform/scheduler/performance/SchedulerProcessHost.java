@@ -70,7 +70,7 @@ final class SchedulerProcessHost implements SchedulerHost, AutoCloseable {
         }
         Instant launched = Instant.now();
         try {
-            process = PlatformProcess.start(Path.of("target", "platform-scheduler.jar"), workDir, name, jvm, arguments);
+            process = PlatformProcess.start(Path.of("target", "platform-scheduler", "platform-scheduler.jar"), workDir, name, jvm, arguments);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

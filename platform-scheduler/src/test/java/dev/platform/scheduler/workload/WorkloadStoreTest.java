@@ -206,6 +206,22 @@ class WorkloadStoreTest {
     }
 
     @Test
+    void aRebuildDecodesEachDistinctPodSetsAndAdmissionOnce() {
+        UUID a = pending("team-a", "a", 0, T0);
+        UUID b = pending("team-a", "b", 0, T0);
+        UUID c = pending("team-a", "c", 0, T0);
+        admit(b);
+        admit(c);
+
+        Map<UUID, WorkloadRow> active = new HashMap<>();
+        store.active().forEach(w -> active.put(w.uid(), w));
+
+        assertThat(active.get(b).podSets()).isSameAs(active.get(a).podSets()).isEqualTo(store.find(a).orElseThrow().podSets());
+        assertThat(active.get(c).admission()).isSameAs(active.get(b).admission())
+                .isEqualTo(store.find(b).orElseThrow().admission());
+    }
+
+    @Test
     void conditionsAreTheLatestOfEachType() {
         UUID uid = pending("team-a", "a", 0, T0);
         admit(uid);

@@ -254,6 +254,25 @@ class WorkloadTransitionsTest {
     }
 
     @Test
+    void recordPendingAppendsTheChangedReasonsInTheNotesOrder() {
+        UUID second = submit(transitions, "team-a", "second", "lq", "cq", 5, T0);
+        UUID third = submit(transitions, "team-a", "third", "lq", "cq", 5, T0);
+
+        transitions.recordPending(List.of(
+                new WorkloadTransitions.PendingNote(third, PendingReason.QueueStopped, "stopped"),
+                new WorkloadTransitions.PendingNote(uid, PendingReason.WaitingForQuota, "waiting"),
+                new WorkloadTransitions.PendingNote(second, PendingReason.WaitingForNodePool, "no pool")),
+                "QuotaReserved", T1);
+
+        assertThat(jdbc.sql("SELECT workload_uid, reason, message FROM workload_event WHERE at = ? ORDER BY id")
+                .param(java.sql.Timestamp.from(T1))
+                .query((rs, i) -> rs.getObject(1, UUID.class) + "/" + rs.getString(2) + "/" + rs.getString(3)).list())
+                .as("unchanged (the submission's own reason) left out, the rest in order")
+                .containsExactly(third + "/QueueStopped/stopped", second + "/WaitingForNodePool/no pool");
+        assertThat(store.find(third).orElseThrow().pendingReason()).isEqualTo("QueueStopped");
+    }
+
+    @Test
     void recordingWhyAWorkloadWaitsWritesNoIndex() {
         long before = jdbc.sql("SELECT pg_stat_get_xact_tuples_hot_updated('workload'::regclass)")
                 .query(Long.class).single();
