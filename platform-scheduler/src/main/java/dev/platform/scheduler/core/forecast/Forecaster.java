@@ -28,8 +28,8 @@ import java.util.stream.Collectors;
  * the {@link ArrivalModel} knows the submissions of some of the tree's LocalQueues, a Monte Carlo follows: up to
  * {@code runs} runs, each with arrivals and every runtime sampled (seeded by the tree and the time, so the same
  * state gives the same forecast); the estimate is the median admission over them, the range their 10th to 90th
- * percentiles (the runs at ranks 2 and 20 of 21, see {@link #runAt}; a run that does not admit the workload within its look-ahead counts as later than
- * all).
+ * percentiles (of 21 runs the 2nd and the 20th, see {@link #runAt}; a run that does not admit the workload within
+ * its look-ahead counts as later than all).
  * When it knows none, the forecast is the run without arrivals with its range from two more, every runtime at its
  * 10th and at its 90th percentile. Pure and single-threaded: give it a copy of the state made on the scheduling
  * thread ({@link SchedulerState#copyOf}); it copies that again for each run.

@@ -90,8 +90,8 @@ class ArrivalCalibrationTest {
 
     /** Each class's runtimes as a history of 21, evenly over the spread. */
     private final RuntimeModel runtimes = (w, cq) -> RuntimeEstimate.fromHistory(RuntimeBasis.LocalQueueHistory,
-            LongStream.rangeClosed(-10, 10).map(i -> Math.round(classOf(w).median().toMillis() * (1 + SPREAD * i / 10.0)))
-                    .toArray(), null);
+            LongStream.rangeClosed(-10, 10)
+                    .map(i -> Math.round(classOf(w).median().toMillis() * (1 + SPREAD * i / 10.0))).toArray(), null);
 
     private static WorkloadClass classOf(Workload w) {
         return CLASSES.stream().filter(c -> c.localQueue().equals(w.localQueue())).findFirst().orElseThrow();
@@ -107,7 +107,8 @@ class ArrivalCalibrationTest {
         List<Check> longWaits = checks.stream().filter(Check::longWait).toList();
         double coverage = longWaits.stream().filter(Check::covered).count() / (double) longWaits.size();
         assertThat(longWaits).as("forecasts made more than 5 minutes ahead").hasSizeGreaterThan(500);
-        assertThat(longWaits).allSatisfy(c -> assertThat(c.forecast().arrivals()).isEqualTo(ArrivalBasis.ArrivalHistory));
+        assertThat(longWaits).allSatisfy(c -> assertThat(c.forecast().arrivals())
+                .isEqualTo(ArrivalBasis.ArrivalHistory));
         assertThat(coverage).as("p10-p90 coverage").isBetween(COVERAGE - COVERAGE_TOLERANCE,
                 COVERAGE + COVERAGE_TOLERANCE);
     }
@@ -131,8 +132,8 @@ class ArrivalCalibrationTest {
         SchedulerState state = new SchedulerState(clock, SchedulerSettings.CLASSICAL);
         state.applyResourceFlavor(CoreFixtures.flavor("default"));
         for (String cq : List.of("team", "quiet")) {
-            state.applyClusterQueue(clusterQueue(cq).quota("default", "cpu", "8")
-                    .preemption(new PreemptionPolicy(WithinClusterQueuePolicy.LowerPriority, null, null, null)).build());
+            state.applyClusterQueue(clusterQueue(cq).quota("default", "cpu", "8").preemption(
+                    new PreemptionPolicy(WithinClusterQueuePolicy.LowerPriority, null, null, null)).build());
         }
         for (WorkloadClass c : CLASSES) {
             state.applyLocalQueue(new LocalQueueSpec("default", c.localQueue(), c.clusterQueue(), StopPolicy.None));
@@ -143,7 +144,8 @@ class ArrivalCalibrationTest {
         Map<String, Duration> runtimeOf = new HashMap<>();
         submissions.forEach(s -> runtimeOf.put(s.workload().uid(), s.runtime()));
 
-        PriorityQueue<Finish> finishes = new PriorityQueue<>(Comparator.comparing(Finish::at).thenComparing(Finish::uid));
+        PriorityQueue<Finish> finishes = new PriorityQueue<>(Comparator.comparing(Finish::at)
+                .thenComparing(Finish::uid));
         Map<String, Finish> running = new HashMap<>();
         Map<String, List<Instant>> admissions = new HashMap<>();
         List<Made> made = new ArrayList<>();
@@ -231,7 +233,8 @@ class ArrivalCalibrationTest {
                 times.add(t);
             }
             for (int i = 0; i < times.size(); i++) {
-                long minutes = Math.max(1, Math.round(c.median().toMinutes() * (1 + SPREAD * (2 * random.nextDouble() - 1))));
+                double factor = 1 + SPREAD * (2 * random.nextDouble() - 1);
+                long minutes = Math.max(1, Math.round(c.median().toMinutes() * factor));
                 submissions.add(new Submission(times.get(i), workload(c.localQueue() + "-" + i).queue(c.localQueue())
                         .priority(c.priority()).request("cpu", String.valueOf(c.cpu())).queuedAt(times.get(i)).build(),
                         Duration.ofMinutes(minutes)));
