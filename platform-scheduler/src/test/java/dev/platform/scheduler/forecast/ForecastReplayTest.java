@@ -31,7 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * in discrete time ({@link ForecastReplay}), every forecast compared with the admission that followed. With exact
  * runtimes (0% spread) a time "if nothing arrives" that no later arrival could have changed must be exact:
  * anything else means the simulation and the scheduler disagree. The calibration of the estimate with arrivals
- * is reported, not asserted: it does not reach its goals yet (docs/forecast.md). The small size runs in the build; the full size (three spreads, a twelve-hour arrival phase) runs with
+ * is reported, not asserted: it does not reach its goals yet (docs/forecast.md); the coverage of its range is
+ * asserted on the core against a known arrival process ({@code ArrivalCalibrationTest}). The small size runs in the
+ * build; the full size (three spreads, a twelve-hour arrival phase) runs with
  * {@code -Pforecast-replay} (docs/forecast.md) and writes its tables to {@code target/forecast-replay.md} and its
  * figures to {@code target/forecast-replay.json}.
  */

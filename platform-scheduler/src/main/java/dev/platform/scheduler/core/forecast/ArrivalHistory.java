@@ -22,8 +22,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * before that it contributes no arrivals. Its rate is then, by the length of its history (first submission kept to
  * now):
  * <ul>
- *     <li>under {@link #DAILY_SPAN}: one overall rate, over its latest {@link #RECENT} submissions and the time
- *     since the first of them (at least {@link #MIN_SPAN}), and no more than two submissions per the silence since
+ *     <li>under {@link #DAILY_SPAN}: one overall rate, the submissions after the first of its latest
+ *     {@link #RECENT} or in the last {@link #RECENT_SPAN}, whichever is the shorter time, over that time (at least
+ *     {@link #MIN_SPAN}), and no more than two submissions per the silence since
  *     the last one (a Poisson process is that silent less than one time in seven), so that a queue gone quiet is
  *     soon expected to stay so;
  *     <li>from {@link #DAILY_SPAN}: a rate per UTC hour of the day, from {@link #WEEKLY_SPAN} per hour of the week:
@@ -38,6 +39,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 public final class ArrivalHistory implements ArrivalModel {
 
     public static final Duration MIN_SPAN = Duration.ofHours(1);
+    /** How far back the single overall rate looks at most. */
+    static final Duration RECENT_SPAN = Duration.ofHours(6);
     public static final Duration DAILY_SPAN = Duration.ofDays(3);
     public static final Duration WEEKLY_SPAN = Duration.ofDays(14);
     /** How far back the history reaches: older submissions are dropped. */
@@ -134,9 +137,17 @@ public final class ArrivalHistory implements ArrivalModel {
             return null;
         }
         if (span < DAILY_SPAN.toMillis()) {
-            int k = Math.min(n, RECENT);
-            long window = Math.max(now - s.times[n - k], MIN_SPAN.toMillis());
-            double rate = (k - 1) / (window / HOUR_MILLIS);
+            // The window starts at the oldest of the latest RECENT submissions, which is not counted (the gaps
+            // after it are), or RECENT_SPAN ago, whichever is later: a burst a queue started with (a few
+            // submissions at once, then the usual pace) leaves the estimate once it is that old, as does any
+            // change of pace.
+            long from = Math.max(s.times[n - Math.min(n, RECENT)], now - RECENT_SPAN.toMillis());
+            int count = 0;
+            for (int i = n - 1; i >= 0 && s.times[i] > from; i--) {
+                count++;
+            }
+            long window = Math.max(now - from, MIN_SPAN.toMillis());
+            double rate = count / (window / HOUR_MILLIS);
             long silence = now - s.times[n - 1];
             if (silence > 0) {
                 rate = Math.min(rate, 2 / (silence / HOUR_MILLIS));

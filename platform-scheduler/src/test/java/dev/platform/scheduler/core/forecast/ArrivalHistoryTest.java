@@ -57,6 +57,21 @@ class ArrivalHistoryTest {
     }
 
     @Test
+    void aBurstAQueueStartedWithLeavesTheRateOnceItIsSixHoursOld() {
+        for (int i = 0; i < 3; i++) {
+            submit("burst" + i, START.plus(Duration.ofMinutes(i)));
+        }
+        for (int i = 1; i <= 10; i++) {
+            submit("w" + i, START.plus(Duration.ofMinutes(45L * i)));
+        }
+
+        double rate = history.processes(START.plus(Duration.ofHours(8))).get(0).rate().perHour(START);
+
+        assertThat(rate).as("eight submissions in the last six hours, not twelve gaps in eight hours")
+                .isCloseTo(60.0 / 45, within(1e-9));
+    }
+
+    @Test
     void aQueueGoneQuietIsSoonExpectedToStaySo() {
         for (int i = 0; i < 60; i++) {
             submit("w" + i, START.plus(Duration.ofMinutes(10L * i)));

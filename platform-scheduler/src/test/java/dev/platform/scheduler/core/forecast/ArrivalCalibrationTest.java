@@ -1,0 +1,259 @@
+package dev.platform.scheduler.core.forecast;
+
+import dev.platform.scheduler.core.AdmissionCycle;
+import dev.platform.scheduler.core.CoreFixtures;
+import dev.platform.scheduler.core.CycleResult;
+import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.core.SchedulerSettings;
+import dev.platform.scheduler.core.SchedulerState;
+import dev.platform.scheduler.core.model.LocalQueueSpec;
+import dev.platform.scheduler.core.model.PreemptionPolicy;
+import dev.platform.scheduler.core.model.StopPolicy;
+import dev.platform.scheduler.core.model.WithinClusterQueuePolicy;
+import dev.platform.scheduler.core.model.Workload;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Random;
+import java.util.stream.LongStream;
+
+import static dev.platform.scheduler.core.CoreFixtures.T0;
+import static dev.platform.scheduler.core.CoreFixtures.clusterQueue;
+import static dev.platform.scheduler.core.CoreFixtures.workload;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The forecast with arrivals against a known arrival process. A ClusterQueue "team" of 8 cpu, where high-priority
+ * work preempts low, gets two classes of work, each a Poisson process after a warm-up burst (three submissions a
+ * minute apart, as the replay's trace starts), with runtimes uniform within 20% of the class's median; a
+ * ClusterQueue "quiet" has work but no submission history. "Reality" is the core's admission cycle driven by the
+ * generated submissions; every 15 minutes of the arrival phase each waiting workload is forecast from the
+ * submissions seen so far, and each forecast is compared with the admission that followed it. The submissions go
+ * on past the last forecast, so that every admission compared happened under the process the forecast assumed.
+ */
+class ArrivalCalibrationTest {
+
+    private static final Duration HORIZON = Duration.ofDays(2);
+    private static final Duration WARM_UP = Duration.ofHours(2);
+    private static final Duration FORECASTS_FOR = Duration.ofHours(10);
+    private static final Duration FORECAST_EVERY = Duration.ofMinutes(15);
+    private static final Duration LONG_WAIT = Duration.ofMinutes(5);
+    private static final double SPREAD = 0.2;
+    private static final int BURST = 3;
+    /**
+     * The p10-p90 range's target coverage, and how far these four replays (3,202 forecasts, correlated: the same few
+     * high-priority arrivals decide many of them) may miss it. They cover 84%; over sixteen seeds 82%. Before the
+     * rate forgot a queue's first burst and the range was taken at ranks q(n+1), 69% (73% over sixteen seeds).
+     */
+    private static final double COVERAGE = 0.8;
+    private static final double COVERAGE_TOLERANCE = 0.05;
+
+    /** One kind of workload, submitted to its own LocalQueue. */
+    private record WorkloadClass(String localQueue, String clusterQueue, int priority, int cpu, Duration median,
+                                 Duration meanGap) {
+    }
+
+    private record Submission(Instant at, Workload workload, Duration runtime) {
+    }
+
+    private record Finish(Instant at, String uid) {
+    }
+
+    private record Made(Instant at, String uid, WorkloadForecast forecast) {
+    }
+
+    /** A forecast made at {@code madeAt} and the admission that followed. */
+    private record Check(Instant madeAt, WorkloadForecast forecast, Instant admittedAt) {
+
+        boolean longWait() {
+            return Duration.between(madeAt, admittedAt).compareTo(LONG_WAIT) > 0;
+        }
+
+        boolean covered() {
+            return !admittedAt.isBefore(forecast.p10())
+                    && (forecast.p90() == null || !admittedAt.isAfter(forecast.p90()));
+        }
+    }
+
+    /** About the load of the replay's team-a: 117% of the quota, two thirds of it high-priority. */
+    private static final List<WorkloadClass> CLASSES = List.of(
+            new WorkloadClass("train-high", "team", 100, 4, Duration.ofMinutes(60), Duration.ofMinutes(45)),
+            new WorkloadClass("eval-low", "team", 0, 1, Duration.ofMinutes(20), Duration.ofMinutes(5)),
+            new WorkloadClass("quiet", "quiet", 0, 4, Duration.ofHours(4), Duration.ofDays(365)));
+
+    /** Each class's runtimes as a history of 21, evenly over the spread. */
+    private final RuntimeModel runtimes = (w, cq) -> RuntimeEstimate.fromHistory(RuntimeBasis.LocalQueueHistory,
+            LongStream.rangeClosed(-10, 10)
+                    .map(i -> Math.round(classOf(w).median().toMillis() * (1 + SPREAD * i / 10.0))).toArray(), null);
+
+    private static WorkloadClass classOf(Workload w) {
+        return CLASSES.stream().filter(c -> c.localQueue().equals(w.localQueue())).findFirst().orElseThrow();
+    }
+
+    @Test
+    void theRangeWithArrivalsCoversTheAdmissionsOfAKnownPoissonProcess() {
+        List<Check> checks = new ArrayList<>();
+        for (long seed = 1; seed <= 4; seed++) {
+            checks.addAll(replay(seed, "team"));
+        }
+
+        List<Check> longWaits = checks.stream().filter(Check::longWait).toList();
+        double coverage = longWaits.stream().filter(Check::covered).count() / (double) longWaits.size();
+        assertThat(longWaits).as("forecasts made more than 5 minutes ahead").hasSizeGreaterThan(500);
+        assertThat(longWaits).allSatisfy(c -> assertThat(c.forecast().arrivals())
+                .isEqualTo(ArrivalBasis.ArrivalHistory));
+        assertThat(coverage).as("p10-p90 coverage").isBetween(COVERAGE - COVERAGE_TOLERANCE,
+                COVERAGE + COVERAGE_TOLERANCE);
+    }
+
+    @Test
+    void aQueueWithoutSubmissionHistoryGetsTheForecastIfNothingArrives() {
+        List<Check> checks = replay(1, "quiet");
+
+        assertThat(checks).isNotEmpty().allSatisfy(c -> {
+            assertThat(c.forecast().arrivals()).isEqualTo(ArrivalBasis.NoArrivalHistory);
+            assertThat(c.forecast().estimatedAdmissionAt()).isEqualTo(c.forecast().ifNothingArrivesAt());
+        });
+    }
+
+    /**
+     * The submissions of {@code seed} replayed on the core, and the forecasts of the workloads waiting in
+     * {@code forecastQueue} with the admission that followed each.
+     */
+    private List<Check> replay(long seed, String forecastQueue) {
+        SimulatedClock clock = new SimulatedClock(T0);
+        SchedulerState state = new SchedulerState(clock, SchedulerSettings.CLASSICAL);
+        state.applyResourceFlavor(CoreFixtures.flavor("default"));
+        for (String cq : List.of("team", "quiet")) {
+            state.applyClusterQueue(clusterQueue(cq).quota("default", "cpu", "8").preemption(
+                    new PreemptionPolicy(WithinClusterQueuePolicy.LowerPriority, null, null, null)).build());
+        }
+        for (WorkloadClass c : CLASSES) {
+            state.applyLocalQueue(new LocalQueueSpec("default", c.localQueue(), c.clusterQueue(), StopPolicy.None));
+        }
+        ArrivalHistory history = new ArrivalHistory(5);
+        Forecaster forecaster = new Forecaster(runtimes, history, HORIZON, 21);
+        PriorityQueue<Submission> submissions = submissions(seed);
+        Map<String, Duration> runtimeOf = new HashMap<>();
+        submissions.forEach(s -> runtimeOf.put(s.workload().uid(), s.runtime()));
+
+        PriorityQueue<Finish> finishes = new PriorityQueue<>(Comparator.comparing(Finish::at)
+                .thenComparing(Finish::uid));
+        Map<String, Finish> running = new HashMap<>();
+        Map<String, List<Instant>> admissions = new HashMap<>();
+        List<Made> made = new ArrayList<>();
+        Instant lastForecast = T0.plus(FORECASTS_FOR);
+        Instant nextForecast = T0.plus(WARM_UP);
+        while (!submissions.isEmpty() || !finishes.isEmpty()) {
+            Instant now = earliest(submissions.isEmpty() ? null : submissions.peek().at(),
+                    finishes.isEmpty() ? null : finishes.peek().at(), nextForecast.isAfter(lastForecast) ? null
+                            : nextForecast);
+            clock.set(now);
+            while (!submissions.isEmpty() && submissions.peek().at().equals(now)) {
+                Submission s = submissions.poll();
+                state.addPending(s.workload());
+                history.record(s.workload(), s.at());
+            }
+            while (!finishes.isEmpty() && finishes.peek().at().equals(now)) {
+                Finish f = finishes.poll();
+                running.remove(f.uid());
+                state.workloadFinished(f.uid());
+            }
+            settle(state, now, runtimeOf, finishes, running, admissions);
+            if (now.equals(nextForecast)) {
+                List<String> queues = List.of(forecastQueue);
+                TreeForecast forecast = forecaster.forecast(state.copyOf(queues, clock), queues, now,
+                        Duration.ofSeconds(60));
+                assertThat(forecast.outOfTime()).isFalse();
+                forecast.forecasts().forEach((uid, f) -> {
+                    if (f.estimatedAdmissionAt() != null) {
+                        made.add(new Made(now, uid, f));
+                    }
+                });
+                nextForecast = now.plus(FORECAST_EVERY);
+            }
+        }
+        List<Check> checks = new ArrayList<>();
+        for (Made m : made) {
+            admissions.getOrDefault(m.uid(), List.of()).stream().filter(t -> !t.isBefore(m.at())).findFirst()
+                    .ifPresent(t -> checks.add(new Check(m.at(), m.forecast(), t)));
+        }
+        return checks;
+    }
+
+    /** Cycles at {@code now} until one changes nothing, as the scheduling loop runs them; evictions requeue at once. */
+    private static void settle(SchedulerState state, Instant now, Map<String, Duration> runtimeOf,
+                               PriorityQueue<Finish> finishes, Map<String, Finish> running,
+                               Map<String, List<Instant>> admissions) {
+        while (true) {
+            int active = state.queueManager().activePendingCount();
+            CycleResult result = AdmissionCycle.run(state);
+            for (Decision.Admit a : result.admitted()) {
+                String uid = a.workload().uid();
+                admissions.computeIfAbsent(uid, k -> new ArrayList<>()).add(now);
+                Finish f = new Finish(now.plus(runtimeOf.get(uid)), uid);
+                finishes.add(f);
+                running.put(uid, f);
+            }
+            for (Decision.Preempt p : result.preempted()) {
+                finishes.remove(running.remove(p.workload().uid()));
+                state.evictionCommitted(p.workload().uid());
+            }
+            if (result.admitted().isEmpty() && result.preempted().isEmpty()
+                    && state.queueManager().activePendingCount() == active) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Each class's burst at the start, then a Poisson process of its mean gap (in whole minutes) until six hours
+     * after the last forecast; each runtime uniform within the spread around the class's median, in whole minutes.
+     * The quiet class submits its burst only, too little for a history.
+     */
+    private static PriorityQueue<Submission> submissions(long seed) {
+        PriorityQueue<Submission> submissions = new PriorityQueue<>(Comparator.comparing(Submission::at)
+                .thenComparing(s -> s.workload().uid()));
+        Random random = new Random(seed);
+        Instant end = T0.plus(FORECASTS_FOR).plus(Duration.ofHours(6));
+        for (WorkloadClass c : CLASSES) {
+            List<Instant> times = new ArrayList<>();
+            for (int i = 0; i < BURST; i++) {
+                times.add(T0.plus(Duration.ofMinutes(i)));
+            }
+            for (Instant t = times.get(BURST - 1).plus(gap(random, c.meanGap())); t.isBefore(end);
+                 t = t.plus(gap(random, c.meanGap()))) {
+                times.add(t);
+            }
+            for (int i = 0; i < times.size(); i++) {
+                double factor = 1 + SPREAD * (2 * random.nextDouble() - 1);
+                long minutes = Math.max(1, Math.round(c.median().toMinutes() * factor));
+                submissions.add(new Submission(times.get(i), workload(c.localQueue() + "-" + i).queue(c.localQueue())
+                        .priority(c.priority()).request("cpu", String.valueOf(c.cpu())).queuedAt(times.get(i)).build(),
+                        Duration.ofMinutes(minutes)));
+            }
+        }
+        return submissions;
+    }
+
+    private static Duration gap(Random random, Duration mean) {
+        return Duration.ofMinutes(Math.max(1, Math.round(-Math.log(1 - random.nextDouble()) * mean.toMinutes())));
+    }
+
+    private static Instant earliest(Instant... times) {
+        Instant min = null;
+        for (Instant t : times) {
+            if (t != null && (min == null || t.isBefore(min))) {
+                min = t;
+            }
+        }
+        return min;
+    }
+}
