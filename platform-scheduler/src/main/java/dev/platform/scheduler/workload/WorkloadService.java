@@ -189,7 +189,7 @@ public class WorkloadService {
 
     /**
      * A submission checked before it waits for its group ({@link SubmissionWriter}), outside the writers' lock and
-     * without a statement: either answered already (a retry of a stored submission, as {@link #submitLocked} would
+     * with no lookup of its own (the configuration from memory): either answered already (a retry of a stored submission, as {@link #submitLocked} would
      * answer it) or {@link Planned}, with what {@link #storeChecked} needs to store it. It is checked against the
      * configuration as this replica last read it; {@link #storeChecked} checks it again, under the writers' lock,
      * if the configuration changed since, so a stored submission is one the configuration at its commit allows. A
