@@ -31,7 +31,7 @@ class PerformanceSmokeTest extends PlatformApplicationTest {
         PerformanceResults.record(output, "baseline", shape);
 
         Map<String, Object> rest = RestSubmissionRun.run(host, 4, 20, 20);
-        assertThat(rest).containsEntry("submissions", 80);
+        assertThat(rest).containsEntry("submissions", 80L);
         PerformanceResults.record(output, "rest", rest);
         EndToEndBenchmark.pgbench(host.postgres(), 4, 1, Duration.ofSeconds(2))
                 .ifPresent(figures -> PerformanceResults.record(output, "pgbench", figures));

@@ -33,22 +33,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class RestSubmissionRun {
 
     static final String NAMESPACE = "rest-bench";
+    private static final String WARM_UP = "warm-up";
 
     private RestSubmissionRun() {
     }
 
     static Map<String, Object> run(SchedulerHost host, int clients, int perClient, int warmUp) {
         PlatformClient api = host.api();
-        configure(api);
-        Map<String, Object> warm = measure(api, "warm-up", Math.min(clients, warmUp), Math.max(1, warmUp / clients),
-                false);
-        LoadAverage load = LoadAverage.start();
-        Map<String, Object> figures = measure(api, "plain", clients, perClient, false);
-        figures.put("withIdempotencyKey", measure(api, "keyed", clients, perClient, true));
-        figures.put("warmUp", warm);
-        figures.put("loadGenerator", "java.net.http.HttpClient, one thread per client, in the benchmark's JVM");
-        figures.put("loadAverage", load.end());
-        return figures;
+        return run(api, "java.net.http.HttpClient, one thread per client, in the benchmark's JVM",
+                (variant, keyed) -> variant.equals(WARM_UP)
+                        ? measure(api, variant, Math.min(clients, warmUp), Math.max(1, warmUp / clients), keyed)
+                        : measure(api, variant, clients, perClient, keyed));
     }
 
     /**
@@ -57,14 +52,24 @@ final class RestSubmissionRun {
      */
     static Map<String, Object> runWithWrk(SchedulerHost host, int clients, Duration warmUp, Duration duration,
                                           Path workDir) {
-        PlatformClient api = host.api();
+        return run(host.api(), "wrk, 2 threads", (variant, keyed) -> measureWithWrk(host, variant, clients,
+                variant.equals(WARM_UP) ? warmUp : duration, keyed, workDir));
+    }
+
+    /** One variant's figures: {@code variant} names its submissions, {@code keyed} sends Idempotency-Keys. */
+    private interface Variant {
+        Map<String, Object> measure(String variant, boolean keyed);
+    }
+
+    /** The queue, the warm-up, then the two variants measured, each by {@code variants}. */
+    private static Map<String, Object> run(PlatformClient api, String loadGenerator, Variant variants) {
         configure(api);
-        Map<String, Object> warm = measureWithWrk(host, "warm-up", clients, warmUp, false, workDir);
+        Map<String, Object> warm = variants.measure(WARM_UP, false);
         LoadAverage load = LoadAverage.start();
-        Map<String, Object> figures = measureWithWrk(host, "plain", clients, duration, false, workDir);
-        figures.put("withIdempotencyKey", measureWithWrk(host, "keyed", clients, duration, true, workDir));
+        Map<String, Object> figures = variants.measure("plain", false);
+        figures.put("withIdempotencyKey", variants.measure("keyed", true));
         figures.put("warmUp", warm);
-        figures.put("loadGenerator", "wrk, 2 threads");
+        figures.put("loadGenerator", loadGenerator);
         figures.put("loadAverage", load.end());
         return figures;
     }
@@ -84,14 +89,8 @@ final class RestSubmissionRun {
         // wrk stops at its duration with a request on each connection whose answer it does not wait for.
         assertThat(stored).as("every acknowledged submission stored, and at most one more per client")
                 .isBetween(result.created(), result.created() + clients);
-        Map<String, Object> figures = new LinkedHashMap<>();
-        figures.put("clients", clients);
-        figures.put("submissions", result.created());
-        figures.put("submissionsPerSecond", round(result.perSecond()));
-        figures.put("p50Millis", round(result.p50Millis()));
-        figures.put("p99Millis", round(result.p99Millis()));
-        figures.put("maxMillis", round(result.maxMillis()));
-        return figures;
+        return figures(clients, result.created(), result.seconds(), result.p50Millis(), result.p99Millis(),
+                result.maxMillis());
     }
 
     private static void configure(PlatformClient api) {
@@ -159,13 +158,19 @@ final class RestSubmissionRun {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         assertThat(failures).as("refused submissions").isEmpty();
+        return figures(clients, latencies.count(), seconds, latencies.percentile(50), latencies.percentile(99),
+                latencies.percentile(100));
+    }
+
+    private static Map<String, Object> figures(int clients, long submissions, double seconds, double p50Millis,
+                                               double p99Millis, double maxMillis) {
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("clients", clients);
-        figures.put("submissions", latencies.count());
-        figures.put("submissionsPerSecond", round(latencies.count() / seconds));
-        figures.put("p50Millis", round(latencies.percentile(50)));
-        figures.put("p99Millis", round(latencies.percentile(99)));
-        figures.put("maxMillis", round(latencies.percentile(100)));
+        figures.put("submissions", submissions);
+        figures.put("submissionsPerSecond", round(submissions / seconds));
+        figures.put("p50Millis", round(p50Millis));
+        figures.put("p99Millis", round(p99Millis));
+        figures.put("maxMillis", round(maxMillis));
         return figures;
     }
 

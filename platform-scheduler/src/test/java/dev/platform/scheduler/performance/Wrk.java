@@ -48,10 +48,6 @@ final class Wrk {
      */
     record Result(long created, long failures, double p50Millis, double p99Millis, double maxMillis, double seconds,
                   String failureSample) {
-
-        double perSecond() {
-            return created / seconds;
-        }
     }
 
     /**
