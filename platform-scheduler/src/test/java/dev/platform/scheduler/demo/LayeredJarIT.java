@@ -51,18 +51,51 @@ class LayeredJarIT {
         }
     }
 
+    /** The README's java command for the scheduler: group 1 the class data sharing archive, group 2 the jar. */
+    private static final Pattern README_COMMAND =
+            Pattern.compile("java -XX:SharedArchiveFile=(platform-scheduler/\\S+\\.jsa) -jar (platform-scheduler/\\S+\\.jar)");
+
     @Test
     void theBuildExtractsTheJarTheReadmeStartsWithItsLibrariesBesideIt() throws IOException {
-        Matcher command = Pattern.compile("java -jar (platform-scheduler/\\S+\\.jar)")
-                .matcher(Files.readString(Path.of("..", "README.md")));
-        assertThat(command.find()).as("the README starts the scheduler with java -jar").isTrue();
-        Path jar = Path.of("..").resolve(command.group(1));
+        Matcher command = readmeCommand();
+        Path jar = Path.of("..").resolve(command.group(2));
         try (JarFile extracted = new JarFile(jar.toFile())) {
             String classPath = extracted.getManifest().getMainAttributes().getValue("Class-Path");
             assertThat(classPath).as("its libraries on the class path, not nested in it").isNotBlank();
             assertThat(Arrays.stream(classPath.trim().split("\\s+")).map(entry -> jar.getParent().resolve(entry)))
                     .allMatch(Files::isRegularFile);
         }
+    }
+
+    /**
+     * The build's training run left an archive that the README's jar maps: {@code -Xshare:on} refuses to start when
+     * the archive cannot be used (missing, made by another JVM, another class path), and the class loading log says
+     * where the scheduler's own classes came from. The run exits by itself once ready.
+     */
+    @Test
+    void theReadmesJarStartsFromTheTrainingRunsClassDataSharingArchive() throws Exception {
+        Matcher command = readmeCommand();
+        Path archive = Path.of("..").resolve(command.group(1)).toAbsolutePath().normalize();
+        Path jar = Path.of("..").resolve(command.group(2));
+        Path classLoading = workDir.resolve("class-loading.log");
+        TestDatabase.Connection db = TestDatabase.createDatabase("class_data_sharing_it");
+        List<String> arguments = new ArrayList<>(PlatformProcess.database(db));
+        arguments.add("--platform.exit-when-ready=true");
+        try (PlatformProcess platform = PlatformProcess.start(jar, workDir, "shared-classes",
+                List.of("-Xmx512m", "-Xshare:on", "-XX:SharedArchiveFile=" + archive,
+                        "-Xlog:class+load=info:file=" + classLoading), arguments)) {
+            assertThat(platform.awaitExit(Duration.ofMinutes(2))).as("exit status, log in %s", platform.log()).isZero();
+        }
+        assertThat(Files.readAllLines(classLoading))
+                .filteredOn(line -> line.contains(" dev.platform.scheduler.scheduling.SchedulingLoop "))
+                .singleElement().asString().contains("source: shared objects file (top)");
+    }
+
+    private static Matcher readmeCommand() throws IOException {
+        Matcher command = README_COMMAND.matcher(Files.readString(Path.of("..", "README.md")));
+        assertThat(command.find()).as("the README starts the scheduler with java -XX:SharedArchiveFile=... -jar")
+                .isTrue();
+        return command;
     }
 
     @Test

@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The packaged scheduler jar as its own process, as an operator runs it, on a database of its own on the run's
+ * The packaged scheduler jar as its own process, as an operator runs it (the README's command: the extracted jar and
+ * the class data sharing archive of the build's training run), on a database of its own on the run's
  * PostgreSQL server: {@value #HEAP} (the heap goal), the per-caller submission rate switched off
  * ({@code platform.security.submissions.per-second=0}) so the load is not refused, every other setting at its
  * default. With {@code -Dplatform.performance.jfr=true} it records a JFR profile into its work directory.
@@ -30,6 +31,9 @@ import static org.awaitility.Awaitility.await;
 final class SchedulerProcessHost implements SchedulerHost, AutoCloseable {
 
     static final String HEAP = "-Xmx1g";
+    /** The extracted jar the README starts, and the class data sharing archive of the build's training run. */
+    private static final Path JAR = Path.of("target", "platform-scheduler", "platform-scheduler.jar");
+    private static final Path SHARED_ARCHIVE = Path.of("target", "platform-scheduler", "platform-scheduler.jsa");
     private static final Pattern LOG_INSTANT = Pattern.compile("^(\\d{4}-\\d\\d-\\d\\dT\\S+Z)\\s");
     private static final Pattern HEAP_USED = Pattern.compile("heap\\s+total \\d+K, used (\\d+)K");
 
@@ -62,7 +66,7 @@ final class SchedulerProcessHost implements SchedulerHost, AutoCloseable {
     }
 
     private Instant start() {
-        List<String> jvm = new ArrayList<>(List.of(HEAP));
+        List<String> jvm = new ArrayList<>(List.of(HEAP, "-XX:SharedArchiveFile=" + SHARED_ARCHIVE.toAbsolutePath()));
         String name = "scheduler-" + (++starts);
         if (Boolean.getBoolean("platform.performance.jfr")) {
             jvm.add("-XX:StartFlightRecording=filename=" + workDir.toAbsolutePath().resolve(name + ".jfr")
@@ -70,7 +74,7 @@ final class SchedulerProcessHost implements SchedulerHost, AutoCloseable {
         }
         Instant launched = Instant.now();
         try {
-            process = PlatformProcess.start(Path.of("target", "platform-scheduler", "platform-scheduler.jar"), workDir, name, jvm, arguments);
+            process = PlatformProcess.start(JAR, workDir, name, jvm, arguments);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -95,7 +99,7 @@ final class SchedulerProcessHost implements SchedulerHost, AutoCloseable {
 
     @Override
     public String description() {
-        return "the scheduler jar as its own process (" + HEAP + ", defaults but for"
+        return "the scheduler jar as its own process (" + HEAP + ", the build's class data sharing archive, defaults but for"
                 + " platform.security.submissions.per-second=0) on " + server.server().version();
     }
 
