@@ -26,7 +26,8 @@ import static org.awaitility.Awaitility.await;
  * the class data sharing archive of the build's training run), on a database of its own on the run's
  * PostgreSQL server: {@value #HEAP} (the heap goal), the per-caller submission rate switched off
  * ({@code platform.security.submissions.per-second=0}) so the load is not refused, every other setting at its
- * default. With {@code -Dplatform.performance.jfr=true} it records a JFR profile into its work directory.
+ * default. With {@code -Dplatform.performance.jfr=true} it records a JFR profile into its work directory, and starts
+ * without the archive (docs/operations.md: the two together crash OpenJDK 17).
  */
 final class SchedulerProcessHost implements SchedulerHost, AutoCloseable {
 
@@ -66,9 +67,12 @@ final class SchedulerProcessHost implements SchedulerHost, AutoCloseable {
     }
 
     private Instant start() {
-        List<String> jvm = new ArrayList<>(List.of(HEAP, "-XX:SharedArchiveFile=" + SHARED_ARCHIVE.toAbsolutePath()));
+        List<String> jvm = new ArrayList<>(List.of(HEAP));
         String name = "scheduler-" + (++starts);
-        if (Boolean.getBoolean("platform.performance.jfr")) {
+        if (!Boolean.getBoolean("platform.performance.jfr")) {
+            jvm.add("-XX:SharedArchiveFile=" + SHARED_ARCHIVE.toAbsolutePath());
+        } else {
+            // OpenJDK 17 crashes loading a class from an application archive while a flight recording runs.
             jvm.add("-XX:StartFlightRecording=filename=" + workDir.toAbsolutePath().resolve(name + ".jfr")
                     + ",settings=profile,dumponexit=true");
         }
@@ -99,7 +103,8 @@ final class SchedulerProcessHost implements SchedulerHost, AutoCloseable {
 
     @Override
     public String description() {
-        return "the scheduler jar as its own process (" + HEAP + ", the build's class data sharing archive, defaults but for"
+        return "the scheduler jar as its own process (" + HEAP + ", " + (Boolean.getBoolean("platform.performance.jfr")
+                ? "a flight recording" : "the build's class data sharing archive") + ", defaults but for"
                 + " platform.security.submissions.per-second=0) on " + server.server().version();
     }
 
