@@ -141,7 +141,18 @@ final class ForecastReplay {
         }
         assertThat(finishedByClass.values().stream().mapToInt(Integer::intValue).sum())
                 .as("every workload of the trace finished").isEqualTo(trace.arrivals().size());
+        jdbc.sql("SELECT name, finished_at FROM workload WHERE namespace = ? AND state = 'Finished'").param(NAMESPACE)
+                .query((rs, i) -> Map.entry(rs.getString(1), rs.getTimestamp(2).toInstant())).list()
+                .forEach(finished -> assertThat(finished.getValue())
+                        .as(finished.getKey() + " finished its runtime after the last admission the replay saw, "
+                                + admissions.get(finished.getKey()))
+                        .isEqualTo(lastAdmission(finished.getKey()).plus(arrivals.get(finished.getKey()).runtime())));
         return report();
+    }
+
+    private Instant lastAdmission(String name) {
+        List<Instant> times = admissions.getOrDefault(name, List.of());
+        return times.isEmpty() ? Instant.MIN : times.get(times.size() - 1);
     }
 
     private static String jobSet(ReplayTrace.Arrival a) {
@@ -239,7 +250,8 @@ final class ForecastReplay {
         List<ReplayReport.Sample> samples = new ArrayList<>();
         for (Recorded r : recorded) {
             Instant actual = admissions.getOrDefault(r.name(), List.of()).stream().filter(t -> t.isAfter(r.at()))
-                    .findFirst().orElseThrow(() -> new AssertionError(r.name() + " was never admitted after " + r.at()));
+                    .findFirst().orElseThrow(() -> new AssertionError(r.name() + " was never admitted after " + r.at()
+                            + "\n" + timeline(r)));
             samples.add(new ReplayReport.Sample(arrivals.get(r.name()).workloadClass().name(), r.name(), r.at(),
                     instant(r.forecast(), "estimatedAdmissionAt"), instant(r.forecast(), "p10"),
                     instant(r.forecast(), "p90"), r.forecast().get("basis").asString(), actual,
@@ -247,6 +259,27 @@ final class ForecastReplay {
                     r.forecast().get("arrivalBasis").asString()));
         }
         return new ReplayReport(trace.spread(), START.plus(trace.arrivalPhase()), samples, withoutEstimate);
+    }
+
+    /** What the replay and the database know of a recorded workload: for a failed check. */
+    private String timeline(Recorded r) {
+        StringBuilder text = new StringBuilder("forecast: " + r.forecast() + "\nadmissions seen by the replay: "
+                + admissions.getOrDefault(r.name(), List.of()) + "\nrow: ");
+        text.append(jdbc.sql("SELECT state || ' active=' || active || ' created=' || created_at || ' queued='"
+                        + " || queue_timestamp || ' admitted=' || coalesce(admitted_at::text, '-') || ' finished='"
+                        + " || coalesce(finished_at::text, '-') || ' restarts=' || restarts FROM workload"
+                        + " WHERE namespace = ? AND name = ?")
+                .param(NAMESPACE).param(r.name()).query(String.class).optional().orElse("none"));
+        jdbc.sql("SELECT e.at || ' ' || e.type || '=' || e.status || ' ' || e.reason || ' ' || e.message"
+                        + " FROM workload_event e JOIN workload w ON w.uid = e.workload_uid"
+                        + " WHERE w.namespace = ? AND w.name = ? ORDER BY e.at, e.id")
+                .param(NAMESPACE).param(r.name()).query(String.class).list()
+                .forEach(e -> text.append("\nevent: ").append(e));
+        jdbc.sql("SELECT at || ' ' || reason || ' ' || preemptor_name || ' preempted ' || victim_name"
+                        + " FROM preemption_event WHERE preemptor_name = ? OR victim_name = ? ORDER BY at, id")
+                .param(r.name()).param(r.name()).query(String.class).list()
+                .forEach(e -> text.append("\npreemption: ").append(e));
+        return text.toString();
     }
 
     /** Whether a workload that arrived after {@code at} was admitted in the same cohort tree by {@code actual}. */
