@@ -229,7 +229,7 @@ public class AgentReportService {
             } else {
                 present.put(uid, status);
             }
-            observation(cluster, uid, status).ifPresent(observations::add);
+            observation(cluster, uid, status, placedIn.isPresent()).ifPresent(observations::add);
             // an ended JobSet's checkpoint changes nothing (its workload keeps its own); a FULL report lists thousands
             if (status.lastCheckpoint() != null && !ENDED.contains(status.phase())) {
                 checkpoints.put(uid, status.lastCheckpoint());
@@ -245,8 +245,18 @@ public class AgentReportService {
         return !runStates.apply(observations, now).finished().isEmpty();
     }
 
-    private static Optional<Observation> observation(String cluster, UUID uid, WorkloadStatusReport status) {
+    /**
+     * What a JobSet's status says of its workload. A completed JobSet of a workload placed nowhere was stopped by an
+     * eviction as it completed: it ends the workload only if that eviction's STOP went to this cluster; any other
+     * outcome reported of it is older than the eviction.
+     */
+    private static Optional<Observation> observation(String cluster, UUID uid, WorkloadStatusReport status,
+                                                     boolean placed) {
         String jobSet = "JobSet " + status.namespace() + "/" + status.jobSetName();
+        if (!placed && status.phase() == WorkloadPhase.SUCCEEDED) {
+            return Optional.of(Observation.completedUnplaced(uid, cluster,
+                    jobSet + " completed: " + status.podsSucceeded() + " pod(s) succeeded"));
+        }
         return switch (status.phase()) {
             case RUNNING -> Optional.of(Observation.running(uid, cluster, status.nodePools(),
                     jobSet + " is running: " + status.podsRunning() + " pod(s) running",

@@ -6,6 +6,7 @@ import org.springframework.stereotype.Repository;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -15,7 +16,8 @@ import java.util.UUID;
  * transitions: Admitted -> Running when pods run, Admitted/Running -> Finished or Failed when the
  * JobSet reaches a terminal state (the Kueue Finished condition, reasons Succeeded and Failed), and
  * whether all its pods are ready (Kueue's PodsReady condition, which the leader's pods-ready timers
- * follow). A finished workload gives its quota back. The last checkpoint a JobSet's annotation names in its cluster
+ * follow), Pending -> Finished when a JobSet completed as its workload was evicted. A finished workload gives its
+ * quota back. The last checkpoint a JobSet's annotation names in its cluster
  * moves the workload's forward, where its lost work counts from. Runs in the caller's transaction.
  */
 @Repository
@@ -62,6 +64,18 @@ public class WorkloadRunStates {
         public static Observation ended(UUID uid, Outcome outcome, String message) {
             return new Observation(uid, outcome, message, null, List.of(), false, null);
         }
+
+        /**
+         * Its JobSet in {@code cluster} completed while the workload is placed nowhere: stopped by an eviction in
+         * the instant its pods completed, or a report older than its eviction.
+         */
+        public static Observation completedUnplaced(UUID uid, String cluster, String message) {
+            return new Observation(uid, Outcome.SUCCEEDED, message, cluster, List.of(), false, null);
+        }
+
+        boolean isCompletedUnplaced() {
+            return outcome != null && cluster != null;
+        }
     }
 
     /** What changed: the workloads now Running and those that finished (and released their quota). */
@@ -96,7 +110,13 @@ public class WorkloadRunStates {
         transitions.lockChanges();
         Map<UUID, RunState> states = transitions.runStates(observations.stream().map(Observation::uid).toList());
         List<Ending> endings = new ArrayList<>();
+        Map<String, List<Ending>> completedUnplaced = new HashMap<>();
         for (Observation o : observations) {
+            if (o.isCompletedUnplaced()) {
+                completedUnplaced.computeIfAbsent(o.cluster(), c -> new ArrayList<>())
+                        .add(new Ending(o.uid(), WorkloadState.Finished, o.outcome().reason, o.message()));
+                continue;
+            }
             RunState state = states.get(o.uid());
             if (state == null) {
                 continue;
@@ -113,6 +133,9 @@ public class WorkloadRunStates {
                 transitions.recordPodsReady(o.uid(), o.cluster(), o.readyPods(), now);
             }
         }
-        return new Transitions(running, transitions.end(endings, now));
+        List<UUID> finished = new ArrayList<>(transitions.end(endings, now));
+        completedUnplaced.forEach((cluster, completed) ->
+                finished.addAll(transitions.finishCompletedAfterStop(cluster, completed, now)));
+        return new Transitions(running, finished);
     }
 }

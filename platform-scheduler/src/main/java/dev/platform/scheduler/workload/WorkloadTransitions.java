@@ -563,6 +563,34 @@ public class WorkloadTransitions {
     }
 
     /**
+     * Pending -> Finished for workloads whose JobSet in {@code cluster} completed as they were evicted from it: the
+     * eviction's STOP to that cluster is their latest command and the cluster reports the JobSet Completed (Kueue's
+     * job reconciler finishes a workload whose job finished before it looks at an eviction). No quota to release:
+     * the eviction released it; the cluster it ran in is kept, as for any finished workload. Returns those that
+     * finished now.
+     */
+    public List<UUID> finishCompletedAfterStop(String cluster, List<Ending> endings, Instant now) {
+        if (endings.isEmpty()) {
+            return List.of();
+        }
+        Set<UUID> finished = new HashSet<>(jdbc.sql("""
+                        UPDATE workload w SET state = 'Finished', finished_at = :now, cluster = :cluster,
+                               pending_reason = NULL, pending_message = NULL, %s
+                        WHERE w.uid = ANY(:uids) AND w.state = 'Pending'
+                          AND (SELECT c.cluster = :cluster AND c.type = 'STOP' FROM agent_command c
+                               WHERE c.workload_uid = w.uid ORDER BY c.seq DESC LIMIT 1)
+                        RETURNING w.uid""".formatted(BUMP))
+                .param("uids", endings.stream().map(Ending::uid).toArray(UUID[]::new))
+                .param("cluster", cluster)
+                .param("now", Timestamp.from(now))
+                .query(UUID.class).list());
+        List<Ending> endedNow = endings.stream().filter(e -> finished.contains(e.uid())).toList();
+        appendEvents(endedNow.stream().map(e -> new NewEvent(e.uid(), now, "Finished", "True", e.reason(), e.message()))
+                .toList());
+        return endedNow.stream().map(Ending::uid).toList();
+    }
+
+    /**
      * How an observed workload stands where a cluster's observation could change it: Admitted or Running, in
      * {@code cluster} (null: not placed in one yet), with whether all of its {@code pods} were ready when last told.
      */

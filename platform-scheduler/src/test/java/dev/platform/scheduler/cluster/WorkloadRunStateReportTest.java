@@ -83,6 +83,36 @@ class WorkloadRunStateReportTest extends PlatformApplicationTest {
                 "Admitted"::equals);
     }
 
+    /**
+     * The pods completed in the instant the workload was preempted, before its cluster said so: the STOP finds the
+     * JobSet Completed, and the cluster reports it so. Kueue's job reconciler finishes a workload whose job finished
+     * before it handles an eviction; requeued instead, it would be admitted again and then finished at once by any
+     * report still showing the completed JobSet, an admission that ran nothing.
+     */
+    @Test
+    void aJobSetThatCompletedAsItsWorkloadWasPreemptedFinishesTheWorkload() {
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("cq", "4", "LowerPriority") + "---\n"
+                + Manifests.priorityClass("high", 1000)).status()).isEqualTo(200);
+        String low = submitAndAwaitAdmission("low", "4");
+        agent.report("prod-1", delta("prod-1", "agent-a", 2, List.of(), List.of(),
+                List.of(workload(low, "low", WorkloadPhase.RUNNING, List.of("tpu-0")))));
+        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("high", "lq", "4", "high"));
+        await().atMost(Duration.ofSeconds(20)).until(
+                () -> api.get("/api/v1/namespaces/team-a/workloads/high").json().get("state").asString(),
+                "Admitted"::equals);
+        assertThat(api.get("/api/v1/namespaces/team-a/workloads/low").json().get("state").asString())
+                .isEqualTo("Pending");
+
+        Response completed = agent.report("prod-1", delta("prod-1", "agent-a", 3, List.of(), List.of(),
+                List.of(workload(low, "low", WorkloadPhase.SUCCEEDED, List.of()))));
+
+        assertThat(completed.status()).as(completed.body()).isEqualTo(200);
+        JsonNode status = api.get("/api/v1/namespaces/team-a/workloads/low").json();
+        assertThat(status.get("state").asString()).isEqualTo("Finished");
+        assertThat(condition(status, "Finished").get("reason").asString()).isEqualTo("Succeeded");
+        assertThat(api.get("/api/v1/clusterqueues/cq/pendingworkloads").json().get("items")).isEmpty();
+    }
+
     @Test
     void unknownWorkloadsAndPendingOnesAreLeftAlone() {
         api.postYaml("/api/v1/manifests", Manifests.job("big", "lq", "8", null)
