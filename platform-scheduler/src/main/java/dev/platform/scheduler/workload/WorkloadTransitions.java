@@ -31,8 +31,9 @@ import java.util.function.Function;
  * Each runs in the caller's transaction, under {@link #lockChanges()}; each guards its update (the
  * version the caller knows, or the state it expects), bumps the row's {@code version} and draws the
  * next {@code change_seq} (so the scheduling loop sees the change on its feed), keeps the quota rows
- * ({@code workload_usage}) in step, and appends the workload's conditions to its timeline. Callers
- * decide; this class records. Agent commands, preemption and hotswap events stay with the callers.
+ * ({@code workload_usage}) and why it waits ({@code workload_pending_reason}) in step, and appends the workload's
+ * conditions to its timeline. Callers decide; this class records. Agent commands, preemption and hotswap events
+ * stay with the callers.
  */
 @Repository
 public class WorkloadTransitions {
