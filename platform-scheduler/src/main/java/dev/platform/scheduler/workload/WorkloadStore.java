@@ -81,12 +81,18 @@ public class WorkloadStore {
                 instant(rs.getTimestamp("last_checkpoint")));
     }
 
-    static final String COLUMNS = """
+    /** The columns of a {@link WorkloadRow}, read from {@link #WORKLOADS}. */
+    private static final String COLUMNS = """
             uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name, priority, state,
-            pod_sets::text AS pod_sets, admission::text AS admission, pending_reason, pending_message,
+            pod_sets::text AS pod_sets, admission::text AS admission, pending.reason AS pending_reason,
+            pending.message AS pending_message,
             queue_timestamp, created_at, admitted_at, finished_at, restarts, version, change_seq, exclusive_topology,
             cluster, max_restarts, maximum_execution_time_seconds, active, requeue_count, requeue_at, pods_ready,
             pods_ready_changed_at, submitted_by, last_checkpoint""";
+
+    /** Workloads with why each waits (a row of its own table while it has a reason, joined on its primary key). */
+    private static final String WORKLOADS =
+            "workload LEFT JOIN workload_pending_reason pending ON pending.workload_uid = workload.uid";
 
     /**
      * Whether the ClusterQueue named by the SQL expression {@code %s} orders by LocalQueue usage: its admissionScope
@@ -109,6 +115,18 @@ public class WorkloadStore {
             coalesce(q.computed_at, f.computed_at) AS forecast_computed_at, coalesce(q.stale, false) AS forecast_stale
             """;
 
+    /** Why each workload of a {@code page} waits, from {@link #PAGE_PENDING_REASON_JOIN}. */
+    private static final String PAGE_PENDING_REASON_COLUMNS =
+            "pending.reason AS pending_reason, pending.message AS pending_message, ";
+
+    /**
+     * Joins a {@code page} of uids to why each waits, after the page is cut: the queue's order is read from the
+     * workload's indexes and only the page's reasons are looked up.
+     */
+    private static final String PAGE_PENDING_REASON_JOIN = """
+
+            LEFT JOIN workload_pending_reason pending ON pending.workload_uid = page.uid""";
+
     /** Joins a {@code page} of uids to their forecasts and their ClusterQueue's forecast time. */
     private static final String FORECAST_JOIN = """
 
@@ -117,16 +135,17 @@ public class WorkloadStore {
             """;
 
     public Optional<WorkloadRow> find(String namespace, String name) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE namespace = ? AND name = ?")
+        return jdbc.sql("SELECT " + COLUMNS + " FROM " + WORKLOADS + " WHERE namespace = ? AND name = ?")
                 .params(namespace, name).query(rowMapper).optional();
     }
 
     public Optional<WorkloadRow> find(UUID uid) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE uid = ?").param(uid).query(rowMapper).optional();
+        return jdbc.sql("SELECT " + COLUMNS + " FROM " + WORKLOADS + " WHERE uid = ?").param(uid).query(rowMapper)
+                .optional();
     }
 
     public Optional<WorkloadRow> findByIdempotencyKey(String namespace, String key) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE namespace = ? AND idempotency_key = ?")
+        return jdbc.sql("SELECT " + COLUMNS + " FROM " + WORKLOADS + " WHERE namespace = ? AND idempotency_key = ?")
                 .params(namespace, key).query(rowMapper).optional();
     }
 
@@ -141,7 +160,7 @@ public class WorkloadStore {
     /** The workloads with these uids, by uid, in one statement. */
     public Map<UUID, WorkloadRow> findAll(Collection<UUID> uids) {
         Map<UUID, WorkloadRow> rows = new HashMap<>();
-        jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE uid = ANY(?)").param(uids.toArray(UUID[]::new))
+        jdbc.sql("SELECT " + COLUMNS + " FROM " + WORKLOADS + " WHERE uid = ANY(?)").param(uids.toArray(UUID[]::new))
                 .query(rowMapper).list().forEach(row -> rows.put(row.uid(), row));
         return rows;
     }
@@ -155,7 +174,7 @@ public class WorkloadStore {
         if (keys.isEmpty()) {
             return rows;
         }
-        jdbc.sql("SELECT idempotency_key AS stored_key, " + COLUMNS + " FROM workload"
+        jdbc.sql("SELECT idempotency_key AS stored_key, " + COLUMNS + " FROM " + WORKLOADS
                         + " WHERE (namespace, idempotency_key) IN (SELECT * FROM unnest(?::text[], ?::text[]))")
                 .param(keys.stream().map(Map.Entry::getKey).toArray(String[]::new))
                 .param(keys.stream().map(Map.Entry::getValue).toArray(String[]::new))
@@ -245,10 +264,8 @@ public class WorkloadStore {
 
     /** Workloads waiting for quota, counted per ClusterQueue and pending reason (Kueue's unadmitted gauge). */
     public List<WaitingCount> waitingCounts() {
-        return jdbc.sql("""
-                        SELECT cluster_queue, coalesce(pending_reason, ''), count(*) FROM workload
-                        WHERE state IN ('Pending', 'Evicted') AND active AND cluster_queue IS NOT NULL
-                        GROUP BY 1, 2""")
+        return jdbc.sql("SELECT cluster_queue, coalesce(pending.reason, ''), count(*) FROM " + WORKLOADS
+                        + " WHERE state IN ('Pending', 'Evicted') AND active AND cluster_queue IS NOT NULL GROUP BY 1, 2")
                 .query((rs, i) -> new WaitingCount(rs.getString(1), rs.getString(2), rs.getLong(3)))
                 .list();
     }
@@ -268,7 +285,7 @@ public class WorkloadStore {
     /** The same, over several namespaces (a team's; null for every namespace), newest first. */
     public List<WorkloadRow> list(Collection<String> namespaces, WorkloadState state, String queueName,
                                   KeysetCursor<UUID> cursor, int limit) {
-        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM workload WHERE true");
+        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM " + WORKLOADS + " WHERE true");
         Map<String, Object> params = new HashMap<>();
         if (namespaces != null) {
             sql.append(" AND namespace = ANY(:namespaces)");
@@ -294,7 +311,8 @@ public class WorkloadStore {
 
     /** Workloads changed after {@code afterSeq}, in change order; the scheduling loop's feed. */
     public List<WorkloadRow> changedSince(long afterSeq, int limit) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE change_seq > ? ORDER BY change_seq LIMIT ?")
+        return jdbc.sql("SELECT " + COLUMNS + " FROM " + WORKLOADS
+                        + " WHERE change_seq > ? ORDER BY change_seq LIMIT ?")
                 .params(afterSeq, limit).query(rowMapper).list();
     }
 
@@ -310,8 +328,8 @@ public class WorkloadStore {
     public List<WorkloadRow> active() {
         Map<String, List<PodSetSpec>> podSets = new HashMap<>();
         Map<String, StoredAdmission> admissions = new HashMap<>();
-        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE state IN ('Pending', 'Admitted', 'Running', 'Evicted')"
-                        + " ORDER BY change_seq")
+        return jdbc.sql("SELECT " + COLUMNS + " FROM " + WORKLOADS
+                        + " WHERE state IN ('Pending', 'Admitted', 'Running', 'Evicted') ORDER BY change_seq")
                 .query(rowMapper(text -> podSets.computeIfAbsent(text, t -> List.copyOf(json.readValue(t, POD_SETS))),
                         text -> admissions.computeIfAbsent(text, t -> json.readValue(t, StoredAdmission.class))))
                 .list();
@@ -322,7 +340,8 @@ public class WorkloadStore {
      * {@code upToChangeSeq}: the forecast's runtime history (index workload_finished_history_idx).
      */
     public List<WorkloadRow> finishedForHistory(long upToChangeSeq, int limit) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE state = 'Finished' AND admitted_at IS NOT NULL"
+        return jdbc.sql("SELECT " + COLUMNS + " FROM " + WORKLOADS
+                        + " WHERE state = 'Finished' AND admitted_at IS NOT NULL"
                         + " AND change_seq <= ? ORDER BY finished_at DESC, uid LIMIT ?")
                 .params(upToChangeSeq, limit).query(rowMapper).list();
     }
@@ -332,7 +351,8 @@ public class WorkloadStore {
      * {@code upToChangeSeq}, the latest {@code limit}, any state: the forecast's submission history.
      */
     public List<WorkloadRow> submittedSince(Instant since, long upToChangeSeq, int limit) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE created_at >= ? AND queue_name IS NOT NULL"
+        return jdbc.sql("SELECT " + COLUMNS + " FROM " + WORKLOADS
+                        + " WHERE created_at >= ? AND queue_name IS NOT NULL"
                         + " AND change_seq <= ? ORDER BY created_at DESC, uid DESC LIMIT ?")
                 .params(Timestamp.from(since), upToChangeSeq, limit).query(rowMapper).list();
     }
@@ -463,15 +483,15 @@ public class WorkloadStore {
                         WITH page AS (
                           SELECT * FROM (
                             SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
-                                   pending_reason, pending_message, priority_class_name, submitted_by,
+                                   priority_class_name, submitted_by,
                                    row_number() OVER (ORDER BY """ + " " + first + " " + """
                                                       priority DESC, queue_timestamp, uid) - 1 AS in_cq,
                                    row_number() OVER (PARTITION BY namespace, queue_name
                                                       ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
                             FROM workload w WHERE state = 'Pending' AND active AND cluster_queue = :cq) ranked
                           ORDER BY in_cq OFFSET :offset LIMIT :limit)
-                        SELECT page.*, """ + FORECAST_COLUMNS + """
-                        FROM page""" + FORECAST_JOIN + """
+                        SELECT page.*, """ + PAGE_PENDING_REASON_COLUMNS + FORECAST_COLUMNS + """
+                        FROM page""" + PAGE_PENDING_REASON_JOIN + FORECAST_JOIN + """
                         ORDER BY in_cq""")
                 .param("cq", clusterQueue).param("offset", offset).param("limit", limit)
                 .query(this::pendingWorkload).list();
@@ -479,14 +499,15 @@ public class WorkloadStore {
 
     /** Workloads holding quota in a ClusterQueue, earliest admitted first (the partial index workload_admitted_idx). */
     public List<WorkloadRow> admittedInClusterQueue(String clusterQueue, int limit) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE cluster_queue = ? AND state IN ('Admitted', 'Running')"
+        return jdbc.sql("SELECT " + COLUMNS + " FROM " + WORKLOADS
+                        + " WHERE cluster_queue = ? AND state IN ('Admitted', 'Running')"
                         + " ORDER BY admitted_at, uid LIMIT ?")
                 .params(clusterQueue, limit).query(rowMapper).list();
     }
 
     /** Active workloads without a queue name (priority-only mode), highest priority first, then oldest. */
     public List<WorkloadRow> priorityOnly(int limit) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM workload WHERE queue_name IS NULL"
+        return jdbc.sql("SELECT " + COLUMNS + " FROM " + WORKLOADS + " WHERE queue_name IS NULL"
                         + " AND state IN ('Pending', 'Admitted', 'Running', 'Evicted')"
                         + " ORDER BY priority DESC, queue_timestamp, uid LIMIT ?")
                 .param(limit).query(rowMapper).list();
@@ -499,13 +520,13 @@ public class WorkloadStore {
                         WITH page AS (
                           SELECT * FROM (
                             SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
-                                   pending_reason, pending_message, priority_class_name, submitted_by, 0 AS in_cq,
+                                   priority_class_name, submitted_by, 0 AS in_cq,
                                    row_number() OVER (ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
                             FROM workload WHERE state = 'Pending' AND active AND namespace = :ns
                                                 AND queue_name = :lq) ranked
                           ORDER BY in_lq OFFSET :offset LIMIT :limit)
-                        SELECT page.*, """ + FORECAST_COLUMNS + """
-                        FROM page""" + FORECAST_JOIN + """
+                        SELECT page.*, """ + PAGE_PENDING_REASON_COLUMNS + FORECAST_COLUMNS + """
+                        FROM page""" + PAGE_PENDING_REASON_JOIN + FORECAST_JOIN + """
                         ORDER BY in_lq""")
                 .param("ns", namespace).param("lq", localQueue).param("offset", offset).param("limit", limit)
                 .query(this::pendingWorkload).list();

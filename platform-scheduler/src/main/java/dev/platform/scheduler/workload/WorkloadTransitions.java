@@ -31,8 +31,9 @@ import java.util.function.Function;
  * Each runs in the caller's transaction, under {@link #lockChanges()}; each guards its update (the
  * version the caller knows, or the state it expects), bumps the row's {@code version} and draws the
  * next {@code change_seq} (so the scheduling loop sees the change on its feed), keeps the quota rows
- * ({@code workload_usage}) in step, and appends the workload's conditions to its timeline. Callers
- * decide; this class records. Agent commands, preemption and hotswap events stay with the callers.
+ * ({@code workload_usage}) and why it waits ({@code workload_pending_reason}) in step, and appends the workload's
+ * conditions to its timeline. Callers decide; this class records. Agent commands, preemption and hotswap events
+ * stay with the callers.
  */
 @Repository
 public class WorkloadTransitions {
@@ -89,31 +90,37 @@ public class WorkloadTransitions {
     }
 
     /**
-     * New Pending workloads in one statement, in the order given (their change sequence follows it), and the first
-     * timeline entry of each in another. The caller holds {@link #lockChanges()}.
+     * New Pending workloads in one statement with why they wait, in the order given (their change sequence follows
+     * it), and the first timeline entry of each in another. The caller holds {@link #lockChanges()}.
      */
     public void submitAll(List<NewWorkload> workloads) {
         if (workloads.isEmpty()) {
             return;
         }
         jdbc.sql("""
+                WITH submitted AS (
+                    SELECT * FROM unnest(:uids::uuid[], :namespaces::text[], :names::text[], :kinds::text[],
+                                         :queues::text[], :clusterQueues::text[], :classes::text[], :priorities::int[],
+                                         :manifests::text[], :podSets::text[], :reasons::text[], :messages::text[],
+                                         :ats::timestamptz[], :maxRestarts::int[], :keys::text[], :topologies::text[],
+                                         :maxSeconds::int[], :actives::boolean[], :submitters::text[],
+                                         :checkpoints::timestamptz[])
+                         WITH ORDINALITY AS s(uid, namespace, name, kind, queue_name, cluster_queue,
+                                              priority_class_name, priority, manifest, pod_sets, pending_reason,
+                                              pending_message, at, max_restarts, idempotency_key, exclusive_topology,
+                                              maximum_execution_time_seconds, active, submitted_by, last_checkpoint,
+                                              n)),
+                reasons AS (""" + storeReasons("SELECT uid, pending_reason, pending_message FROM submitted"
+                        + " WHERE pending_reason IS NOT NULL") + """
+                )
                 INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
-                                      priority, state, manifest, pod_sets, pending_reason, pending_message,
-                                      queue_timestamp, created_at, max_restarts, idempotency_key, exclusive_topology,
-                                      maximum_execution_time_seconds, active, submitted_by, last_checkpoint)
+                                      priority, state, manifest, pod_sets, queue_timestamp, created_at, max_restarts,
+                                      idempotency_key, exclusive_topology, maximum_execution_time_seconds, active,
+                                      submitted_by, last_checkpoint)
                 SELECT uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name, priority, 'Pending',
-                       manifest::jsonb, pod_sets::jsonb, pending_reason, pending_message, at, at, max_restarts,
-                       idempotency_key, exclusive_topology, maximum_execution_time_seconds, active, submitted_by,
-                       last_checkpoint
-                FROM unnest(:uids::uuid[], :namespaces::text[], :names::text[], :kinds::text[], :queues::text[],
-                            :clusterQueues::text[], :classes::text[], :priorities::int[], :manifests::text[],
-                            :podSets::text[], :reasons::text[], :messages::text[], :ats::timestamptz[],
-                            :maxRestarts::int[], :keys::text[], :topologies::text[], :maxSeconds::int[],
-                            :actives::boolean[], :submitters::text[], :checkpoints::timestamptz[])
-                     WITH ORDINALITY AS w(uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
-                                          priority, manifest, pod_sets, pending_reason, pending_message, at,
-                                          max_restarts, idempotency_key, exclusive_topology,
-                                          maximum_execution_time_seconds, active, submitted_by, last_checkpoint, n)
+                       manifest::jsonb, pod_sets::jsonb, at, at, max_restarts, idempotency_key, exclusive_topology,
+                       maximum_execution_time_seconds, active, submitted_by, last_checkpoint
+                FROM submitted
                 ORDER BY n""")
                 .param("uids", workloads.stream().map(NewWorkload::uid).toArray(UUID[]::new))
                 .param("namespaces", texts(workloads, w -> w.manifest().namespace()))
@@ -179,14 +186,17 @@ public class WorkloadTransitions {
             return landed;
         }
         jdbc.sql("""
-                UPDATE workload w
-                SET state = 'Admitted', cluster_queue = d.cq, admission = d.admission::jsonb, admitted_at = :now,
-                    cluster = d.cluster, admitted_epoch = :epoch, pending_reason = NULL, pending_message = NULL,
-                    requeue_at = NULL, pods_ready = false, pods_ready_changed_at = NULL, %s
-                FROM unnest(:uids::uuid[], :queues::text[], :admissions::text[], :clusters::text[],
-                            :versions::bigint[]) AS d(uid, cq, admission, cluster, version)
-                WHERE w.uid = d.uid AND w.state = 'Pending' AND w.version = d.version
-                RETURNING w.uid, w.version""".formatted(BUMP))
+                WITH admitted AS (
+                    UPDATE workload w
+                    SET state = 'Admitted', cluster_queue = d.cq, admission = d.admission::jsonb, admitted_at = :now,
+                        cluster = d.cluster, admitted_epoch = :epoch, requeue_at = NULL, pods_ready = false,
+                        pods_ready_changed_at = NULL, %s
+                    FROM unnest(:uids::uuid[], :queues::text[], :admissions::text[], :clusters::text[],
+                                :versions::bigint[]) AS d(uid, cq, admission, cluster, version)
+                    WHERE w.uid = d.uid AND w.state = 'Pending' AND w.version = d.version
+                    RETURNING w.uid, w.version),
+                reasons AS (%s)
+                SELECT uid, version FROM admitted""".formatted(BUMP, forgetReasons("admitted")))
                 .param("now", Timestamp.from(now)).param("epoch", epoch)
                 .param("uids", admits.stream().map(Admitting::uid).toArray(UUID[]::new))
                 .param("queues", admits.stream().map(Admitting::clusterQueue).toArray(String[]::new))
@@ -242,10 +252,13 @@ public class WorkloadTransitions {
     public Optional<Long> admitWithoutQuota(UUID uid, long expectedVersion, String admission, String cluster,
                                             Instant now, long epoch, String message) {
         Optional<Long> version = jdbc.sql("""
-                        UPDATE workload w SET state = 'Admitted', admission = ?::jsonb, cluster = ?, admitted_at = ?,
-                               admitted_epoch = ?, pending_reason = NULL, pending_message = NULL, requeue_at = NULL,
-                               pods_ready = false, pods_ready_changed_at = NULL, %s
-                        WHERE w.uid = ? AND w.version = ? AND w.state = 'Pending' RETURNING w.version""".formatted(BUMP))
+                        WITH admitted AS (
+                            UPDATE workload w SET state = 'Admitted', admission = ?::jsonb, cluster = ?,
+                                   admitted_at = ?, admitted_epoch = ?, requeue_at = NULL, pods_ready = false,
+                                   pods_ready_changed_at = NULL, %s
+                            WHERE w.uid = ? AND w.version = ? AND w.state = 'Pending' RETURNING w.uid, w.version),
+                        reasons AS (%s)
+                        SELECT version FROM admitted""".formatted(BUMP, forgetReasons("admitted")))
                 .params(admission, cluster, Timestamp.from(now), epoch, uid, expectedVersion)
                 .query(Long.class).optional();
         version.ifPresent(v -> appendEvents(List.of(new NewEvent(uid, now, "Admitted", "True", "PriorityOnly", message))));
@@ -280,23 +293,26 @@ public class WorkloadTransitions {
      * changed, so an unchanged reason is not repeated in a timeline, in the notes' order and by the same
      * statement (a first cycle after a start notes a whole backlog: its changed rows are not sent back and forth).
      * An inactive workload keeps its reason (Deactivated): a cycle decided before it was stopped must not write
-     * over it.
+     * over it. The reasons are rows of their own narrow table, not of the workload's (migration V37).
      */
     public void recordPending(List<PendingNote> notes, String condition, Instant now) {
         if (notes.isEmpty()) {
             return;
         }
         jdbc.sql("""
-                        WITH noted AS (
-                            UPDATE workload w SET pending_reason = d.reason, pending_message = d.message
-                            FROM unnest(:uids::uuid[], :reasons::text[], :messages::text[])
-                                 WITH ORDINALITY AS d(uid, reason, message, n)
-                            WHERE w.uid = d.uid AND w.state = 'Pending' AND w.active
-                              AND (w.pending_reason IS DISTINCT FROM d.reason
-                                   OR w.pending_message IS DISTINCT FROM d.message)
-                            RETURNING w.uid, d.reason, d.message, d.n)
+                        WITH d AS (
+                            SELECT * FROM unnest(:uids::uuid[], :reasons::text[], :messages::text[])
+                                          WITH ORDINALITY AS d(uid, reason, message, n)),
+                        noted AS (
+                            INSERT INTO workload_pending_reason AS r (workload_uid, reason, message)
+                            SELECT d.uid, d.reason, d.message FROM d JOIN workload w ON w.uid = d.uid
+                            WHERE w.state = 'Pending' AND w.active
+                            ON CONFLICT (workload_uid) DO UPDATE SET reason = excluded.reason, message = excluded.message
+                            WHERE r.reason IS DISTINCT FROM excluded.reason OR r.message IS DISTINCT FROM excluded.message
+                            RETURNING r.workload_uid)
                         INSERT INTO workload_event (workload_uid, at, type, status, reason, message)
-                        SELECT uid, :at::timestamptz, :condition, 'False', reason, message FROM noted ORDER BY n""")
+                        SELECT d.uid, :at::timestamptz, :condition, 'False', d.reason, d.message
+                        FROM noted JOIN d ON d.uid = noted.workload_uid ORDER BY d.n""")
                 .param("uids", notes.stream().map(PendingNote::uid).toArray(UUID[]::new))
                 .param("reasons", notes.stream().map(n -> n.reason().name()).toArray(String[]::new))
                 .param("messages", notes.stream().map(PendingNote::message).toArray(String[]::new))
@@ -332,15 +348,18 @@ public class WorkloadTransitions {
             return List.of();
         }
         List<Released> landed = jdbc.sql("""
-                UPDATE workload w
-                SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL,
-                    pending_reason = CASE WHEN w.active THEN NULL ELSE :deactivated END,
-                    pending_message = CASE WHEN w.active THEN NULL ELSE :deactivatedMessage END, %s
-                FROM unnest(:uids::uuid[], :versions::bigint[]) AS d(uid, version),
-                     (SELECT uid AS old_uid, cluster AS old_cluster FROM workload WHERE uid = ANY(:uids)) o
-                WHERE w.uid = d.uid AND o.old_uid = w.uid AND w.state IN ('Admitted', 'Running')
-                  AND w.version = d.version
-                RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""".formatted(BUMP))
+                WITH evicted AS (
+                    UPDATE workload w SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL, %s
+                    FROM unnest(:uids::uuid[], :versions::bigint[]) AS d(uid, version),
+                         (SELECT uid AS old_uid, cluster AS old_cluster FROM workload WHERE uid = ANY(:uids)) o
+                    WHERE w.uid = d.uid AND o.old_uid = w.uid AND w.state IN ('Admitted', 'Running')
+                      AND w.version = d.version
+                    RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name, w.active),
+                requeued AS (%s),
+                deactivated AS (%s)
+                SELECT uid, version, old_cluster, namespace, name FROM evicted""".formatted(BUMP,
+                        forgetReasons("(SELECT uid FROM evicted WHERE active)"),
+                        storeReasons("SELECT uid, :deactivated, :deactivatedMessage FROM evicted WHERE NOT active")))
                 .param("uids", evictions.stream().map(Eviction::uid).toArray(UUID[]::new))
                 .param("versions", evictions.stream().map(Eviction::expectedVersion).toArray(Long[]::new))
                 .param("deactivated", PendingReason.Deactivated.name()).param("deactivatedMessage", DEACTIVATED_MESSAGE)
@@ -428,13 +447,17 @@ public class WorkloadTransitions {
                                                  String message, int requeueCount, Instant requeueAt,
                                                  boolean queueAtEviction) {
         Optional<Released> requeued = guarded("""
-                UPDATE workload w SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL,
-                       requeue_count = :count, requeue_at = :requeueAt, pods_ready = false,
-                       pods_ready_changed_at = NULL, pending_reason = :reason, pending_message = :waiting,
-                       queue_timestamp = CASE WHEN :queueAtEviction THEN :now ELSE w.queue_timestamp END, %s
-                FROM (SELECT cluster AS old_cluster FROM workload WHERE uid = :uid) o
-                WHERE w.uid = :uid AND w.state IN ('Admitted', 'Running') AND %s
-                RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""", uid, expected, now,
+                WITH requeued AS (
+                    UPDATE workload w SET state = 'Pending', admission = NULL, admitted_at = NULL, cluster = NULL,
+                           requeue_count = :count, requeue_at = :requeueAt, pods_ready = false,
+                           pods_ready_changed_at = NULL,
+                           queue_timestamp = CASE WHEN :queueAtEviction THEN :now ELSE w.queue_timestamp END, %s
+                    FROM (SELECT cluster AS old_cluster FROM workload WHERE uid = :uid) o
+                    WHERE w.uid = :uid AND w.state IN ('Admitted', 'Running') AND %s
+                    RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name),
+                reasons AS (""" + storeReasons("SELECT uid, :reason, :waiting FROM requeued") + """
+                )
+                SELECT * FROM requeued""", uid, expected, now,
                 Map.of("count", requeueCount, "requeueAt", Timestamp.from(requeueAt), "reason", reason,
                         "waiting", backoffMessage(requeueCount, requeueAt), "queueAtEviction", queueAtEviction));
         requeued.ifPresent(r -> {
@@ -460,13 +483,16 @@ public class WorkloadTransitions {
     public Optional<Released> deactivate(UUID uid, Expected expected, Instant now, String reason,
                                          String evictedReason, String message, List<NewEvent> extra) {
         Optional<Released> deactivated = guarded("""
-                UPDATE workload w SET state = 'Pending', active = false, admission = NULL, admitted_at = NULL,
-                       cluster = NULL, requeue_at = NULL, pods_ready = false, pods_ready_changed_at = NULL,
-                       pending_reason = 'Deactivated', pending_message = :message, %s
-                FROM (SELECT cluster AS old_cluster FROM workload WHERE uid = :uid) o
-                WHERE w.uid = :uid AND w.state IN ('Admitted', 'Running') AND %s
-                RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name""", uid, expected, now,
-                Map.of("message", message));
+                WITH deactivated AS (
+                    UPDATE workload w SET state = 'Pending', active = false, admission = NULL, admitted_at = NULL,
+                           cluster = NULL, requeue_at = NULL, pods_ready = false, pods_ready_changed_at = NULL, %s
+                    FROM (SELECT cluster AS old_cluster FROM workload WHERE uid = :uid) o
+                    WHERE w.uid = :uid AND w.state IN ('Admitted', 'Running') AND %s
+                    RETURNING w.uid, w.version, o.old_cluster, w.namespace, w.name),
+                reasons AS (""" + storeReasons("SELECT uid, :deactivated, :message FROM deactivated") + """
+                )
+                SELECT * FROM deactivated""", uid, expected, now,
+                Map.of("deactivated", PendingReason.Deactivated.name(), "message", message));
         deactivated.ifPresent(d -> {
             List<NewEvent> events = new ArrayList<>(List.of(
                     new NewEvent(uid, now, "DeactivationTarget", "True", reason, message),
@@ -546,11 +572,13 @@ public class WorkloadTransitions {
             return List.of();
         }
         Set<UUID> ended = new HashSet<>(jdbc.sql("""
-                        UPDATE workload w SET state = e.outcome, finished_at = :now, pending_reason = NULL,
-                               pending_message = NULL, %s
-                        FROM unnest(:uids::uuid[], :outcomes::text[]) AS e(uid, outcome)
-                        WHERE w.uid = e.uid AND w.state IN ('Admitted', 'Running')
-                        RETURNING w.uid""".formatted(BUMP))
+                        WITH ended AS (
+                            UPDATE workload w SET state = e.outcome, finished_at = :now, %s
+                            FROM unnest(:uids::uuid[], :outcomes::text[]) AS e(uid, outcome)
+                            WHERE w.uid = e.uid AND w.state IN ('Admitted', 'Running')
+                            RETURNING w.uid),
+                        reasons AS (%s)
+                        SELECT uid FROM ended""".formatted(BUMP, forgetReasons("ended")))
                 .param("uids", endings.stream().map(Ending::uid).toArray(UUID[]::new))
                 .param("outcomes", endings.stream().map(e -> e.outcome().name()).toArray(String[]::new))
                 .param("now", Timestamp.from(now))
@@ -639,10 +667,12 @@ public class WorkloadTransitions {
      */
     public boolean cancel(UUID uid, Instant now, String actor) {
         boolean cancelled = jdbc.sql("""
-                UPDATE workload w SET state = 'Finished', finished_at = ?, pending_reason = NULL,
-                       pending_message = NULL, %s
-                WHERE w.uid = ? AND w.state NOT IN ('Finished', 'Failed')""".formatted(BUMP))
-                .params(Timestamp.from(now), uid).update() == 1;
+                WITH cancelled AS (
+                    UPDATE workload w SET state = 'Finished', finished_at = ?, %s
+                    WHERE w.uid = ? AND w.state NOT IN ('Finished', 'Failed') RETURNING w.uid),
+                reasons AS (%s)
+                SELECT count(*) FROM cancelled""".formatted(BUMP, forgetReasons("cancelled")))
+                .params(Timestamp.from(now), uid).query(Integer.class).single() == 1;
         if (cancelled) {
             releaseQuota(List.of(uid));
             appendEvents(List.of(new NewEvent(uid, now, "Finished", "True", "Cancelled", "Cancelled by " + actor)));
@@ -669,18 +699,20 @@ public class WorkloadTransitions {
      */
     public Optional<Long> change(WorkloadRow before, Change change, Instant now, String actor) {
         Optional<Long> version = jdbc.sql("""
-                        UPDATE workload w SET active = :active, priority_class_name = :className, priority = :priority,
-                               manifest = :manifest::jsonb, last_checkpoint = :checkpoint,
-                               pending_reason = CASE WHEN w.state <> 'Pending' THEN w.pending_reason
-                                                     WHEN NOT :active THEN :deactivated
-                                                     WHEN NOT w.active THEN NULL ELSE w.pending_reason END,
-                               pending_message = CASE WHEN w.state <> 'Pending' THEN w.pending_message
-                                                      WHEN NOT :active THEN :deactivatedMessage
-                                                      WHEN NOT w.active THEN NULL ELSE w.pending_message END,
-                               requeue_count = CASE WHEN :active AND NOT w.active THEN 0 ELSE w.requeue_count END,
-                               requeue_at = CASE WHEN :active AND NOT w.active THEN NULL ELSE w.requeue_at END, %s
-                        WHERE w.uid = :uid AND w.version = :version AND w.state NOT IN ('Finished', 'Failed')
-                        RETURNING w.version""".formatted(BUMP))
+                        WITH changed AS (
+                            UPDATE workload w SET active = :active, priority_class_name = :className,
+                                   priority = :priority, manifest = :manifest::jsonb, last_checkpoint = :checkpoint,
+                                   requeue_count = CASE WHEN :active AND NOT w.active THEN 0 ELSE w.requeue_count END,
+                                   requeue_at = CASE WHEN :active AND NOT w.active THEN NULL ELSE w.requeue_at END, %s
+                            FROM (SELECT active AS was_active FROM workload WHERE uid = :uid) o
+                            WHERE w.uid = :uid AND w.version = :version AND w.state NOT IN ('Finished', 'Failed')
+                            RETURNING w.uid, w.version, w.state, o.was_active),
+                        deactivated AS (%s),
+                        activated AS (%s)
+                        SELECT version FROM changed""".formatted(BUMP,
+                        storeReasons("SELECT uid, :deactivated, :deactivatedMessage FROM changed"
+                                + " WHERE state = 'Pending' AND NOT :active"),
+                        forgetReasons("(SELECT uid FROM changed WHERE state = 'Pending' AND :active AND NOT was_active)")))
                 .param("active", change.active()).param("className", change.priorityClassName())
                 .param("priority", change.priority()).param("manifest", change.manifest())
                 .param("checkpoint", change.lastCheckpoint() == null ? null : Timestamp.from(change.lastCheckpoint()))
@@ -805,6 +837,21 @@ public class WorkloadTransitions {
             jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ANY(:uids)")
                     .param("uids", uids.toArray(UUID[]::new)).update();
         }
+    }
+
+    /**
+     * A CTE's DELETE of the reasons of the workloads {@code changed} (a CTE or subquery with column uid) names. Why a
+     * workload waits is a row of its own narrow table (migration V37) while a reason is recorded; a transition that
+     * sets or clears it writes that table in its own statement, as a data-modifying CTE over the rows it changed.
+     */
+    private static String forgetReasons(String changed) {
+        return "DELETE FROM workload_pending_reason r USING " + changed + " c WHERE r.workload_uid = c.uid";
+    }
+
+    /** A CTE's upsert of the reasons {@code select} returns, as (uid, reason, message), over those stored. */
+    private static String storeReasons(String select) {
+        return "INSERT INTO workload_pending_reason (workload_uid, reason, message) " + select
+                + " ON CONFLICT (workload_uid) DO UPDATE SET reason = excluded.reason, message = excluded.message";
     }
 
     /**

@@ -57,7 +57,8 @@ final class AdmissionThroughputRun {
         try {
             seed(host, api, queues, backlog);
             await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(200)).until(() -> host.jdbc()
-                    .sql("SELECT count(*) FROM workload WHERE namespace = ? AND pending_reason = 'QueueStopped'")
+                    .sql("SELECT count(*) FROM workload w JOIN workload_pending_reason r ON r.workload_uid = w.uid"
+                            + " WHERE namespace = ? AND r.reason = 'QueueStopped'")
                     .param(NAMESPACE).query(Long.class).single() == backlog);
 
             LoadAverage load = LoadAverage.start();

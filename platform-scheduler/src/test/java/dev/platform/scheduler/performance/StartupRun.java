@@ -54,12 +54,13 @@ final class StartupRun {
         // Whether any is still without a reason, not a count: counting 100,000 rows every 100 ms took a good part of
         // a core of the database while it wrote the reasons this times.
         await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(100)).until(() -> !host.jdbc()
-                .sql("SELECT EXISTS (SELECT 1 FROM workload WHERE namespace = ? AND state = 'Pending'"
-                        + " AND pending_reason IS NULL)")
+                .sql("SELECT EXISTS (SELECT 1 FROM workload w WHERE namespace = ? AND state = 'Pending'"
+                        + " AND NOT EXISTS (SELECT 1 FROM workload_pending_reason r WHERE r.workload_uid = w.uid))")
                 .param(NAMESPACE).query(Boolean.class).single());
         double caughtUp = (System.nanoTime() - ready) / 1e9;
-        assertThat(host.jdbc().sql("SELECT count(*) FROM workload WHERE namespace = ? AND state = 'Pending'"
-                        + " AND pending_reason IS NOT NULL").param(NAMESPACE).query(Long.class).single())
+        assertThat(host.jdbc().sql("SELECT count(*) FROM workload w JOIN workload_pending_reason r"
+                        + " ON r.workload_uid = w.uid WHERE namespace = ? AND state = 'Pending'")
+                .param(NAMESPACE).query(Long.class).single())
                 .as("every pending workload's reason recorded").isEqualTo(pending);
         OptionalLong heap = host.liveHeapBytes();
 

@@ -273,17 +273,93 @@ class WorkloadTransitionsTest {
     }
 
     @Test
-    void recordingWhyAWorkloadWaitsWritesNoIndex() {
-        long before = jdbc.sql("SELECT pg_stat_get_xact_tuples_hot_updated('workload'::regclass)")
-                .query(Long.class).single();
+    void recordingWhyAWorkloadWaitsWritesItsOwnRowNotTheWorkloads() {
+        long before = jdbc.sql("SELECT pg_stat_get_xact_tuples_updated('workload'::regclass)").query(Long.class).single();
 
         transitions.recordPending(List.of(new WorkloadTransitions.PendingNote(uid, PendingReason.QueueStopped,
                 "stopped")), "QuotaReserved", T1);
+        transitions.recordPending(List.of(new WorkloadTransitions.PendingNote(uid, PendingReason.QueueStopped,
+                "stopped")), "QuotaReserved", T1.plusSeconds(1));
 
-        assertThat(jdbc.sql("SELECT pg_stat_get_xact_tuples_hot_updated('workload'::regclass)")
-                .query(Long.class).single()).as("updated in its page, no index entry").isEqualTo(before + 1);
-        assertThat(jdbc.sql("SELECT reloptions FROM pg_class WHERE relname = 'workload'").query(String.class)
-                .single()).as("room left on every page for that").contains("fillfactor=80");
+        assertThat(jdbc.sql("SELECT pg_stat_get_xact_tuples_updated('workload'::regclass)").query(Long.class).single())
+                .as("the wide workload row (and its indexes) left alone").isEqualTo(before);
+        assertThat(storedReason()).containsExactly("QueueStopped/stopped");
+        assertThat(conditions(T1)).containsExactly("QuotaReserved=False/QueueStopped");
+        assertThat(conditions(T1.plusSeconds(1))).as("an unchanged reason is not repeated").isEmpty();
+    }
+
+    /** The workload's row of the pending reasons' own table, as {@code reason/message}; empty when it has none. */
+    private List<String> storedReason() {
+        return jdbc.sql("SELECT reason || '/' || coalesce(message, '') FROM workload_pending_reason WHERE workload_uid = ?")
+                .param(uid).query(String.class).list();
+    }
+
+    private void noted(PendingReason reason, String message, Instant at) {
+        transitions.recordPending(List.of(new WorkloadTransitions.PendingNote(uid, reason, message)), "QuotaReserved",
+                at);
+    }
+
+    @Test
+    void aWorkloadKeepsAReasonOnlyWhileItWaits() {
+        assertThat(storedReason()).as("submitted").containsExactly("WaitingForQuota/waiting");
+
+        WorkloadRow admitted = admitted("pool-a");
+        assertThat(storedReason()).as("admitted").isEmpty();
+
+        transitions.evict(List.of(new Eviction(uid, admitted.version(), EvictionReason.Preempted, "preempted", null)),
+                T1);
+        assertThat(storedReason()).as("evicted, active: the next cycle says why").isEmpty();
+
+        noted(PendingReason.WaitingForQuota, "no quota", T1);
+        WorkloadRow again = admitted("pool-a");
+        assertThat(storedReason()).as("admitted again").isEmpty();
+
+        transitions.requeueWithBackoff(uid, new Expected.AtVersion(again.version()), T1,
+                EvictionReason.PodsReadyTimeout.name(), "timeout", 1, T1.plusSeconds(60), false);
+        assertThat(storedReason()).as("backing off").containsExactly("PodsReadyTimeout/Requeued 1 time(s); backing off until "
+                + T1.plusSeconds(60));
+
+        admitted("pool-a");
+        assertThat(transitions.end(List.of(new Ending(uid, WorkloadState.Finished, "Succeeded", "done")), T1))
+                .containsExactly(uid);
+        assertThat(storedReason()).as("finished").isEmpty();
+    }
+
+    @Test
+    void aDeactivatedWorkloadWaitsAsDeactivatedUntilActivatedOrCancelled() {
+        WorkloadRow pending = row();
+        WorkloadTransitions.Change stop = new WorkloadTransitions.Change(false, pending.priorityClassName(),
+                pending.priority(), "{}", null);
+        transitions.change(pending, stop, T1, "alice");
+        assertThat(storedReason()).containsExactly("Deactivated/" + WorkloadTransitions.DEACTIVATED_MESSAGE);
+
+        noted(PendingReason.WaitingForQuota, "decided before it stopped", T1);
+        assertThat(storedReason()).as("an inactive workload keeps its reason")
+                .containsExactly("Deactivated/" + WorkloadTransitions.DEACTIVATED_MESSAGE);
+
+        WorkloadRow stopped = row();
+        transitions.change(stopped, new WorkloadTransitions.Change(true, stopped.priorityClassName(),
+                stopped.priority(), "{}", null), T1, "alice");
+        assertThat(storedReason()).as("activated: the next cycle says why").isEmpty();
+
+        noted(PendingReason.QueueStopped, "stopped", T1);
+        assertThat(transitions.cancel(uid, T1, "alice")).isTrue();
+        assertThat(storedReason()).as("cancelled").isEmpty();
+    }
+
+    @Test
+    void anAdmittedWorkloadDeactivatedWaitsAsDeactivatedOnceEvicted() {
+        WorkloadRow admitted = admitted("pool-a");
+        WorkloadRow stopped = store.find(uid).orElseThrow();
+        transitions.change(stopped, new WorkloadTransitions.Change(false, stopped.priorityClassName(),
+                stopped.priority(), "{}", null), T1, "alice");
+        assertThat(storedReason()).as("still admitted").isEmpty();
+
+        transitions.evict(List.of(new Eviction(uid, admitted.version() + 1, EvictionReason.Deactivated,
+                WorkloadTransitions.DEACTIVATED_MESSAGE, null)), T1);
+
+        assertThat(row().state()).isEqualTo(WorkloadState.Pending);
+        assertThat(storedReason()).containsExactly("Deactivated/" + WorkloadTransitions.DEACTIVATED_MESSAGE);
     }
 
     @Test
