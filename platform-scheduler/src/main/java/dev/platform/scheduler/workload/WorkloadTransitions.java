@@ -602,12 +602,14 @@ public class WorkloadTransitions {
             return List.of();
         }
         Set<UUID> finished = new HashSet<>(jdbc.sql("""
-                        UPDATE workload w SET state = 'Finished', finished_at = :now, cluster = :cluster,
-                               pending_reason = NULL, pending_message = NULL, %s
-                        WHERE w.uid = ANY(:uids) AND w.state = 'Pending'
-                          AND (SELECT c.cluster = :cluster AND c.type = 'STOP' FROM agent_command c
-                               WHERE c.workload_uid = w.uid ORDER BY c.seq DESC LIMIT 1)
-                        RETURNING w.uid""".formatted(BUMP))
+                        WITH finished AS (
+                            UPDATE workload w SET state = 'Finished', finished_at = :now, cluster = :cluster, %s
+                            WHERE w.uid = ANY(:uids) AND w.state = 'Pending'
+                              AND (SELECT c.cluster = :cluster AND c.type = 'STOP' FROM agent_command c
+                                   WHERE c.workload_uid = w.uid ORDER BY c.seq DESC LIMIT 1)
+                            RETURNING w.uid),
+                        reasons AS (%s)
+                        SELECT uid FROM finished""".formatted(BUMP, forgetReasons("finished")))
                 .param("uids", endings.stream().map(Ending::uid).toArray(UUID[]::new))
                 .param("cluster", cluster)
                 .param("now", Timestamp.from(now))
