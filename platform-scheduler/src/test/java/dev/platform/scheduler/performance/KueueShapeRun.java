@@ -106,9 +106,13 @@ final class KueueShapeRun {
         figures.put("lowerBoundSeconds", round(shape.lowerBoundSeconds()));
         figures.put("ratioToLowerBound", round(wall / shape.lowerBoundSeconds()));
         figures.put("generationSeconds", round(shape.generationTime().toMillis() / 1000.0));
+        // A workload preempted in the instant its JobSet completed finishes Pending, its admission time cleared by
+        // the eviction: it is left out of the mean time to admission and counted here.
+        figures.put("finishedWhileEvicted", workloads.values().stream().filter(w -> w.admittedAt() == null).count());
         Map<String, Object> meanToAdmission = new LinkedHashMap<>();
         for (KueueShape.WorkloadClass c : shape.classes()) {
-            meanToAdmission.put(c.name(), round(workloads.values().stream().filter(w -> w.workloadClass() == c)
+            meanToAdmission.put(c.name(), round(workloads.values().stream()
+                    .filter(w -> w.workloadClass() == c && w.admittedAt() != null)
                     .mapToLong(w -> Duration.between(w.createdAt(), w.admittedAt()).toMillis()).average()
                     .orElse(Double.NaN) / 1000.0));
         }
