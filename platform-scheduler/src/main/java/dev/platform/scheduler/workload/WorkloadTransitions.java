@@ -4,7 +4,6 @@ import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.api.reason.PreemptionReason;
 import dev.platform.api.reason.EvictionReason;
-import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.manifest.WorkloadManifest;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -18,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The one writer of the {@code workload} table: every change of a workload's state is a method here.
@@ -299,6 +300,9 @@ public class WorkloadTransitions {
         if (notes.isEmpty()) {
             return;
         }
+        // one note a workload, its last: an upsert may not touch the same row twice in one statement
+        Collection<PendingNote> last = notes.stream().collect(Collectors.toMap(PendingNote::uid, n -> n,
+                (earlier, later) -> later, LinkedHashMap::new)).values();
         jdbc.sql("""
                         WITH d AS (
                             SELECT * FROM unnest(:uids::uuid[], :reasons::text[], :messages::text[])
@@ -313,9 +317,9 @@ public class WorkloadTransitions {
                         INSERT INTO workload_event (workload_uid, at, type, status, reason, message)
                         SELECT d.uid, :at::timestamptz, :condition, 'False', d.reason, d.message
                         FROM noted JOIN d ON d.uid = noted.workload_uid ORDER BY d.n""")
-                .param("uids", notes.stream().map(PendingNote::uid).toArray(UUID[]::new))
-                .param("reasons", notes.stream().map(n -> n.reason().name()).toArray(String[]::new))
-                .param("messages", notes.stream().map(PendingNote::message).toArray(String[]::new))
+                .param("uids", last.stream().map(PendingNote::uid).toArray(UUID[]::new))
+                .param("reasons", last.stream().map(n -> n.reason().name()).toArray(String[]::new))
+                .param("messages", last.stream().map(PendingNote::message).toArray(String[]::new))
                 .param("at", now.toString())
                 .param("condition", condition)
                 .update();

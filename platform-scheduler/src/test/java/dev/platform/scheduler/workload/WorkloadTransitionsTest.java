@@ -288,6 +288,15 @@ class WorkloadTransitionsTest {
         assertThat(conditions(T1.plusSeconds(1))).as("an unchanged reason is not repeated").isEmpty();
     }
 
+    @Test
+    void twoNotesOfOneWorkloadInOneCallRecordTheLast() {
+        transitions.recordPending(List.of(new WorkloadTransitions.PendingNote(uid, PendingReason.QueueStopped, "first"),
+                new WorkloadTransitions.PendingNote(uid, PendingReason.WaitingForQuota, "last")), "QuotaReserved", T1);
+
+        assertThat(storedReason()).containsExactly("WaitingForQuota/last");
+        assertThat(conditions(T1)).containsExactly("QuotaReserved=False/WaitingForQuota");
+    }
+
     /** The workload's row of the pending reasons' own table, as {@code reason/message}; empty when it has none. */
     private List<String> storedReason() {
         return jdbc.sql("SELECT reason || '/' || coalesce(message, '') FROM workload_pending_reason WHERE workload_uid = ?")
