@@ -36,6 +36,9 @@ import static org.awaitility.Awaitility.await;
 class LayeredJarIT {
 
     private static final Path JAR = Path.of("target", "platform-scheduler.jar").toAbsolutePath();
+    /** The README's java command for the scheduler: group 1 the class data sharing archive, group 2 the jar. */
+    private static final Pattern README_COMMAND =
+            Pattern.compile("java -XX:SharedArchiveFile=(platform-scheduler/\\S+\\.jsa) -jar (platform-scheduler/\\S+\\.jar)");
 
     @TempDir
     Path workDir;
@@ -50,10 +53,6 @@ class LayeredJarIT {
             }
         }
     }
-
-    /** The README's java command for the scheduler: group 1 the class data sharing archive, group 2 the jar. */
-    private static final Pattern README_COMMAND =
-            Pattern.compile("java -XX:SharedArchiveFile=(platform-scheduler/\\S+\\.jsa) -jar (platform-scheduler/\\S+\\.jar)");
 
     @Test
     void theBuildExtractsTheJarTheReadmeStartsWithItsLibrariesBesideIt() throws IOException {

@@ -35,6 +35,7 @@ final class SchedulerProcessHost implements SchedulerHost, AutoCloseable {
     /** The extracted jar the README starts, and the class data sharing archive of the build's training run. */
     private static final Path JAR = Path.of("target", "platform-scheduler", "platform-scheduler.jar");
     private static final Path SHARED_ARCHIVE = Path.of("target", "platform-scheduler", "platform-scheduler.jsa");
+    private static final boolean RECORDING = Boolean.getBoolean("platform.performance.jfr");
     private static final Pattern LOG_INSTANT = Pattern.compile("^(\\d{4}-\\d\\d-\\d\\dT\\S+Z)\\s");
     private static final Pattern HEAP_USED = Pattern.compile("heap\\s+total \\d+K, used (\\d+)K");
 
@@ -69,12 +70,12 @@ final class SchedulerProcessHost implements SchedulerHost, AutoCloseable {
     private Instant start() {
         List<String> jvm = new ArrayList<>(List.of(HEAP));
         String name = "scheduler-" + (++starts);
-        if (!Boolean.getBoolean("platform.performance.jfr")) {
-            jvm.add("-XX:SharedArchiveFile=" + SHARED_ARCHIVE.toAbsolutePath());
-        } else {
+        if (RECORDING) {
             // OpenJDK 17 crashes loading a class from an application archive while a flight recording runs.
             jvm.add("-XX:StartFlightRecording=filename=" + workDir.toAbsolutePath().resolve(name + ".jfr")
                     + ",settings=profile,dumponexit=true");
+        } else {
+            jvm.add("-XX:SharedArchiveFile=" + SHARED_ARCHIVE.toAbsolutePath());
         }
         Instant launched = Instant.now();
         try {
@@ -103,8 +104,8 @@ final class SchedulerProcessHost implements SchedulerHost, AutoCloseable {
 
     @Override
     public String description() {
-        return "the scheduler jar as its own process (" + HEAP + ", " + (Boolean.getBoolean("platform.performance.jfr")
-                ? "a flight recording" : "the build's class data sharing archive") + ", defaults but for"
+        return "the scheduler jar as its own process (" + HEAP + ", "
+                + (RECORDING ? "a flight recording" : "the build's class data sharing archive") + ", defaults but for"
                 + " platform.security.submissions.per-second=0) on " + server.server().version();
     }
 
