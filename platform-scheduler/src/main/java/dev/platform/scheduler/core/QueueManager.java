@@ -243,6 +243,12 @@ public final class QueueManager {
         return q == null ? List.of() : q.inOrder();
     }
 
+    /** Pending workloads of a ClusterQueue in no particular order: cheaper than {@link #pendingInOrder} for a deep one. */
+    public List<Workload> waitingIn(String clusterQueue) {
+        PendingQueue q = queues.get(clusterQueue);
+        return q == null ? List.of() : q.all();
+    }
+
     /**
      * Pending workloads per ClusterQueue as Kueue's {@code kueue_pending_workloads} counts them:
      * {@code active} in the queue's heap, to be tried next, {@code inadmissible} parked until

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -443,6 +444,15 @@ public final class SchedulerState {
     // ---- copies for the forecast
 
     /**
+     * Whether a ClusterQueue is stopped (stopPolicy Hold or HoldAndDrain): it admits nothing until it is released,
+     * which is a configuration change.
+     */
+    public boolean isStopped(String clusterQueue) {
+        ClusterQueueSpec cq = configuration.clusterQueues().get(clusterQueue);
+        return cq != null && cq.stopPolicy() != StopPolicy.None;
+    }
+
+    /**
      * The cohort trees: ClusterQueues sharing quota through a cohort forest, which no admission or preemption ever
      * crosses, keyed by their root ({@link AdmittedRegistry#cohortTrees}).
      */
@@ -465,6 +475,16 @@ public final class SchedulerState {
      * runs its cycles on {@code clock}. Workloads and specs are immutable records, so the copy shares them.
      */
     public SchedulerState copyOf(Collection<String> clusterQueueNames, Clock clock) {
+        return copyOf(clusterQueueNames, Set.of(), clock);
+    }
+
+    /**
+     * The same copy but for the pending workloads of {@code waitingLeftOut}, some of the ClusterQueues copied, whose
+     * ClusterQueues, admitted workloads and usage are copied all the same. For the stopped ones ({@link #isStopped}):
+     * no cycle admits their waiting workloads, which therefore change nothing for the rest of the tree, and copying
+     * a held queue's backlog would cost the scheduling thread as much as the backlog is deep.
+     */
+    public SchedulerState copyOf(Collection<String> clusterQueueNames, Set<String> waitingLeftOut, Clock clock) {
         SchedulerState copy = new SchedulerState(clock, settings, fairSharing.copyOf(configuration.localQueues().stream()
                 .filter(lq -> clusterQueueNames.contains(lq.clusterQueue())).map(LocalQueueSpec::key).toList()));
         configuration.copyInto(copy.configuration, clusterQueueNames, admitted.quotaTree());
@@ -474,7 +494,8 @@ public final class SchedulerState {
                 copy.protectionEnds.put(cq, end);
             }
         });
-        queues.copyInto(copy.queues, clusterQueueNames, copy.fairSharing.enabled() ? copy.fairSharing::score : null);
+        queues.copyInto(copy.queues, clusterQueueNames.stream().filter(cq -> !waitingLeftOut.contains(cq)).toList(),
+                copy.fairSharing.enabled() ? copy.fairSharing::score : null);
         clusterQueueNames.forEach(cq -> admitted.copyInto(copy.admitted, cq));
         return copy;
     }

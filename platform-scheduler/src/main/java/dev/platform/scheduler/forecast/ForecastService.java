@@ -94,9 +94,12 @@ public class ForecastService implements DisposableBean {
     private record Written(String tree, ForecastStore.Entry entry) {
     }
 
-    /** One tree as the loop thread copied it for a round. */
+    /**
+     * One tree as the loop thread copied it for a round; the workloads waiting in its stopped ClusterQueues are not
+     * in the copy but in {@code waitingInStopped}, by ClusterQueue.
+     */
     private record TreeJob(String root, List<String> clusterQueues, SchedulerState copy, long changeStamp,
-                           Map<String, String> parkedQueueByUid) {
+                           Map<String, String> parkedQueueByUid, Map<String, List<Workload>> waitingInStopped) {
     }
 
     private record Round(long session, Instant now, List<TreeJob> trees, List<String> staleQueues,
@@ -253,7 +256,13 @@ public class ForecastService implements DisposableBean {
                 stale.addAll(queues);
                 continue;
             }
-            SchedulerState copy = state.copyOf(queues, clock);
+            Map<String, List<Workload>> waitingInStopped = new HashMap<>();
+            for (String cq : queues) {
+                if (state.isStopped(cq)) {
+                    waitingInStopped.put(cq, state.queueManager().waitingIn(cq));
+                }
+            }
+            SchedulerState copy = state.copyOf(queues, waitingInStopped.keySet(), clock);
             copied += copy.workloadCount();
             Map<String, String> parkedHere = new HashMap<>();
             parked.forEach((uid, cq) -> {
@@ -261,7 +270,8 @@ public class ForecastService implements DisposableBean {
                     parkedHere.put(uid, cq);
                 }
             });
-            jobs.add(new TreeJob(tree.getKey(), List.copyOf(queues), copy, state.lastChange(queues), parkedHere));
+            jobs.add(new TreeJob(tree.getKey(), List.copyOf(queues), copy, state.lastChange(queues), parkedHere,
+                    waitingInStopped));
         }
         Set<String> present = new HashSet<>(cohortTrees.keySet());
         present.add(NO_LOCAL_QUEUE);
@@ -322,11 +332,14 @@ public class ForecastService implements DisposableBean {
         roundTimer.record(Duration.ofNanos(System.nanoTime() - start));
     }
 
-    /** The tree's forecasts by uid, each with its ClusterQueue, and those waiting for a node pool. */
+    /**
+     * The tree's forecasts by uid, each with its ClusterQueue, those waiting for a node pool, and those waiting in a
+     * stopped ClusterQueue (one entry shared by all of a ClusterQueue's).
+     */
     private static Map<String, ForecastStore.Entry> entries(TreeJob job, TreeForecast forecast) {
         Map<String, String> queueOf = new HashMap<>();
         for (String cq : job.clusterQueues()) {
-            job.copy().queueManager().pendingInOrder(cq).forEach(w -> queueOf.put(w.uid(), cq));
+            job.copy().queueManager().waitingIn(cq).forEach(w -> queueOf.put(w.uid(), cq));
         }
         for (AdmittedWorkload a : job.copy().admittedRegistry().all()) {
             if (a.evicted()) {
@@ -338,6 +351,10 @@ public class ForecastService implements DisposableBean {
         job.parkedQueueByUid().forEach((uid, cq) -> entries.put(uid, new ForecastStore.Entry(cq,
                 new WorkloadForecast(null, null, null, ForecastBasis.NotSimulated,
                         "its quota fits but it waits for a free node pool, which the forecast does not simulate"))));
+        job.waitingInStopped().forEach((cq, waiting) -> {
+            ForecastStore.Entry stopped = new ForecastStore.Entry(cq, Forecaster.inStoppedQueue(cq));
+            waiting.forEach(w -> entries.put(w.uid(), stopped));
+        });
         return entries;
     }
 
@@ -353,9 +370,13 @@ public class ForecastService implements DisposableBean {
                 changed.put(uid, entry);
             }
         });
-        Set<String> gone = new HashSet<>(uidsByTree.getOrDefault(tree, Set.of()));
-        gone.removeAll(entries.keySet());
-        gone.removeIf(uid -> written.get(uid) == null || !written.get(uid).tree().equals(tree));
+        List<String> gone = new ArrayList<>();
+        for (String uid : uidsByTree.getOrDefault(tree, Set.of())) {
+            Written before = written.get(uid);
+            if (!entries.containsKey(uid) && before != null && before.tree().equals(tree)) {
+                gone.add(uid);
+            }
+        }
         if (clusterQueues.isEmpty() && changed.isEmpty() && gone.isEmpty()) {
             return;
         }
@@ -367,7 +388,10 @@ public class ForecastService implements DisposableBean {
                 uidsByTree.getOrDefault(before.tree(), new HashSet<>()).remove(uid);
             }
         });
-        uidsByTree.put(tree, new HashSet<>(entries.keySet()));
+        // In place: a deep tree's set is not built again on every round.
+        Set<String> uids = uidsByTree.computeIfAbsent(tree, t -> new HashSet<>());
+        uids.removeIf(uid -> !entries.containsKey(uid));
+        uids.addAll(entries.keySet());
     }
 
     @Override

@@ -91,6 +91,38 @@ class ForecastApiTest extends PlatformApplicationTest {
                 within(1, ChronoUnit.SECONDS));
     }
 
+    /** A held ClusterQueue's backlog is forecast without simulating it, and simulated again once it is released. */
+    @Test
+    void aWorkloadWaitingInAHeldClusterQueueIsNeverAdmittedAsThingsStandUntilTheQueueIsReleased() throws Exception {
+        String held = Manifests.queue("cq", "4", "Never").replace("  preemption:", "  stopPolicy: Hold\n  preemption:");
+        assertThat(api.postYaml("/api/v1/manifests", held).status()).isEqualTo(200);
+        for (String name : List.of("waiting-1", "waiting-2")) {
+            assertThat(submit(job(name, "4", "600")).status()).isEqualTo(201);
+        }
+
+        forecasts.refresh().get(30, TimeUnit.SECONDS);
+
+        for (String name : List.of("waiting-1", "waiting-2")) {
+            JsonNode forecast = status(name).get("forecast");
+            assertThat(forecast.get("basis").asString()).isEqualTo("NeverFits");
+            assertThat(forecast.get("estimatedAdmissionAt").isNull()).isTrue();
+            assertThat(forecast.get("message").asString()).isEqualTo("never admitted as things stand: ClusterQueue cq"
+                    + " is stopped");
+        }
+
+        assertThat(api.postYaml("/api/v1/manifests", held.replace("stopPolicy: Hold", "stopPolicy: None")).status())
+                .isEqualTo(200);
+        JsonNode first = await().atMost(Duration.ofSeconds(20)).until(() -> status("waiting-1"),
+                w -> w.get("state").asString().equals("Admitted"));
+        forecasts.refresh().get(30, TimeUnit.SECONDS);
+
+        JsonNode second = status("waiting-2").get("forecast");
+        assertThat(second.get("basis").asString()).isEqualTo("MaximumExecutionTime");
+        assertThat(instant(second, "estimatedAdmissionAt")).isCloseTo(
+                Instant.parse(first.get("admittedAt").asString()).plus(Duration.ofMinutes(10)),
+                within(1, ChronoUnit.SECONDS));
+    }
+
     private PlatformClient.Response submit(String yaml) {
         return api.postYaml("/api/v1/namespaces/team-a/workloads", yaml);
     }

@@ -246,6 +246,15 @@ public final class Forecaster {
                         : "never admitted as things stand: " + why);
     }
 
+    /**
+     * The forecast of a workload waiting in a stopped ClusterQueue, made without a simulation: no cycle admits it
+     * before the ClusterQueue is released, a configuration change after which the forecast is made again.
+     */
+    public static WorkloadForecast inStoppedQueue(String clusterQueue) {
+        return new WorkloadForecast(null, null, null, ForecastBasis.NeverFits,
+                "never admitted as things stand: ClusterQueue " + clusterQueue + " is stopped");
+    }
+
     /** The least precise runtime source among the finishes waited for; QuotaAvailable when there were none. */
     private static ForecastBasis basis(Map<RuntimeBasis, Integer> before) {
         ForecastBasis basis = ForecastBasis.QuotaAvailable;

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static dev.platform.scheduler.core.CoreFixtures.clusterQueue;
 import static dev.platform.scheduler.core.CoreFixtures.workload;
@@ -108,5 +109,54 @@ class ForecasterTest {
 
         assertThat(state.lastChange(List.of("cq"))).isGreaterThan(cq);
         assertThat(state.lastChange(List.of("other"))).isEqualTo(other);
+    }
+
+    /**
+     * A stopped ClusterQueue's backlog stays out of the copy the scheduling thread makes: no cycle admits it, so the
+     * rest of its cohort is forecast as with it, and its workloads get what the simulation would have told them.
+     * What the stopped ClusterQueue holds is copied: its running workload's finish lends quota to the cohort.
+     */
+    @Test
+    void aStoppedClusterQueuesBacklogStaysOutOfTheCopyAndChangesNothingForItsCohort() {
+        SchedulerState cohort = new SchedulerState(clock, SchedulerSettings.CLASSICAL);
+        cohort.applyResourceFlavor(CoreFixtures.flavor("default"));
+        cohort.applyClusterQueue(clusterQueue("cq").cohort("shared").quota("default", "cpu", "2").build());
+        cohort.applyClusterQueue(clusterQueue("held").cohort("shared").quota("default", "cpu", "2")
+                .stopPolicy(StopPolicy.Hold).build());
+        cohort.applyLocalQueue(new LocalQueueSpec("default", "lq", "cq", StopPolicy.None));
+        cohort.applyLocalQueue(new LocalQueueSpec("default", "held-lq", "held", StopPolicy.None));
+        cohort.addAdmitted(workload("running").request("cpu", "2").build(), new Admission("cq", List.of(
+                new PodSetAssignment("main", 1, Map.of("cpu", "default"), Map.of("cpu", 2_000L)))), CoreFixtures.T0);
+        cohort.addAdmitted(workload("held-running").queue("held-lq").request("cpu", "2").build(), new Admission("held",
+                List.of(new PodSetAssignment("main", 1, Map.of("cpu", "default"), Map.of("cpu", 2_000L)))),
+                CoreFixtures.T0);
+        cohort.addPending(workload("first").request("cpu", "2").queuedAt(CoreFixtures.T0.plusSeconds(1)).build());
+        cohort.addPending(workload("second").request("cpu", "2").queuedAt(CoreFixtures.T0.plusSeconds(2)).build());
+        for (int i = 0; i < 3; i++) {
+            cohort.addPending(workload("held-waiting-" + i).queue("held-lq").request("cpu", "1")
+                    .queuedAt(CoreFixtures.T0.plusSeconds(3 + i)).build());
+        }
+        List<String> queues = cohort.cohortTrees().values().iterator().next();
+        Forecaster forecaster = new Forecaster(thirtyMinutes, Duration.ofDays(1));
+
+        SchedulerState whole = cohort.copyOf(queues, clock);
+        SchedulerState withoutBacklog = cohort.copyOf(queues, Set.of("held"), clock);
+        TreeForecast simulated = forecaster.forecast(whole, queues, clock.instant(), Duration.ofSeconds(10));
+        TreeForecast leftOut = forecaster.forecast(withoutBacklog, queues, clock.instant(), Duration.ofSeconds(10));
+
+        assertThat(cohort.isStopped("held")).isTrue();
+        assertThat(cohort.isStopped("cq")).isFalse();
+        assertThat(withoutBacklog.workloadCount()).as("both running workloads, cq's two waiting")
+                .isEqualTo(whole.workloadCount() - 3).isEqualTo(4);
+        assertThat(leftOut.forecasts()).containsOnlyKeys("first", "second");
+        assertThat(leftOut.forecasts().get("second").estimatedAdmissionAt())
+                .as("held-running's finish lends its quota to the cohort").isEqualTo(CoreFixtures.T0.plusSeconds(1800));
+        assertThat(leftOut.forecasts().get("first")).isEqualTo(simulated.forecasts().get("first"));
+        assertThat(leftOut.forecasts().get("second")).isEqualTo(simulated.forecasts().get("second"));
+        for (int i = 0; i < 3; i++) {
+            assertThat(Forecaster.inStoppedQueue("held")).isEqualTo(simulated.forecasts().get("held-waiting-" + i));
+        }
+        assertThat(cohort.queueManager().waitingIn("held")).extracting(Workload::name)
+                .containsExactlyInAnyOrder("held-waiting-0", "held-waiting-1", "held-waiting-2");
     }
 }
