@@ -5,6 +5,7 @@ import dev.platform.api.manifest.ManifestLimits;
 import dev.platform.api.manifest.ManifestParser.Format;
 import dev.platform.api.manifest.ManifestRejectedException;
 import dev.platform.api.manifest.ManifestRejectedException.Cause;
+import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.AbstractConstruct;
@@ -13,8 +14,11 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.NodeId;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.representer.Representer;
+import org.yaml.snakeyaml.resolver.Resolver;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
@@ -34,6 +38,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Turns a request body into its documents, each a plain map: YAML streams (empty documents
@@ -50,7 +55,11 @@ final class ManifestBodyReader {
      * and constructor tables) cost about a tenth of reading a small manifest. A load starts from a clean state.
      */
     private final ThreadLocal<Yaml> yaml =
-            ThreadLocal.withInitial(() -> new Yaml(new ExactNumberConstructor(loaderOptions())));
+            ThreadLocal.withInitial(() -> {
+                LoaderOptions options = loaderOptions();
+                return new Yaml(new ExactNumberConstructor(options), new Representer(new DumperOptions()),
+                        new DumperOptions(), options, new PlainStringResolver());
+            });
 
     ManifestBodyReader(ManifestLimits limits) {
         this.limits = limits;
@@ -277,6 +286,43 @@ final class ManifestBodyReader {
                     return ((ScalarNode) node).getValue();
                 }
             });
+        }
+    }
+
+    /**
+     * SnakeYAML's resolver, answering most plain scalars without a regular expression. It files its implicit types
+     * (booleans, numbers, null, timestamps, merge keys) under the first characters they can start with, and tries the
+     * patterns filed under "any first character" (first characters given as null or including NUL) on every scalar
+     * the others did not claim: in the standard set, the empty string's and null's ({@code ~}, {@code null},
+     * {@code Null}, {@code NULL} or a single space). So a non-empty scalar whose first character starts no type and
+     * is not a space is a string, as the standard resolver finds after a matcher for each of those two patterns:
+     * most of a manifest's keys and names, and a tenth of the bytes a submission allocated. Should any other
+     * pattern be filed under any first character, every scalar goes the standard way.
+     */
+    static final class PlainStringResolver extends Resolver {
+
+        /**
+         * Set while the superclass constructor adds the standard resolvers, so it has no initializer: one would run
+         * after that and reset it.
+         */
+        private boolean beyondStandardForAnyFirst;
+
+        @Override
+        public void addImplicitResolver(Tag tag, Pattern regexp, String first, int limit) {
+            boolean anyFirst = first == null || first.indexOf('\0') >= 0;
+            if (anyFirst && regexp != EMPTY && regexp != NULL) {
+                beyondStandardForAnyFirst = true;
+            }
+            super.addImplicitResolver(tag, regexp, first, limit);
+        }
+
+        @Override
+        public Tag resolve(NodeId kind, String value, boolean implicit) {
+            if (kind == NodeId.scalar && implicit && !beyondStandardForAnyFirst && !value.isEmpty()
+                    && value.charAt(0) != ' ' && !yamlImplicitResolvers.containsKey(value.charAt(0))) {
+                return Tag.STR;
+            }
+            return super.resolve(kind, value, implicit);
         }
     }
 }
