@@ -1,6 +1,7 @@
 package dev.platform.scheduler.workload;
 
 import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.WorkloadManifest;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -136,7 +137,7 @@ public class SubmissionWriter implements SmartLifecycle {
             return;
         }
         groupSizes.record(group.size());
-        Map<UUID, WorkloadStatus> statuses = statusesOf(outcomes);
+        Map<UUID, WorkloadStatus> statuses = statusesOf(group, outcomes);
         for (int i = 0; i < group.size(); i++) {
             CompletableFuture<Answer> answer = group.get(i).answer();
             if (outcomes.get(i) instanceof WorkloadService.Submitted submitted) {
@@ -148,17 +149,34 @@ public class SubmissionWriter implements SmartLifecycle {
     }
 
     /**
-     * The statuses of what the group stored or found, in a few statements for all of them; none when they cannot
-     * be read (the submissions are stored all the same, and each request reads its own).
+     * The statuses of what the group stored or found: those it created as their commit left them
+     * ({@link WorkloadStatuses#ofCreated}, one statement), those it found (a retry) read in a few statements; none
+     * when they cannot be read (the submissions are stored all the same, and each request reads its own).
      */
-    private Map<UUID, WorkloadStatus> statusesOf(List<Object> outcomes) {
-        List<WorkloadRow> rows = outcomes.stream().filter(WorkloadService.Submitted.class::isInstance)
-                .map(o -> ((WorkloadService.Submitted) o).workload()).toList();
+    private Map<UUID, WorkloadStatus> statusesOf(List<Waiting> group, List<Object> outcomes) {
+        List<WorkloadStatuses.Created> created = new ArrayList<>();
+        List<WorkloadRow> found = new ArrayList<>();
+        for (int i = 0; i < group.size(); i++) {
+            if (outcomes.get(i) instanceof WorkloadService.Submitted submitted) {
+                if (submitted.created()) {
+                    created.add(new WorkloadStatuses.Created(submitted.workload(),
+                            ((WorkloadManifest) group.get(i).checked().document().manifest()).metadata().annotations()));
+                } else {
+                    found.add(submitted.workload());
+                }
+            }
+        }
         Map<UUID, WorkloadStatus> statuses = new HashMap<>();
         try {
-            List<WorkloadStatus> read = this.statuses.of(rows);
-            for (int i = 0; i < rows.size(); i++) {
-                statuses.put(rows.get(i).uid(), read.get(i));
+            List<WorkloadStatus> read = this.statuses.ofCreated(created);
+            for (int i = 0; i < created.size(); i++) {
+                statuses.put(created.get(i).row().uid(), read.get(i));
+            }
+            if (!found.isEmpty()) {
+                read = this.statuses.of(found);
+                for (int i = 0; i < found.size(); i++) {
+                    statuses.put(found.get(i).uid(), read.get(i));
+                }
             }
         } catch (RuntimeException e) {
             log.debug("the statuses of a stored group could not be read; each request reads its own", e);

@@ -181,10 +181,9 @@ public class WorkloadService {
                     p.priorityClassName(), p.priority(), p.pendingReason(), p.pendingMessage(), at,
                     p.idempotencyKey(), p.submittedBy()));
         }
-        transitions.submitAll(workloads);
+        List<WorkloadRow> rows = transitions.submitAll(workloads);
         events.publishEvent(new WorkloadsChanged());
-        Map<UUID, WorkloadRow> rows = store.findAll(workloads.stream().map(WorkloadTransitions.NewWorkload::uid).toList());
-        return workloads.stream().map(w -> new Submitted(rows.get(w.uid()), true)).toList();
+        return rows.stream().map(row -> new Submitted(row, true)).toList();
     }
 
     /**
@@ -221,7 +220,7 @@ public class WorkloadService {
     /**
      * Stores a group of checked submissions under the writers' lock, which the caller holds, and returns each one's
      * outcome in order: what it stored or found, or the refusal. What may have changed since the checks is checked
-     * again, for the whole group in three statements: a key another request stored meanwhile answers as a retry
+     * again, for the whole group in two statements: a key another request stored meanwhile answers as a retry
      * does, a submission checked against a configuration that has changed since is checked again against the
      * configuration now, a name taken meanwhile (or earlier in the group) is a conflict. The others are stored in one
      * statement. A key used twice in the group is left to {@code oneByOne} after the others are stored, which answers
@@ -230,11 +229,12 @@ public class WorkloadService {
     List<Object> storeChecked(List<Checked> group, Function<Checked, Object> oneByOne) {
         QueueConfiguration now = configuration.asOfNow();
         List<Planned> planned = group.stream().map(Checked::planned).toList();
-        Map<String, WorkloadRow> storedByKey = store.findByIdempotencyKeys(planned.stream()
-                .filter(p -> p.idempotencyKey() != null)
-                .map(p -> Map.entry(p.manifest().namespace(), p.idempotencyKey())).toList());
-        Set<String> taken = new HashSet<>(store.existingNames(planned.stream()
-                .map(p -> Map.entry(p.manifest().namespace(), p.manifest().name())).toList()));
+        WorkloadStore.Collisions collisions = store.collisions(
+                planned.stream().map(p -> Map.entry(p.manifest().namespace(), p.manifest().name())).toList(),
+                planned.stream().filter(p -> p.idempotencyKey() != null)
+                        .map(p -> Map.entry(p.manifest().namespace(), p.idempotencyKey())).toList());
+        Map<String, WorkloadRow> storedByKey = collisions.byKey();
+        Set<String> taken = collisions.names();
         Set<String> keysInGroup = new HashSet<>();
         Object[] outcomes = new Object[group.size()];
         List<Integer> toStore = new ArrayList<>();

@@ -1,9 +1,11 @@
 package dev.platform.scheduler.workload;
 
+import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import org.springframework.stereotype.Component;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,12 +28,44 @@ public class WorkloadStatuses {
 
     public List<WorkloadStatus> of(List<WorkloadRow> rows) {
         List<UUID> uids = rows.stream().map(WorkloadRow::uid).toList();
-        Map<UUID, List<WorkloadStatus.Condition>> conditions = store.conditions(uids);
-        List<UUID> pending = rows.stream().filter(r -> r.state() == WorkloadState.Pending && r.lifecycle().active())
+        List<UUID> pending = waitingIn(rows);
+        return assemble(rows, store.conditions(uids), store.positions(pending), store.forecasts(pending),
+                store.priorityBoosts(uids));
+    }
+
+    /**
+     * The statuses of workloads just created, as their commit left them, with one statement (their places in their
+     * queues): a new workload's only condition is its first timeline entry, it has no forecast yet, and its priority
+     * boost is its manifest's annotation, given with each row.
+     */
+    public List<WorkloadStatus> ofCreated(List<Created> created) {
+        List<WorkloadRow> rows = created.stream().map(Created::row).toList();
+        Map<UUID, List<WorkloadStatus.Condition>> conditions = new HashMap<>();
+        Map<UUID, Integer> boosts = new HashMap<>();
+        for (Created c : created) {
+            WorkloadRow row = c.row();
+            conditions.put(row.uid(), List.of(WorkloadTransitions.firstCondition(row.pendingReason(),
+                    row.pendingMessage(), row.createdAt())));
+            boosts.put(row.uid(), PreemptionAnnotations.priorityBoost(c.annotations()));
+        }
+        return assemble(rows, conditions, store.positions(waitingIn(rows)), Map.of(), boosts);
+    }
+
+    /** A workload this transaction created, with its manifest's annotations. */
+    public record Created(WorkloadRow row, Map<String, String> annotations) {
+    }
+
+    /** The workloads among {@code rows} that wait in a queue, and so have a place in it and maybe a forecast. */
+    private static List<UUID> waitingIn(List<WorkloadRow> rows) {
+        return rows.stream().filter(r -> r.state() == WorkloadState.Pending && r.lifecycle().active())
                 .map(WorkloadRow::uid).toList();
-        Map<UUID, int[]> positions = store.positions(pending);
-        Map<UUID, WorkloadStatus.Forecast> forecasts = store.forecasts(pending);
-        Map<UUID, Integer> boosts = store.priorityBoosts(uids);
+    }
+
+    private static List<WorkloadStatus> assemble(List<WorkloadRow> rows,
+                                                 Map<UUID, List<WorkloadStatus.Condition>> conditions,
+                                                 Map<UUID, int[]> positions,
+                                                 Map<UUID, WorkloadStatus.Forecast> forecasts,
+                                                 Map<UUID, Integer> boosts) {
         return rows.stream().map(row -> {
             int[] position = positions.get(row.uid());
             int boost = boosts.getOrDefault(row.uid(), 0);

@@ -16,9 +16,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -41,6 +43,11 @@ public class WorkloadStore {
         this.json = json;
         this.rowMapper = rowMapper(text -> json.readValue(text, POD_SETS),
                 text -> json.readValue(text, StoredAdmission.class));
+    }
+
+    /** How a {@link WorkloadRow} is read from {@link #COLUMNS}. */
+    RowMapper<WorkloadRow> rows() {
+        return rowMapper;
     }
 
     /**
@@ -82,7 +89,7 @@ public class WorkloadStore {
     }
 
     /** The columns of a {@link WorkloadRow}, read from {@link #WORKLOADS}. */
-    private static final String COLUMNS = """
+    static final String COLUMNS = """
             uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name, priority, state,
             pod_sets::text AS pod_sets, admission::text AS admission, pending.reason AS pending_reason,
             pending.message AS pending_message,
@@ -166,33 +173,37 @@ public class WorkloadStore {
     }
 
     /**
-     * The workloads stored under these Idempotency-Keys (namespace and key), in one statement, by
-     * {@code namespace/key}.
+     * What a group of submissions could collide with, in one statement: the workloads stored under these
+     * Idempotency-Keys (namespace and key), by {@code namespace/key}, and which of these names (namespace and name)
+     * a workload has, as {@code namespace/name}.
      */
-    public Map<String, WorkloadRow> findByIdempotencyKeys(List<Map.Entry<String, String>> keys) {
-        Map<String, WorkloadRow> rows = new HashMap<>();
-        if (keys.isEmpty()) {
-            return rows;
+    public Collisions collisions(List<Map.Entry<String, String>> names, List<Map.Entry<String, String>> keys) {
+        Collisions found = new Collisions(new HashMap<>(), new HashSet<>());
+        if (names.isEmpty() && keys.isEmpty()) {
+            return found;
         }
-        jdbc.sql("SELECT idempotency_key AS stored_key, " + COLUMNS + " FROM " + WORKLOADS
-                        + " WHERE (namespace, idempotency_key) IN (SELECT * FROM unnest(?::text[], ?::text[]))")
-                .param(keys.stream().map(Map.Entry::getKey).toArray(String[]::new))
-                .param(keys.stream().map(Map.Entry::getValue).toArray(String[]::new))
-                .query((rs, i) -> Map.entry(rs.getString("stored_key"), rowMapper.mapRow(rs, i))).list()
-                .forEach(e -> rows.put(e.getValue().namespace() + "/" + e.getKey(), e.getValue()));
-        return rows;
+        jdbc.sql("SELECT true AS by_key, idempotency_key AS stored_key, " + COLUMNS + " FROM " + WORKLOADS
+                        + " WHERE (namespace, idempotency_key) IN (SELECT * FROM unnest(:keyNamespaces::text[], :keys::text[]))"
+                        + " UNION ALL SELECT false, NULL, " + COLUMNS + " FROM " + WORKLOADS
+                        + " WHERE (namespace, name) IN (SELECT * FROM unnest(:namespaces::text[], :names::text[]))")
+                .param("keyNamespaces", keys.stream().map(Map.Entry::getKey).toArray(String[]::new))
+                .param("keys", keys.stream().map(Map.Entry::getValue).toArray(String[]::new))
+                .param("namespaces", names.stream().map(Map.Entry::getKey).toArray(String[]::new))
+                .param("names", names.stream().map(Map.Entry::getValue).toArray(String[]::new))
+                .query((rs, i) -> {
+                    WorkloadRow row = rowMapper.mapRow(rs, i);
+                    if (rs.getBoolean("by_key")) {
+                        found.byKey().put(row.namespace() + "/" + rs.getString("stored_key"), row);
+                    } else {
+                        found.names().add(row.namespace() + "/" + row.name());
+                    }
+                    return row;
+                }).list();
+        return found;
     }
 
-    /** Which of these names (namespace and name) a workload has, in one statement, as {@code namespace/name}. */
-    public List<String> existingNames(List<Map.Entry<String, String>> names) {
-        if (names.isEmpty()) {
-            return List.of();
-        }
-        return jdbc.sql("SELECT namespace || '/' || name FROM workload WHERE (namespace, name) IN"
-                        + " (SELECT * FROM unnest(?::text[], ?::text[]))")
-                .param(names.stream().map(Map.Entry::getKey).toArray(String[]::new))
-                .param(names.stream().map(Map.Entry::getValue).toArray(String[]::new))
-                .query(String.class).list();
+    /** The workloads stored under a group's keys, by {@code namespace/key}, and its names taken, as {@code namespace/name}. */
+    public record Collisions(Map<String, WorkloadRow> byKey, Set<String> names) {
     }
 
     /** Whether the stored manifest equals {@code manifest} as an applied object (jsonb equality ignores key order). */

@@ -53,10 +53,12 @@ public class WorkloadTransitions {
 
     private final JdbcClient jdbc;
     private final JsonMapper json;
+    private final WorkloadStore store;
 
-    WorkloadTransitions(JdbcTemplate jdbcTemplate, JsonMapper json) {
+    WorkloadTransitions(JdbcTemplate jdbcTemplate, JsonMapper json, WorkloadStore store) {
         this.jdbc = JdbcClient.create(jdbcTemplate);
         this.json = json;
+        this.store = store;
     }
 
     /** A timeline entry to append. */
@@ -88,41 +90,59 @@ public class WorkloadTransitions {
     public record NewWorkload(UUID uid, WorkloadManifest manifest, String clusterQueue, String priorityClassName,
                               int priority, PendingReason pendingReason, String pendingMessage, Instant at,
                               String idempotencyKey, String submittedBy) {
+
+        WorkloadStatus.Condition firstCondition() {
+            return WorkloadTransitions.firstCondition(pendingReason == null ? null : pendingReason.name(),
+                    pendingMessage, at);
+        }
     }
 
     /**
-     * New Pending workloads in one statement with why they wait, in the order given (their change sequence follows
-     * it), and the first timeline entry of each in another. The caller holds {@link #lockChanges()}.
+     * New Pending workloads with why they wait and the first timeline entry of each, in one statement, in the order
+     * given (their change sequence follows it); returns the rows as stored, in the same order. The caller holds
+     * {@link #lockChanges()}.
      */
-    public void submitAll(List<NewWorkload> workloads) {
+    public List<WorkloadRow> submitAll(List<NewWorkload> workloads) {
         if (workloads.isEmpty()) {
-            return;
+            return List.of();
         }
-        jdbc.sql("""
+        return jdbc.sql("""
                 WITH submitted AS (
                     SELECT * FROM unnest(:uids::uuid[], :namespaces::text[], :names::text[], :kinds::text[],
                                          :queues::text[], :clusterQueues::text[], :classes::text[], :priorities::int[],
                                          :manifests::text[], :podSets::text[], :reasons::text[], :messages::text[],
                                          :ats::timestamptz[], :maxRestarts::int[], :keys::text[], :topologies::text[],
                                          :maxSeconds::int[], :actives::boolean[], :submitters::text[],
-                                         :checkpoints::timestamptz[])
+                                         :checkpoints::timestamptz[], :firstReasons::text[],
+                                         :firstMessages::text[])
                          WITH ORDINALITY AS s(uid, namespace, name, kind, queue_name, cluster_queue,
                                               priority_class_name, priority, manifest, pod_sets, pending_reason,
                                               pending_message, at, max_restarts, idempotency_key, exclusive_topology,
                                               maximum_execution_time_seconds, active, submitted_by, last_checkpoint,
-                                              n)),
+                                              first_reason, first_message, n)),
                 reasons AS (""" + storeReasons("SELECT uid, pending_reason, pending_message FROM submitted"
                         + " WHERE pending_reason IS NOT NULL") + """
-                )
-                INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
-                                      priority, state, manifest, pod_sets, queue_timestamp, created_at, max_restarts,
-                                      idempotency_key, exclusive_topology, maximum_execution_time_seconds, active,
-                                      submitted_by, last_checkpoint)
-                SELECT uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name, priority, 'Pending',
-                       manifest::jsonb, pod_sets::jsonb, at, at, max_restarts, idempotency_key, exclusive_topology,
-                       maximum_execution_time_seconds, active, submitted_by, last_checkpoint
-                FROM submitted
-                ORDER BY n""")
+                ),
+                timeline AS (
+                    INSERT INTO workload_event (workload_uid, at, type, status, reason, message)
+                    SELECT uid, at, :firstType, :firstStatus, first_reason, first_message FROM submitted ORDER BY n),
+                stored AS (
+                    INSERT INTO workload (uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name,
+                                          priority, state, manifest, pod_sets, queue_timestamp, created_at,
+                                          max_restarts, idempotency_key, exclusive_topology,
+                                          maximum_execution_time_seconds, active, submitted_by, last_checkpoint)
+                    SELECT uid, namespace, name, kind, queue_name, cluster_queue, priority_class_name, priority,
+                           'Pending', manifest::jsonb, pod_sets::jsonb, at, at, max_restarts, idempotency_key,
+                           exclusive_topology, maximum_execution_time_seconds, active, submitted_by, last_checkpoint
+                    FROM submitted
+                    ORDER BY n
+                    RETURNING *)
+                """ + "SELECT " + WorkloadStore.COLUMNS + """
+
+                FROM stored workload
+                JOIN (SELECT uid AS workload_uid, pending_reason AS reason, pending_message AS message, n
+                      FROM submitted) pending ON pending.workload_uid = workload.uid
+                ORDER BY pending.n""")
                 .param("uids", workloads.stream().map(NewWorkload::uid).toArray(UUID[]::new))
                 .param("namespaces", texts(workloads, w -> w.manifest().namespace()))
                 .param("names", texts(workloads, w -> w.manifest().name()))
@@ -147,10 +167,24 @@ public class WorkloadTransitions {
                     Instant checkpoint = PreemptionAnnotations.lastCheckpoint(w.manifest().metadata().annotations());
                     return checkpoint == null ? null : checkpoint.toString();
                 }))
-                .update();
-        appendEvents(workloads.stream().map(w -> new NewEvent(w.uid(), w.at(), "QuotaReserved", "False",
-                w.pendingReason() != null ? w.pendingReason().name() : "Pending",
-                w.pendingMessage() != null ? w.pendingMessage() : "Waiting for the scheduler")).toList());
+                .param("firstReasons", texts(workloads, w -> w.firstCondition().reason()))
+                .param("firstMessages", texts(workloads, w -> w.firstCondition().message()))
+                .param("firstType", FIRST_CONDITION_TYPE)
+                .param("firstStatus", FIRST_CONDITION_STATUS)
+                .query(store.rows()).list();
+    }
+
+    private static final String FIRST_CONDITION_TYPE = "QuotaReserved";
+    private static final String FIRST_CONDITION_STATUS = "False";
+
+    /**
+     * A new workload's first timeline entry, and its only condition until the scheduler looks at it: QuotaReserved
+     * False, with why it waits ({@code pendingReason}, null before the scheduler has said) at its submission.
+     */
+    static WorkloadStatus.Condition firstCondition(String pendingReason, String pendingMessage, Instant submittedAt) {
+        return new WorkloadStatus.Condition(FIRST_CONDITION_TYPE, FIRST_CONDITION_STATUS,
+                pendingReason != null ? pendingReason : "Pending",
+                pendingMessage != null ? pendingMessage : "Waiting for the scheduler", submittedAt);
     }
 
     private static String[] texts(List<NewWorkload> workloads, Function<NewWorkload, String> text) {

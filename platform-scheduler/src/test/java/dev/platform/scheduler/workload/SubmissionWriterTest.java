@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -40,6 +41,14 @@ class SubmissionWriterTest extends PlatformApplicationTest {
     ManifestParser parser;
     @Autowired
     MeterRegistry meters;
+    @Autowired
+    WorkloadStatuses statuses;
+    @Autowired
+    WorkloadStore store;
+    @Autowired
+    WorkloadTransitions transitions;
+    @Autowired
+    TransactionTemplate transactions;
 
     @BeforeEach
     void aQueueCoveringCpuAndAWorkloadNamedTaken() {
@@ -104,6 +113,68 @@ class SubmissionWriterTest extends PlatformApplicationTest {
         assertThat(last.answer().join().submitted().workload().submittedBy()).isEqualTo("bob");
         assertThat(last.answer().join().status().positionInClusterQueue())
                 .as("its status, read with the group's after the commit: behind the six before it").isEqualTo(6);
+    }
+
+    /**
+     * A created submission is answered with the status its commit left, built from what the group wrote (its only
+     * condition, its manifest's priority boost, no forecast yet) and its place in the queue: the same status a read
+     * gives. Compared inside the group's transaction, under the writers' lock, so no scheduling cycle notes a reason
+     * in between; a retry in the group (found, not created) is read.
+     */
+    @Test
+    void aCreatedSubmissionIsAnsweredWithTheStatusAReadGives() {
+        SubmissionWriter.Waiting plain = waiting(Manifests.job("plain", "lq", "1", null), null, "alice");
+        SubmissionWriter.Waiting boosted = waiting("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata:
+                  name: boosted
+                  labels: {kueue.x-k8s.io/queue-name: lq}
+                  annotations: {kueue.x-k8s.io/priority-boost: "40"}
+                spec:
+                  template:
+                    spec:
+                      containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]
+                """, "boost-1", "bob");
+        SubmissionWriter.Waiting inactive = waiting("""
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: Workload
+                metadata: {name: inactive}
+                spec:
+                  queueName: lq
+                  active: false
+                  podSets:
+                  - name: main
+                    count: 1
+                    template:
+                      spec:
+                        containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]
+                """, null, "alice");
+        SubmissionWriter.Waiting another = waiting(Manifests.job("another", "lq", "1", null), null, "bob");
+        PlatformClient.Response stored = keyed(Manifests.job("stored-before", "lq", "1", null), "stored-1");
+        assertThat(stored.status()).isEqualTo(201);
+        SubmissionWriter.Waiting storedRetry = waiting(Manifests.job("stored-before", "lq", "1", null), "stored-1",
+                "alice");
+        List<SubmissionWriter.Waiting> group = List.of(plain, boosted, inactive, another, storedRetry);
+
+        Map<String, List<WorkloadStatus>> answeredAndRead = transactions.execute(status -> {
+            transitions.lockChanges();
+            writer.write(group);
+            List<WorkloadRow> rows = group.stream().map(w -> w.answer().join().submitted().workload()).toList();
+            List<WorkloadStatus> read = statuses.of(List.copyOf(store.findAll(rows.stream().map(WorkloadRow::uid)
+                    .toList()).values()));
+            return Map.of("answered", group.stream().map(w -> w.answer().join().status()).toList(),
+                    "read", rows.stream().map(row -> read.stream().filter(r -> r.uid().equals(row.uid().toString()))
+                            .findFirst().orElseThrow()).toList());
+        });
+
+        assertThat(answeredAndRead.get("answered")).isEqualTo(answeredAndRead.get("read"));
+        assertThat(boosted.answer().join().status().priorityBoost()).as("the manifest's annotation").isEqualTo(40);
+        assertThat(storedRetry.answer().join().submitted().created()).isFalse();
+        assertThat(inactive.answer().join().status().pendingReason().code()).as("a reason stored with the submission")
+                .isEqualTo("Deactivated");
+        assertThat(plain.answer().join().status().conditions()).singleElement()
+                .satisfies(c -> assertThat(c.type()).isEqualTo("QuotaReserved"));
     }
 
     /**
