@@ -28,8 +28,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  * thread and outside the lock ({@link WorkloadService#check}: the team's priority classes, the queue, what its
  * ClusterQueue could ever give), and a refusal is answered at once. A checked submission waits in a
  * queue; one writer thread takes all that wait as the next group and stores them in one transaction, the lock
- * taken once: the keys and names checked again for the whole group, then every row in one statement and their
- * first timeline entries in another ({@link WorkloadService#storeChecked}), one commit. Each request is answered
+ * taken once: the keys and names checked again for the whole group in one statement, then every row with its first
+ * timeline entry in another ({@link WorkloadService#storeChecked}), one commit. Each request is answered
  * only after that commit, so an acknowledged submission is durable, and the change feed sees the group's rows in
  * the order they were written. When a statement of the group fails (text PostgreSQL cannot store, the database
  * gone), nothing of it was written, and the group is written again one submission at a time, each with its
