@@ -159,8 +159,8 @@ public class SubmissionWriter implements SmartLifecycle {
         for (int i = 0; i < group.size(); i++) {
             if (outcomes.get(i) instanceof WorkloadService.Submitted submitted) {
                 if (submitted.created()) {
-                    created.add(new WorkloadStatuses.Created(submitted.workload(),
-                            ((WorkloadManifest) group.get(i).checked().document().manifest()).metadata().annotations()));
+                    WorkloadManifest manifest = (WorkloadManifest) group.get(i).checked().document().manifest();
+                    created.add(new WorkloadStatuses.Created(submitted.workload(), manifest.metadata().annotations()));
                 } else {
                     found.add(submitted.workload());
                 }

@@ -183,7 +183,8 @@ public class WorkloadStore {
             return found;
         }
         jdbc.sql("SELECT true AS by_key, idempotency_key AS stored_key, " + COLUMNS + " FROM " + WORKLOADS
-                        + " WHERE (namespace, idempotency_key) IN (SELECT * FROM unnest(:keyNamespaces::text[], :keys::text[]))"
+                        + " WHERE (namespace, idempotency_key) IN"
+                        + " (SELECT * FROM unnest(:keyNamespaces::text[], :keys::text[]))"
                         + " UNION ALL SELECT false, NULL, " + COLUMNS + " FROM " + WORKLOADS
                         + " WHERE (namespace, name) IN (SELECT * FROM unnest(:namespaces::text[], :names::text[]))")
                 .param("keyNamespaces", keys.stream().map(Map.Entry::getKey).toArray(String[]::new))
@@ -202,7 +203,10 @@ public class WorkloadStore {
         return found;
     }
 
-    /** The workloads stored under a group's keys, by {@code namespace/key}, and its names taken, as {@code namespace/name}. */
+    /**
+     * The workloads stored under a group's keys, by {@code namespace/key}, and its names taken, as
+     * {@code namespace/name}.
+     */
     public record Collisions(Map<String, WorkloadRow> byKey, Set<String> names) {
     }
 
