@@ -32,6 +32,27 @@ public final class Manifests {
                 """.formatted(clusterQueue, withinClusterQueue, nominalCpu, clusterQueue);
     }
 
+    /**
+     * A Kueue Workload of one pod asking for one cpu, in LocalQueue {@code queue}, with one more field of its spec
+     * ({@code specField}, e.g. {@code "active: false"}).
+     */
+    public static String workload(String name, String queue, String specField) {
+        return """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: Workload
+                metadata: {name: %s}
+                spec:
+                  queueName: %s
+                  %s
+                  podSets:
+                  - name: main
+                    count: 1
+                    template:
+                      spec:
+                        containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]
+                """.formatted(name, queue, specField);
+    }
+
     /** A batch Job of one pod asking for {@code cpu}, in LocalQueue {@code queue}, with an explicit priority class. */
     public static String job(String name, String queue, String cpu, String priorityClass) {
         String labels = queue == null ? "{}" : "{kueue.x-k8s.io/queue-name: " + queue + "}";

@@ -88,20 +88,7 @@ class AllowedPriorityClassesApiTest extends PlatformApplicationTest {
 
     @Test
     void aWorkloadsOwnPriorityWithoutAClassIsRefusedInARestrictedTeam() {
-        Response explicit = api.postYaml(WORKLOADS, """
-                apiVersion: kueue.x-k8s.io/v1beta1
-                kind: Workload
-                metadata: {name: own-priority}
-                spec:
-                  queueName: lq
-                  priority: 5000
-                  podSets:
-                  - name: main
-                    count: 1
-                    template:
-                      spec:
-                        containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]
-                """);
+        Response explicit = api.postYaml(WORKLOADS, Manifests.workload("own-priority", "lq", "priority: 5000"));
 
         assertThat(explicit.status()).as(explicit.body()).isEqualTo(422);
         assertThat(explicit.json().at("/errors/0/path").asString()).isEqualTo("spec.priority");

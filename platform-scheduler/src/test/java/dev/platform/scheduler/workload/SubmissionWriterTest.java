@@ -136,20 +136,8 @@ class SubmissionWriterTest extends PlatformApplicationTest {
                     spec:
                       containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]
                 """, "boost-1", "bob");
-        SubmissionWriter.Waiting inactive = waiting("""
-                apiVersion: kueue.x-k8s.io/v1beta1
-                kind: Workload
-                metadata: {name: inactive}
-                spec:
-                  queueName: lq
-                  active: false
-                  podSets:
-                  - name: main
-                    count: 1
-                    template:
-                      spec:
-                        containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]
-                """, null, "alice");
+        SubmissionWriter.Waiting inactive = waiting(Manifests.workload("inactive", "lq", "active: false"), null,
+                "alice");
         SubmissionWriter.Waiting another = waiting(Manifests.job("another", "lq", "1", null), null, "bob");
         PlatformClient.Response stored = keyed(Manifests.job("stored-before", "lq", "1", null), "stored-1");
         assertThat(stored.status()).isEqualTo(201);
