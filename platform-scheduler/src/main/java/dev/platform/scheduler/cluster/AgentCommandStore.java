@@ -30,6 +30,19 @@ public class AgentCommandStore {
     /** The most commands one poll answers; the agent asks again for the rest at once. */
     static final int DELIVERY_BATCH = 1000;
 
+    /**
+     * A cluster's commands in id order, the START commands queued by {@link #enqueueStarts} with their workload's
+     * manifest as stored now (a checkpoint recorded since the admission is in it, as a JobSet started now should
+     * carry it); a START whose workload is gone (deleted by history retention long after it ended) goes as stored.
+     */
+    private static final String DELIVERY = """
+            SELECT c.seq, c.type, c.workload_uid, c.namespace, c.name, c.expires_at,
+                   (CASE WHEN w.manifest IS NULL THEN c.payload
+                         ELSE jsonb_set(c.payload, '{manifest}', w.manifest) END)::text AS payload
+            FROM agent_command c
+                 LEFT JOIN workload w ON c.type = 'START' AND c.payload -> 'manifest' IS NULL AND w.uid = c.workload_uid
+            WHERE c.cluster = ? AND %s ORDER BY c.seq LIMIT ?""";
+
     private final JdbcClient jdbc;
     private final JsonMapper json;
     private final CommandSignals signals;
@@ -119,15 +132,16 @@ public class AgentCommandStore {
 
     /**
      * A START command for {@link #enqueueStarts}: its payload without the manifest, which is the workload's as
-     * stored (its {@code manifest} is ignored).
+     * stored when the command is delivered (its {@code manifest} is ignored).
      */
     public record NewStart(String cluster, UUID workloadUid, String namespace, String name, CommandPayload payload) {
     }
 
     /**
      * Queues START commands as {@link #enqueue} queues one, in one statement and in their order: a cycle that
-     * admits thousands of workloads writes their commands in one round trip. Each payload gets its workload's
-     * stored manifest inside PostgreSQL, so no manifest is read, parsed and written again here.
+     * admits thousands of workloads writes their commands in one round trip. The manifest is not copied into
+     * them: {@link #deliver} adds the workload's stored one (a copy was half of what such a cycle wrote to the
+     * write-ahead log for its commands).
      *
      * @throws UnknownClusterException when no agent ever reported for one of the clusters
      */
@@ -144,11 +158,9 @@ public class AgentCommandStore {
         });
         jdbc.sql("""
                         INSERT INTO agent_command (cluster, type, workload_uid, namespace, name, payload)
-                        SELECT d.cluster, 'START', d.uid, d.namespace, d.name,
-                               jsonb_set(d.payload::jsonb, '{manifest}', w.manifest)
+                        SELECT d.cluster, 'START', d.uid, d.namespace, d.name, d.payload::jsonb - 'manifest'
                         FROM unnest(:clusters::text[], :uids::uuid[], :namespaces::text[], :names::text[],
                                     :payloads::text[]) WITH ORDINALITY AS d(cluster, uid, namespace, name, payload, n)
-                             JOIN workload w ON w.uid = d.uid
                         ORDER BY d.n""")
                 .param("clusters", starts.stream().map(NewStart::cluster).toArray(String[]::new))
                 .param("uids", starts.stream().map(NewStart::workloadUid).toArray(UUID[]::new))
@@ -204,15 +216,10 @@ public class AgentCommandStore {
      */
     List<AgentCommand> deliver(String cluster, Long after) {
         JdbcClient.StatementSpec query = after != null
-                ? jdbc.sql("""
-                        SELECT seq, type, workload_uid, namespace, name, expires_at, payload::text AS payload
-                        FROM agent_command WHERE cluster = ? AND seq > ? ORDER BY seq LIMIT ?""")
+                ? jdbc.sql(DELIVERY.formatted("c.seq > ?"))
                         .params(cluster, after, DELIVERY_BATCH)
                 // agent_command_unacknowledged_idx (V5) holds exactly these rows
-                : jdbc.sql("""
-                        SELECT seq, type, workload_uid, namespace, name, expires_at, payload::text AS payload
-                        FROM agent_command WHERE cluster = ? AND state IN ('Pending', 'Delivered')
-                        ORDER BY seq LIMIT ?""")
+                : jdbc.sql(DELIVERY.formatted("c.state IN ('Pending', 'Delivered')"))
                         .params(cluster, DELIVERY_BATCH);
         List<AgentCommand> commands = query
                 .query((rs, i) -> new AgentCommand(rs.getLong("seq"), CommandType.valueOf(rs.getString("type")),

@@ -4,6 +4,7 @@ import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
+import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.scheduler.testsupport.StoreSliceTest;
 import dev.platform.scheduler.workload.WorkloadTransitions;
 import dev.platform.scheduler.workload.WorkloadTransitions.Admitting;
@@ -145,7 +146,7 @@ class AgentCommandStoreTest {
     }
 
     @Test
-    void startsAreQueuedInTheirOrderEachWithItsWorkloadsStoredManifest() {
+    void startsAreQueuedInTheirOrderAndDeliveredEachWithItsWorkloadsStoredManifest() {
         UUID first = submit(transitions, "team-a", "first", "lq", "cq", 0, StoreSliceTest.NOW);
         UUID second = submit(transitions, "team-b", "second", "lq", "cq", 0, StoreSliceTest.NOW);
         CommandPayload firstPayload = new CommandPayload(null, "high", List.of("pool-a", "pool-b"),
@@ -159,19 +160,33 @@ class AgentCommandStoreTest {
         assertThat(jdbc.sql("SELECT type || ' ' || namespace || '/' || name || '@' || cluster FROM agent_command ORDER BY seq")
                 .query(String.class).list())
                 .containsExactly("START team-b/second@prod-2", "START team-a/first@prod-1");
-        // The payload a START carried when each manifest was read, parsed and written again with it.
+        assertThat(jdbc.sql("SELECT count(*) FROM agent_command WHERE payload -> 'manifest' IS NOT NULL")
+                .query(Long.class).single()).as("no manifest copied into a command").isZero();
+        // Delivered as a START carried them when each manifest was read, parsed and written into the command.
         for (Map.Entry<UUID, CommandPayload> start : Map.of(first, firstPayload, second, secondPayload).entrySet()) {
             CommandPayload p = start.getValue();
             String manifest = jdbc.sql("SELECT manifest::text FROM workload WHERE uid = ?").param(start.getKey())
                     .query(String.class).single();
-            String expected = json.writeValueAsString(new CommandPayload(json.readTree(manifest),
-                    p.priorityClassName(), p.nodePools(), p.nodeLabels(), p.flavor()));
-            assertThat(jdbc.sql("""
-                            SELECT payload = ?::jsonb FROM agent_command WHERE workload_uid = ?""")
-                    .params(expected, start.getKey()).query(Boolean.class).single()).isTrue();
+            CommandPayload expected = new CommandPayload(json.readTree(manifest), p.priorityClassName(),
+                    p.nodePools(), p.nodeLabels(), p.flavor());
+            String cluster = start.getKey().equals(first) ? "prod-1" : "prod-2";
+            assertThat(commands.deliver(cluster, null)).singleElement()
+                    .satisfies(c -> assertThat(c.payload()).isEqualTo(expected));
         }
-        assertThat(commands.deliver("prod-1", null)).singleElement().satisfies(c ->
-                assertThat(c.payload().manifest().path("metadata").path("name").asText()).isEqualTo("first"));
+    }
+
+    @Test
+    void aStartIsDeliveredWithTheCheckpointRecordedAfterItsAdmission() {
+        UUID uid = submit(transitions, "team-a", "resumes", "lq", "cq", 0, StoreSliceTest.NOW);
+        commands.enqueueStarts(List.of(new AgentCommandStore.NewStart("prod-1", uid, "team-a", "resumes",
+                new CommandPayload(null, null, List.of("pool-a"), Map.of(), null))));
+
+        Instant checkpoint = StoreSliceTest.NOW.plusSeconds(600);
+        assertThat(transitions.recordCheckpoints(Map.of(uid, checkpoint))).containsExactly(uid);
+
+        assertThat(commands.deliver("prod-1", null)).singleElement().satisfies(c -> assertThat(c.payload().manifest()
+                .path("metadata").path("annotations").path(PreemptionAnnotations.LAST_CHECKPOINT).asString())
+                .isEqualTo(checkpoint.toString()));
     }
 
     private UUID admittedIn(String cluster) {
