@@ -19,8 +19,13 @@ final class ChangeFeed {
 
     /** Starts after the latest change now committed: a rebuild reads everything before it. */
     ChangeFeed(WorkloadStore workloads) {
+        this(workloads, workloads.latestChange());
+    }
+
+    /** Starts after {@code position}: the state read before was the state at that position or later. */
+    ChangeFeed(WorkloadStore workloads, long position) {
         this.workloads = workloads;
-        this.lastChangeSeq = workloads.latestChange();
+        this.lastChangeSeq = position;
     }
 
     long position() {

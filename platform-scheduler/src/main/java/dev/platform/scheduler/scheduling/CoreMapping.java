@@ -45,6 +45,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /** Translates between the API's exact model and the core's milli-unit records. */
 public final class CoreMapping {
@@ -93,10 +94,19 @@ public final class CoreMapping {
     }
 
     public static Workload workload(WorkloadRow row) {
+        return workload(row, CoreMapping::podSets);
+    }
+
+    /** The row in the core's terms, its pod sets mapped by {@code podSets} (which may share what it mapped). */
+    static Workload workload(WorkloadRow row, Function<List<PodSetSpec>, List<PodSet>> podSets) {
         Integer maximum = row.maximumExecutionTimeSeconds();
         return new Workload(row.uid().toString(), row.namespace(), row.name(), row.queueName(), row.priority(),
-                row.queueTimestamp(), row.podSets().stream().map(CoreMapping::podSet).toList(),
-                row.priorityClassName(), maximum == null ? null : Duration.ofSeconds(maximum));
+                row.queueTimestamp(), podSets.apply(row.podSets()), row.priorityClassName(),
+                maximum == null ? null : Duration.ofSeconds(maximum));
+    }
+
+    static List<PodSet> podSets(List<PodSetSpec> specs) {
+        return specs.stream().map(CoreMapping::podSet).toList();
     }
 
     static PodSet podSet(PodSetSpec spec) {

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.scheduler.cluster.NodePoolPlacement;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
@@ -11,8 +12,11 @@ import dev.platform.scheduler.core.lifecycle.AdmittedRun;
 import dev.platform.scheduler.core.lifecycle.LifecycleTimers;
 import dev.platform.scheduler.core.lifecycle.PodsReady;
 import dev.platform.scheduler.core.lifecycle.WaitForPodsReady;
+import dev.platform.scheduler.core.model.Admission;
+import dev.platform.scheduler.core.model.PodSet;
 import dev.platform.scheduler.core.model.Workload;
 import dev.platform.scheduler.core.placement.SlicePlacement;
+import dev.platform.scheduler.workload.StoredAdmission;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadState;
 
@@ -22,9 +26,11 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * What the scheduling loop knows, kept in step in one place (Kueue's cache and queue manager): the
@@ -70,6 +76,9 @@ final class SchedulerCache {
      */
     private final Map<String, Workload> waitingForNodePool = new HashMap<>();
     private final LifecycleTimers lifecycle;
+    /** A row and an admission in the core's terms; {@link #restore} shares what rows share. */
+    private Function<WorkloadRow, Workload> toCore = CoreMapping::workload;
+    private Function<StoredAdmission, Admission> toCoreAdmission = CoreMapping::admission;
 
     SchedulerCache(Clock clock, SchedulerSettings settings, WaitForPodsReady podsReady, Observer observer) {
         this.state = new SchedulerState(clock, settings);
@@ -107,9 +116,22 @@ final class SchedulerCache {
         return Collections.unmodifiableMap(versions);
     }
 
-    /** Loads the active workloads read at a rebuild, with the pools they hold. */
+    /**
+     * Loads the active workloads read at a rebuild, with the pools they hold. Rows read together share their
+     * decoded pod sets and admissions (a backlog holds many copies of few shapes), so each shared one is mapped
+     * into the core's terms once: the core's pod sets and admissions are immutable values.
+     */
     void restore(Collection<WorkloadRow> active) {
-        active.forEach(this::reconcile);
+        Map<List<PodSetSpec>, List<PodSet>> podSets = new IdentityHashMap<>();
+        Map<StoredAdmission, Admission> admissions = new IdentityHashMap<>();
+        toCore = row -> CoreMapping.workload(row, specs -> podSets.computeIfAbsent(specs, CoreMapping::podSets));
+        toCoreAdmission = stored -> admissions.computeIfAbsent(stored, CoreMapping::admission);
+        try {
+            active.forEach(this::reconcile);
+        } finally {
+            toCore = CoreMapping::workload;
+            toCoreAdmission = CoreMapping::admission;
+        }
         active.stream().filter(r -> r.state().holdsQuota() || r.state() == WorkloadState.Evicted)
                 .forEach(placement::restore);
     }
@@ -150,7 +172,7 @@ final class SchedulerCache {
                 if (held) {
                     state.workloadFinished(uid);
                 }
-                Workload workload = CoreMapping.workload(row);
+                Workload workload = toCore.apply(row);
                 if (previous == null) {
                     observer.submitted(workload, row);
                 }
@@ -165,7 +187,7 @@ final class SchedulerCache {
             }
             case Admitted, Running, Evicted -> {
                 if (!held && row.admission() != null) {
-                    state.addAdmitted(CoreMapping.workload(row), CoreMapping.admission(row.admission()),
+                    state.addAdmitted(toCore.apply(row), toCoreAdmission.apply(row.admission()),
                             row.admittedAt(), row.lastCheckpoint());
                 } else if (held) {
                     state.changePriority(uid, row.priority());

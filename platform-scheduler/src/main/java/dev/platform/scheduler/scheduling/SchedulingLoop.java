@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -68,6 +69,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     private final QuiescedTasks quiescedTasks = new QuiescedTasks();
     private final LocalQueueUsageSync localQueueUsage;
     private final Set<String> lostWorkResources;
+    private final RebuildPrefetch prefetch;
 
     private volatile boolean running;
     private volatile boolean leading;
@@ -104,6 +106,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
         this.configuration = new ConfigurationMirror(config);
         this.leadership = new SchedulerLeadership(dataSource, ManagementFactory.getRuntimeMXBean().getName()
                 + "/" + UUID.randomUUID().toString().substring(0, 8), properties.leaderLease());
+        this.prefetch = properties.enabled() ? RebuildPrefetch.start(workloads, clock) : RebuildPrefetch.none();
     }
 
     /** Asks for a turn as soon as possible. */
@@ -122,6 +125,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
      * maintenance that rewrites tables behind the loop's back. Runs inline when the loop is not running.
      */
     public CompletableFuture<Void> quiesced(Runnable task) {
+        prefetch.discard();
         if (!running) {
             return QuiescedTasks.runNow(task);
         }
@@ -208,6 +212,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
             stepDown();
         }
         if (!leadership.holds() && !leadership.tryAcquire()) {
+            prefetch.expire();
             return false;
         }
         rebuild();
@@ -232,13 +237,16 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
                 configuration.flavorLabels(), configuration.nonPreemptingClasses());
         cache.placement().replaceInventory(inventory.pools(clock.instant().minus(staleness)));
         configuration.reset();
-        feed = new ChangeFeed(workloads);
+        Optional<RebuildPrefetch.Snapshot> prefetched = prefetch.take();
+        feed = prefetched.map(read -> new ChangeFeed(workloads, read.position()))
+                .orElseGet(() -> new ChangeFeed(workloads));
         reloadConfiguration();
         localQueueUsage.restore(cache.state(), leadership.epoch());
-        List<WorkloadRow> active = workloads.active();
+        List<WorkloadRow> active = prefetched.map(RebuildPrefetch.Snapshot::active).orElseGet(workloads::active);
         cache.restore(active);
         forecasts.leadershipTaken(feed.position(), CoreMapping::workload);
-        log.info("scheduler state rebuilt: {} active workloads, change feed at {}", active.size(), feed.position());
+        log.info("scheduler state rebuilt: {} active workloads{}, change feed at {}", active.size(),
+                prefetched.isPresent() ? " (read ahead)" : "", feed.position());
     }
 
     /** Applies what changed since the last turn; true when anything did. */
