@@ -325,8 +325,9 @@ public class WorkloadTransitions {
     /**
      * Sets why Pending workloads wait, in one statement, without a new version (waiting is no change the
      * loop acts on); a {@code condition}=False entry is appended only for those whose reason or message
-     * changed, so an unchanged reason is not repeated in a timeline, in the notes' order and by the same
-     * statement (a first cycle after a start notes a whole backlog: its changed rows are not sent back and forth).
+     * changed, so an unchanged reason is not repeated in a timeline, by the same statement (a first cycle after a
+     * start notes a whole backlog: its changed rows are not sent back and forth), in workload order as
+     * {@link #appendEvents} appends.
      * An inactive workload keeps its reason (Deactivated): a cycle decided before it was stopped must not write
      * over it. The reasons are rows of their own narrow table, not of the workload's (migration V37).
      */
@@ -340,17 +341,17 @@ public class WorkloadTransitions {
         jdbc.sql("""
                         WITH d AS (
                             SELECT * FROM unnest(:uids::uuid[], :reasons::text[], :messages::text[])
-                                          WITH ORDINALITY AS d(uid, reason, message, n)),
+                                          AS d(uid, reason, message)),
                         noted AS (
                             INSERT INTO workload_pending_reason AS r (workload_uid, reason, message)
                             SELECT d.uid, d.reason, d.message FROM d JOIN workload w ON w.uid = d.uid
-                            WHERE w.state = 'Pending' AND w.active
+                            WHERE w.state = 'Pending' AND w.active ORDER BY d.uid
                             ON CONFLICT (workload_uid) DO UPDATE SET reason = excluded.reason, message = excluded.message
                             WHERE r.reason IS DISTINCT FROM excluded.reason OR r.message IS DISTINCT FROM excluded.message
                             RETURNING r.workload_uid)
                         INSERT INTO workload_event (workload_uid, at, type, status, reason, message)
                         SELECT d.uid, :at::timestamptz, :condition, 'False', d.reason, d.message
-                        FROM noted JOIN d ON d.uid = noted.workload_uid ORDER BY d.n""")
+                        FROM noted JOIN d ON d.uid = noted.workload_uid ORDER BY d.uid""")
                 .param("uids", last.stream().map(PendingNote::uid).toArray(UUID[]::new))
                 .param("reasons", last.stream().map(n -> n.reason().name()).toArray(String[]::new))
                 .param("messages", last.stream().map(PendingNote::message).toArray(String[]::new))
@@ -827,8 +828,11 @@ public class WorkloadTransitions {
     }
 
     /**
-     * Appends timeline entries in one statement, in their order (callers add the entries a transition does not say
-     * itself): one multi-row INSERT from arrays, so a cycle's hundred thousand entries cost one round trip.
+     * Appends timeline entries in one statement, each workload's in their order (callers add the entries a
+     * transition does not say itself): one multi-row INSERT from arrays, so a cycle's hundred thousand entries cost
+     * one round trip. In workload order: the timeline index is keyed by workload, and entries inserted in its key
+     * order fill each of its pages at once instead of visiting every page many times (a quarter less time for a
+     * hundred thousand; a timeline is read per workload, so the order across workloads says nothing).
      */
     public void appendEvents(List<NewEvent> events) {
         if (events.isEmpty()) {
@@ -840,7 +844,7 @@ public class WorkloadTransitions {
                         FROM unnest(:uids::uuid[], :ats::timestamptz[], :types::text[], :statuses::text[],
                                     :reasons::text[], :messages::text[])
                              WITH ORDINALITY AS e(uid, at, type, status, reason, message, n)
-                        ORDER BY n""")
+                        ORDER BY uid, n""")
                 .param("uids", events.stream().map(NewEvent::uid).toArray(UUID[]::new))
                 .param("ats", events.stream().map(e -> e.at().toString()).toArray(String[]::new))
                 .param("types", events.stream().map(NewEvent::type).toArray(String[]::new))

@@ -162,15 +162,17 @@ class WorkloadTransitionsTest {
                         "train cq default cpu 1.5", "train cq default memory 1073741824");
         assertThat(jdbc.sql("""
                         SELECT w.name || ' ' || e.type || '=' || e.status || '/' || e.reason || ' ' || e.message
-                        FROM workload_event e JOIN workload w ON w.uid = e.workload_uid WHERE e.at = ? ORDER BY e.id""")
+                        FROM workload_event e JOIN workload w ON w.uid = e.workload_uid WHERE e.at = ?
+                        ORDER BY w.name, e.id""")
                 .param(java.sql.Timestamp.from(T1)).query(String.class).list())
+                .as("each workload's timeline in its order")
                 .containsExactly(
-                        "train QuotaReserved=True/QuotaReserved Quota reserved in ClusterQueue cq",
-                        "train Admitted=True/Admitted The workload is admitted",
                         "eval QuotaReserved=True/QuotaReserved Quota reserved in ClusterQueue cq",
                         "eval Admitted=True/Admitted The workload is admitted",
                         "serve QuotaReserved=True/QuotaReserved Quota reserved in ClusterQueue cq-b",
-                        "serve Admitted=True/Admitted The workload is admitted");
+                        "serve Admitted=True/Admitted The workload is admitted",
+                        "train QuotaReserved=True/QuotaReserved Quota reserved in ClusterQueue cq",
+                        "train Admitted=True/Admitted The workload is admitted");
         assertThat(jdbc.sql("SELECT count(*) FROM workload_event").query(Long.class).single()).isEqualTo(6);
         assertThat(jdbc.sql("""
                         SELECT cluster_queue || ' ' || pending || ' ' || admitted FROM cluster_queue_workload_count
@@ -254,7 +256,7 @@ class WorkloadTransitionsTest {
     }
 
     @Test
-    void recordPendingAppendsTheChangedReasonsInTheNotesOrder() {
+    void recordPendingAppendsTheChangedReasonsInWorkloadOrder() {
         UUID second = submit(transitions, "team-a", "second", "lq", "cq", 5, T0);
         UUID third = submit(transitions, "team-a", "third", "lq", "cq", 5, T0);
 
@@ -264,11 +266,14 @@ class WorkloadTransitionsTest {
                 new WorkloadTransitions.PendingNote(second, PendingReason.WaitingForNodePool, "no pool")),
                 "QuotaReserved", T1);
 
-        assertThat(jdbc.sql("SELECT workload_uid, reason, message FROM workload_event WHERE at = ? ORDER BY id")
+        String appended = "SELECT workload_uid, reason, message FROM workload_event WHERE at = ? ORDER BY ";
+        List<String> byId = jdbc.sql(appended + "id").param(java.sql.Timestamp.from(T1))
+                .query((rs, i) -> rs.getObject(1, UUID.class) + "/" + rs.getString(2) + "/" + rs.getString(3)).list();
+        assertThat(byId).as("unchanged (the submission's own reason) left out")
+                .containsExactlyInAnyOrder(third + "/QueueStopped/stopped", second + "/WaitingForNodePool/no pool");
+        assertThat(byId).as("appended in the timeline index's order").isEqualTo(jdbc.sql(appended + "workload_uid")
                 .param(java.sql.Timestamp.from(T1))
-                .query((rs, i) -> rs.getObject(1, UUID.class) + "/" + rs.getString(2) + "/" + rs.getString(3)).list())
-                .as("unchanged (the submission's own reason) left out, the rest in order")
-                .containsExactly(third + "/QueueStopped/stopped", second + "/WaitingForNodePool/no pool");
+                .query((rs, i) -> rs.getObject(1, UUID.class) + "/" + rs.getString(2) + "/" + rs.getString(3)).list());
         assertThat(store.find(third).orElseThrow().pendingReason()).isEqualTo("QueueStopped");
     }
 
