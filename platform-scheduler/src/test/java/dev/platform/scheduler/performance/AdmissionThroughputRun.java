@@ -11,6 +11,7 @@ import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.TestIdentity;
 import tools.jackson.databind.json.JsonMapper;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -62,6 +63,7 @@ final class AdmissionThroughputRun {
                     .param(NAMESPACE).query(Long.class).single() == backlog);
 
             LoadAverage load = LoadAverage.start();
+            StatementStatistics.reset(host.jdbc());
             assertThat(api.postYaml("/api/v1/manifests", configuration(queues, backlog / queues + 1, "None"))
                     .status()).isEqualTo(200);
             long released = System.nanoTime();
@@ -71,6 +73,7 @@ final class AdmissionThroughputRun {
                     .sql("SELECT EXISTS (SELECT 1 FROM workload WHERE namespace = ? AND state = 'Pending')")
                     .param(NAMESPACE).query(Boolean.class).single());
             double seconds = (System.nanoTime() - released) / 1e9;
+            StatementStatistics.write(host.jdbc(), Path.of("target", "performance-work", "admission", "statements.txt"));
             assertThat(host.jdbc().sql("SELECT count(*) FROM workload WHERE namespace = ? AND state = 'Admitted'")
                     .param(NAMESPACE).query(Long.class).single()).as("every one admitted").isEqualTo(backlog);
             Map<String, Object> figures = new LinkedHashMap<>();

@@ -29,6 +29,9 @@ final class BenchmarkPostgres implements AutoCloseable {
                     .setCleanDataDirectory(true)
                     .setPGStartupWait(Duration.ofSeconds(120));
             EmbeddedPostgresConfiguration.serverSettings(true).forEach(builder::setServerConfig);
+            if (StatementStatistics.ON) {
+                builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+            }
             postgres = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("could not start the benchmarks' PostgreSQL", e);

@@ -23,7 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Run it with {@value #COMMAND} (the profile also runs the hotswap, console and core benchmarks first).
  * {@code -Dplatform.performance.phases=baseline,rest} picks phases; {@code -Dplatform.performance.publish=false}
  * keeps the docs as they are; {@code -Dplatform.performance.jfr=true} records a JFR profile of each scheduler
- * into target/performance-work/<phase>/; {@code -Dplatform.performance.size=small} runs every phase at a tenth
+ * into target/performance-work/<phase>/; {@code -Dplatform.performance.statements=true} writes PostgreSQL's
+ * statement statistics of the admission and start-up phases there ({@link StatementStatistics});
+ * {@code -Dplatform.performance.size=small} runs every phase at a tenth
  * of its size or less, to try the benchmarks out; {@code -Dplatform.performance.reduced=baseline,large-scale,rest}
  * runs the named phases so (baseline: every ClusterQueue, a tenth of the workloads; large-scale: a tenth of the
  * ClusterQueues; rest: a tenth of the submissions; agent: 1,000 workloads of 10,000). A published section names its size.
@@ -87,7 +89,7 @@ class EndToEndBenchmark {
                 }
             }
         }
-        if (Boolean.parseBoolean(System.getProperty("platform.performance.publish", "true"))) {
+        if (PerformanceResults.PUBLISHING) {
             PerformanceResults.publish(PerformanceResults.repository(), command());
         }
     }
@@ -95,7 +97,7 @@ class EndToEndBenchmark {
     /** The command as it was given: the profile's, with the options of this run. */
     static String command() {
         StringBuilder command = new StringBuilder(COMMAND);
-        for (String option : List.of("phases", "reduced", "size", "clients", "jfr")) {
+        for (String option : List.of("phases", "reduced", "size", "clients", "jfr", "statements")) {
             String value = System.getProperty("platform.performance." + option);
             if (value != null) {
                 command.append(" -Dplatform.performance.").append(option).append('=').append(value);

@@ -3,6 +3,7 @@ package dev.platform.scheduler.performance;
 import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.PlatformClient;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -49,7 +50,10 @@ final class StartupRun {
         int admitted = queues * admittedPerQueue;
         int pending = queues * pendingPerQueue;
         LoadAverage load = LoadAverage.start();
-        SchedulerHost.Startup startup = host.restart(() -> seed(host, queues, admitted, pending));
+        SchedulerHost.Startup startup = host.restart(() -> {
+            seed(host, queues, admitted, pending);
+            StatementStatistics.reset(host.jdbc());
+        });
         long ready = System.nanoTime();
         // Whether any is still without a reason, not a count: counting 100,000 rows every 100 ms took a good part of
         // a core of the database while it wrote the reasons this times.
@@ -58,6 +62,7 @@ final class StartupRun {
                         + " AND NOT EXISTS (SELECT 1 FROM workload_pending_reason r WHERE r.workload_uid = w.uid))")
                 .param(NAMESPACE).query(Boolean.class).single());
         double caughtUp = (System.nanoTime() - ready) / 1e9;
+        StatementStatistics.write(host.jdbc(), Path.of("target", "performance-work", "startup", "statements.txt"));
         assertThat(host.jdbc().sql("SELECT count(*) FROM workload w JOIN workload_pending_reason r"
                         + " ON r.workload_uid = w.uid WHERE namespace = ? AND state = 'Pending'")
                 .param(NAMESPACE).query(Long.class).single())
