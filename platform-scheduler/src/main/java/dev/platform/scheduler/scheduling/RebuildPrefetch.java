@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -21,10 +22,11 @@ import java.util.function.Supplier;
  * database is migrated by then), instead of after the whole context has started. At 150,000 active workloads
  * that reading is a few seconds of a start-up, and the context's last seconds leave a core free for it.
  *
- * <p>It is the state at its position, as a rebuild's own reading is: the feed from that position brings every
- * later change. Used by the first rebuild only, and only while {@link #MAXIMUM_AGE} old: a standby replica that
- * takes over later reads afresh, and so does every rebuild after maintenance rewrote tables behind the loop's
- * back ({@link #discard}).
+ * <p>Used by the first rebuild only, and only while it is still the state: when no workload changed since its
+ * position (a rebuild restores what the rows say, such as the node pools an admitted workload holds, that the
+ * change feed's reconciling does not), and while {@link #MAXIMUM_AGE} old. A standby replica that takes over
+ * later reads afresh, and so does every rebuild after maintenance rewrote tables behind the loop's back
+ * ({@link #discard}).
  */
 final class RebuildPrefetch {
 
@@ -83,17 +85,18 @@ final class RebuildPrefetch {
 
     /**
      * The snapshot, once, waiting for the reading to finish; empty after the first call, after {@link #discard},
-     * when the snapshot is older than {@link #MAXIMUM_AGE}, or when the reading failed (logged: the rebuild then
-     * reads for itself).
+     * when a workload changed since its position ({@code latestChange}, read after the reading finished), when it
+     * is older than {@link #MAXIMUM_AGE}, or when the reading failed (logged: the rebuild then reads for itself).
      */
-    Optional<Snapshot> take() {
+    Optional<Snapshot> take(LongSupplier latestChange) {
         CompletableFuture<Read> read = reading.getAndSet(null);
         if (read == null) {
             return Optional.empty();
         }
         try {
             Read done = read.join();
-            if (Duration.between(done.at(), clock.instant()).compareTo(MAXIMUM_AGE) > 0) {
+            if (Duration.between(done.at(), clock.instant()).compareTo(MAXIMUM_AGE) > 0
+                    || latestChange.getAsLong() != done.snapshot().position()) {
                 return Optional.empty();
             }
             return Optional.of(done.snapshot());

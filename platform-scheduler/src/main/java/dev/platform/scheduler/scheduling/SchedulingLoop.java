@@ -237,7 +237,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
                 configuration.flavorLabels(), configuration.nonPreemptingClasses());
         cache.placement().replaceInventory(inventory.pools(clock.instant().minus(staleness)));
         configuration.reset();
-        Optional<RebuildPrefetch.Snapshot> prefetched = prefetch.take();
+        Optional<RebuildPrefetch.Snapshot> prefetched = prefetch.take(workloads::latestChange);
         feed = prefetched.map(read -> new ChangeFeed(workloads, read.position()))
                 .orElseGet(() -> new ChangeFeed(workloads));
         reloadConfiguration();

@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The first rebuild's read-ahead: used once, waited for when still reading, and never where it could be stale
- * (after maintenance behind the loop's back, or long after it was read); a failed read leaves the rebuild to read.
+ * (after a workload changed, after maintenance behind the loop's back, or long after it was read); a failed read
+ * leaves the rebuild to read.
  */
 class RebuildPrefetchTest {
 
@@ -31,8 +32,8 @@ class RebuildPrefetchTest {
 
         Thread release = new Thread(reading::countDown);
         release.start();
-        assertThat(prefetch.take()).hasValueSatisfying(s -> assertThat(s.position()).isEqualTo(42));
-        assertThat(prefetch.take()).as("a later rebuild reads for itself").isEmpty();
+        assertThat(prefetch.take(() -> 42)).hasValueSatisfying(s -> assertThat(s.position()).isEqualTo(42));
+        assertThat(prefetch.take(() -> 42)).as("a later rebuild reads for itself").isEmpty();
         assertThat(reads).hasValue(1);
         release.join();
     }
@@ -43,19 +44,28 @@ class RebuildPrefetchTest {
 
         prefetch.discard();
 
-        assertThat(prefetch.take()).isEmpty();
+        assertThat(prefetch.take(() -> 42)).isEmpty();
     }
 
     @Test
     void aSnapshotOlderThanItsMaximumAgeIsNotUsed() {
         RebuildPrefetch prefetch = RebuildPrefetch.start(() -> new RebuildPrefetch.Snapshot(7, List.of()), clock);
-        assertThat(prefetch.take()).isPresent();
+        assertThat(prefetch.take(() -> 7)).isPresent();
 
         RebuildPrefetch late = RebuildPrefetch.start(() -> new RebuildPrefetch.Snapshot(7, List.of()), clock);
         late.expire();
         clock.advance(RebuildPrefetch.MAXIMUM_AGE.plus(Duration.ofSeconds(1)));
 
-        assertThat(late.take()).as("a standby that takes over later reads afresh").isEmpty();
+        assertThat(late.take(() -> 7)).as("a standby that takes over later reads afresh").isEmpty();
+    }
+
+    @Test
+    void aSnapshotIsNotUsedOnceAWorkloadChangedAfterIt() {
+        RebuildPrefetch prefetch = RebuildPrefetch.start(() -> new RebuildPrefetch.Snapshot(7, List.of()), clock);
+
+        assertThat(prefetch.take(() -> 8))
+                .as("what a rebuild restores beyond the feed (the pools admitted workloads hold) is read afresh")
+                .isEmpty();
     }
 
     @Test
@@ -64,12 +74,12 @@ class RebuildPrefetchTest {
             throw new IllegalStateException("connection refused");
         }, clock);
 
-        assertThat(prefetch.take()).isEmpty();
+        assertThat(prefetch.take(() -> 42)).isEmpty();
     }
 
     @Test
     void aLoopThatReadsAtEveryRebuildHasNothingAhead() {
-        assertThat(RebuildPrefetch.none().take()).isEmpty();
+        assertThat(RebuildPrefetch.none().take(() -> 0)).isEmpty();
     }
 
     private static void await(CountDownLatch latch) {
