@@ -21,6 +21,8 @@ import dev.platform.scheduler.workload.WorkloadTransitions;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.interceptor.TransactionAspectSupport;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.time.Clock;
@@ -61,10 +63,12 @@ public class DecisionCommitter {
     private final EpochFence fence;
     private final JsonMapper json;
     private final Clock clock;
+    private final WideWaitWriter wideWaits;
 
     DecisionCommitter(WorkloadTransitions transitions, WorkloadStore workloads, AgentCommandStore commands,
                       PreemptionStore preemptions, HotswapStore hotswaps, EpochFence fence, JsonMapper json,
-                      Clock clock, LostWorkMeter lostWork) {
+                      Clock clock, LostWorkMeter lostWork, WideWaitWriter wideWaits) {
+        this.wideWaits = wideWaits;
         this.lostWork = lostWork;
         this.transitions = transitions;
         this.workloads = workloads;
@@ -304,6 +308,17 @@ public class DecisionCommitter {
     }
 
     private void recordWaiting(Batch batch, List<WorkloadDecision.Wait> waits) {
+        if (batch.epoch != null && waits.size() >= WideWaitWriter.WIDE
+                && TransactionSynchronizationManager.isSynchronizationActive()) {
+            // a whole backlog's reasons: several connections write them once the turn's transaction committed
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    wideWaits.write(batch.epoch, batch.now, waits);
+                }
+            });
+            return;
+        }
         Map<String, List<WorkloadTransitions.PendingNote>> byCondition = new LinkedHashMap<>();
         waits.forEach(w -> byCondition.computeIfAbsent(w.condition(), c -> new ArrayList<>())
                 .add(new WorkloadTransitions.PendingNote(w.uid(), w.reason(), w.message())));

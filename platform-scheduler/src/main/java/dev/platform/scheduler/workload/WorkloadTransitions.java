@@ -70,6 +70,15 @@ public class WorkloadTransitions {
         jdbc.sql("SELECT pg_advisory_xact_lock(?)").param(WORKLOAD_CHANGES_LOCK).query().singleValue();
     }
 
+    /**
+     * The same lock in its shared mode, until the end of the current transaction: for writers of what waiting
+     * workloads are told ({@link #recordPending}), which no other writer may interleave with but which may run
+     * beside each other. They draw no change sequence.
+     */
+    public void lockChangesShared() {
+        jdbc.sql("SELECT pg_advisory_xact_lock_shared(?)").param(WORKLOAD_CHANGES_LOCK).query().singleValue();
+    }
+
     // ---- submission -------------------------------------------------------------------------
 
     /**
