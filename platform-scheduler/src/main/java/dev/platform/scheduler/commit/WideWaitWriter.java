@@ -57,24 +57,29 @@ class WideWaitWriter implements DisposableBean {
         });
     }
 
-    /** Writes {@code waits} (the last of each workload) as the leader of {@code epoch}, and returns when all landed. */
+    /**
+     * Writes {@code waits} as the leader of {@code epoch}, as {@link WorkloadTransitions#recordPending} would in
+     * one transaction (each condition's in turn, the last note of a workload), and returns when all landed.
+     */
     void write(long epoch, Instant now, List<WorkloadDecision.Wait> waits) {
-        Map<UUID, WorkloadDecision.Wait> last = new LinkedHashMap<>();
-        waits.forEach(w -> last.put(w.uid(), w));
+        Map<String, Map<UUID, PendingNote>> byCondition = new LinkedHashMap<>();
+        waits.forEach(w -> byCondition.computeIfAbsent(w.condition(), c -> new LinkedHashMap<>())
+                .put(w.uid(), new PendingNote(w.uid(), w.reason(), w.message())));
+        byCondition.forEach((condition, notes) -> write(epoch, now, condition, new ArrayList<>(notes.values())));
+    }
+
+    /** One condition's notes, one a workload, in parts by workload order, all parts at once. */
+    private void write(long epoch, Instant now, String condition, List<PendingNote> notes) {
         // PostgreSQL orders uuids as their text does
-        List<WorkloadDecision.Wait> ordered = new ArrayList<>(last.values());
-        ordered.sort(Comparator.comparing(w -> w.uid().toString()));
-        int size = (ordered.size() + WRITERS - 1) / WRITERS;
+        notes.sort(Comparator.comparing(n -> n.uid().toString()));
+        int size = (notes.size() + WRITERS - 1) / WRITERS;
         List<Future<?>> parts = new ArrayList<>();
-        for (int from = 0; from < ordered.size(); from += size) {
-            List<WorkloadDecision.Wait> part = ordered.subList(from, Math.min(ordered.size(), from + size));
+        for (int from = 0; from < notes.size(); from += size) {
+            List<PendingNote> part = notes.subList(from, Math.min(notes.size(), from + size));
             parts.add(writers.submit(() -> transactions.executeWithoutResult(status -> {
                 fence.check(epoch);
                 transitions.lockChangesShared();
-                Map<String, List<PendingNote>> byCondition = new LinkedHashMap<>();
-                part.forEach(w -> byCondition.computeIfAbsent(w.condition(), c -> new ArrayList<>())
-                        .add(new PendingNote(w.uid(), w.reason(), w.message())));
-                byCondition.forEach((condition, notes) -> transitions.recordPending(notes, condition, now));
+                transitions.recordPending(part, condition, now);
             })));
         }
         RuntimeException failed = null;
