@@ -4,8 +4,9 @@ import java.time.Instant;
 
 /**
  * When a pending workload is expected to be admitted. With {@link ArrivalBasis#ArrivalHistory},
- * {@code estimatedAdmissionAt} is the median admission over the runs with sampled arrivals and runtimes, and
- * {@code p10} and {@code p90} its 10th and 90th percentiles over them; with {@link ArrivalBasis#NoArrivalHistory}
+ * {@code estimatedAdmissionAt} is, of the runs with sampled arrivals and runtimes, the admission with the least
+ * expected error over the wait (the median weighted by one over each run's wait), and {@code p10} and {@code p90}
+ * the 10th and 90th percentiles of the runs' admissions; with {@link ArrivalBasis#NoArrivalHistory}
  * they come from the runs without arrivals with every runtime at its median, its 10th and its 90th percentile.
  * {@code ifNothingArrivesAt} is the admission in the run without arrivals, every runtime at its median. The times
  * are null when there is no estimate ({@code p10} then holds the earliest possible time for

@@ -85,7 +85,23 @@ class ArrivalForecastTest {
         assertThat(f.p90() == null ? Instant.MAX : f.p90())
                 .as("an overtaking arrival within the half hour is likelier than one in ten (null: later)")
                 .isAfterOrEqualTo(T0.plus(Duration.ofMinutes(60)));
-        assertThat(f.message()).startsWith("median over 21 runs with the submissions expected from the history");
+        assertThat(f.message()).startsWith(
+                "least error over the wait of 21 runs with the submissions expected from the history");
+    }
+
+    @Test
+    void theEstimateWeighsEachRunByOneOverItsWait() {
+        List<Instant> runs = List.of(T0.plus(Duration.ofMinutes(10)), T0.plus(Duration.ofMinutes(12)),
+                T0.plus(Duration.ofMinutes(100)), T0.plus(Duration.ofMinutes(110)), T0.plus(Duration.ofMinutes(120)),
+                Instant.MAX);
+
+        assertThat(Forecaster.leastRelativeError(runs, T0)).as("the plain median is the 100-minute run")
+                .isEqualTo(T0.plus(Duration.ofMinutes(12)));
+        assertThat(Forecaster.leastRelativeError(runs.subList(2, 6), T0)).as("a run that does not admit weighs nothing")
+                .isEqualTo(T0.plus(Duration.ofMinutes(110)));
+        assertThat(Forecaster.leastRelativeError(List.of(T0, T0.plus(Duration.ofSeconds(30)),
+                T0.plus(Duration.ofMinutes(1)), T0.plus(Duration.ofMinutes(2))), T0))
+                .as("a wait under a minute weighs as one minute").isEqualTo(T0.plus(Duration.ofSeconds(30)));
     }
 
     @Test
