@@ -44,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ForecastReplayTest extends PlatformApplicationTest {
 
     static final SimulatedClock CLOCK = new SimulatedClock(ForecastReplay.START);
-    static final long SEED = 15;
+    /** The trace's seed; {@code -Dforecast.replay.seed} replays another draw of the same classes. */
+    static final long SEED = Long.getLong("forecast.replay.seed", 15);
     private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     @TestBean
@@ -115,6 +116,7 @@ class ForecastReplayTest extends PlatformApplicationTest {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("date", date);
         run.put("command", command);
+        run.put("traceSeed", SEED);
         run.put("cpus", Runtime.getRuntime().availableProcessors());
         run.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
         run.put("seconds", Duration.between(began, Instant.now()).toSeconds());
