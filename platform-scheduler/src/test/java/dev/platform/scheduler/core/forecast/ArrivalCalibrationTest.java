@@ -51,9 +51,11 @@ class ArrivalCalibrationTest {
     private static final int SEEDS = 16;
     /**
      * The p10-p90 range's target coverage, and how far these sixteen replays (19,197 forecasts, correlated: the same
-     * few high-priority arrivals decide many of them) may miss it. They cover 82%. Before the rate forgot a queue's
-     * first burst and the range was taken at ranks q(n+1), 73%. The estimate's median error over the wait is 36%,
-     * against 42% for the time if nothing arrives; the plain median over the runs had 54%.
+     * few high-priority arrivals decide many of them) may miss it. It is taken over the ranges that name both ends:
+     * in this queue, 17% over its quota, 40% of the forecasts have an open one ("p10 or later": the run taken for
+     * p90 did not admit the workload within its look-ahead), and 80% of those admissions came at or after p10. The
+     * 11,441 closed ranges cover 83%. The estimate's median error over the wait is 36%, against 42% for the time if
+     * nothing arrives; the plain median over the runs had 54%.
      */
     private static final double COVERAGE = 0.8;
     private static final double COVERAGE_TOLERANCE = 0.05;
@@ -86,8 +88,7 @@ class ArrivalCalibrationTest {
         }
 
         boolean covered() {
-            return !admittedAt.isBefore(forecast.p10())
-                    && (forecast.p90() == null || !admittedAt.isAfter(forecast.p90()));
+            return !admittedAt.isBefore(forecast.p10()) && !admittedAt.isAfter(forecast.p90());
         }
     }
 
@@ -114,11 +115,13 @@ class ArrivalCalibrationTest {
         }
 
         List<Check> longWaits = checks.stream().filter(Check::longWait).toList();
-        double coverage = longWaits.stream().filter(Check::covered).count() / (double) longWaits.size();
+        List<Check> closed = longWaits.stream().filter(c -> c.forecast().p90() != null).toList();
+        double coverage = closed.stream().filter(Check::covered).count() / (double) closed.size();
         assertThat(longWaits).as("forecasts made more than 5 minutes ahead").hasSizeGreaterThan(500);
         assertThat(longWaits).allSatisfy(c -> assertThat(c.forecast().arrivals())
                 .isEqualTo(ArrivalBasis.ArrivalHistory));
-        assertThat(coverage).as("p10-p90 coverage").isBetween(COVERAGE - COVERAGE_TOLERANCE,
+        assertThat(closed).as("forecasts whose range names both ends").hasSizeGreaterThan(500);
+        assertThat(coverage).as("p10-p90 coverage of the ranges that name both ends").isBetween(COVERAGE - COVERAGE_TOLERANCE,
                 COVERAGE + COVERAGE_TOLERANCE);
         assertThat(medianErrorOverWait(longWaits, c -> c.forecast().estimatedAdmissionAt()))
                 .as("median error over the wait, of the estimate against the time if nothing arrives")
