@@ -121,8 +121,8 @@ class ArrivalCalibrationTest {
         assertThat(longWaits).allSatisfy(c -> assertThat(c.forecast().arrivals())
                 .isEqualTo(ArrivalBasis.ArrivalHistory));
         assertThat(closed).as("forecasts whose range names both ends").hasSizeGreaterThan(500);
-        assertThat(coverage).as("p10-p90 coverage of the ranges that name both ends").isBetween(COVERAGE - COVERAGE_TOLERANCE,
-                COVERAGE + COVERAGE_TOLERANCE);
+        assertThat(coverage).as("p10-p90 coverage of the ranges that name both ends")
+                .isBetween(COVERAGE - COVERAGE_TOLERANCE, COVERAGE + COVERAGE_TOLERANCE);
         assertThat(medianErrorOverWait(longWaits, c -> c.forecast().estimatedAdmissionAt()))
                 .as("median error over the wait, of the estimate against the time if nothing arrives")
                 .isLessThan(medianErrorOverWait(longWaits, c -> c.forecast().ifNothingArrivesAt()));
