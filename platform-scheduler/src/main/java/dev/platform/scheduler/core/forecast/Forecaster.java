@@ -207,7 +207,8 @@ public final class Forecaster {
         estimate = estimate.isBefore(p10) ? p10 : estimate.isAfter(p90) ? p90 : estimate;
         return new WorkloadForecast(estimate, p10, p90.equals(Instant.MAX) ? null : p90, basis(before),
                 "least error over the wait of " + times.size() + " runs with the submissions expected from the"
-                        + " history; if nothing arrives: " + undisturbed, ifNothingArrives, ArrivalBasis.ArrivalHistory);
+                        + " history; if nothing arrives: " + undisturbed,
+                ifNothingArrives, ArrivalBasis.ArrivalHistory);
     }
 
     /**
