@@ -100,6 +100,10 @@ class SimulatedAgentTest {
             scheduler = new FakeScheduler(port);
             await("the next report, a second at most after the seventh failure").atMost(Duration.ofSeconds(4))
                     .until(() -> !scheduler.reports().isEmpty());
+            // The agent says it is connected once the scheduler's answer is back, a moment after the report landed.
+            await("the agent's word that it is connected").atMost(Duration.ofSeconds(4))
+                    .until(() -> logged(logged).stream()
+                            .anyMatch(e -> e.getFormattedMessage().startsWith("connected to the scheduler")));
         } finally {
             agentLogs.detachAppender(logged);
             agentLogs.setLevel(level);
