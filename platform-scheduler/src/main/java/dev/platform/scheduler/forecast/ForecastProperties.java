@@ -19,6 +19,7 @@ import java.time.Duration;
  *                  A round copies no more than twice what the previous round got through in its budget
  * @param history   the runtime history
  * @param arrivals  the arrivals expected from the submission history
+ * @param calibration how the forecasts fared, which widens their ranges
  */
 @ConfigurationProperties("platform.forecast")
 public record ForecastProperties(@DefaultValue("true") boolean enabled,
@@ -27,7 +28,8 @@ public record ForecastProperties(@DefaultValue("true") boolean enabled,
                                  @DefaultValue("7d") Duration horizon,
                                  @DefaultValue("50000") int maxCopied,
                                  @DefaultValue History history,
-                                 @DefaultValue Arrivals arrivals) {
+                                 @DefaultValue Arrivals arrivals,
+                                 @DefaultValue Calibration calibration) {
 
     /**
      * @param samples    runtimes kept per kind of workload (namespace, LocalQueue, priority class, shape) and per
@@ -50,5 +52,15 @@ public record ForecastProperties(@DefaultValue("true") boolean enabled,
     public record Arrivals(@DefaultValue("0") int runs,
                            @DefaultValue("5") int minArrivals,
                            @DefaultValue("200000") int loadLimit) {
+    }
+
+    /**
+     * @param waits    waits kept per cohort tree, the latest (each the actual wait from a forecast made more than five
+     *                 minutes before the admission, over the time if nothing arrives of that forecast); 0 keeps none
+     *                 and widens nothing
+     * @param minWaits waits a cohort tree needs before they widen its forecasts' ranges
+     */
+    public record Calibration(@DefaultValue("100") int waits,
+                              @DefaultValue("20") int minWaits) {
     }
 }

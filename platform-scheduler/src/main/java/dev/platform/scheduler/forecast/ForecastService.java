@@ -4,6 +4,7 @@ import dev.platform.scheduler.core.SchedulerState;
 import dev.platform.scheduler.core.forecast.ArrivalHistory;
 import dev.platform.scheduler.core.forecast.ForecastBasis;
 import dev.platform.scheduler.core.forecast.Forecaster;
+import dev.platform.scheduler.core.forecast.RangeCalibration;
 import dev.platform.scheduler.core.forecast.RuntimeHistory;
 import dev.platform.scheduler.core.forecast.TreeForecast;
 import dev.platform.scheduler.core.forecast.WorkloadForecast;
@@ -31,9 +32,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -55,6 +58,12 @@ public class ForecastService implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(ForecastService.class);
     /** The forecast "tree" of workloads whose LocalQueue does not exist: they wait in no ClusterQueue. */
     private static final String NO_LOCAL_QUEUE = "no-local-queue";
+    /** A waiting workload's forecast is kept for the calibration at most this often (as the replay reads them)... */
+    private static final Duration KEEP_FORECAST_EVERY = Duration.ofMinutes(15);
+    /** ...and at most this many per workload: past it every second one goes and the spacing doubles. */
+    private static final int FORECASTS_KEPT = 16;
+    /** Kept forecasts of a workload no round has forecast for this long are dropped (it was deleted). */
+    private static final Duration FORGET_AFTER = Duration.ofHours(1);
 
     private final ForecastProperties properties;
     private final ForecastStore store;
@@ -75,6 +84,9 @@ public class ForecastService implements DisposableBean {
     private volatile RuntimeHistory history;
     private volatile ArrivalHistory arrivals;
     private volatile Forecaster forecaster;
+    private volatile RangeCalibration calibration;
+    /** Admissions the loop thread saw, for the forecast thread to score the forecasts kept of them. */
+    private final Queue<Admission> admissions = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean busy = new AtomicBoolean();
     private final AtomicReference<CompletableFuture<Void>> refresh = new AtomicReference<>();
     /** Each tree's last forecast, written by the forecast thread, read by the loop thread to find what changed. */
@@ -86,12 +98,44 @@ public class ForecastService implements DisposableBean {
     // Owned by the forecast thread: what the table holds, to write only what changed.
     private final Map<String, Written> written = new HashMap<>();
     private final Map<String, Set<String>> uidsByTree = new HashMap<>();
+    private final Map<String, KeptForecasts> keptByUid = new HashMap<>();
+    private Instant lastForgetting = Instant.MIN;
 
     private record TreeStatus(long session, List<String> clusterQueues, long changeStamp, Instant validUntil,
                               Instant computedAt) {
     }
 
     private record Written(String tree, ForecastStore.Entry entry) {
+    }
+
+    private record Admission(String uid, Instant at) {
+    }
+
+    /** A forecast kept until its workload's admission: when it was made, and its time if nothing arrives. */
+    private record Kept(String tree, Instant madeAt, Instant ifNothingArrivesAt) {
+    }
+
+    /** A waiting workload's kept forecasts, evenly spaced over its wait. */
+    private static final class KeptForecasts {
+        private final List<Kept> kept = new ArrayList<>();
+        private Duration every = KEEP_FORECAST_EVERY;
+        private Instant lastSeen;
+
+        void offer(Kept forecast) {
+            lastSeen = forecast.madeAt();
+            if (!kept.isEmpty() && forecast.madeAt().isBefore(kept.get(kept.size() - 1).madeAt().plus(every))) {
+                return;
+            }
+            kept.add(forecast);
+            if (kept.size() > FORECASTS_KEPT) {
+                for (int i = kept.size() - 1; i > 0; i--) {
+                    if (i % 2 == 1) {
+                        kept.remove(i);
+                    }
+                }
+                every = every.multipliedBy(2);
+            }
+        }
     }
 
     /**
@@ -139,9 +183,13 @@ public class ForecastService implements DisposableBean {
         ArrivalHistory submissions = new ArrivalHistory(properties.arrivals().minArrivals());
         arrivals = submissions;
         forecaster = new Forecaster(fresh, submissions, properties.horizon(), properties.arrivals().runs());
+        admissions.clear();
+        calibration = properties.calibration().waits() == 0 ? null
+                : new RangeCalibration(properties.calibration().waits(), properties.calibration().minWaits());
         worker.execute(() -> {
             written.clear();
             uidsByTree.clear();
+            keptByUid.clear();
             if (current != session) {
                 return;
             }
@@ -166,6 +214,8 @@ public class ForecastService implements DisposableBean {
     public void leadershipLost() {
         session++;
         trees.clear();
+        calibration = null;
+        admissions.clear();
     }
 
     /** A workload that held quota in {@code clusterQueue} for {@code runtime} finished. */
@@ -181,6 +231,16 @@ public class ForecastService implements DisposableBean {
         ArrivalHistory current = arrivals;
         if (current != null && properties.arrivals().runs() > 0) {
             current.record(workload, at);
+        }
+    }
+
+    /**
+     * A workload was admitted {@code at} (an append to a queue the forecast thread reads): its forecasts kept while
+     * it waited go into the record that widens the ranges.
+     */
+    public void admitted(String uid, Instant at) {
+        if (calibration != null) {
+            admissions.add(new Admission(uid, at));
         }
     }
 
@@ -290,6 +350,10 @@ public class ForecastService implements DisposableBean {
 
     private void run(Round round) {
         long start = System.nanoTime();
+        RangeCalibration record = calibration;
+        if (record != null) {
+            score(record);
+        }
         long deadline = start + properties.budget().toNanos();
         int throughput = 0;
         for (TreeJob job : round.trees()) {
@@ -305,7 +369,9 @@ public class ForecastService implements DisposableBean {
             }
             TreeForecast forecast = forecaster.forecast(job.copy(), job.clusterQueues(), round.now(),
                     Duration.ofNanos(remaining));
-            write(job.root(), job.clusterQueues(), entries(job, forecast), round.now());
+            Map<String, WorkloadForecast> forecasts = record == null ? forecast.forecasts()
+                    : calibrated(record, job.root(), forecast.forecasts(), round.now());
+            write(job.root(), job.clusterQueues(), entries(job, forecasts), round.now());
             trees.put(job.root(), new TreeStatus(round.session(), job.clusterQueues(), job.changeStamp(),
                     forecast.validUntil(), round.now()));
             treesForecast.increment();
@@ -323,6 +389,10 @@ public class ForecastService implements DisposableBean {
                     + " doesn't exist")));
         }
         write(NO_LOCAL_QUEUE, List.of(), withoutQueue, round.now());
+        if (record != null && !round.now().isBefore(lastForgetting.plus(KEEP_FORECAST_EVERY))) {
+            lastForgetting = round.now();
+            keptByUid.values().removeIf(k -> k.lastSeen.isBefore(round.now().minus(FORGET_AFTER)));
+        }
         for (String vanished : new ArrayList<>(uidsByTree.keySet())) {
             if (!round.presentTrees().contains(vanished)) {
                 write(vanished, List.of(), Map.of(), round.now());
@@ -332,11 +402,41 @@ public class ForecastService implements DisposableBean {
         roundTimer.record(Duration.ofNanos(System.nanoTime() - start));
     }
 
+    /** Each admission seen since the last round scores the forecasts kept of its workload. */
+    private void score(RangeCalibration record) {
+        for (Admission admission = admissions.poll(); admission != null; admission = admissions.poll()) {
+            KeptForecasts kept = keptByUid.remove(admission.uid());
+            if (kept != null) {
+                for (Kept k : kept.kept) {
+                    record.admitted(k.tree(), k.madeAt(), k.ifNothingArrivesAt(), admission.at());
+                }
+            }
+        }
+    }
+
+    /**
+     * A tree's forecasts with their ranges widened by the record of the tree's past waits; each forecast with a
+     * time if nothing arrives is kept (every {@link #KEEP_FORECAST_EVERY} at most) to be scored at its admission.
+     */
+    private Map<String, WorkloadForecast> calibrated(RangeCalibration record, String tree,
+                                                     Map<String, WorkloadForecast> forecasts, Instant now) {
+        RangeCalibration.Ratios ratios = record.ratios(tree);
+        Map<String, WorkloadForecast> widened = new HashMap<>(forecasts.size() * 2);
+        forecasts.forEach((uid, f) -> {
+            if (f.ifNothingArrivesAt() != null) {
+                keptByUid.computeIfAbsent(uid, u -> new KeptForecasts())
+                        .offer(new Kept(tree, now, f.ifNothingArrivesAt()));
+            }
+            widened.put(uid, ratios.widen(now, f));
+        });
+        return widened;
+    }
+
     /**
      * The tree's forecasts by uid, each with its ClusterQueue, those waiting for a node pool, and those waiting in a
      * stopped ClusterQueue (one entry shared by all of a ClusterQueue's).
      */
-    private static Map<String, ForecastStore.Entry> entries(TreeJob job, TreeForecast forecast) {
+    private static Map<String, ForecastStore.Entry> entries(TreeJob job, Map<String, WorkloadForecast> forecasts) {
         Map<String, String> queueOf = new HashMap<>();
         for (String cq : job.clusterQueues()) {
             job.copy().queueManager().waitingIn(cq).forEach(w -> queueOf.put(w.uid(), cq));
@@ -347,7 +447,7 @@ public class ForecastService implements DisposableBean {
             }
         }
         Map<String, ForecastStore.Entry> entries = new LinkedHashMap<>();
-        forecast.forecasts().forEach((uid, f) -> entries.put(uid, new ForecastStore.Entry(queueOf.get(uid), f)));
+        forecasts.forEach((uid, f) -> entries.put(uid, new ForecastStore.Entry(queueOf.get(uid), f)));
         job.parkedQueueByUid().forEach((uid, cq) -> entries.put(uid, new ForecastStore.Entry(cq,
                 new WorkloadForecast(null, null, null, ForecastBasis.NotSimulated,
                         "its quota fits but it waits for a free node pool, which the forecast does not simulate"))));

@@ -11,8 +11,8 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * What follows from a workload the cache sees submitted, start running or end: the submissions and run times the
- * forecast learns from, and a hotswap's last MTTR phase.
+ * What follows from a workload the cache sees submitted, admitted, start running or end: the submissions, waits and
+ * run times the forecast learns from, and a hotswap's last MTTR phase.
  */
 @Component
 class CacheObserver implements SchedulerCache.Observer {
@@ -32,6 +32,11 @@ class CacheObserver implements SchedulerCache.Observer {
     @Override
     public void submitted(Workload workload, WorkloadRow row) {
         forecasts.submitted(workload, row.createdAt());
+    }
+
+    @Override
+    public void admitted(WorkloadRow row) {
+        forecasts.admitted(row.uid().toString(), row.admittedAt());
     }
 
     @Override

@@ -52,6 +52,9 @@ final class SchedulerCache {
         /** {@code row}, waiting in a LocalQueue, is new to the cache: it was submitted. */
         void submitted(Workload workload, WorkloadRow row);
 
+        /** {@code row} holds quota from an admission the previous row did not have. */
+        void admitted(WorkloadRow row);
+
         /** {@code row} runs now and did not at the previous row. */
         void startedRunning(WorkloadRow row);
 
@@ -142,6 +145,10 @@ final class SchedulerCache {
         WorkloadRow previous = rows.put(uid, row);
         // before the version check: the loop's own admissions are known at their version before the feed brings them
         trackLifecycle(row);
+        if (row.state().holdsQuota() && row.admittedAt() != null && previous != null
+                && !row.admittedAt().equals(previous.admittedAt())) {
+            observer.admitted(row);
+        }
         if (row.state() == WorkloadState.Running && previous != null && previous.state() != WorkloadState.Running) {
             observer.startedRunning(row);
         }

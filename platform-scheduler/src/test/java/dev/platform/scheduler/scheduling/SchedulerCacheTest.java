@@ -50,6 +50,7 @@ class SchedulerCacheTest {
 
     private final FakeClock clock = new FakeClock(CoreFixtures.T0);
     private final Feed feed = new Feed();
+    private final List<String> admitted = new ArrayList<>();
     private final List<String> startedRunning = new ArrayList<>();
     private final List<String> finished = new ArrayList<>();
     private SchedulerCache cache;
@@ -59,6 +60,11 @@ class SchedulerCacheTest {
         cache = new SchedulerCache(clock, SchedulerSettings.CLASSICAL, WaitForPodsReady.KUEUE_DEFAULTS, new SchedulerCache.Observer() {
             @Override
             public void submitted(Workload workload, WorkloadRow row) {
+            }
+
+            @Override
+            public void admitted(WorkloadRow row) {
+                admitted.add(row.name() + " at " + row.admittedAt());
             }
 
             @Override
@@ -175,6 +181,21 @@ class SchedulerCacheTest {
         assertThat(finished).containsExactly("train");
         assertThat(cache.row(feed.uid("train"))).isNull();
         assertThat(cache.state().admittedRegistry().usage("cq").values()).allMatch(used -> used == 0L);
+    }
+
+    @Test
+    void theObserverHearsOfEachAdmissionOnceWithItsTime() {
+        admit("train", 0, 4);
+        cache.reconcile(feed.running("train"));
+        cache.reconcile(feed.pending("train", 0, 1, 4));
+        clock.advance(Duration.ofMinutes(5));
+        CycleResult again = AdmissionCycle.run(cache.state());
+        cache.committed(again, feed.landed(again));
+        cache.reconcile(feed.admittedAsDecided("train", again));
+        cache.reconcile(feed.running("train"));
+
+        assertThat(admitted).containsExactly("train at " + CoreFixtures.T0,
+                "train at " + CoreFixtures.T0.plus(Duration.ofMinutes(5)));
     }
 
     @Test
@@ -311,7 +332,9 @@ class SchedulerCacheTest {
                                  StoredAdmission admission, Instant finishedAt) {
             WorkloadRow before = latest.get(name);
             long version = before == null ? 1 : before.version() + 1;
-            Instant admittedAt = state.holdsQuota() || finishedAt != null ? CoreFixtures.T0 : null;
+            // a new admission at the clock's time; a later row of the same admission keeps it
+            Instant admittedAt = !state.holdsQuota() && finishedAt == null ? null
+                    : before != null && before.admittedAt() != null ? before.admittedAt() : clock.instant();
             WorkloadRow row = new WorkloadRow(UUID.fromString(uid(name)), "team", name, "JobSet", queue,
                     queue == null ? null : "cq", null, priority, state, podSets, admission, null, null,
                     CoreFixtures.T0, CoreFixtures.T0, admittedAt, finishedAt, 0, version, ++changeSeq,
