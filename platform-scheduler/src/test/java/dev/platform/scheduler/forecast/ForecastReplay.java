@@ -256,7 +256,8 @@ final class ForecastReplay {
                     instant(r.forecast(), "estimatedAdmissionAt"), instant(r.forecast(), "p10"),
                     instant(r.forecast(), "p90"), r.forecast().get("basis").asString(), actual,
                     disturbed(r.name(), r.at(), actual), instant(r.forecast(), "ifNothingArrivesAt"),
-                    r.forecast().get("arrivalBasis").asString()));
+                    r.forecast().get("arrivalBasis").asString(),
+                    r.forecast().get("message").asString().contains("range widened to hold 80%")));
         }
         return new ReplayReport(trace.spread(), START.plus(trace.arrivalPhase()), samples, withoutEstimate);
     }

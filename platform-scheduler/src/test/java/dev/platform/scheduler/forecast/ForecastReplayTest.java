@@ -87,6 +87,7 @@ class ForecastReplayTest extends PlatformApplicationTest {
                     .isGreaterThanOrEqualTo(0.99);
             assertThat(exact.calibration(s -> true).longWaits()).as("forecasts made more than 5 minutes ahead")
                     .isGreaterThan(30);
+            assertThat(exact.widened()).as("ranges widened by the record of past waits").isPositive();
         }
     }
 

@@ -32,15 +32,16 @@ final class ReplayReport {
      * {@code disturbed}: a workload that arrived after the forecast was made was admitted in the same cohort tree
      * no later than this one, so the forecast could not have known what decided the outcome.
      * {@code ifNothingArrives}: the forecast's admission if nothing new arrives; {@code arrivalBasis}: whether its
-     * estimate expected arrivals.
+     * estimate expected arrivals; {@code widened}: whether the cohort tree's record of past waits widened its range.
      */
     record Sample(String workloadClass, String name, Instant at, Instant estimate, Instant p10, Instant p90,
-                  String basis, Instant actual, boolean disturbed, Instant ifNothingArrives, String arrivalBasis) {
+                  String basis, Instant actual, boolean disturbed, Instant ifNothingArrives, String arrivalBasis,
+                  boolean widened) {
 
         /** The same forecast judged by its time if nothing arrives, which has no range. */
         Sample ifNothingArrivesOnly() {
             return new Sample(workloadClass, name, at, ifNothingArrives, null, null, basis, actual, disturbed,
-                    ifNothingArrives, arrivalBasis);
+                    ifNothingArrives, arrivalBasis, false);
         }
 
         boolean within(Duration tolerance) {
@@ -207,12 +208,17 @@ final class ReplayReport {
     /** Every forecast and its admission, one line each, for a closer look than the tables give. */
     String csv() {
         StringBuilder out = new StringBuilder("spread,class,name,at,estimate,p10,p90,ifNothingArrives,actual,basis,"
-                + "arrivalBasis,disturbed\n");
+                + "arrivalBasis,disturbed,widened\n");
         samples.forEach(s -> out.append(String.join(",", Double.toString(spread), s.workloadClass(), s.name(),
                 String.valueOf(s.at()), String.valueOf(s.estimate()), String.valueOf(s.p10()), String.valueOf(s.p90()),
                 String.valueOf(s.ifNothingArrives()), String.valueOf(s.actual()), s.basis(), s.arrivalBasis(),
-                Boolean.toString(s.disturbed()))).append('\n'));
+                Boolean.toString(s.disturbed()), Boolean.toString(s.widened()))).append('\n'));
         return out.toString();
+    }
+
+    /** Forecasts whose range the cohort tree's record of past waits widened. */
+    long widened() {
+        return samples.stream().filter(Sample::widened).count();
     }
 
     /** The table as Markdown, all forecasts and then those no later arrival could have changed. */
@@ -233,7 +239,10 @@ final class ReplayReport {
                 percent(c.ifNothingArrivesWithin1Minute()), percent(c.ifNothingArrivesWithin10Minutes()))));
         long withArrivals = samples.stream().filter(s -> "ArrivalHistory".equals(s.arrivalBasis())).count();
         out.append(String.format(Locale.ROOT, "%n%d of the %d forecasts expected arrivals (the others were made "
-                + "before the submission history was long enough).%n%n", withArrivals, samples.size()));
+                + "before the submission history was long enough).%n", withArrivals, samples.size()));
+        out.append(String.format(Locale.ROOT, "%d of the %d had their range widened by the cohort tree's record of "
+                + "past waits (the others came before the record held enough waits, or their simulated range already "
+                + "held the record's).%n%n", widened(), samples.size()));
         out.append("All forecasts:\n\n");
         table(out, lines(s -> true));
         out.append("\nForecasts that no later arrival could have changed:\n\n");

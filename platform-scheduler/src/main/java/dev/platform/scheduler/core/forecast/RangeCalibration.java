@@ -115,8 +115,9 @@ public final class RangeCalibration {
             if (p10.equals(forecast.p10()) && p90.equals(forecast.p90())) {
                 return forecast;
             }
-            String widened = "The range holds 80% of the last " + count + " waits against their time if nothing arrives.";
-            String message = forecast.message() == null ? widened : forecast.message() + " " + widened;
+            String widened = "range widened to hold 80% of the last " + count
+                    + " waits in its cohort against their time if nothing arrives";
+            String message = forecast.message() == null ? widened : forecast.message() + "; " + widened;
             return new WorkloadForecast(forecast.estimatedAdmissionAt(), p10, p90, forecast.basis(), message,
                     forecast.ifNothingArrivesAt(), forecast.arrivals());
         }

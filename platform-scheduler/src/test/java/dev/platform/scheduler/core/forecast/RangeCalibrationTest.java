@@ -34,8 +34,8 @@ class RangeCalibrationTest {
         assertThat(widened.p90()).as("9.5 x 20 min").isEqualTo(now.plus(minutes(190)));
         assertThat(widened.estimatedAdmissionAt()).isEqualTo(simulated.estimatedAdmissionAt());
         assertThat(widened.ifNothingArrivesAt()).isEqualTo(simulated.ifNothingArrivesAt());
-        assertThat(widened.message()).endsWith("The range holds 80% of the last 99 waits against their time if"
-                + " nothing arrives.");
+        assertThat(widened.message()).isEqualTo("as simulated; range widened to hold 80% of the last 99 waits in its"
+                + " cohort against their time if nothing arrives");
     }
 
     @Test
@@ -97,7 +97,7 @@ class RangeCalibrationTest {
 
     private static WorkloadForecast forecast(Instant now, int estimate, int p10, Integer p90, int ifNothingArrives) {
         return new WorkloadForecast(now.plus(minutes(estimate)), now.plus(minutes(p10)),
-                p90 == null ? null : now.plus(minutes(p90)), ForecastBasis.LocalQueueHistory, "as simulated.",
+                p90 == null ? null : now.plus(minutes(p90)), ForecastBasis.LocalQueueHistory, "as simulated",
                 now.plus(minutes(ifNothingArrives)), ArrivalBasis.ArrivalHistory);
     }
 
