@@ -8,6 +8,7 @@ import java.time.Instant;
  * expected error over the wait (the median weighted by one over each run's wait), and {@code p10} and {@code p90}
  * the 10th and 90th percentiles of the runs' admissions; with {@link ArrivalBasis#NoArrivalHistory}
  * they come from the runs without arrivals with every runtime at its median, its 10th and its 90th percentile.
+ * Either range may then be widened by the cohort tree's record of past waits ({@link RangeCalibration}).
  * {@code ifNothingArrivesAt} is the admission in the run without arrivals, every runtime at its median. The times
  * are null when there is no estimate ({@code p10} then holds the earliest possible time for
  * {@link ForecastBasis#BeyondHorizon}, and {@code p90} is null when the pessimistic runs did not reach it).
