@@ -111,8 +111,8 @@ public class ForecastService implements DisposableBean {
     private record Admission(String uid, Instant at) {
     }
 
-    /** A forecast kept until its workload's admission: when it was made, and its time if nothing arrives. */
-    private record Kept(String tree, Instant madeAt, Instant ifNothingArrivesAt) {
+    /** A forecast as simulated (without its message), kept until its workload's admission. */
+    private record Kept(String tree, Instant madeAt, WorkloadForecast forecast) {
     }
 
     /** A waiting workload's kept forecasts, evenly spaced over its wait. */
@@ -121,12 +121,13 @@ public class ForecastService implements DisposableBean {
         private Duration every = KEEP_FORECAST_EVERY;
         private Instant lastSeen;
 
-        void offer(Kept forecast) {
-            lastSeen = forecast.madeAt();
-            if (!kept.isEmpty() && forecast.madeAt().isBefore(kept.get(kept.size() - 1).madeAt().plus(every))) {
+        void offer(String tree, Instant now, WorkloadForecast forecast) {
+            lastSeen = now;
+            if (!kept.isEmpty() && now.isBefore(kept.get(kept.size() - 1).madeAt().plus(every))) {
                 return;
             }
-            kept.add(forecast);
+            kept.add(new Kept(tree, now, new WorkloadForecast(forecast.estimatedAdmissionAt(), forecast.p10(),
+                    forecast.p90(), forecast.basis(), null, forecast.ifNothingArrivesAt(), forecast.arrivals())));
             if (kept.size() > FORECASTS_KEPT) {
                 for (int i = kept.size() - 1; i > 0; i--) {
                     if (i % 2 == 1) {
@@ -408,7 +409,7 @@ public class ForecastService implements DisposableBean {
             KeptForecasts kept = keptByUid.remove(admission.uid());
             if (kept != null) {
                 for (Kept k : kept.kept) {
-                    record.admitted(k.tree(), k.madeAt(), k.ifNothingArrivesAt(), admission.at());
+                    record.admitted(k.tree(), k.madeAt(), k.forecast(), admission.at());
                 }
             }
         }
@@ -423,9 +424,8 @@ public class ForecastService implements DisposableBean {
         RangeCalibration.Ratios ratios = record.ratios(tree);
         Map<String, WorkloadForecast> widened = new HashMap<>(forecasts.size() * 2);
         forecasts.forEach((uid, f) -> {
-            if (f.ifNothingArrivesAt() != null) {
-                keptByUid.computeIfAbsent(uid, u -> new KeptForecasts())
-                        .offer(new Kept(tree, now, f.ifNothingArrivesAt()));
+            if (f.hasEstimate() && f.ifNothingArrivesAt() != null) {
+                keptByUid.computeIfAbsent(uid, u -> new KeptForecasts()).offer(tree, now, f);
             }
             widened.put(uid, ratios.widen(now, f));
         });
