@@ -7,6 +7,8 @@ import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.SimulatedAgent;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.context.bean.override.convention.TestBean;
 import tools.jackson.databind.SerializationFeature;
@@ -39,13 +41,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * figures to {@code target/forecast-replay.json}.
  */
 @TestPropertySource(properties = {"platform.test.database=forecast_replay", "platform.agents.staleness=3650d",
-        "platform.forecast.arrivals.runs=21",
         "platform.forecast.budget=120s", "platform.forecast.interval=1h"})
 class ForecastReplayTest extends PlatformApplicationTest {
 
     static final SimulatedClock CLOCK = new SimulatedClock(ForecastReplay.START);
     /** The trace's seed; {@code -Dforecast.replay.seed} replays another draw of the same classes. */
     static final long SEED = Long.getLong("forecast.replay.seed", 15);
+    /** Monte Carlo runs with arrivals; {@code -Dforecast.replay.runs=0} replays the default, no arrivals expected. */
+    static final int RUNS = Integer.getInteger("forecast.replay.runs", 21);
     private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     @TestBean
@@ -53,6 +56,11 @@ class ForecastReplayTest extends PlatformApplicationTest {
 
     @Autowired
     ForecastService forecasts;
+
+    @DynamicPropertySource
+    static void arrivalRuns(DynamicPropertyRegistry registry) {
+        registry.add("platform.forecast.arrivals.runs", () -> RUNS);
+    }
 
     static Clock clock() {
         return CLOCK;
@@ -118,6 +126,7 @@ class ForecastReplayTest extends PlatformApplicationTest {
         run.put("date", date);
         run.put("command", command);
         run.put("traceSeed", SEED);
+        run.put("arrivalRuns", RUNS);
         run.put("cpus", Runtime.getRuntime().availableProcessors());
         run.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
         run.put("seconds", Duration.between(began, Instant.now()).toSeconds());
