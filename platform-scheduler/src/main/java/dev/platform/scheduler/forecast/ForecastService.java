@@ -421,14 +421,17 @@ public class ForecastService implements DisposableBean {
      */
     private Map<String, WorkloadForecast> calibrated(RangeCalibration record, String tree,
                                                      Map<String, WorkloadForecast> forecasts, Instant now) {
-        RangeCalibration.Ratios ratios = record.ratios(tree);
-        Map<String, WorkloadForecast> widened = new HashMap<>(forecasts.size() * 2);
         forecasts.forEach((uid, f) -> {
             if (f.hasEstimate() && f.ifNothingArrivesAt() != null) {
                 keptByUid.computeIfAbsent(uid, u -> new KeptForecasts()).offer(tree, now, f);
             }
-            widened.put(uid, ratios.widen(now, f));
         });
+        RangeCalibration.Ratios ratios = record.ratios(tree);
+        if (ratios.count() == 0) {
+            return forecasts;
+        }
+        Map<String, WorkloadForecast> widened = new HashMap<>(forecasts.size() * 2);
+        forecasts.forEach((uid, f) -> widened.put(uid, ratios.widen(now, f)));
         return widened;
     }
 
