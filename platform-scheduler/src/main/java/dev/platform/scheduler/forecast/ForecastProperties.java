@@ -62,5 +62,12 @@ public record ForecastProperties(@DefaultValue("true") boolean enabled,
      */
     public record Calibration(@DefaultValue("100") int waits,
                               @DefaultValue("20") int minWaits) {
+
+        public Calibration {
+            if (waits < 0 || minWaits < 1 || waits > 0 && minWaits > waits) {
+                throw new IllegalArgumentException("platform.forecast.calibration: waits must be 0 (no record) or"
+                        + " more, and min-waits at least 1 and at most waits; were " + waits + " and " + minWaits);
+            }
+        }
     }
 }
