@@ -243,8 +243,12 @@ public final class Forecaster {
      * 3rd and the 19th, would leave 14% of the outcomes below the range and 14% above it: a coverage of 73%.)
      */
     private static Instant runAt(List<Instant> sorted, double q) {
-        int rank = (int) Math.round(q * (sorted.size() + 1));
-        return sorted.get(Math.min(sorted.size(), Math.max(1, rank)) - 1);
+        return sorted.get(rank(sorted.size(), q) - 1);
+    }
+
+    /** The rank q(n+1), rounded, within 1 to n: of n sorted outcomes, the one taken as the q-quantile. */
+    static int rank(int n, double q) {
+        return Math.min(n, Math.max(1, (int) Math.round(q * (n + 1))));
     }
 
     private static WorkloadForecast forecast(Workload waiting, Simulation median, Simulation early, Simulation late) {

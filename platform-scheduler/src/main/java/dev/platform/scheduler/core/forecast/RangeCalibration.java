@@ -72,8 +72,7 @@ public final class RangeCalibration {
                 || forecast.ifNothingArrivesAt() == null || forecast.p10() == null) {
             return;
         }
-        double expected = Math.max(Duration.between(madeAt, forecast.ifNothingArrivesAt()).toMillis(),
-                LEAST_WAIT.toMillis());
+        double expected = expectedMillis(madeAt, forecast);
         Wait wait = new Wait(Duration.between(madeAt, admittedAt).toMillis() / expected,
                 Duration.between(madeAt, forecast.p10()).toMillis() / expected,
                 Duration.between(madeAt, forecast.estimatedAdmissionAt()).toMillis() / expected,
@@ -116,12 +115,16 @@ public final class RangeCalibration {
     }
 
     /**
-     * The ratio at rank q(n+1), rounded, as the forecast's runs are read (of 100, the 10th and the 91st; q 0 and 1
+     * The ratio at {@link Forecaster#rank}, as the forecast's runs are read (of 100, the 10th and the 91st; q 0 and 1
      * give the least and the greatest).
      */
     private static double at(double[] sorted, double q) {
-        int rank = (int) Math.round(q * (sorted.length + 1));
-        return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+        return sorted[Forecaster.rank(sorted.length, q) - 1];
+    }
+
+    /** The wait from {@code from} to the time if nothing arrives, at least {@link #LEAST_WAIT}, in milliseconds. */
+    private static long expectedMillis(Instant from, WorkloadForecast forecast) {
+        return Math.max(Duration.between(from, forecast.ifNothingArrivesAt()).toMillis(), LEAST_WAIT.toMillis());
     }
 
     /**
@@ -144,8 +147,7 @@ public final class RangeCalibration {
                     || forecast.p10() == null) {
                 return forecast;
             }
-            long expected = Math.max(Duration.between(now, forecast.ifNothingArrivesAt()).toMillis(),
-                    LEAST_WAIT.toMillis());
+            long expected = expectedMillis(now, forecast);
             Instant early = now.plusMillis(Math.round(expected * low));
             Instant late = now.plusMillis(Math.round(expected * high));
             Instant p10 = early.isBefore(forecast.p10()) ? early : forecast.p10();
