@@ -64,7 +64,8 @@ public class EmbeddedPostgresConfiguration {
     DataSource dataSource(EmbeddedPostgresServer postgres, Environment environment) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(postgres.jdbcUrl("postgres"));
-        config.setUsername("postgres");
+        config.setUsername(postgres.application().user());
+        config.setPassword(postgres.application().password());
         config.setPoolName("embedded-postgres");
         config.setMaximumPoolSize(10);
         config.setConnectionTimeout(environment.getProperty("spring.datasource.hikari.connection-timeout", Long.class,

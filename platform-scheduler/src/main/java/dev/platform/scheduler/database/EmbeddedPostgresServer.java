@@ -17,7 +17,9 @@ import java.util.Optional;
  *
  * <p>Start: lock the data directory ({@link DataDirectoryLock}; a second scheduler is refused), unpack
  * the binaries, create the cluster on first start, stop a server that a killed scheduler left running
- * ({@link LeftoverPostmaster}), start the server and wait until it accepts connections. Stop, when the
+ * ({@link LeftoverPostmaster}), require a password of every connection ({@link PasswordAuthentication}, with the
+ * passwords of {@link DatabasePasswords}), start the server and wait until it accepts connections, and give the
+ * application its role, which is not a superuser. Stop, when the
  * application context closes: a fast shutdown, after every bean that uses the database has stopped (the
  * DataSource depends on this bean). No JVM shutdown hook of its own, so Ctrl-C stops the application
  * before its database.
@@ -41,15 +43,21 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     private final PostgresBinaries binaries;
     private final Path pgdata;
     private final int port;
+    private final DatabasePasswords passwords;
     private final Optional<Process> watchdog;
 
     private EmbeddedPostgresServer(DataDirectoryLock lock, PostgresBinaries binaries, Path pgdata, int port,
-                                   Optional<Process> watchdog) {
+                                   DatabasePasswords passwords, Optional<Process> watchdog) {
         this.lock = lock;
         this.binaries = binaries;
         this.pgdata = pgdata;
         this.port = port;
+        this.passwords = passwords;
         this.watchdog = watchdog;
+    }
+
+    /** A role and its password. */
+    public record Login(String user, String password) {
     }
 
     /**
@@ -67,23 +75,26 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             Path binariesRoot = dataDir.resolve("binaries");
             PostgresBinaries binaries = PostgresBinaries.unpack(binariesRoot);
             Path pgdata = dataDir.resolve("pgdata");
+            DatabasePasswords passwords = DatabasePasswords.loadOrCreate(dataDir);
             if (Files.exists(pgdata.resolve("postgresql.conf"))) {
                 stopLeftover(binaries, binariesRoot, pgdata);
             } else {
-                binaries.initdb(pgdata);
+                binaries.initdb(pgdata, passwords.superuserFile());
             }
+            PasswordAuthentication.requirePasswords(binaries, pgdata, passwords);
             int chosenPort = port == 0 ? freePort() : port;
             binaries.start(pgdata, chosenPort, settings, dataDir.resolve("postgresql.log"));
             Optional<Process> watchdog;
             try {
                 watchdog = watch(pgdata);
+                PasswordAuthentication.grantApplicationRole(jdbcUrl(chosenPort, "postgres"), passwords);
             } catch (RuntimeException | IOException e) {
                 binaries.stop(pgdata);
                 throw e;
             }
             log.info("Embedded PostgreSQL is up on port {} with data in {} (its log: {})", chosenPort, pgdata,
                     dataDir.resolve("postgresql.log"));
-            return new EmbeddedPostgresServer(lock, binaries, pgdata, chosenPort, watchdog);
+            return new EmbeddedPostgresServer(lock, binaries, pgdata, chosenPort, passwords, watchdog);
         } catch (RuntimeException | IOException e) {
             lock.close();
             throw e;
@@ -116,7 +127,21 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     public String jdbcUrl(String database) {
+        return jdbcUrl(port, database);
+    }
+
+    private static String jdbcUrl(int port, String database) {
         return "jdbc:postgresql://localhost:" + port + "/" + database;
+    }
+
+    /** The role the application connects as: it owns the schema, and is no superuser. */
+    public Login application() {
+        return new Login(DatabasePasswords.APPLICATION_ROLE, passwords.application());
+    }
+
+    /** The superuser {@code postgres}: the scheduler's own set-up uses it, and an operator's maintenance may. */
+    public Login superuser() {
+        return new Login(DatabasePasswords.SUPERUSER, passwords.superuser());
     }
 
     public int port() {

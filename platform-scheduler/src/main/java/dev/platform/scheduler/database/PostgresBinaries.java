@@ -57,8 +57,20 @@ record PostgresBinaries(Path home) {
         return new PostgresBinaries(home);
     }
 
-    void initdb(Path pgdata) {
-        run(List.of(executable("initdb"), "-A", "trust", "-U", "postgres", "-D", pgdata.toString(), "-E", "UTF-8"));
+    /** A new cluster whose superuser {@code postgres} logs in with the password in {@code superuserPasswordFile}. */
+    void initdb(Path pgdata, Path superuserPasswordFile) {
+        run(List.of(executable("initdb"), "--auth=scram-sha-256", "--pwfile=" + superuserPasswordFile, "-U",
+                DatabasePasswords.SUPERUSER, "-D", pgdata.toString(), "-E", "UTF-8"), "");
+    }
+
+    /**
+     * Runs one SQL statement in single-user mode, with the server stopped: no connection is made, so it works on a
+     * cluster that nobody can log in to yet. The statement goes in on standard input, never on a command line
+     * another user could read, and a failure does not repeat it.
+     */
+    void singleUser(Path pgdata, String statement) {
+        run(List.of(executable("postgres"), "--single", "-D", pgdata.toString(), "-c", "exit_on_error=true",
+                "-c", "log_min_error_statement=panic", "postgres"), statement + "\n");
     }
 
     /**
@@ -69,15 +81,15 @@ record PostgresBinaries(Path home) {
         StringBuilder options = new StringBuilder("-p ").append(port);
         settings.forEach((key, value) -> options.append(" -c ").append(key).append('=').append(value));
         run(List.of(executable("pg_ctl"), "-D", pgdata.toString(), "-l", logFile.toString(), "-o", options.toString(),
-                "-w", "-t", "300", "start"));
+                "-w", "-t", "300", "start"), "");
     }
 
     /** Fast shutdown (clients disconnected, a checkpoint written), waiting until the server has exited. */
     void stop(Path pgdata) {
-        run(List.of(executable("pg_ctl"), "-D", pgdata.toString(), "-m", "fast", "-w", "-t", "60", "stop"));
+        run(List.of(executable("pg_ctl"), "-D", pgdata.toString(), "-m", "fast", "-w", "-t", "60", "stop"), "");
     }
 
-    private String executable(String name) {
+    String executable(String name) {
         return home.resolve("bin").resolve(WINDOWS ? name + ".exe" : name).toString();
     }
 
@@ -85,8 +97,10 @@ record PostgresBinaries(Path home) {
      * Runs a command to its end (pg_ctl bounds its own waits with {@code -t}); its output goes into the
      * failure. PostgreSQL refuses to run as root: there, as the library does, the command runs in a user
      * namespace of its own ({@code unshare -U}), where it is not root.
+     *
+     * @param input what the command reads on its standard input
      */
-    private static void run(List<String> command) {
+    static void run(List<String> command, String input) {
         List<String> commandLine = new ArrayList<>();
         if ("Linux".equals(system()) && LinuxUtils.isUnshareAvailable()) {
             commandLine.addAll(List.of("unshare", "-U"));
@@ -94,7 +108,9 @@ record PostgresBinaries(Path home) {
         commandLine.addAll(command);
         try {
             Process process = new ProcessBuilder(commandLine).redirectErrorStream(true).start();
-            process.getOutputStream().close();
+            try (var stdin = process.getOutputStream()) {
+                stdin.write(input.getBytes(StandardCharsets.UTF_8));
+            }
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (process.waitFor() != 0) {
                 throw new IllegalStateException(Path.of(command.get(0)).getFileName() + " " + command.get(command.size() - 1)

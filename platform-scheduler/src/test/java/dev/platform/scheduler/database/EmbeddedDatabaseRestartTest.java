@@ -24,7 +24,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * With no {@code spring.datasource.url} the application runs on its own embedded PostgreSQL,
- * durable by default, and keeps its state across a restart.
+ * durable by default, as a role that is not a superuser, and keeps its state across a restart.
  */
 class EmbeddedDatabaseRestartTest {
 
@@ -42,6 +42,10 @@ class EmbeddedDatabaseRestartTest {
                     .containsEntry("fsync", "on").containsEntry("synchronous_commit", "on")
                     .containsEntry("full_page_writes", "on");
             aYoungTableIsAnalyzedWithinSeconds(JdbcClient.create(first.getBean(DataSource.class)));
+            assertThat(JdbcClient.create(first.getBean(DataSource.class)).sql(
+                    "SELECT rolname || ' superuser=' || rolsuper FROM pg_roles WHERE rolname = current_user")
+                    .query(String.class).single()).as("the role the application and its migrations run as")
+                    .isEqualTo("platform superuser=false");
         }
         assertThat(Files.exists(dataDir.resolve("pgdata").resolve("PG_VERSION"))).isTrue();
 

@@ -83,8 +83,10 @@ class FaultSoakIT {
         postgresPort = freePort();
         postgres = EmbeddedPostgresServer.start(workDir.resolve("postgres"), postgresPort, POSTGRES_SETTINGS);
         String url = postgres.jdbcUrl("postgres");
-        jdbc = JdbcClient.create(new DriverManagerDataSource(url, "postgres", ""));
-        schedulerArguments = PlatformProcess.database(new TestDatabase.Connection(url, "postgres", ""));
+        jdbc = JdbcClient.create(new DriverManagerDataSource(url, postgres.superuser().user(),
+                postgres.superuser().password()));
+        schedulerArguments = PlatformProcess.database(new TestDatabase.Connection(url, postgres.application().user(),
+                postgres.application().password()));
         Map<Fault, List<Duration>> recoveries = new EnumMap<>(Fault.class);
         List<String> violations = new ArrayList<>();
         SoakInvariants invariants = new SoakInvariants(jdbc, () -> agent.client(), CLUSTER_BOUND);
