@@ -5,7 +5,9 @@ public enum DeactivationReason {
     /** Requeued {@code backoffLimitCount} times already (Kueue's {@code WorkloadRequeuingLimitExceeded}). */
     RequeuingLimitExceeded("exceeding the maximum number of re-queuing retries"),
     /** Admitted for longer than its maximum execution time (Kueue's {@code WorkloadMaximumExecutionTimeExceeded}). */
-    MaximumExecutionTimeExceeded("exceeding the maximum execution time");
+    MaximumExecutionTimeExceeded("exceeding the maximum execution time"),
+    /** An admission check rejected it (Kueue's {@code WorkloadEvictedByAdmissionCheck} deactivation target). */
+    AdmissionCheck("a rejected admission check");
 
     private final String humanReadable;
 

@@ -20,5 +20,10 @@ public enum EvictionReason implements WaitReason {
      * Ours: the JobSet its cluster had acknowledged starting is gone from it (deleted by hand, the cluster rebuilt or
      * restarted empty), as a FULL report of that cluster showed.
      */
-    JobSetMissing
+    JobSetMissing,
+    /**
+     * An admission check of its ClusterQueue went to Retry (Kueue's {@code WorkloadEvictedByAdmissionCheck}): its
+     * quota is released and it queues again after the check's backoff.
+     */
+    AdmissionCheck
 }

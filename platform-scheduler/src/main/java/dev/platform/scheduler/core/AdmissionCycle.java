@@ -2,6 +2,7 @@ package dev.platform.scheduler.core;
 
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PendingReason;
+import dev.platform.scheduler.core.model.Admission;
 import dev.platform.scheduler.core.model.AdmittedWorkload;
 import dev.platform.scheduler.core.model.ClusterQueueSpec;
 import dev.platform.scheduler.core.model.FlavorResource;
@@ -45,6 +46,9 @@ import java.util.TreeSet;
  *       entries, and admit, preempt or requeue each with the fit re-checked against what the round already took;</li>
  *   <li>apply the decisions to the state.</li>
  * </ol>
+ * On a ClusterQueue with admission checks an admission is Kueue's quota reservation: the decision names the checks
+ * its flavors call for, and {@link dev.platform.scheduler.core.admissioncheck.CheckedReservations} turns it into an
+ * admission once they are Ready. A ClusterQueue without checks takes exactly the path it took before.
  * Unlike Kueue, which pops one head per queue per cycle (kueue#14477), a queue whose head was admitted or moved to
  * the inadmissible set takes part in the next round, so a cycle admits as many workloads per queue as fit. A queue
  * whose head is preempting, skipped or blocked (StrictFIFO) stays closed until the next cycle, exactly as its head
@@ -343,7 +347,8 @@ public final class AdmissionCycle {
         if (a.mode() == Assignment.Mode.PREEMPT) {
             return preempting(e);
         }
-        admitted.add(new Decision.Admit(e.workload, a.admission(e.clusterQueue)));
+        Admission admission = a.admission(e.clusterQueue);
+        admitted.add(new Decision.Admit(e.workload, admission, e.spec.admissionChecks().checksFor(admission)));
         if (state.fairSharing().appliesTo(e.clusterQueue)) {
             admittedFirst.computeIfAbsent(e.clusterQueue, k -> new HashMap<>()).putIfAbsent(e.workload.localQueueKey(),
                     new AdmittedFirst(e.workload, state.fairSharing().score(e.workload.localQueueKey())));

@@ -6,13 +6,33 @@ import dev.platform.api.reason.PreemptionReason;
 import dev.platform.scheduler.core.model.Admission;
 import dev.platform.scheduler.core.model.Workload;
 
+import java.util.List;
+
 /** A decision of one admission cycle, for the adapter to persist and execute. */
 public sealed interface Decision permits Decision.Admit, Decision.Preempt, Decision.Pending, Decision.Evict {
 
     Workload workload();
 
-    /** Admit {@code workload} with {@code admission}; the state already counts its usage. */
-    record Admit(Workload workload, Admission admission) implements Decision {
+    /**
+     * Admit {@code workload} with {@code admission}; the state already counts its usage. With
+     * {@code admissionChecks} (the ClusterQueue's checks for the admission's flavors, in name order) this is Kueue's
+     * quota reservation: the workload is admitted once every check is Ready.
+     */
+    record Admit(Workload workload, Admission admission, List<String> admissionChecks) implements Decision {
+
+        public Admit {
+            admissionChecks = List.copyOf(admissionChecks);
+        }
+
+        /** An admission on a ClusterQueue without checks for its flavors: final at once. */
+        public Admit(Workload workload, Admission admission) {
+            this(workload, admission, List.of());
+        }
+
+        /** Whether the workload only reserved quota and waits for admission checks. */
+        public boolean awaitsChecks() {
+            return !admissionChecks.isEmpty();
+        }
     }
 
     /**

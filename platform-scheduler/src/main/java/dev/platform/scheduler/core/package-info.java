@@ -25,10 +25,16 @@
  *       the namespace).</li>
  *   <li>{@code AdmissionCycle.run(state)} — one admission cycle, run by the adapter's loop, returning a
  *       {@link dev.platform.scheduler.core.CycleResult} of
- *       {@link dev.platform.scheduler.core.Decision}s: {@code Admit}, {@code Preempt} (victim, reason, Kueue's
+ *       {@link dev.platform.scheduler.core.Decision}s: {@code Admit} (naming the admission checks that must pass first,
+ *       if its ClusterQueue has any), {@code Preempt} (victim, reason, Kueue's
  *       message), {@code Pending} (typed {@link dev.platform.api.reason.PendingReason}, message, whether it went
  *       to the inadmissible set) and {@code Evict} (HoldAndDrain or deactivation, with an
  *       {@link dev.platform.api.reason.EvictionReason}).</li>
+ *   <li>Admission checks (two-phase admission), beside the state as the lifecycle timers are:
+ *       {@link dev.platform.scheduler.core.admissioncheck.CheckedReservations} tracks the quota reservations that
+ *       wait for checks and says which are admitted, requeued with backoff (Retry) or deactivated (Rejected);
+ *       {@link dev.platform.scheduler.core.admissioncheck.ProvisioningRules} maps a ProvisioningRequest's conditions
+ *       to its check's state.</li>
  * </ul>
  *
  * <h2>Data flow</h2>

@@ -8,13 +8,14 @@ import java.util.List;
  * A null {@code admissionMode} (no admissionScope) is {@link AdmissionMode#NoAdmissionFairSharing}; a null
  * {@code victimProtection} is {@link VictimProtection#NONE}, and a null {@code preemptionOrder} Kueue's
  * {@link PreemptionOrder#MostRecentlyAdmitted}: the order of candidates of equal priority in this queue's preemption
- * searches.
+ * searches. A null {@code admissionChecks} is {@link AdmissionCheckStrategy#NONE}: admissions are final at once.
  */
 public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> resourceGroups,
                                QueueingStrategy queueingStrategy, LabelSelector namespaceSelector,
                                FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
                                double fairWeight, StopPolicy stopPolicy, AdmissionMode admissionMode,
-                               VictimProtection victimProtection, PreemptionOrder preemptionOrder) {
+                               VictimProtection victimProtection, PreemptionOrder preemptionOrder,
+                               AdmissionCheckStrategy admissionChecks) {
 
     public ClusterQueueSpec {
         resourceGroups = List.copyOf(resourceGroups);
@@ -26,6 +27,24 @@ public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> r
         admissionMode = admissionMode == null ? AdmissionMode.NoAdmissionFairSharing : admissionMode;
         victimProtection = victimProtection == null ? VictimProtection.NONE : victimProtection;
         preemptionOrder = preemptionOrder == null ? PreemptionOrder.MostRecentlyAdmitted : preemptionOrder;
+        admissionChecks = admissionChecks == null ? AdmissionCheckStrategy.NONE : admissionChecks;
+    }
+
+    /** A ClusterQueue without admission checks. */
+    public ClusterQueueSpec(String name, String cohort, List<ResourceGroup> resourceGroups,
+                            QueueingStrategy queueingStrategy, LabelSelector namespaceSelector,
+                            FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
+                            double fairWeight, StopPolicy stopPolicy, AdmissionMode admissionMode,
+                            VictimProtection victimProtection, PreemptionOrder preemptionOrder) {
+        this(name, cohort, resourceGroups, queueingStrategy, namespaceSelector, flavorFungibility, preemption,
+                fairWeight, stopPolicy, admissionMode, victimProtection, preemptionOrder, null);
+    }
+
+    /** The same ClusterQueue with other admission checks. */
+    public ClusterQueueSpec withAdmissionChecks(AdmissionCheckStrategy checks) {
+        return new ClusterQueueSpec(name, cohort, resourceGroups, queueingStrategy, namespaceSelector,
+                flavorFungibility, preemption, fairWeight, stopPolicy, admissionMode, victimProtection,
+                preemptionOrder, checks);
     }
 
     /** A ClusterQueue whose admitted workloads have no protection from preemption, ordered as Kueue orders them. */
@@ -43,7 +62,7 @@ public record ClusterQueueSpec(String name, String cohort, List<ResourceGroup> r
                             FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
                             double fairWeight, StopPolicy stopPolicy) {
         this(name, cohort, resourceGroups, queueingStrategy, namespaceSelector, flavorFungibility, preemption,
-                fairWeight, stopPolicy, null, null, null);
+                fairWeight, stopPolicy, null, null, null, null);
     }
 
     /** The resource group covering {@code resource}, if any. */

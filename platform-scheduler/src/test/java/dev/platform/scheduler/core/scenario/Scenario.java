@@ -191,7 +191,7 @@ final class Scenario {
         ClusterQueueSpec q = clusterQueues.get(clusterQueue);
         ClusterQueueSpec stopped = new ClusterQueueSpec(q.name(), q.cohort(), q.resourceGroups(), q.queueingStrategy(),
                 q.namespaceSelector(), q.flavorFungibility(), q.preemption(), q.fairWeight(), policy,
-                q.admissionMode(), q.victimProtection(), q.preemptionOrder());
+                q.admissionMode(), q.victimProtection(), q.preemptionOrder(), q.admissionChecks());
         clusterQueues.put(clusterQueue, stopped);
         state.applyClusterQueue(stopped);
     }
@@ -222,7 +222,8 @@ final class Scenario {
                 selector == null ? null : labelSelector(map(selector)),
                 fungibility, preemption, weight(cq), enumOf(StopPolicy.class, cq.get("stopPolicy")),
                 enumOf(AdmissionMode.class, map(cq.get("admissionScope")).get("admissionMode")),
-                victimProtection(strMap(cq.get("annotations"))), preemptionOrder(strMap(cq.get("annotations"))));
+                victimProtection(strMap(cq.get("annotations"))), preemptionOrder(strMap(cq.get("annotations"))),
+                CheckSteps.strategy(cq));
     }
 
     /** The ClusterQueue's {@code platform.dev/preemption-order}, as the REST API reads it. */

@@ -3,6 +3,7 @@ package dev.platform.scheduler.core.scenario;
 import dev.platform.scheduler.core.AdmissionCycle;
 import dev.platform.scheduler.core.CycleResult;
 import dev.platform.scheduler.core.Decision;
+import dev.platform.scheduler.core.admissioncheck.CheckedReservations;
 import dev.platform.scheduler.core.model.PodSetAssignment;
 import dev.platform.scheduler.core.model.StopPolicy;
 import dev.platform.scheduler.testsupport.YamlTree;
@@ -39,25 +40,30 @@ class ScenarioTest {
     void scenario(Path file) throws IOException {
         Scenario s = Scenario.load(file);
         LifecycleSteps lifecycle = new LifecycleSteps(s);
+        CheckSteps checks = new CheckSteps(s);
         CycleResult first = AdmissionCycle.run(s.state);
         lifecycle.cycleRan(first);
+        checks.cycleRan(first);
         check(s, "first cycle", first, map(s.doc.get("expect")));
         int n = 0;
         for (Map<String, Object> step : list(s.doc.get("steps"))) {
             n++;
             Map<String, LifecycleSteps.Decided> decided = new LinkedHashMap<>();
             for (Map<String, Object> action : list(step.get("do"))) {
-                if (!lifecycle.apply(action, decided)) {
+                if (!lifecycle.apply(action, decided) && !checks.apply(action)) {
                     apply(s, action);
                 }
             }
             s.clock.advance(step.containsKey("advance") ? Scenario.duration(str(step.get("advance")))
                     : Duration.ofMinutes(1));
             lifecycle.timersRan(decided);
+            List<CheckedReservations.Outcome> settled = checks.settle();
             CycleResult result = AdmissionCycle.run(s.state);
             lifecycle.cycleRan(result);
+            checks.cycleRan(result);
             String where = s.file + " (" + s.name() + "), step " + n + ": ";
             lifecycle.check(where, map(step.get("expect")), decided);
+            checks.check(where, map(step.get("expect")), settled);
             check(s, "step " + n, result, map(step.get("expect")));
         }
     }
@@ -114,6 +120,8 @@ class ScenarioTest {
                     .as(where + name + " flavors of " + ps).isEqualTo(strMap(flavors)));
             map(e.get("counts")).forEach((ps, count) -> assertThat(podSet(a, ps).count())
                     .as(where + name + " count of " + ps).isEqualTo(((Number) count).intValue()));
+            assertThat(a.admissionChecks()).as(where + name + " admission checks")
+                    .isEqualTo(YamlTree.strList(e.get("admissionChecks")));
         });
 
         Set<String> expectedPreempted = new TreeSet<>();
