@@ -1,5 +1,7 @@
 package dev.platform.scheduler.core.admissioncheck;
 
+import dev.platform.scheduler.core.lifecycle.RequeuingStrategy;
+
 import java.time.Duration;
 
 /**
@@ -21,10 +23,6 @@ public record RetryStrategy(int backoffLimitCount, int backoffBaseSeconds, int b
 
     /** The wait before the {@code retry}-th retry (1 for the first). */
     public Duration backoff(int retry) {
-        long seconds = backoffBaseSeconds;
-        for (int i = 1; i < retry && seconds < backoffMaxSeconds; i++) {
-            seconds *= 2;
-        }
-        return Duration.ofSeconds(Math.min(seconds, backoffMaxSeconds));
+        return RequeuingStrategy.exponentialBackoff(backoffBaseSeconds, backoffMaxSeconds, retry);
     }
 }

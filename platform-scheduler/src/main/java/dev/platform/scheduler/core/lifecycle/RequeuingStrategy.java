@@ -30,11 +30,16 @@ public record RequeuingStrategy(RequeuingTimestamp timestamp, int backoffBaseSec
 
     /** How long the {@code count}-th requeue (1 for the first) waits before the workload queues again. */
     public Duration backoff(int count) {
-        long seconds = backoffBaseSeconds;
-        for (int i = 1; i < count && seconds < backoffMaxSeconds; i++) {
+        return exponentialBackoff(backoffBaseSeconds, backoffMaxSeconds, count);
+    }
+
+    /** Kueue's backoff: {@code baseSeconds * 2^(n-1)} for the n-th wait, at most {@code maxSeconds}. */
+    public static Duration exponentialBackoff(int baseSeconds, int maxSeconds, int n) {
+        long seconds = baseSeconds;
+        for (int i = 1; i < n && seconds < maxSeconds; i++) {
             seconds *= 2;
         }
-        return Duration.ofSeconds(Math.min(seconds, backoffMaxSeconds));
+        return Duration.ofSeconds(Math.min(seconds, maxSeconds));
     }
 
     /** Whether a workload already requeued {@code count} times is deactivated rather than requeued once more. */
