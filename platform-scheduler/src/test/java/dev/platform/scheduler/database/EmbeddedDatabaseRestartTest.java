@@ -62,7 +62,7 @@ class EmbeddedDatabaseRestartTest {
     @Test
     void aThrowAwayDatabaseMayOptOutOfDurability() {
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SchedulerApplication.class)
-                .run("--server.port=0", "--platform.embedded-db.data-dir=" + dataDir,
+                .run("--server.port=0", "--platform.tls.port=0", "--platform.embedded-db.data-dir=" + dataDir,
                         "--platform.embedded-db.durable=false", "--platform.scheduler.enabled=false")) {
             assertThat(crashSafety(context)).containsEntry("fsync", "off").containsEntry("synchronous_commit", "off")
                     .containsEntry("full_page_writes", "off");
@@ -92,7 +92,7 @@ class EmbeddedDatabaseRestartTest {
     private ConfigurableApplicationContext start() {
         // arguments, not default properties: application.properties' server.port=8080 would outrank those
         return new SpringApplicationBuilder(SchedulerApplication.class)
-                .run(Stream.concat(Stream.of("--server.port=0", "--platform.embedded-db.data-dir=" + dataDir),
+                .run(Stream.concat(Stream.of("--server.port=0", "--platform.tls.port=0", "--platform.embedded-db.data-dir=" + dataDir),
                         TestIdentity.settings().stream().map(s -> "--" + s)).toArray(String[]::new));
     }
 

@@ -76,12 +76,15 @@ class ConfigurationDocTest {
         return value.isEmpty() ? "`\"\"`" : "`" + value + "`";
     }
 
-    /** {@code java.time.Duration} reads Duration, {@code java.util.Map<java.lang.String,java.lang.Double>} Map of Double. */
+    /**
+     * {@code java.time.Duration} reads Duration, {@code java.util.List<java.lang.String>} List&lt;String&gt;,
+     * {@code java.util.Map<java.lang.String,java.lang.Double>} Map of Double.
+     */
     private static String simpleType(String type) {
         if (type.startsWith("java.util.Map<")) {
             return "Map of " + simpleType(type.substring(type.indexOf(',') + 1, type.length() - 1));
         }
-        String simple = type.substring(type.lastIndexOf('.') + 1);
+        String simple = type.replaceAll("\\b[a-z][a-z0-9_]*\\.", "");
         return simple.contains("$") ? simple.substring(simple.lastIndexOf('$') + 1) : simple;
     }
 

@@ -49,7 +49,9 @@ public final class PlatformProcess implements AutoCloseable {
     /** The scheduler's jar with JVM options of its own (heap size, flight recording) instead of {@value #DEFAULT_HEAP}. */
     public static PlatformProcess start(Path schedulerJar, Path workDir, String name, List<String> jvmOptions,
                                         List<String> arguments) throws IOException {
-        List<String> withAgentTokens = new ArrayList<>(arguments);
+        // the HTTPS connector on a free port: two schedulers of one test (or of two test runs) never share 8443
+        List<String> withAgentTokens = new ArrayList<>(List.of("--platform.tls.port=0"));
+        withAgentTokens.addAll(arguments);
         TestIdentity.AGENT_CLUSTERS.forEach(c ->
                 withAgentTokens.add("--platform.agents.tokens." + c + "=" + TestIdentity.agentToken(c)));
         return start(schedulerJar, workDir, name, jvmOptions, withAgentTokens,
