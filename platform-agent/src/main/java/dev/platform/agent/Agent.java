@@ -9,7 +9,11 @@ import dev.platform.agent.report.ReportPublisher;
 import dev.platform.agent.scheduler.SchedulerClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
+import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.HexFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -21,9 +25,13 @@ import tools.jackson.databind.json.JsonMapper;
 public class Agent implements AutoCloseable {
 
     private final Cluster cluster;
+    private static final Logger log = LoggerFactory.getLogger(Agent.class);
+
     private final Leadership leadership;
+    private final String clusterName;
     private final ReportPublisher reports;
     private final CommandPoller commands;
+    private final String instance;
 
     /** An agent whose metrics go to Micrometer's global registry (in-process use, tests). */
     public Agent(AgentSettings settings, Cluster cluster, Leadership leadership, Clock clock) {
@@ -33,16 +41,19 @@ public class Agent implements AutoCloseable {
     public Agent(AgentSettings settings, Cluster cluster, Leadership leadership, Clock clock, MeterRegistry registry) {
         this.cluster = cluster;
         this.leadership = leadership;
+        this.clusterName = settings.cluster();
         AgentMetrics metrics = new AgentMetrics(registry);
         metrics.watch(leadership::isLeader, cluster::hasSynced);
-        SchedulerClient scheduler = new SchedulerClient(settings.schedulerUrl(), settings.cluster(), settings.token(), json(),
-                metrics);
+        this.instance = settings.agentId() + "#" + HexFormat.of().toHexDigits(new SecureRandom().nextInt());
+        SchedulerClient scheduler = new SchedulerClient(settings.schedulerUrl(), settings.cluster(), settings.token(),
+                instance, json(), metrics);
         this.reports = new ReportPublisher(new ClusterInventory(), scheduler, settings.cluster(), settings.agentId(),
                 clock, settings.coalescingWindow(), settings.heartbeat(), settings.fullReportInterval(),
                 settings.schedulerBackoff(), leadership::isLeader, cluster::hasSynced);
         CommandExecutor executor = new CommandExecutor(cluster, clock, settings.evictionPolicy(), settings.agentId(), metrics);
+        // commands only once the scheduler hears this instance: another one may speak for the cluster
         this.commands = new CommandPoller(scheduler, executor, settings.schedulerBackoff(), settings.commandWaitSeconds(),
-                settings.commandWorkers(), clock, cluster::hasSynced);
+                settings.commandWorkers(), clock, () -> cluster.hasSynced() && reports.speaks());
     }
 
     /** The protocol's JSON: tolerant of fields a newer scheduler adds. */
@@ -50,12 +61,22 @@ public class Agent implements AutoCloseable {
         return JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
     }
 
+    /** Watches the cluster and stands for leadership; call it once the process is fully up. */
     public void start() {
+        log.info("agent instance {} starting for cluster {}", instance, clusterName);
         cluster.watch(reports);
         leadership.start(() -> {
             reports.sendFullReport();
             commands.start();
-        }, commands::stop);
+        }, () -> {
+            commands.stop();
+            reports.resign();
+        });
+    }
+
+    /** This process in the scheduler's eyes ({@link dev.platform.api.agent.AgentProtocol#INSTANCE_HEADER}). */
+    public String instance() {
+        return instance;
     }
 
     public boolean isLeader() {

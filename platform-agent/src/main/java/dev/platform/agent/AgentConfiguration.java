@@ -21,7 +21,9 @@ import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -55,13 +57,22 @@ class AgentConfiguration {
                 agentId(properties), properties.leaseDuration());
     }
 
-    @Bean(initMethod = "start", destroyMethod = "close")
+    @Bean(destroyMethod = "close")
     Agent agent(AgentProperties properties, Cluster cluster, Leadership leadership, Clock clock, MeterRegistry registry) {
         AgentSettings settings = new AgentSettings(properties.schedulerUrl(), properties.clusterName(), properties.token(),
                 agentId(properties), properties.coalescingWindow(), properties.commandWaitSeconds(),
                 Backoff.SCHEDULER, EvictionPolicy.DEFAULT, properties.heartbeat(), properties.commandWorkers(),
                 properties.fullReportInterval());
         return new Agent(settings, cluster, leadership, clock, registry);
+    }
+
+    /**
+     * The agent reports and takes commands only once the process is fully up (its web server listening): a second
+     * agent started by mistake, whose port is taken, fails before it has said anything to the scheduler.
+     */
+    @Bean
+    ApplicationListener<ApplicationReadyEvent> startAgentWhenReady(Agent agent) {
+        return ready -> agent.start();
     }
 
     private static ApiClient apiClient(AgentProperties properties) throws IOException {

@@ -13,7 +13,10 @@ import dev.platform.api.agent.ReportKind;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -29,12 +32,18 @@ import org.slf4j.LoggerFactory;
  * silent agent's inventory for stale and its pools for Unknown. Every {@code fullReportInterval} the
  * report is a FULL one even when nothing failed: only a FULL report tells the scheduler what is not in
  * the cluster (a JobSet deleted by hand, a cluster rebuilt), so it reconciles at least that often.
+ *
+ * <p>The scheduler hears one agent instance per cluster: this one {@link #speaks()} once a FULL report of it is
+ * accepted, and commands are taken only then. While another instance speaks, the scheduler refuses the reports and
+ * they are retried with the backoff, the refusal logged. On losing the leadership or shutting down, a last report
+ * {@link #resign() gives the place up}, so the next agent is heard at once.
  */
 public class ReportPublisher implements ClusterEvents, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReportPublisher.class);
 
     private static final Duration SYNC_CHECK = Duration.ofMillis(50);
+    private static final Duration RESIGN_PATIENCE = Duration.ofSeconds(5);
 
     private final ClusterInventory inventory;
     private final SchedulerClient scheduler;
@@ -57,6 +66,8 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
     private Instant lastDelivered;
     /** When the scheduler last accepted a FULL report from this agent; null before the first. */
     private Instant lastFullDelivered;
+    /** The scheduler accepted a FULL report of this instance, and it has not resigned since. */
+    private volatile boolean speaks;
 
     public ReportPublisher(ClusterInventory inventory, SchedulerClient scheduler, String cluster, String agentId,
             Clock clock, Duration coalescingWindow, Duration heartbeat, Duration fullReportInterval, Backoff backoff,
@@ -187,6 +198,10 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
                     lastFullDelivered = lastDelivered;
                 }
                 fullRequired = acceptance == ReportAcceptance.FULL_REPORT_REQUIRED;
+                if (full && !fullRequired && !speaks) {
+                    speaks = true;
+                    log.info("the scheduler hears this agent for cluster {}", cluster);
+                }
                 if (fullRequired) {
                     scheduleSend(Duration.ZERO);
                 } else if (inventory.hasChanges()) {
@@ -206,6 +221,49 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
                 }
                 scheduleSend(delay);
             }
+        }
+    }
+
+    /** Whether the scheduler takes this instance as its cluster's voice: commands are taken only then. */
+    public boolean speaks() {
+        return speaks;
+    }
+
+    /**
+     * Gives up speaking for the cluster: after the report in flight, if any, an empty DELTA saying this agent no
+     * longer leads. One try, waited for a few seconds: a scheduler that does not get it hears the next agent once
+     * this one's silence has lasted {@code platform.agents.agent-liveness}.
+     */
+    public void resign() {
+        if (sender.isShutdown()) {
+            return;
+        }
+        try {
+            sender.submit(this::sendResignation).get(RESIGN_PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            log.warn("could not tell the scheduler that this agent stopped leading cluster {}: {}", cluster,
+                    e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void sendResignation() {
+        AgentReport report;
+        synchronized (this) {
+            if (lastDelivered == null) {
+                return;
+            }
+            speaks = false;
+            report = new AgentReport(cluster, agentId, false, ++sequence, clock.instant(), ReportKind.DELTA, null,
+                    null, null, null);
+        }
+        try {
+            scheduler.sendReport(report);
+            log.info("told the scheduler that this agent no longer leads cluster {}", cluster);
+        } catch (SchedulerUnavailableException e) {
+            log.warn("could not tell the scheduler that this agent stopped leading cluster {}: {}", cluster,
+                    e.getMessage());
         }
     }
 

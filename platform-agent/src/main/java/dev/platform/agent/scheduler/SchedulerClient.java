@@ -8,6 +8,7 @@ import dev.platform.api.agent.CommandResult;
 import dev.platform.api.agent.CommandResults;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
@@ -36,21 +37,29 @@ public class SchedulerClient {
     private final URI schedulerUrl;
     private final String cluster;
     private final String token;
+    private final String instance;
     private final HttpClient http;
     private final JsonMapper json;
     private final AgentMetrics metrics;
     private final SchedulerReachability reachability;
 
-    public SchedulerClient(URI schedulerUrl, String cluster, String token, JsonMapper json, AgentMetrics metrics) {
-        this(schedulerUrl, cluster, token, json, metrics, new SchedulerReachability(schedulerUrl, Clock.systemUTC()));
+    /**
+     * @param instance this agent process, in {@link AgentProtocol#INSTANCE_HEADER} on every call: the scheduler
+     *                 hears one instance per cluster at a time
+     */
+    public SchedulerClient(URI schedulerUrl, String cluster, String token, String instance, JsonMapper json,
+                           AgentMetrics metrics) {
+        this(schedulerUrl, cluster, token, instance, json, metrics,
+                new SchedulerReachability(schedulerUrl, Clock.systemUTC()));
     }
 
-    SchedulerClient(URI schedulerUrl, String cluster, String token, JsonMapper json, AgentMetrics metrics,
-                    SchedulerReachability reachability) {
+    SchedulerClient(URI schedulerUrl, String cluster, String token, String instance, JsonMapper json,
+                    AgentMetrics metrics, SchedulerReachability reachability) {
         this.reachability = reachability;
         this.schedulerUrl = schedulerUrl;
         this.cluster = cluster;
         this.token = token;
+        this.instance = instance;
         this.json = json;
         this.metrics = metrics;
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -60,6 +69,9 @@ public class SchedulerClient {
         long started = System.nanoTime();
         try {
             HttpResponse<String> response = send(post(AgentProtocol.REPORTS_PATH, report).timeout(CALL_TIMEOUT));
+            if (response.statusCode() == 409 && anotherAgentSpeaks(response)) {
+                throw new SchedulerUnavailableException("refused: " + problemDetail(response));
+            }
             if (response.statusCode() == 409) {
                 metrics.reportSent(report.kind(), "full_required", Duration.ofNanos(System.nanoTime() - started));
                 return ReportAcceptance.FULL_REPORT_REQUIRED;
@@ -133,6 +145,7 @@ public class SchedulerClient {
     private HttpRequest.Builder authorized(URI uri) {
         return HttpRequest.newBuilder(uri)
                 .header("Authorization", "Bearer " + token)
+                .header(AgentProtocol.INSTANCE_HEADER, instance)
                 .header("Accept", "application/json");
     }
 
@@ -156,10 +169,31 @@ public class SchedulerClient {
         }
     }
 
-    private static void requireSuccess(HttpResponse<String> response) throws SchedulerUnavailableException {
+    private void requireSuccess(HttpResponse<String> response) throws SchedulerUnavailableException {
         if (response.statusCode() / 100 != 2) {
-            throw new SchedulerUnavailableException(
-                    response.request().method() + " " + response.uri().getPath() + " answered " + response.statusCode());
+            throw new SchedulerUnavailableException(response.request().method() + " " + response.uri().getPath()
+                    + " answered " + response.statusCode() + (response.statusCode() / 100 == 4
+                    ? ": " + problemDetail(response) : ""));
+        }
+    }
+
+    /** The scheduler hears another instance of an agent for this cluster, and not this one. */
+    private boolean anotherAgentSpeaks(HttpResponse<String> response) {
+        return AgentProtocol.ANOTHER_AGENT_TITLE.equals(problemField(response, "title"));
+    }
+
+    /** What the scheduler's problem answer says is wrong, or the body as it came. */
+    private String problemDetail(HttpResponse<String> response) {
+        String detail = problemField(response, "detail");
+        return detail != null ? detail : response.body();
+    }
+
+    private String problemField(HttpResponse<String> response, String field) {
+        try {
+            JsonNode value = json.readTree(response.body()).get(field);
+            return value == null || !value.isString() ? null : value.asString();
+        } catch (JacksonException notJson) {
+            return null;
         }
     }
 }

@@ -33,7 +33,7 @@ class ReportPublisherTest {
         AtomicReference<String> outcome = new AtomicReference<>();
         CountDownLatch asked = new CountDownLatch(1);
         ReportPublisher reports = new ReportPublisher(new ClusterInventory(),
-                new SchedulerClient(URI.create("http://127.0.0.1:9"), "sim", "unused-token-0123456789", Agent.json(),
+                new SchedulerClient(URI.create("http://127.0.0.1:9"), "sim", "unused-token-0123456789", "sim-agent#test", Agent.json(),
                         new AgentMetrics(new SimpleMeterRegistry())),
                 "sim", "agent-1", Clock.systemUTC(), Duration.ofMillis(10), Duration.ofMinutes(10),
                 Duration.ofMinutes(10), Backoff.SCHEDULER, () -> true, () -> {

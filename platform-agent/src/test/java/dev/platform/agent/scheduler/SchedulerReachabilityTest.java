@@ -117,7 +117,7 @@ class SchedulerReachabilityTest {
     }
 
     private SchedulerClient client(URI url) {
-        return new SchedulerClient(url, "sim", FakeScheduler.TOKEN, Agent.json(), new AgentMetrics(new SimpleMeterRegistry()),
+        return new SchedulerClient(url, "sim", FakeScheduler.TOKEN, "sim-agent#test", Agent.json(), new AgentMetrics(new SimpleMeterRegistry()),
                 new SchedulerReachability(url, clock));
     }
 

@@ -13,6 +13,19 @@ public final class AgentProtocol {
     /** The most results one {@link #COMMAND_RESULTS_PATH} request may carry; a larger batch is refused (413). */
     public static final int MAX_RESULTS_PER_BATCH = 1000;
 
+    /**
+     * Header on every agent request: a random id of the agent process, new at each start. The scheduler takes one
+     * instance at a time as the voice of a cluster; another one's reports and command polls are refused
+     * ({@link #ANOTHER_AGENT_TITLE}) while that one is alive. A request without it (an agent of an earlier version)
+     * speaks as its report's {@code agentId}.
+     */
+    public static final String INSTANCE_HEADER = "Platform-Agent-Instance";
+    /**
+     * The title of the 409 problem that refuses a report or a command poll because another agent instance speaks
+     * for the cluster; its detail names that instance, its {@code Retry-After} when it would count as gone.
+     */
+    public static final String ANOTHER_AGENT_TITLE = "Another agent speaks for this cluster";
+
     /** Query parameter: answer commands with an id above this; absent = above the last acknowledged one. */
     public static final String AFTER_PARAM = "after";
     /** Query parameter: how long the scheduler may hold the request open when it has no command. */

@@ -14,6 +14,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -34,7 +35,9 @@ class AgentGatewayController {
     }
 
     @PostMapping(path = AgentProtocol.REPORTS_PATH, produces = "application/json")
-    AgentReportService.ReportOutcome report(@PathVariable String cluster, @RequestBody AgentReport report) {
+    AgentReportService.ReportOutcome report(@PathVariable String cluster, @RequestBody AgentReport report,
+                                            @RequestHeader(name = AgentProtocol.INSTANCE_HEADER, required = false)
+                                            String instance) {
         ClusterNames.require(cluster);
         if (report.cluster() != null && !report.cluster().equals(cluster)) {
             throw badRequest("the report is of cluster " + report.cluster() + " but was posted for cluster " + cluster);
@@ -52,14 +55,19 @@ class AgentGatewayController {
             throw new Refusal(Refusal.Kind.Malformed, "Bad Request", "the report is refused, nothing of it"
                     + " was applied: " + String.join("; ", problems), List.of());
         }
-        return reports.apply(cluster, report);
+        return reports.apply(cluster, instance, report);
     }
 
     @GetMapping(path = AgentProtocol.COMMANDS_PATH, produces = "application/json")
     List<AgentCommand> commands(@PathVariable String cluster,
                                 @RequestParam(name = AgentProtocol.AFTER_PARAM, required = false) Long after,
-                                @RequestParam(name = AgentProtocol.WAIT_SECONDS_PARAM, defaultValue = "0") int waitSeconds) {
+                                @RequestParam(name = AgentProtocol.WAIT_SECONDS_PARAM, defaultValue = "0") int waitSeconds,
+                                @RequestHeader(name = AgentProtocol.INSTANCE_HEADER, required = false) String instance) {
         ClusterNames.require(cluster);
+        // an agent of an earlier version names no instance: it is heard as before
+        if (instance != null) {
+            reports.requireSpeaker(cluster, instance);
+        }
         return commands.poll(cluster, after, waitSeconds);
     }
 

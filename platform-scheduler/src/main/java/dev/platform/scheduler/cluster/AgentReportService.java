@@ -28,6 +28,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -63,11 +64,13 @@ public class AgentReportService {
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
     private final Clock clock;
+    private final Duration agentLiveness;
 
     AgentReportService(ClusterInventoryStore inventory, StrayJobSets strays, WorkloadRunStates runStates,
                        WorkloadService workloads, WorkloadStore store,
                        ManifestParser parser, JsonMapper json, TransactionTemplate transactions,
-                       ApplicationEventPublisher events, Clock clock) {
+                       ApplicationEventPublisher events, Clock clock, AgentsProperties agents) {
+        this.agentLiveness = agents.agentLiveness();
         this.inventory = inventory;
         this.strays = strays;
         this.runStates = runStates;
@@ -95,11 +98,15 @@ public class AgentReportService {
     }
 
     /**
+     * @param instance the agent instance that sends it ({@link dev.platform.api.agent.AgentProtocol#INSTANCE_HEADER});
+     *                 null from an agent that names none
      * @throws Refusal 409 for a DELTA the scheduler has no basis for (no FULL report from
-     *                      this agent, or a report missed in between): the agent sends FULL next
+     *                      this agent, or a report missed in between): the agent sends FULL next; 409
+     *                      {@link dev.platform.api.agent.AgentProtocol#ANOTHER_AGENT_TITLE} while another agent
+     *                      instance speaks for the cluster ({@link ClusterVoice})
      */
-    public ReportOutcome apply(String cluster, AgentReport report) {
-        Applied applied = transactions.execute(tx -> applyInTransaction(cluster, report));
+    public ReportOutcome apply(String cluster, String instance, AgentReport report) {
+        Applied applied = transactions.execute(tx -> applyInTransaction(cluster, instance, report));
         if (!applied.applied()) {
             return new ReportOutcome(cluster, report.sequence(), false, List.of());
         }
@@ -111,20 +118,72 @@ public class AgentReportService {
         return new ReportOutcome(cluster, report.sequence(), true, adopt(cluster, report.submissions()));
     }
 
-    private Applied applyInTransaction(String cluster, AgentReport report) {
+    /**
+     * Commands go only to the agent instance that speaks for the cluster (its FULL report accepted), so two agents
+     * never carry out the same commands.
+     *
+     * @throws Refusal 409 {@link dev.platform.api.agent.AgentProtocol#ANOTHER_AGENT_TITLE} for any other instance
+     */
+    public void requireSpeaker(String cluster, String instance) {
+        ClusterVoice voice = inventory.voice(cluster);
+        if (!voice.isSpeaker(instance)) {
+            throw voice.refusal(cluster, instance, clock.instant(), agentLiveness);
+        }
+    }
+
+    private Applied applyInTransaction(String cluster, String instance, AgentReport report) {
         boolean full = report.kind() == ReportKind.FULL;
         if (full) {
             inventory.createIfAbsent(cluster);
         }
         Optional<LastReport> last = inventory.lock(cluster);
+        Instant now = clock.instant();
+        if (!heard(cluster, ClusterVoice.speaker(instance, report.agentId()), report, now)) {
+            return Applied.IGNORED;
+        }
         if (!accept(cluster, report, last.filter(l -> l.agentId() != null))) {
             return Applied.IGNORED;
         }
-        Instant now = clock.instant();
         inventory.recordReport(cluster, report.agentId(), report.sequence(), report.sentAt(), now, full);
         List<NodePoolHealthChanged> changes = applyPools(cluster, report, full, now);
         boolean finished = applyWorkloads(cluster, report, full, now);
         return new Applied(true, changes, finished);
+    }
+
+    /**
+     * Whether the report comes from the instance that speaks for the cluster, or may take over: none speaks or the
+     * one that did is silent, and this is a FULL report. A report saying its agent no longer leads gives the place
+     * up (and changes nothing else).
+     */
+    private boolean heard(String cluster, String speaker, AgentReport report, Instant now) {
+        ClusterVoice voice = inventory.voice(cluster);
+        if (!report.leader()) {
+            if (voice.isSpeaker(speaker)) {
+                inventory.speaks(cluster, null);
+                log.info("cluster {}: agent instance {} no longer leads and gave up speaking for the cluster", cluster,
+                        speaker);
+            }
+            return false;
+        }
+        if (voice.isSpeaker(speaker)) {
+            return true;
+        }
+        if (!voice.mayReport(speaker, now, agentLiveness)) {
+            log.warn("cluster {}: report {} of agent instance {} refused: agent instance {} speaks for the cluster"
+                    + " (last report at {})", cluster, report.sequence(), speaker, voice.instance(),
+                    voice.lastReportAt());
+            throw voice.refusal(cluster, speaker, now, agentLiveness);
+        }
+        if (report.kind() != ReportKind.FULL) {
+            throw Refusal.conflict("agent instance " + speaker + " does not speak for cluster " + cluster
+                    + " yet; send a FULL report", List.of());
+        }
+        inventory.speaks(cluster, speaker);
+        if (voice.instance() != null) {
+            log.info("cluster {}: agent instance {} speaks for the cluster, after {} (last report at {})", cluster,
+                    speaker, voice.instance(), voice.lastReportAt());
+        }
+        return true;
     }
 
     /**

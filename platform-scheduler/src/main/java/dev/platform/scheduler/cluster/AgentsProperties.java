@@ -22,13 +22,17 @@ import java.time.Duration;
  *                       Finished or Failed): Report (logged and counted only), Suspend (its pods evicted, the
  *                       JobSet kept, suspended, for its owner to look at; the default: it frees the chips the
  *                       platform counts as free, and loses nothing for good) or Delete
+ * @param agentLiveness  how long after its last report the agent instance that speaks for a cluster counts as
+ *                       alive: reports and command polls of another instance for that cluster are refused (409)
+ *                       meanwhile. Longer than the agents' longest silence (their heartbeat, 10 s, and a half)
  */
 @ConfigurationProperties("platform.agents")
 public record AgentsProperties(@DefaultValue("30s") Duration staleness,
                                @DefaultValue("60") int maxWaitSeconds,
                                @DefaultValue("500ms") Duration pollInterval,
                                @DefaultValue("5s") Duration missingJobsetGrace,
-                               @DefaultValue("Suspend") StrayJobSetPolicy strayJobsets) {
+                               @DefaultValue("Suspend") StrayJobSetPolicy strayJobsets,
+                               @DefaultValue("20s") Duration agentLiveness) {
 
     /** What becomes of a JobSet the platform manages and does not run. */
     public enum StrayJobSetPolicy {

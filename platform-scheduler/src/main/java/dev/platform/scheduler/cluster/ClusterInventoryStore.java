@@ -64,6 +64,18 @@ class ClusterInventoryStore {
                 .optional();
     }
 
+    /** The agent instance that speaks for the cluster; {@link ClusterVoice#NONE} for a cluster not yet known. */
+    ClusterVoice voice(String cluster) {
+        return jdbc.sql("SELECT agent_instance, last_report_at FROM cluster WHERE name = ?").param(cluster)
+                .query((rs, i) -> new ClusterVoice(rs.getString(1), instant(rs.getTimestamp(2))))
+                .optional().orElse(ClusterVoice.NONE);
+    }
+
+    /** {@code instance} speaks for the cluster from now on; null: none does (the one that did resigned). */
+    void speaks(String cluster, String instance) {
+        jdbc.sql("UPDATE cluster SET agent_instance = ? WHERE name = ?").params(instance, cluster).update();
+    }
+
     /** Creates the cluster on its first FULL report. */
     void createIfAbsent(String cluster) {
         jdbc.sql("INSERT INTO cluster (name) VALUES (?) ON CONFLICT (name) DO NOTHING").param(cluster).update();

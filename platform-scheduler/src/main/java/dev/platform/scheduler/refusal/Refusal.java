@@ -58,6 +58,11 @@ public class Refusal extends RuntimeException {
         return new Refusal(Kind.Conflict, "Conflict", detail, references);
     }
 
+    /** A conflict that passes: {@code retryAfter} says when the state may allow the request. */
+    public static Refusal conflict(String title, String detail, Duration retryAfter) {
+        return new Refusal(Kind.Conflict, title, detail, List.of(), retryAfter);
+    }
+
     public static Refusal malformed(String detail) {
         return new Refusal(Kind.Malformed, "Bad Request", detail, List.of());
     }

@@ -48,7 +48,7 @@ class AgentGatewayControllerTest extends ControllerSliceTest {
 
     @Test
     void anAcceptedReportAnswersTheServicesOutcome() throws Exception {
-        given(agentReports.apply(eq("prod-1"), any())).willReturn(new AgentReportService.ReportOutcome("prod-1", 7, true,
+        given(agentReports.apply(eq("prod-1"), isNull(), any())).willReturn(new AgentReportService.ReportOutcome("prod-1", 7, true,
                 List.of(new AgentReportService.RejectedSubmission("team-a", "train", "js-1", "no queue"))));
 
         mvc.perform(post("/api/v1/agent/clusters/prod-1/reports").contentType(MediaType.APPLICATION_JSON)
@@ -59,7 +59,7 @@ class AgentGatewayControllerTest extends ControllerSliceTest {
                 .andExpect(jsonPath("$.applied").value(true))
                 .andExpect(jsonPath("$.rejectedSubmissions[0].jobSetUid").value("js-1"))
                 .andExpect(jsonPath("$.rejectedSubmissions[0].message").value("no queue"));
-        then(agentReports).should().apply(eq("prod-1"), any(AgentReport.class));
+        then(agentReports).should().apply(eq("prod-1"), isNull(), any(AgentReport.class));
     }
 
     @Test

@@ -170,16 +170,16 @@ class AgentReportApiTest extends PlatformApplicationTest {
 
     @Test
     void healthChangesArePublishedAndUnhealthySinceIsKeptUntilTheSliceHeals() {
-        reports.apply("prod-1", full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY)),
+        reports.apply("prod-1", null, full("prod-1", "agent-a", 1, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY)),
                 List.of()));
-        reports.apply("prod-1", delta("prod-1", "agent-a", 2,
+        reports.apply("prod-1", null, delta("prod-1", "agent-a", 2,
                 List.of(tpuPool("tpu-0", 2, HealthState.UNHEALTHY, NodeHealthReason.NOT_READY)), List.of(), List.of()));
         String since = unhealthySince("tpu-0");
-        reports.apply("prod-1", delta("prod-1", "agent-a", 3,
+        reports.apply("prod-1", null, delta("prod-1", "agent-a", 3,
                 List.of(tpuPool("tpu-0", 2, HealthState.UNHEALTHY, NodeHealthReason.NOT_READY,
                         NodeHealthReason.UNREACHABLE)), List.of(), List.of()));
         assertThat(unhealthySince("tpu-0")).isEqualTo(since).isNotNull();
-        reports.apply("prod-1", delta("prod-1", "agent-a", 4, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY)),
+        reports.apply("prod-1", null, delta("prod-1", "agent-a", 4, List.of(tpuPool("tpu-0", 2, HealthState.HEALTHY)),
                 List.of(), List.of()));
         assertThat(unhealthySince("tpu-0")).isNull();
 

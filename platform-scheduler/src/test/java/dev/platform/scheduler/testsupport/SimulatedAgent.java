@@ -81,6 +81,11 @@ public final class SimulatedAgent implements AutoCloseable {
         return new SimulatedAgent(cluster, agent);
     }
 
+    /** The agent process as the scheduler knows it. */
+    public String instance() {
+        return agent.instance();
+    }
+
     public SimulatedCluster cluster() {
         return cluster;
     }
