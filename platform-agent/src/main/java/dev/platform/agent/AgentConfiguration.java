@@ -75,7 +75,7 @@ class AgentConfiguration {
         return ready -> agent.start();
     }
 
-    private static ApiClient apiClient(AgentProperties properties) throws IOException {
+    static ApiClient apiClient(AgentProperties properties) throws IOException {
         if (properties.kubeconfig() == null || properties.kubeconfig().isBlank()) {
             return ClientBuilder.standard().build();
         }

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.platform.agent.cluster.Cluster;
+import dev.platform.agent.testing.ApiServerAdmission;
 import dev.platform.agent.testing.FakeScheduler;
+import dev.platform.agent.webhook.CertificateRotation;
+import dev.platform.agent.webhook.WebhookServer;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodePoolReport;
@@ -16,6 +19,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -25,6 +29,7 @@ import org.springframework.boot.web.server.servlet.context.ServletWebServerAppli
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
 
 /** The Boot application in simulated mode: reports to its scheduler, breaks a slice on request. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -40,6 +45,10 @@ class AgentApplicationTest {
     ServletWebServerApplicationContext context;
     @Autowired
     Cluster cluster;
+    @Autowired
+    WebhookServer webhook;
+    @Autowired
+    CertificateRotation webhookCertificates;
 
     private static FakeScheduler startScheduler() {
         try {
@@ -55,6 +64,7 @@ class AgentApplicationTest {
         registry.add("platform.agent.scheduler-url", () -> scheduler.url().toString());
         registry.add("platform.agent.cluster-name", () -> "sim");
         registry.add("platform.agent.token", () -> FakeScheduler.TOKEN);
+        registry.add("platform.agent.webhook.port", () -> "0");
     }
 
     @AfterAll
@@ -104,6 +114,22 @@ class AgentApplicationTest {
                     assertThat(j.get("suspended").asBoolean()).isFalse();
                     assertThat(j.get("activePods").asInt()).isEqualTo(2);
                 });
+    }
+
+    @Test
+    void theAdmissionWebhookIsServedInSimulatedModeToo() {
+        ApiServerAdmission apiServer = new ApiServerAdmission(URI.create("https://localhost:" + webhook.port()),
+                webhookCertificates.current().caBundle(Instant.now()));
+        JsonNode jobSet = Agent.json().readTree("""
+                {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+                 "metadata": {"name": "tried", "namespace": "default", "labels": {"kueue.x-k8s.io/queue-name": "q"}},
+                 "spec": {"replicatedJobs": []}}
+                """);
+
+        ApiServerAdmission.Answer answer = apiServer.review("/mutate-jobset-x-k8s-io-v1alpha2-jobset", "CREATE", jobSet,
+                null, false);
+
+        assertThat(answer.patch().toString()).isEqualTo("[{\"op\":\"add\",\"path\":\"/spec/suspend\",\"value\":true}]");
     }
 
     @Test

@@ -33,6 +33,24 @@ public final class ApiPermissions {
     public static final List<Rule> LEADER_ELECTION = List.of(
             new Rule("coordination.k8s.io", "leases", Set.of("get", "create", "update")));
 
+    /**
+     * Cluster-wide, for the admission webhook's internal certificate manager: it reads the agent's two webhook
+     * configurations and JSON-patches their caBundle ({@code resourceNames} in the chart keep it to those two).
+     */
+    public static final List<Rule> WEBHOOK_CONFIGURATIONS = List.of(
+            new Rule("admissionregistration.k8s.io", "mutatingwebhookconfigurations", Set.of("get", "patch")),
+            new Rule("admissionregistration.k8s.io", "validatingwebhookconfigurations", Set.of("get", "patch")));
+
+    /** In the agent's namespace (a Role): the Secret that keeps the webhook's CA and serving certificate. */
+    public static final List<Rule> WEBHOOK_CERTIFICATES = List.of(
+            new Rule("", "secrets", Set.of("get", "create", "update")));
+
+    /**
+     * Cluster-wide, with {@code manageJobsWithoutQueueName} only: a namespace's labels, which the webhook matches
+     * against the managed-jobs namespace selector (an AdmissionReview does not carry them).
+     */
+    public static final List<Rule> WEBHOOK_NAMESPACES = List.of(new Rule("", "namespaces", Set.of("get")));
+
     private ApiPermissions() {
     }
 }

@@ -217,7 +217,7 @@ public class KubernetesCluster implements Cluster {
      * The generic API throws instead of answering when an error response carries no Status
      * body; both become a response with the status code here.
      */
-    private static <T extends KubernetesObject> KubernetesApiResponse<T> call(Supplier<KubernetesApiResponse<T>> request) {
+    public static <T extends KubernetesObject> KubernetesApiResponse<T> call(Supplier<KubernetesApiResponse<T>> request) {
         try {
             return request.get();
         } catch (RuntimeException e) {
