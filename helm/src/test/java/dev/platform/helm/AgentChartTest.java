@@ -14,6 +14,9 @@ import io.kubernetes.client.openapi.models.V1ClusterRole;
 import io.kubernetes.client.openapi.models.V1ClusterRoleBinding;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration;
+import io.kubernetes.client.openapi.models.V1Service;
+import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
@@ -65,13 +68,15 @@ class AgentChartTest {
                 .satisfies(e -> assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name"));
         boolean rbac = !values.containsKey("rbac");
         if (rbac) {
-            assertThat(rules(one(objects, V1ClusterRole.class).getRules())).isEqualTo(rules(ApiPermissions.CLUSTER));
-            assertThat(rules(one(objects, V1Role.class).getRules())).isEqualTo(rules(ApiPermissions.LEADER_ELECTION));
+            assertThat(rules(named(objects, V1ClusterRole.class, "platform-agent").getRules()))
+                    .isEqualTo(rules(ApiPermissions.CLUSTER));
+            assertThat(rules(named(objects, V1Role.class, "platform-agent-leader-election").getRules()))
+                    .isEqualTo(rules(ApiPermissions.LEADER_ELECTION));
             String serviceAccount = deployment.getSpec().getTemplate().getSpec().getServiceAccountName();
-            assertThat(one(objects, V1ClusterRoleBinding.class).getSubjects()).singleElement()
-                    .satisfies(s -> assertThat(s.getName()).isEqualTo(serviceAccount));
-            assertThat(one(objects, V1RoleBinding.class).getSubjects()).singleElement()
-                    .satisfies(s -> assertThat(s.getName()).isEqualTo(serviceAccount));
+            assertThat(all(objects, V1ClusterRoleBinding.class)).isNotEmpty().allSatisfy(b -> assertThat(b.getSubjects())
+                    .singleElement().satisfies(s -> assertThat(s.getName()).isEqualTo(serviceAccount)));
+            assertThat(all(objects, V1RoleBinding.class)).isNotEmpty().allSatisfy(b -> assertThat(b.getSubjects())
+                    .singleElement().satisfies(s -> assertThat(s.getName()).isEqualTo(serviceAccount)));
         } else {
             assertThat(all(objects, V1ClusterRole.class)).isEmpty();
             assertThat(all(objects, V1Role.class)).isEmpty();
@@ -84,13 +89,18 @@ class AgentChartTest {
         List<KubernetesObject> elsewhere = Charts.template(AGENT, Map.of("clusterName", "prod-1",
                 "leaderElection", Map.of("namespace", "kube-system")));
 
-        assertThat(one(defaults, V1Role.class).getMetadata().getNamespace()).isEqualTo(NAMESPACE);
-        assertThat(one(defaults, V1RoleBinding.class).getMetadata().getNamespace()).isEqualTo(NAMESPACE);
-        assertThat(one(elsewhere, V1Role.class).getMetadata().getNamespace()).isEqualTo("kube-system");
-        assertThat(one(elsewhere, V1RoleBinding.class).getSubjects().get(0).getNamespace()).isEqualTo(NAMESPACE);
+        String election = "platform-agent-leader-election";
+        assertThat(named(defaults, V1Role.class, election).getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+        assertThat(named(defaults, V1RoleBinding.class, election).getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+        assertThat(named(elsewhere, V1Role.class, election).getMetadata().getNamespace()).isEqualTo("kube-system");
+        assertThat(named(elsewhere, V1RoleBinding.class, election).getSubjects().get(0).getNamespace())
+                .isEqualTo(NAMESPACE);
         Map<String, Object> settings = new org.yaml.snakeyaml.Yaml().load(
                 one(elsewhere, V1ConfigMap.class).getData().get("application.yaml"));
-        assertThat(settings.get("platform")).isEqualTo(Map.of("agent", Map.of("mode", "kubernetes",
+        @SuppressWarnings("unchecked")
+        Map<String, Object> agent = new java.util.HashMap<>((Map<String, Object>) ((Map<String, Object>) settings.get("platform")).get("agent"));
+        agent.remove("webhook");
+        assertThat(Map.of("agent", agent)).isEqualTo(Map.of("agent", Map.of("mode", "kubernetes",
                 "cluster-name", "prod-1", "scheduler-url", "http://platform:8080", "lease-namespace", "kube-system",
                 "lease-name", "platform-agent", "lease-duration", "15s")));
         assertThat(one(defaults, V1Secret.class).getStringData()).containsOnlyKeys("token");
@@ -98,6 +108,102 @@ class AgentChartTest {
                 .isEqualTo(Map.of("address", "0.0.0.0"));
         assertThat(settings).extracting("management").extracting("endpoints").isEqualTo(
                 Map.of("web", Map.of("exposure", Map.of("include", "health,prometheus"))));
+    }
+
+    @Test
+    void theWebhookIsWiredAsKueuesWithItsServiceCertificatesAndRbac() {
+        List<KubernetesObject> objects = Charts.lintedAndRendered(AGENT, Map.of());
+
+        V1MutatingWebhookConfiguration mutating = one(objects, V1MutatingWebhookConfiguration.class);
+        V1ValidatingWebhookConfiguration validating = one(objects, V1ValidatingWebhookConfiguration.class);
+        V1Service service = one(objects, V1Service.class);
+        assertThat(mutating.getWebhooks()).extracting(w -> w.getClientConfig().getService().getPath())
+                .containsExactly("/mutate-jobset-x-k8s-io-v1alpha2-jobset", "/mutate-batch-v1-job");
+        assertThat(validating.getWebhooks()).extracting(w -> w.getClientConfig().getService().getPath())
+                .containsExactly("/validate-jobset-x-k8s-io-v1alpha2-jobset", "/validate-batch-v1-job");
+        assertThat(mutating.getWebhooks()).allSatisfy(w -> {
+            assertThat(w.getFailurePolicy()).isEqualTo("Fail");
+            assertThat(w.getSideEffects()).isEqualTo("None");
+            assertThat(w.getRules()).singleElement().satisfies(r -> assertThat(r.getOperations()).containsExactly("CREATE"));
+            assertThat(w.getClientConfig().getService().getName()).isEqualTo(service.getMetadata().getName());
+            assertThat(w.getClientConfig().getService().getNamespace()).isEqualTo(NAMESPACE);
+            assertThat(w.getNamespaceSelector().getMatchExpressions()).singleElement().satisfies(e -> {
+                assertThat(e.getKey()).isEqualTo("kubernetes.io/metadata.name");
+                assertThat(e.getOperator()).isEqualTo("NotIn");
+                assertThat(e.getValues()).containsExactly("kube-system", NAMESPACE);
+            });
+        });
+        assertThat(validating.getWebhooks()).allSatisfy(w -> assertThat(w.getRules()).singleElement()
+                .satisfies(r -> assertThat(r.getOperations()).containsExactly("CREATE", "UPDATE")));
+        V1Deployment deployment = one(objects, V1Deployment.class);
+        assertThat(service.getSpec().getPorts()).singleElement().satisfies(p -> {
+            assertThat(p.getPort()).isEqualTo(443);
+            assertThat(p.getTargetPort().getStrValue()).isEqualTo("webhook");
+        });
+        assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getPorts())
+                .anySatisfy(p -> {
+                    assertThat(p.getName()).isEqualTo("webhook");
+                    assertThat(p.getContainerPort()).isEqualTo(9443);
+                });
+        assertThat(service.getSpec().getSelector()).isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
+
+        V1ClusterRole webhookRole = named(objects, V1ClusterRole.class, "platform-agent-webhook");
+        assertThat(rules(webhookRole.getRules(), true)).isEqualTo(rules(ApiPermissions.WEBHOOK_CONFIGURATIONS));
+        assertThat(webhookRole.getRules()).extracting(r -> r.getResourceNames().get(0)).containsExactlyInAnyOrder(
+                mutating.getMetadata().getName(), validating.getMetadata().getName());
+        V1Role certificates = named(objects, V1Role.class, "platform-agent-webhook-certificates");
+        assertThat(certificates.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+        assertThat(rules(certificates.getRules())).isEqualTo(rules(ApiPermissions.WEBHOOK_CERTIFICATES));
+
+        Map<String, Object> settings = new org.yaml.snakeyaml.Yaml().load(
+                one(objects, V1ConfigMap.class).getData().get("application.yaml"));
+        assertThat(settings).extracting("platform").extracting("agent").extracting("webhook").isEqualTo(Map.of(
+                "enabled", true, "port", 9443, "namespace", NAMESPACE, "service-name", service.getMetadata().getName(),
+                "secret-name", "platform-agent-webhook-server-cert",
+                "mutating-configuration", mutating.getMetadata().getName(),
+                "validating-configuration", validating.getMetadata().getName(),
+                "certificates", "internal", "manage-jobs-without-queue-name", false));
+    }
+
+    @Test
+    void theFailurePolicyIsConfigurableAndTheWebhookCanBeLeftOut() {
+        List<KubernetesObject> ignore = Charts.lintedAndRendered(AGENT, Map.of("webhook",
+                Map.of("failurePolicy", "Ignore", "manageJobsWithoutQueueName", true)));
+        List<KubernetesObject> none = Charts.lintedAndRendered(AGENT, Map.of("webhook", Map.of("enabled", false)));
+
+        assertThat(one(ignore, V1MutatingWebhookConfiguration.class).getWebhooks())
+                .allSatisfy(w -> assertThat(w.getFailurePolicy()).isEqualTo("Ignore"));
+        assertThat(rules(named(ignore, V1ClusterRole.class, "platform-agent-webhook").getRules(), true)).isEqualTo(
+                rules(java.util.stream.Stream.concat(ApiPermissions.WEBHOOK_CONFIGURATIONS.stream(),
+                        ApiPermissions.WEBHOOK_NAMESPACES.stream()).toList()));
+        assertThat(all(none, V1MutatingWebhookConfiguration.class)).isEmpty();
+        assertThat(all(none, V1ValidatingWebhookConfiguration.class)).isEmpty();
+        assertThat(all(none, V1Service.class)).isEmpty();
+        assertThat(all(none, V1ClusterRole.class)).singleElement()
+                .satisfies(r -> assertThat(r.getMetadata().getName()).isEqualTo("platform-agent"));
+        assertThatThrownBy(() -> Charts.render(AGENT, Map.of("webhook", Map.of("failurePolicy", "Sometimes"))))
+                .hasMessageContaining("failurePolicy");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void withCertManagerItsCertificateIsMountedAndItsCaInjected() {
+        String rendered = Charts.render(AGENT, Map.of("webhook", Map.of("certManager", Map.of("enabled", true))));
+        List<Map<String, Object>> documents = new java.util.ArrayList<>();
+        new org.yaml.snakeyaml.Yaml().loadAll(rendered).forEach(d -> documents.add((Map<String, Object>) d));
+
+        Map<String, Object> certificate = documents.stream().filter(d -> "Certificate".equals(d.get("kind")))
+                .findFirst().orElseThrow();
+        assertThat(certificate).extracting("spec").extracting("secretName").isEqualTo("platform-agent-webhook-server-cert");
+        assertThat(certificate).extracting("spec").extracting("dnsNames").asList()
+                .contains("platform-agent-webhook." + NAMESPACE + ".svc");
+        assertThat(documents).anySatisfy(d -> assertThat(d.get("kind")).isEqualTo("Issuer"));
+        assertThat(documents.stream().filter(d -> String.valueOf(d.get("kind")).endsWith("WebhookConfiguration")))
+                .hasSize(2).allSatisfy(d -> assertThat(d).extracting("metadata").extracting("annotations")
+                        .isEqualTo(Map.of("cert-manager.io/inject-ca-from", NAMESPACE + "/platform-agent-webhook")));
+        assertThat(rendered).contains("mountPath: /tmp/k8s-webhook-server/serving-certs")
+                .contains("secretName: platform-agent-webhook-server-cert").contains("certificates: directory")
+                .doesNotContain("platform-agent-webhook-certificates");
     }
 
     @Test
@@ -114,9 +220,15 @@ class AgentChartTest {
 
     /** "group resource" to verbs: a rule may list several groups and resources, ours list one each. */
     private static Map<String, Set<String>> rules(List<V1PolicyRule> rules) {
+        return rules(rules, false);
+    }
+
+    private static Map<String, Set<String>> rules(List<V1PolicyRule> rules, boolean namedResources) {
         Map<String, Set<String>> verbs = new java.util.TreeMap<>();
         for (V1PolicyRule rule : rules) {
-            assertThat(rule.getResourceNames()).isNullOrEmpty();
+            if (!namedResources) {
+                assertThat(rule.getResourceNames()).isNullOrEmpty();
+            }
             for (String group : rule.getApiGroups()) {
                 for (String resource : rule.getResources()) {
                     verbs.computeIfAbsent(group + " " + resource, k -> new HashSet<>()).addAll(rule.getVerbs());
@@ -124,6 +236,11 @@ class AgentChartTest {
             }
         }
         return verbs;
+    }
+
+    private static <T extends KubernetesObject> T named(List<KubernetesObject> objects, Class<T> type, String name) {
+        return all(objects, type).stream().filter(o -> o.getMetadata().getName().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name));
     }
 
     private static Map<String, Set<String>> rules(Iterable<Rule> rules) {
