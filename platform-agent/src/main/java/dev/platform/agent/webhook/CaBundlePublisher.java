@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * Writes the CA into the {@code caBundle} of every webhook of the agent's Mutating- and
  * ValidatingWebhookConfiguration (JSON patches of that field alone), as Kueue's certificate manager injects it;
  * a webhook whose bundle is already right is left alone. A configuration that is absent is logged once: the API
- * server then does not call the webhook, and the agent suspends what it finds running unadmitted instead.
+ * server then does not call the webhook.
  */
 public final class CaBundlePublisher implements Consumer<String> {
 
