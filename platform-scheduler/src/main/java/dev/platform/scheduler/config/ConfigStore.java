@@ -315,4 +315,24 @@ public class ConfigStore {
             default -> throw new IllegalArgumentException(kind + " is not a configuration kind");
         };
     }
+
+    /** A LocalQueue's workloads as Kueue counts them in its status: pending (waiting and active) and admitted. */
+    public record LocalQueueCounts(long pending, long admitted) {
+        public static final LocalQueueCounts NONE = new LocalQueueCounts(0, 0);
+    }
+
+    /** Each LocalQueue's counts, by {@code namespace/name}; a queue with no workloads is absent. */
+    public Map<String, LocalQueueCounts> localQueueCounts() {
+        Map<String, LocalQueueCounts> counts = new java.util.HashMap<>();
+        jdbc.sql("SELECT namespace, queue_name, pending FROM local_queue_workload_count WHERE pending > 0")
+                .query((rs, n) -> counts.put(rs.getString(1) + "/" + rs.getString(2),
+                        new LocalQueueCounts(rs.getLong(3), 0))).list();
+        jdbc.sql("""
+                        SELECT namespace, queue_name, count(*) FROM workload
+                        WHERE state IN ('Admitted', 'Running') AND queue_name IS NOT NULL GROUP BY namespace, queue_name""")
+                .query((rs, n) -> counts.merge(rs.getString(1) + "/" + rs.getString(2),
+                        new LocalQueueCounts(0, rs.getLong(3)),
+                        (a, b) -> new LocalQueueCounts(a.pending(), b.admitted()))).list();
+        return counts;
+    }
 }

@@ -16,6 +16,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -39,10 +40,14 @@ public class ConfigurationService {
     private final ApplicationEventPublisher events;
     private final TeamStore teams;
     private final WorkloadTransitions transitions;
+    private final AppliedObjects applied;
+    private final Clock clock;
 
     public ConfigurationService(ConfigStore store, JdbcClient jdbc, ApplicationEventPublisher events, TeamStore teams,
-                                WorkloadTransitions transitions) {
+                                WorkloadTransitions transitions, AppliedObjects applied, Clock clock) {
         this.transitions = transitions;
+        this.applied = applied;
+        this.clock = clock;
         this.store = store;
         this.jdbc = jdbc;
         this.events = events;
@@ -55,7 +60,7 @@ public class ConfigurationService {
      */
     @Transactional
     public List<ApplyResult> apply(List<DecodedDocument> documents, boolean dryRun, String actor) {
-        jdbc.sql("SELECT pg_advisory_xact_lock(?)").param(CONFIG_LOCK_KEY).query().singleValue();
+        lockChanges();
         List<String> ownership = teams.ownershipConflicts(documents.stream()
                 .map(DecodedDocument::manifest).filter(TeamManifest.class::isInstance).map(TeamManifest.class::cast)
                 .toList());
@@ -70,21 +75,24 @@ public class ConfigurationService {
             ConfigManifest manifest = (ConfigManifest) document.manifest();
             ObjectKey key = ObjectKey.of(manifest);
             String before = current.get(manifest.kind()).get(key);
+            boolean sameSpec = before != null && store.sameSpec(before, manifest);
             String action;
             if (before == null) {
                 action = "created";
-            } else if (store.sameSpec(before, manifest)) {
+            } else if (sameSpec && applied.sameSource(manifest.kind(), key, document.source())) {
                 action = "unchanged";
             } else {
+                // A new spec, or the same spec written with other labels or annotations.
                 action = "updated";
             }
             if (!dryRun && !action.equals("unchanged")) {
                 if (before == null) {
                     store.insert(manifest);
-                } else {
+                } else if (!sameSpec) {
                     store.update(manifest);
                 }
                 store.audit(actor, manifest.kind(), key, action, before, store.specJson(manifest));
+                applied.store(manifest.kind(), key, document.source(), !sameSpec, clock.instant());
                 changed = true;
             }
             results.add(new ApplyResult(manifest.kind().manifestName(), manifest.namespace(), manifest.name(),
@@ -149,7 +157,7 @@ public class ConfigurationService {
     /** Deletes one object; 404 when absent, 409 listing what still refers to it. */
     @Transactional
     public void delete(Kind kind, ObjectKey key, String actor) {
-        jdbc.sql("SELECT pg_advisory_xact_lock(?)").param(CONFIG_LOCK_KEY).query().singleValue();
+        lockChanges();
         List<String> references = store.referencesTo(kind, key.name());
         if (!references.isEmpty()) {
             throw Refusal.conflict(kind.manifestName() + " \"" + key + "\" is still referenced by "
@@ -158,10 +166,23 @@ public class ConfigurationService {
         String before = store.delete(kind, key)
                 .orElseThrow(() -> Refusal.notFound(kind.manifestName(), key.toString()));
         store.audit(actor, kind, key, "deleted", before, null);
+        applied.delete(kind, key);
         if (kind == Kind.LOCAL_QUEUE) {
             resolveClusterQueuesOfPendingWorkloads();
         }
         events.publishEvent(new ConfigurationChanged());
+    }
+
+    /**
+     * Serialises configuration writers, so created/updated/unchanged is decided on a stable view, and then takes the
+     * workload writers' lock too: each change's revision ({@code config_audit.revision}) is drawn from the sequence
+     * workloads draw from, and in commit order only while one writer at a time draws. Taken first by a caller that
+     * must look at the configuration before applying in the same transaction (the Kubernetes API's create, which
+     * refuses a name in use).
+     */
+    public void lockChanges() {
+        jdbc.sql("SELECT pg_advisory_xact_lock(?)").param(CONFIG_LOCK_KEY).query().singleValue();
+        transitions.lockChanges();
     }
 
     /**

@@ -26,21 +26,21 @@ import java.util.TreeMap;
  * platform reads), kind, metadata, spec with the defaults applied, status. Each decodes back to the object it came
  * from, so applying it again with {@code POST /api/v1/manifests} is {@code unchanged}.
  */
-final class KubernetesObjects {
+public final class KubernetesObjects {
 
-    static final String KUEUE = "kueue.x-k8s.io/v1beta2";
+    public static final String KUEUE = "kueue.x-k8s.io/v1beta2";
 
     private KubernetesObjects() {
     }
 
-    static Map<String, Object> metadata(String namespace, String name) {
+    public static Map<String, Object> metadata(String namespace, String name) {
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", name);
         putIf(metadata, "namespace", namespace);
         return metadata;
     }
 
-    static Map<String, Object> resourceFlavor(ResourceFlavorManifest f) {
+    public static Map<String, Object> resourceFlavor(ResourceFlavorManifest f) {
         Map<String, Object> spec = new LinkedHashMap<>();
         putIf(spec, "nodeLabels", f.nodeLabels().isEmpty() ? null : new TreeMap<>(f.nodeLabels()));
         putIf(spec, "nodeTaints", f.nodeTaints().isEmpty() ? null : f.nodeTaints().stream().map(t -> {
@@ -64,7 +64,7 @@ final class KubernetesObjects {
     }
 
     /** A Cohort object; an implicit cohort (named only by ClusterQueues) reads as an object without quota. */
-    static Map<String, Object> cohort(ConfigurationController.CohortView view) {
+    public static Map<String, Object> cohort(ConfigurationController.CohortView view) {
         Map<String, Object> spec = new LinkedHashMap<>();
         CohortManifest c = view.spec();
         if (c != null) {
@@ -77,7 +77,7 @@ final class KubernetesObjects {
         return object(KUEUE, "Cohort", metadata(null, view.name()), spec, status);
     }
 
-    static Map<String, Object> clusterQueue(ClusterQueueView view) {
+    public static Map<String, Object> clusterQueue(ClusterQueueView view) {
         ClusterQueueManifest q = view.spec();
         Map<String, Object> spec = new LinkedHashMap<>();
         putIf(spec, "cohortName", q.cohort());
@@ -125,7 +125,7 @@ final class KubernetesObjects {
         return object(KUEUE, "ClusterQueue", metadata, spec, status);
     }
 
-    static Map<String, Object> localQueue(LocalQueueView l) {
+    public static Map<String, Object> localQueue(LocalQueueView l) {
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("clusterQueue", l.clusterQueue());
         spec.put("stopPolicy", l.stopPolicy().name());
@@ -140,14 +140,14 @@ final class KubernetesObjects {
         return object(KUEUE, "LocalQueue", metadata(l.namespace(), l.name()), spec, status);
     }
 
-    static Map<String, Object> workloadPriorityClass(WorkloadPriorityClassManifest p) {
+    public static Map<String, Object> workloadPriorityClass(WorkloadPriorityClassManifest p) {
         Map<String, Object> object = object(KUEUE, "WorkloadPriorityClass", metadata(null, p.name()), null, null);
         object.put("value", p.value());
         putIf(object, "description", p.description());
         return object;
     }
 
-    static Map<String, Object> priorityClass(PriorityClassManifest p) {
+    public static Map<String, Object> priorityClass(PriorityClassManifest p) {
         Map<String, Object> object = object("scheduling.k8s.io/v1", "PriorityClass", metadata(null, p.name()), null,
                 null);
         object.put("value", p.value());
@@ -159,13 +159,13 @@ final class KubernetesObjects {
         return object;
     }
 
-    static Map<String, Object> namespace(NamespaceManifest n) {
+    public static Map<String, Object> namespace(NamespaceManifest n) {
         Map<String, Object> metadata = metadata(null, n.name());
         metadata.put("labels", new TreeMap<>(n.labels()));
         return object("v1", "Namespace", metadata, null, Map.of("phase", "Active"));
     }
 
-    static Map<String, Object> team(TeamManifest t) {
+    public static Map<String, Object> team(TeamManifest t) {
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("namespaces", t.namespaces());
         spec.put("members", t.members().stream().map(m -> {

@@ -113,7 +113,7 @@ public class WorkloadService {
     private Submitted create(DecodedDocument document, String idempotencyKey, String submittedBy,
                              Consumer<List<SubmissionChecks.Problem>> neverAdmitted) {
         WorkloadManifest manifest = (WorkloadManifest) document.manifest();
-        if (store.find(manifest.namespace(), manifest.name()).isPresent()) {
+        if (store.findLive(manifest.namespace(), manifest.name()).isPresent()) {
             throw alreadyExists(manifest);
         }
         return store(List.of(plan(document, idempotencyKey, submittedBy, neverAdmitted, configuration.asOfNow())))
@@ -314,7 +314,7 @@ public class WorkloadService {
     public Applied apply(DecodedDocument document, String actor) {
         WorkloadManifest manifest = (WorkloadManifest) document.manifest();
         transitions.lockChanges();
-        Optional<WorkloadRow> existing = store.find(manifest.namespace(), manifest.name());
+        Optional<WorkloadRow> existing = store.findLive(manifest.namespace(), manifest.name());
         if (existing.isEmpty()) {
             List<String> warnings = new ArrayList<>();
             create(document, null, actor, problems -> problems.forEach(p -> warnings.add(p.warning())));
@@ -340,25 +340,33 @@ public class WorkloadService {
             + " waits for a free healthy node pool";
 
     /**
-     * Cancels a workload: Finished with reason Cancelled, its quota freed at once, and its JobSet
-     * deleted from the cluster it ran in ({@link WorkloadCancelled}, handled in this transaction). The
-     * timeline and the access audit name {@code actor}.
+     * Cancels a workload and frees its name, as deleting its JobSet does in Kubernetes: Finished with reason Cancelled
+     * (when it had not ended), its quota freed at once, and its JobSet deleted from the cluster it ran in
+     * ({@link WorkloadCancelled}, handled in this transaction). The row stays with its history under its uid, and is
+     * what a read by the name shows until a new workload takes the name. The timeline and the access audit name
+     * {@code actor}. Cancelling one whose name is already free changes nothing.
      */
     @Transactional
     public WorkloadRow cancel(String namespace, String name, String actor) {
         transitions.lockChanges();
-        WorkloadRow workload = store.find(namespace, name)
-                .orElseThrow(() -> Refusal.notFound("Workload", namespace + "/" + name));
-        if (workload.state().isTerminal()) {
-            return workload;
+        Optional<WorkloadRow> live = store.findLive(namespace, name);
+        if (live.isEmpty()) {
+            return store.find(namespace, name)
+                    .orElseThrow(() -> Refusal.notFound("Workload", namespace + "/" + name));
         }
+        WorkloadRow workload = live.get();
         Instant now = clock.instant();
+        transitions.release(workload.uid(), now);
+        if (workload.state().isTerminal()) {
+            events.publishEvent(new WorkloadsChanged());
+            return store.find(workload.uid()).orElseThrow();
+        }
         transitions.cancel(workload.uid(), now, actor);
         events.publishEvent(new WorkloadCancelled(workload.uid(), namespace, name, workload.cluster()));
         audit.record(actor, AccessAuditEntry.Action.WorkloadCancelled, namespace + "/" + name,
                 "uid=" + workload.uid());
         events.publishEvent(new WorkloadsChanged());
-        return store.find(namespace, name).orElseThrow();
+        return store.find(workload.uid()).orElseThrow();
     }
 
     /** Kueue admits only what a ClusterQueue covers; a request it can never satisfy is refused at once. */

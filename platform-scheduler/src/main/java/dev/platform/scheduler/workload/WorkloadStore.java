@@ -141,9 +141,30 @@ public class WorkloadStore {
             LEFT JOIN cluster_queue_forecast q ON q.cluster_queue = f.cluster_queue
             """;
 
+    /**
+     * The workload of that name: the live one, or when the name is free, the one that last had it (deleted, kept
+     * with its history): what a read by name shows.
+     */
     public Optional<WorkloadRow> find(String namespace, String name) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM " + WORKLOADS + " WHERE namespace = ? AND name = ?")
+        return jdbc.sql("SELECT " + COLUMNS + " FROM " + WORKLOADS + " WHERE namespace = ? AND name = ?"
+                        + " ORDER BY deleted_at IS NOT NULL, created_at DESC LIMIT 1")
                 .params(namespace, name).query(rowMapper).optional();
+    }
+
+    /** The workload that holds the name now; empty when none does (never submitted, or deleted). */
+    public Optional<WorkloadRow> findLive(String namespace, String name) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM " + WORKLOADS
+                        + " WHERE namespace = ? AND name = ? AND deleted_at IS NULL")
+                .params(namespace, name).query(rowMapper).optional();
+    }
+
+    /** Which of {@code uids} are deleted (their names freed). */
+    public Set<UUID> deleted(Collection<UUID> uids) {
+        if (uids.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(jdbc.sql("SELECT uid FROM workload WHERE uid = ANY(?) AND deleted_at IS NOT NULL")
+                .param(uids.toArray(UUID[]::new)).query(UUID.class).list());
     }
 
     public Optional<WorkloadRow> find(UUID uid) {
@@ -186,7 +207,8 @@ public class WorkloadStore {
                         + " WHERE (namespace, idempotency_key) IN"
                         + " (SELECT * FROM unnest(:keyNamespaces::text[], :keys::text[]))"
                         + " UNION ALL SELECT false, NULL, " + COLUMNS + " FROM " + WORKLOADS
-                        + " WHERE (namespace, name) IN (SELECT * FROM unnest(:namespaces::text[], :names::text[]))")
+                        + " WHERE (namespace, name) IN (SELECT * FROM unnest(:namespaces::text[], :names::text[]))"
+                        + " AND deleted_at IS NULL")
                 .param("keyNamespaces", keys.stream().map(Map.Entry::getKey).toArray(String[]::new))
                 .param("keys", keys.stream().map(Map.Entry::getValue).toArray(String[]::new))
                 .param("namespaces", names.stream().map(Map.Entry::getKey).toArray(String[]::new))
@@ -320,6 +342,38 @@ public class WorkloadStore {
             params.put("cursorUid", cursor.key());
         }
         sql.append(" ORDER BY created_at DESC, uid DESC LIMIT :limit");
+        params.put("limit", limit);
+        return jdbc.sql(sql.toString()).params(params).query(rowMapper).list();
+    }
+
+    /**
+     * Workloads in key order (namespace, then name), as a Kubernetes list pages them: of {@code kinds} (null: every
+     * kind), in {@code namespace} (null: all), admitted to {@code clusterQueue} when given, after the key
+     * ({@code afterNamespace}, {@code afterName}) when given.
+     */
+    public List<WorkloadRow> listByKey(Collection<String> kinds, String namespace, String clusterQueue,
+                                       String afterNamespace, String afterName, int limit) {
+        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM " + WORKLOADS
+                + " WHERE deleted_at IS NULL");
+        Map<String, Object> params = new HashMap<>();
+        if (kinds != null) {
+            sql.append(" AND kind = ANY(:kinds)");
+            params.put("kinds", kinds.toArray(String[]::new));
+        }
+        if (namespace != null) {
+            sql.append(" AND namespace = :namespace");
+            params.put("namespace", namespace);
+        }
+        if (clusterQueue != null) {
+            sql.append(" AND cluster_queue = :clusterQueue AND admission IS NOT NULL");
+            params.put("clusterQueue", clusterQueue);
+        }
+        if (afterName != null) {
+            sql.append(" AND (namespace, name) > (:afterNamespace, :afterName)");
+            params.put("afterNamespace", afterNamespace);
+            params.put("afterName", afterName);
+        }
+        sql.append(" ORDER BY namespace, name LIMIT :limit");
         params.put("limit", limit);
         return jdbc.sql(sql.toString()).params(params).query(rowMapper).list();
     }

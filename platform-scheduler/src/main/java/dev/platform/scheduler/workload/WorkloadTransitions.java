@@ -7,6 +7,7 @@ import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.manifest.WorkloadManifest;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.annotation.Transactional;
 import org.springframework.stereotype.Repository;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -77,6 +78,18 @@ public class WorkloadTransitions {
      */
     public void lockChangesShared() {
         jdbc.sql("SELECT pg_advisory_xact_lock_shared(?)").param(WORKLOAD_CHANGES_LOCK).query().singleValue();
+    }
+
+    /**
+     * The latest revision every change up to which is committed: read while no writer holds the lock (a writer draws
+     * its revision and commits under it), so a reader that lists at this revision and then watches from it misses
+     * no change. Every kind's changes draw from this one sequence.
+     */
+    @Transactional(readOnly = true)
+    public long committedRevision() {
+        lockChangesShared();
+        return jdbc.sql("SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM workload_change_seq")
+                .query(Long.class).single();
     }
 
     // ---- submission -------------------------------------------------------------------------
@@ -731,6 +744,15 @@ public class WorkloadTransitions {
     }
 
     /**
+     * Frees a finished workload's name (Kubernetes' delete): the row and its history stay under its uid; a new
+     * workload may take the name. The caller holds {@link #lockChanges()}.
+     */
+    public void release(UUID uid, Instant now) {
+        jdbc.sql("UPDATE workload w SET deleted_at = ?, %s WHERE w.uid = ? AND w.deleted_at IS NULL".formatted(BUMP))
+                .params(Timestamp.from(now), uid).update();
+    }
+
+    /**
      * What a user changes of a submitted workload: Kueue's spec.active, its priority with its class, and when it last
      * wrote a checkpoint (null when its manifest does not say).
      */
@@ -830,10 +852,21 @@ public class WorkloadTransitions {
      */
     public int deleteFinishedBefore(Instant cutoff, int batch) {
         return jdbc.sql("""
-                DELETE FROM workload WHERE uid IN (
-                    SELECT uid FROM workload WHERE state IN ('Finished', 'Failed') AND finished_at < :cutoff
-                    ORDER BY finished_at LIMIT :batch)""")
-                .param("cutoff", Timestamp.from(cutoff)).param("batch", batch).update();
+                WITH removed AS (
+                    DELETE FROM workload WHERE uid IN (
+                        SELECT uid FROM workload WHERE state IN ('Finished', 'Failed') AND finished_at < :cutoff
+                        ORDER BY finished_at LIMIT :batch)
+                    RETURNING change_seq),
+                compacted AS (
+                    UPDATE workload_compaction SET revision = greatest(revision, (SELECT max(change_seq) FROM removed))
+                    WHERE EXISTS (SELECT 1 FROM removed))
+                SELECT count(*) FROM removed""")
+                .param("cutoff", Timestamp.from(cutoff)).param("batch", batch).query(Integer.class).single();
+    }
+
+    /** The revision below which the workloads' change log is no longer whole (history retention removed rows). */
+    public long compactedRevision() {
+        return jdbc.sql("SELECT revision FROM workload_compaction").query(Long.class).single();
     }
 
     /**

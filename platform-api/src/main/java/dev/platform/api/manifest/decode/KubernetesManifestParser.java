@@ -63,7 +63,8 @@ public final class KubernetesManifestParser implements ManifestParser {
                             + "; an object may appear once per request");
                 }
             }
-            collect(findings, manifest, fieldValidation, errors).ifPresent(decoded::add);
+            Map<?, ?> source = documents.get(index);
+            collect(findings, manifest, fieldValidation, errors).map(d -> withSource(d, source)).ifPresent(decoded::add);
         }
         if (!errors.isEmpty()) {
             throw new ManifestRejectedException(Cause.INVALID, errors);
@@ -97,7 +98,8 @@ public final class KubernetesManifestParser implements ManifestParser {
             }
         }
         List<ManifestError> errors = new ArrayList<>();
-        DecodedDocument decoded = collect(findings, manifest, kind -> fieldValidation, errors).orElse(null);
+        DecodedDocument decoded = collect(findings, manifest, kind -> fieldValidation, errors)
+                .map(d -> withSource(d, documents.get(0))).orElse(null);
         if (decoded == null) {
             throw new ManifestRejectedException(Cause.INVALID, errors);
         }
@@ -119,6 +121,10 @@ public final class KubernetesManifestParser implements ManifestParser {
             return Optional.empty();
         }
         return Optional.of(new DecodedDocument(findings.document(), manifest, findings.warnings()));
+    }
+
+    private static DecodedDocument withSource(DecodedDocument document, Map<?, ?> source) {
+        return new DecodedDocument(document.index(), document.manifest(), document.warnings(), source);
     }
 
     private static ManifestRejectedException invalid(int document, String path, String message) {
