@@ -76,8 +76,34 @@ class SecurityConfiguration {
         return http.build();
     }
 
+    /**
+     * The Kubernetes API: bearer tokens only (kubectl and the clients keep no session), no CSRF, 401 and 403 as
+     * Kubernetes Status objects. Version and discovery documents need a caller as in a cluster without anonymous
+     * access, but {@code /k8s/version}; what each caller may do is decided per request by the API's registry of
+     * kinds, with the same rules as the REST API.
+     */
     @Bean
     @Order(2)
+    SecurityFilterChain kubernetesApiEndpoints(HttpSecurity http, BearerTokens tokens, KubernetesApiEntryPoint entryPoint)
+            throws Exception {
+        http.securityMatcher("/k8s/**")
+                .authorizeHttpRequests(requests -> requests
+                        .requestMatchers(GET, "/k8s/version").permitAll()
+                        .anyRequest().authenticated())
+                .oauth2ResourceServer(bearer -> bearer
+                        .authenticationManagerResolver(request -> tokens.users())
+                        .authenticationEntryPoint(entryPoint)
+                        .accessDeniedHandler(entryPoint))
+                .exceptionHandling(e -> e.authenticationEntryPoint(entryPoint).accessDeniedHandler(entryPoint))
+                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .csrf(csrf -> csrf.disable())
+                .requestCache(cache -> cache.disable())
+                .anonymous(anonymous -> anonymous.disable());
+        return http.build();
+    }
+
+    @Bean
+    @Order(3)
     SecurityFilterChain platform(HttpSecurity http, BearerTokens tokens, AccessRules rules, ProblemResponses problems,
                                  UserAccountRepository users, PasswordEncoder encoder, LoginThrottle throttle,
                                  ObjectProvider<ClientRegistrationRepository> oidcClients) throws Exception {

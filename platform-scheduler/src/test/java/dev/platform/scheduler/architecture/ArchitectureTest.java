@@ -57,11 +57,34 @@ class ArchitectureTest {
     void onlyControllersAndTheWebLayerSpeakHttp() {
         ArchRule rule = noClasses().that().resideInAPackage("dev.platform.scheduler..")
                 .and().resideOutsideOfPackages("dev.platform.scheduler.web..", "dev.platform.scheduler.security..",
-                        "dev.platform.scheduler.console..")
+                        "dev.platform.scheduler.console..", "dev.platform.scheduler.kubernetes.handlers..")
                 .and().haveSimpleNameNotEndingWith("Controller")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework.http..",
                         "org.springframework.web..")
                 .because("services refuse with a Refusal of a domain kind; the web layer alone maps it to a status");
+        rule.check(production);
+    }
+
+    /**
+     * The Kubernetes API is a layer above the platform's services, as kube-apiserver's handlers are above its
+     * storage: it maps onto them, and nothing below it knows it is there.
+     */
+    @Test
+    void nothingDependsOnTheKubernetesApi() {
+        ArchRule rule = noClasses().that().resideInAPackage("dev.platform..")
+                .and().resideOutsideOfPackage("dev.platform.scheduler.kubernetes..")
+                .should().dependOnClassesThat().resideInAPackage("dev.platform.scheduler.kubernetes..")
+                .because("the Kubernetes API is an interface over the services, not a part of them");
+        rule.check(production);
+    }
+
+    /** The registry and the stores know no HTTP: the verb handlers alone speak it. */
+    @Test
+    void theKubernetesApisRegistryAndStoresSpeakNoHttp() {
+        ArchRule rule = noClasses().that().resideInAnyPackage("dev.platform.scheduler.kubernetes.registry..",
+                        "dev.platform.scheduler.kubernetes.storage..")
+                .should().dependOnClassesThat().resideInAnyPackage("jakarta.servlet..",
+                        "dev.platform.scheduler.kubernetes.handlers..");
         rule.check(production);
     }
 
@@ -215,6 +238,8 @@ class ArchitectureTest {
             Map.entry("cohort", Set.of("config")),
             Map.entry("cohort_quota", Set.of("config")),
             Map.entry("config_audit", Set.of("config")),
+            Map.entry("applied_object", Set.of("config")),
+            Map.entry("workload_compaction", Set.of("workload")),
             Map.entry("local_queue", Set.of("config")),
             Map.entry("local_queue_usage", Set.of("config")),
             Map.entry("namespace", Set.of("config")),

@@ -1,0 +1,89 @@
+package dev.platform.scheduler.kubernetes.handlers;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.function.LongSupplier;
+
+/**
+ * The one thread of this replica that looks at the change log: it reads the committed revision every
+ * {@code interval} and wakes the watches when it grew, so a hundred watches cost one poll, not a hundred. Each watch
+ * then reads the changes past its own revision. Every replica runs one, so every replica serves watches.
+ */
+public final class ChangeLog implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ChangeLog.class);
+
+    private final LongSupplier committedRevision;
+    private final LongSupplier compactedRevision;
+    private final Duration interval;
+    private final Thread poller;
+    private final Object signal = new Object();
+    private volatile long latest;
+    private volatile boolean running = true;
+
+    public ChangeLog(LongSupplier committedRevision, LongSupplier compactedRevision, Duration interval) {
+        this.committedRevision = committedRevision;
+        this.compactedRevision = compactedRevision;
+        this.interval = interval;
+        this.poller = new Thread(this::poll, "kubernetes-api-change-log");
+        this.poller.setDaemon(true);
+        this.poller.start();
+    }
+
+    private void poll() {
+        while (running) {
+            try {
+                long now = committedRevision.getAsLong();
+                if (now != latest) {
+                    latest = now;
+                    synchronized (signal) {
+                        signal.notifyAll();
+                    }
+                }
+            } catch (RuntimeException e) {
+                log.warn("could not read the change log's revision: {}", e.getMessage());
+            }
+            try {
+                Thread.sleep(interval.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** The latest committed revision this replica has seen. */
+    public long latest() {
+        return latest;
+    }
+
+    /** The revision below which the log is not whole: a watch from before it is too old. */
+    public long compacted() {
+        return compactedRevision.getAsLong();
+    }
+
+    /** Waits until the committed revision passes {@code revision}, or {@code timeout} passes. */
+    public void awaitAfter(long revision, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (signal) {
+            while (latest <= revision && running) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                signal.wait(Math.max(1, left / 1_000_000));
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        poller.interrupt();
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+    }
+}

@@ -1,0 +1,276 @@
+package dev.platform.scheduler.kubernetes.storage;
+
+import dev.platform.api.identity.Caller;
+import dev.platform.scheduler.kubernetes.registry.ObjectStore;
+import dev.platform.scheduler.kubernetes.registry.Objects;
+import dev.platform.scheduler.workload.WorkloadRow;
+import dev.platform.scheduler.workload.WorkloadStatus;
+import dev.platform.scheduler.workload.WorkloadStatuses;
+import dev.platform.scheduler.workload.WorkloadStore;
+import dev.platform.scheduler.workload.WorkloadUpdates;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Kueue's Workload objects: one for each JobSet or Job, named as Kueue names it ({@code jobset-<name>-<hash>}) and
+ * owned by it, and the Workloads submitted as such under their own names. Kueue's spec and status, and what the
+ * platform adds where Kueue has no field: why it waits, its positions and the forecast, as additional status fields.
+ */
+public final class KueueWorkloadStore implements ObjectStore {
+
+    /** Rows read at once while filling a page that a selector thins out. */
+    private static final int BATCH = 500;
+    private static final Map<String, String> OWNER_GROUPS = Map.of("JobSet", "jobset.x-k8s.io", "Job", "batch");
+    private static final Map<String, String> OWNER_VERSIONS = Map.of("JobSet", "jobset.x-k8s.io/v1alpha2",
+            "Job", "batch/v1");
+
+    private final WorkloadStore store;
+    private final WorkloadStatuses statuses;
+    private final WorkloadUpdates updates;
+    private final WorkloadObjectStore submitted;
+
+    public KueueWorkloadStore(WorkloadStore store, WorkloadStatuses statuses, WorkloadUpdates updates,
+                              WorkloadObjectStore submitted) {
+        this.store = store;
+        this.statuses = statuses;
+        this.updates = updates;
+        this.submitted = submitted;
+    }
+
+    /**
+     * Kueue's name for the Workload of a job: its kind in lower case, its name and five hex digits of a hash of
+     * kind, group, name and uid, so a job deleted and applied again has a Workload of another name.
+     */
+    public static String workloadName(String ownerKind, String ownerName, UUID ownerUid) {
+        String prefix = ownerKind.toLowerCase() + "-" + ownerName;
+        if (prefix.length() > 247) {
+            prefix = prefix.substring(0, 247);
+        }
+        try {
+            MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
+            String input = ownerKind + "\n" + OWNER_GROUPS.get(ownerKind) + "\n" + ownerName + "\n" + ownerUid;
+            return prefix + "-" + HexFormat.of().formatHex(sha1.digest(input.getBytes(StandardCharsets.UTF_8)))
+                    .substring(0, 5);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is a required algorithm of every Java platform", e);
+        }
+    }
+
+    static String nameOf(WorkloadRow row) {
+        return OWNER_GROUPS.containsKey(row.kind()) ? workloadName(row.kind(), row.name(), row.uid()) : row.name();
+    }
+
+    @Override
+    public Optional<Map<String, Object>> get(String namespace, String name, Caller caller) {
+        return find(namespace, name).map(row -> render(List.of(row)).get(0));
+    }
+
+    private Optional<WorkloadRow> find(String namespace, String name) {
+        Optional<WorkloadRow> own = store.findLive(namespace, name).filter(r -> r.kind().equals("Workload"));
+        if (own.isPresent()) {
+            return own;
+        }
+        for (String kind : OWNER_GROUPS.keySet()) {
+            String prefix = kind.toLowerCase() + "-";
+            if (name.startsWith(prefix) && name.length() > prefix.length() + 6) {
+                String owner = name.substring(prefix.length(), name.length() - 6);
+                Optional<WorkloadRow> row = store.findLive(namespace, owner)
+                        .filter(r -> r.kind().equals(kind) && nameOf(r).equals(name));
+                if (row.isPresent()) {
+                    return row;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Page list(ListQuery query, Caller caller) {
+        List<Map<String, Object>> items = new ArrayList<>();
+        String afterNamespace = query.after() == null ? null : query.after().namespace();
+        String afterName = query.after() == null ? null : query.after().name();
+        while (true) {
+            int want = query.limit() > 0 ? Math.min(BATCH, query.limit() - items.size() + 1) : BATCH;
+            List<WorkloadRow> rows = store.listByKey(null, query.namespace(), null, afterNamespace, afterName, want);
+            List<WorkloadRow> visible = rows.stream().filter(r -> caller.mayRead(r.namespace())).toList();
+            for (Map<String, Object> object : render(visible)) {
+                if (!query.selector().matches(object)) {
+                    continue;
+                }
+                if (query.limit() > 0 && items.size() == query.limit()) {
+                    return new Page(items, true);
+                }
+                items.add(object);
+            }
+            if (rows.size() < want) {
+                return new Page(items, false);
+            }
+            WorkloadRow last = rows.get(rows.size() - 1);
+            afterNamespace = last.namespace();
+            afterName = last.name();
+        }
+    }
+
+    /** A Workload submitted as such; the Workloads of jobs are made by the platform. */
+    @Override
+    public Written create(Map<String, Object> object, WriteOptions options, Caller caller) {
+        return submitted.create(object, options, caller);
+    }
+
+    /** Kueue's {@code spec.active} changes (kueuectl stop and resume); everything else is the platform's. */
+    @Override
+    public Written update(Map<String, Object> object, WriteOptions options, Caller caller) {
+        WorkloadRow row = find(Objects.namespace(object), Objects.name(object)).orElseThrow(WriteRefusal::notFound);
+        Object active = Objects.map(object, "spec").get("active");
+        boolean wanted = active == null || Boolean.TRUE.equals(active);
+        if (!options.dryRun() && wanted != row.lifecycle().active()) {
+            updates.setActive(row.namespace(), row.name(), wanted, caller.name());
+        }
+        return new Written(get(row.namespace(), nameOf(row), caller).orElseThrow(), List.of());
+    }
+
+    @Override
+    public Map<String, Object> delete(String namespace, String name, WriteOptions options, Caller caller) {
+        WorkloadRow row = find(namespace, name).orElseThrow(WriteRefusal::notFound);
+        return submitted.delete(row.namespace(), row.name(), options, caller);
+    }
+
+    @Override
+    public Changes changesAfter(long revision, int limit, Caller caller) {
+        List<WorkloadRow> log = store.changedSince(revision, limit);
+        List<WorkloadRow> mine = log.stream().filter(row -> true).filter(row -> caller.mayRead(row.namespace()))
+                .toList();
+        java.util.Set<UUID> deleted = store.deleted(mine.stream().map(WorkloadRow::uid).toList());
+        List<Map<String, Object>> objects = render(mine);
+        List<Change> changes = new ArrayList<>(mine.size());
+        for (int i = 0; i < mine.size(); i++) {
+            WorkloadRow row = mine.get(i);
+            String type = deleted.contains(row.uid()) ? "DELETED" : row.version() == 0 ? "ADDED" : "MODIFIED";
+            changes.add(new Change(row.changeSeq(), type, objects.get(i)));
+        }
+        return new Changes(changes, log.isEmpty() ? revision : log.get(log.size() - 1).changeSeq(),
+                log.size() == limit);
+    }
+
+    private List<Map<String, Object>> render(List<WorkloadRow> rows) {
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        List<WorkloadStatus> all = statuses.of(rows);
+        List<Map<String, Object>> objects = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            objects.add(workload(rows.get(i), all.get(i)));
+        }
+        return objects;
+    }
+
+    private static Map<String, Object> workload(WorkloadRow row, WorkloadStatus status) {
+        boolean derived = OWNER_GROUPS.containsKey(row.kind());
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("name", nameOf(row));
+        metadata.put("namespace", row.namespace());
+        if (derived) {
+            metadata.put("labels", Map.of("kueue.x-k8s.io/job-uid", row.uid().toString()));
+            Map<String, Object> owner = new LinkedHashMap<>();
+            owner.put("apiVersion", OWNER_VERSIONS.get(row.kind()));
+            owner.put("kind", row.kind());
+            owner.put("name", row.name());
+            owner.put("uid", row.uid().toString());
+            owner.put("controller", true);
+            owner.put("blockOwnerDeletion", true);
+            metadata.put("ownerReferences", List.of(owner));
+        }
+        String uid = derived ? UUID.nameUUIDFromBytes(("Workload/" + row.uid()).getBytes(StandardCharsets.UTF_8))
+                .toString() : row.uid().toString();
+        Map<String, Object> object = new LinkedHashMap<>();
+        object.put("apiVersion", "kueue.x-k8s.io/v1beta2");
+        object.put("kind", "Workload");
+        object.put("metadata", Objects.withServerMetadata(metadata, uid, row.changeSeq(), 1L, row.createdAt()));
+        object.put("spec", spec(row, status));
+        object.put("status", status(status));
+        return object;
+    }
+
+    private static Map<String, Object> spec(WorkloadRow row, WorkloadStatus status) {
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("active", status.active());
+        spec.put("podSets", status.podSets().stream().map(p -> {
+            Map<String, Object> podSet = new LinkedHashMap<>();
+            podSet.put("name", p.name());
+            podSet.put("count", p.count());
+            podSet.put("template", Map.of("spec", Map.of("containers", List.of(Map.of("name", p.name(),
+                    "resources", Map.of("requests", p.requests()))))));
+            return podSet;
+        }).toList());
+        if (status.priorityClassName() != null) {
+            spec.put("priorityClassName", status.priorityClassName());
+        }
+        spec.put("priority", status.priority());
+        if (row.queueName() != null) {
+            spec.put("queueName", row.queueName());
+        }
+        return spec;
+    }
+
+    private static Map<String, Object> status(WorkloadStatus status) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (status.admission() != null) {
+            Map<String, Object> admission = new LinkedHashMap<>();
+            admission.put("clusterQueue", status.admission().clusterQueue());
+            admission.put("podSetAssignments", status.admission().podSetAssignments().stream().map(a -> {
+                Map<String, Object> assignment = new LinkedHashMap<>();
+                assignment.put("name", a.name());
+                assignment.put("flavors", a.flavors());
+                assignment.put("resourceUsage", a.resourceUsage());
+                assignment.put("count", a.count());
+                return assignment;
+            }).toList());
+            out.put("admission", admission);
+        }
+        out.put("conditions", status.conditions().stream().map(c -> {
+            Map<String, Object> condition = new LinkedHashMap<>();
+            condition.put("type", c.type());
+            condition.put("status", c.status());
+            condition.put("lastTransitionTime", Objects.timestamp(c.lastTransitionTime()));
+            condition.put("reason", c.reason());
+            condition.put("message", c.message() == null ? "" : c.message());
+            return condition;
+        }).toList());
+        if (status.requeueState() != null) {
+            Map<String, Object> requeue = new LinkedHashMap<>();
+            requeue.put("count", status.requeueState().count());
+            if (status.requeueState().requeueAt() != null) {
+                requeue.put("requeueAt", Objects.timestamp(status.requeueState().requeueAt()));
+            }
+            out.put("requeueState", requeue);
+        }
+        if (status.pendingReason() != null) {
+            out.put("pendingReason", Map.of("code", status.pendingReason().code(), "message",
+                    status.pendingReason().message() == null ? "" : status.pendingReason().message()));
+        }
+        if (status.positionInClusterQueue() != null) {
+            out.put("positionInClusterQueue", status.positionInClusterQueue());
+        }
+        if (status.positionInLocalQueue() != null) {
+            out.put("positionInLocalQueue", status.positionInLocalQueue());
+        }
+        if (status.forecast() != null && status.forecast().estimatedAdmissionAt() != null) {
+            Map<String, Object> forecast = new LinkedHashMap<>();
+            forecast.put("estimatedAdmissionAt", Objects.timestamp(status.forecast().estimatedAdmissionAt()));
+            forecast.put("p10", Objects.timestamp(status.forecast().p10()));
+            forecast.put("p90", Objects.timestamp(status.forecast().p90()));
+            forecast.put("message", status.forecast().message());
+            out.put("forecast", forecast);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,192 @@
+package dev.platform.scheduler.kubernetes.storage;
+
+import dev.platform.api.identity.Caller;
+import dev.platform.api.manifest.DecodedDocument;
+import dev.platform.api.manifest.ManifestParser;
+import dev.platform.scheduler.config.ApplyResult;
+import dev.platform.scheduler.config.ManifestApplication;
+import dev.platform.scheduler.kubernetes.registry.ObjectStore;
+import dev.platform.scheduler.kubernetes.registry.Objects;
+import dev.platform.scheduler.workload.SubmissionRateLimiter;
+import dev.platform.scheduler.workload.WorkloadRow;
+import dev.platform.scheduler.workload.WorkloadService;
+import dev.platform.scheduler.workload.WorkloadStatus;
+import dev.platform.scheduler.workload.WorkloadStatuses;
+import dev.platform.scheduler.workload.WorkloadStore;
+import dev.platform.scheduler.workload.WorkloadUpdates;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * JobSets and batch Jobs as the platform stores them: the manifest as submitted, with the identity the platform gave
+ * it, {@code spec.suspend} while it is not admitted (as Kueue keeps a job suspended until admission) and the status
+ * JobSet or the Job controller would report. Created through the same apply as {@code POST /api/v1/manifests};
+ * deleted by cancelling.
+ */
+public final class WorkloadObjectStore implements ObjectStore {
+
+    private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
+    };
+    /** Rows read at once while filling a page that a selector thins out. */
+    private static final int BATCH = 500;
+
+    private final String kind;
+    private final WorkloadStore store;
+    private final WorkloadStatuses statuses;
+    private final WorkloadService workloads;
+    private final ManifestParser parser;
+    private final ManifestApplication application;
+    private final SubmissionRateLimiter rate;
+    private final JsonMapper json;
+    private final JobStatuses jobStatuses;
+
+    public WorkloadObjectStore(String kind, WorkloadStores stores) {
+        this.kind = kind;
+        this.store = stores.store();
+        this.statuses = stores.statuses();
+        this.workloads = stores.workloads();
+        this.parser = stores.parser();
+        this.application = stores.application();
+        this.rate = stores.rate();
+        this.json = stores.json();
+        this.jobStatuses = new JobStatuses(kind);
+    }
+
+    /** The services a workload kind's store maps onto. */
+    public record WorkloadStores(WorkloadStore store, WorkloadStatuses statuses, WorkloadService workloads,
+                                 WorkloadUpdates updates, ManifestParser parser, ManifestApplication application,
+                                 SubmissionRateLimiter rate, JsonMapper json) {
+    }
+
+    @Override
+    public Optional<Map<String, Object>> get(String namespace, String name, Caller caller) {
+        return store.findLive(namespace, name).filter(row -> row.kind().equals(kind))
+                .map(row -> render(List.of(row)).get(0));
+    }
+
+    @Override
+    public Page list(ListQuery query, Caller caller) {
+        List<Map<String, Object>> items = new ArrayList<>();
+        String afterNamespace = query.after() == null ? null : query.after().namespace();
+        String afterName = query.after() == null ? null : query.after().name();
+        while (true) {
+            int want = query.limit() > 0 ? Math.min(BATCH, query.limit() - items.size() + 1) : BATCH;
+            List<WorkloadRow> rows = store.listByKey(List.of(kind), query.namespace(), null, afterNamespace,
+                    afterName, want);
+            List<WorkloadRow> visible = rows.stream().filter(r -> caller.mayRead(r.namespace())).toList();
+            for (Map<String, Object> object : render(visible)) {
+                if (!query.selector().matches(object)) {
+                    continue;
+                }
+                if (query.limit() > 0 && items.size() == query.limit()) {
+                    return new Page(items, true);
+                }
+                items.add(object);
+            }
+            if (rows.size() < want) {
+                return new Page(items, false);
+            }
+            WorkloadRow last = rows.get(rows.size() - 1);
+            afterNamespace = last.namespace();
+            afterName = last.name();
+        }
+    }
+
+    @Override
+    public Written create(Map<String, Object> object, WriteOptions options, Caller caller) {
+        String namespace = Objects.namespace(object);
+        if (store.findLive(namespace, Objects.name(object)).isPresent()) {
+            throw WriteRefusal.alreadyExists();
+        }
+        return apply(object, options, caller);
+    }
+
+    @Override
+    public Written update(Map<String, Object> object, WriteOptions options, Caller caller) {
+        Optional<WorkloadRow> existing = store.findLive(Objects.namespace(object), Objects.name(object))
+                .filter(row -> row.kind().equals(kind));
+        if (existing.isEmpty()) {
+            throw WriteRefusal.notFound();
+        }
+        // spec.suspend is the platform's to set (as Kueue's webhook keeps it): the stored value stands.
+        Map<String, Object> stored = json.readValue(store.manifest(existing.get().uid()).orElseThrow(), OBJECT);
+        Map<String, Object> spec = Objects.mapIn(object, "spec");
+        Object suspend = Objects.map(stored, "spec").get("suspend");
+        if (suspend == null) {
+            spec.remove("suspend");
+        } else {
+            spec.put("suspend", suspend);
+        }
+        return apply(object, options, caller);
+    }
+
+    private Written apply(Map<String, Object> object, WriteOptions options, Caller caller) {
+        DecodedDocument document = parser.parseWorkload(json.writeValueAsBytes(object), ManifestParser.Format.JSON,
+                Objects.namespace(object), options.fieldValidation());
+        if (!options.dryRun()) {
+            rate.acquire(caller.name(), 1);
+        }
+        List<ApplyResult> results = application.apply(List.of(document), options.dryRun(), caller.name());
+        List<String> warnings = results.stream().flatMap(r -> r.warnings().stream()).toList();
+        if (options.dryRun()) {
+            Map<String, Object> answer = Objects.copy(object);
+            answer.put("metadata", Objects.withServerMetadata(Objects.map(answer, "metadata"),
+                    UUID.randomUUID().toString(), 0, 1L, java.time.Instant.now()));
+            return new Written(answer, warnings);
+        }
+        return new Written(get(Objects.namespace(object), Objects.name(object), caller).orElseThrow(), warnings);
+    }
+
+    @Override
+    public Map<String, Object> delete(String namespace, String name, WriteOptions options, Caller caller) {
+        Map<String, Object> last = get(namespace, name, caller).orElseThrow(WriteRefusal::notFound);
+        if (!options.dryRun()) {
+            workloads.cancel(namespace, name, caller.name());
+        }
+        return last;
+    }
+
+    /** The rows as objects, their manifests and statuses read in one query each. */
+    @Override
+    public Changes changesAfter(long revision, int limit, Caller caller) {
+        List<WorkloadRow> log = store.changedSince(revision, limit);
+        List<WorkloadRow> mine = log.stream().filter(row -> row.kind().equals(kind)).filter(row -> caller.mayRead(row.namespace()))
+                .toList();
+        java.util.Set<UUID> deleted = store.deleted(mine.stream().map(WorkloadRow::uid).toList());
+        List<Map<String, Object>> objects = render(mine);
+        List<Change> changes = new ArrayList<>(mine.size());
+        for (int i = 0; i < mine.size(); i++) {
+            WorkloadRow row = mine.get(i);
+            String type = deleted.contains(row.uid()) ? "DELETED" : row.version() == 0 ? "ADDED" : "MODIFIED";
+            changes.add(new Change(row.changeSeq(), type, objects.get(i)));
+        }
+        return new Changes(changes, log.isEmpty() ? revision : log.get(log.size() - 1).changeSeq(),
+                log.size() == limit);
+    }
+
+    private List<Map<String, Object>> render(List<WorkloadRow> rows) {
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        Map<UUID, String> manifests = store.manifests(rows.stream().map(WorkloadRow::uid).toList());
+        List<WorkloadStatus> all = statuses.of(rows);
+        List<Map<String, Object>> objects = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            WorkloadRow row = rows.get(i);
+            Map<String, Object> object = json.readValue(manifests.get(row.uid()), OBJECT);
+            object.put("metadata", Objects.withServerMetadata(Objects.map(object, "metadata"), row.uid().toString(),
+                    row.changeSeq(), 1L, row.createdAt()));
+            Map<String, Object> spec = Objects.mapIn(object, "spec");
+            spec.put("suspend", !row.state().holdsQuota() || row.state().isTerminal());
+            object.put("status", jobStatuses.of(row, all.get(i)));
+            objects.add(object);
+        }
+        return objects;
+    }
+}
