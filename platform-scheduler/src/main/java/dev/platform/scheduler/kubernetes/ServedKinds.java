@@ -16,6 +16,7 @@ import dev.platform.scheduler.kubernetes.registry.Verb;
 import dev.platform.scheduler.kubernetes.storage.AccessReviewStore;
 import dev.platform.scheduler.kubernetes.storage.ConfigObjectStore;
 import dev.platform.scheduler.kubernetes.storage.ConfigViews;
+import dev.platform.scheduler.kubernetes.storage.EventStore;
 import dev.platform.scheduler.kubernetes.storage.KueueWorkloadStore;
 import dev.platform.scheduler.kubernetes.storage.WorkloadObjectStore;
 import dev.platform.scheduler.workload.SubmissionRateLimiter;
@@ -165,6 +166,21 @@ class ServedKinds {
                         + " classes.", "Not used."),
                 views, config, Access.configuration()));
 
+        kinds.add(new ResourceKind("", List.of("v1"), "Event", "events", "event", true, List.of("ev"), List.of(),
+                Verb.READ_ONLY.stream().filter(v -> v != Verb.watch).collect(java.util.stream.Collectors.toSet()),
+                List.of(column("Last Seen", "date", ".lastTimestamp", "When the event last happened"),
+                        column("Type", "string", ".type", "Normal or Warning"),
+                        column("Reason", "string", ".reason", "Why the action was taken"),
+                        PrinterColumn.computed("Object", "string", "The object the event is about", 0,
+                                event -> Objects.map(event, "involvedObject").get("kind").toString().toLowerCase()
+                                        + "/" + Objects.map(event, "involvedObject").get("name")),
+                        column("Message", "string", ".message", "What happened")),
+                Schemas.kind("Event is a report of an event somewhere in the cluster: here, of each workload's"
+                        + " timeline.", Map.of("involvedObject", Schemas.open("The object this event is about."),
+                        "reason", Schemas.string("Why the action was taken, in one word."),
+                        "message", Schemas.string("A human-readable description."),
+                        "type", Schemas.string("Normal or Warning."))),
+                new EventStore(workloads), Access.readOnlyNamespaced(), ServedKinds::sameShape, List.of()));
         kinds.add(review("SelfSubjectAccessReview", "selfsubjectaccessreviews", "selfsubjectaccessreview",
                 new AccessReviewStore(false, self::get)));
         kinds.add(review("SelfSubjectRulesReview", "selfsubjectrulesreviews", "selfsubjectrulesreview",
@@ -187,7 +203,7 @@ class ServedKinds {
                         + kind.manifestName(), kind.manifestName() + "Status defines the observed state of "
                         + kind.manifestName()),
                 new ConfigObjectStore(kind, views.of(kind), config, o -> convertKueue(o, "v1beta2")),
-                kind == Kind.LOCAL_QUEUE ? Access.configuration() : Access.configuration(),
+                kind == Kind.LOCAL_QUEUE ? Access.localQueues() : Access.configuration(),
                 ServedKinds::convertKueue, kind == Kind.RESOURCE_FLAVOR || kind == Kind.WORKLOAD_PRIORITY_CLASS
                 ? List.of() : List.of("status"));
     }

@@ -675,6 +675,28 @@ public class WorkloadStore {
                 .list();
     }
 
+    /** A timeline entry with the workload it belongs to. */
+    public record OwnedEvent(UUID uid, String namespace, String name, String kind, WorkloadEvent event) {
+    }
+
+    /**
+     * The newest timeline entries of the live workloads of {@code namespace} (null: every namespace), newest first,
+     * at most {@code limit}: what {@code kubectl get events} lists.
+     */
+    public List<OwnedEvent> recentEvents(String namespace, int limit) {
+        return jdbc.sql("""
+                        SELECT w.uid, w.namespace, w.name, w.kind, e.id, e.at, e.type, e.status, e.reason, e.message
+                        FROM workload_event e JOIN workload w ON w.uid = e.workload_uid
+                        WHERE w.deleted_at IS NULL AND (CAST(:namespace AS text) IS NULL OR w.namespace = :namespace)
+                        ORDER BY e.at DESC, e.id DESC LIMIT :limit""")
+                .param("namespace", namespace).param("limit", limit)
+                .query((rs, i) -> new OwnedEvent(rs.getObject("uid", UUID.class), rs.getString("namespace"),
+                        rs.getString("name"), rs.getString("kind"), new WorkloadEvent(rs.getLong("id"),
+                        instant(rs.getTimestamp("at")), rs.getString("type"), rs.getString("status"),
+                        rs.getString("reason"), rs.getString("message"))))
+                .list();
+    }
+
     private static Instant instant(Timestamp timestamp) {
         return timestamp == null ? null : timestamp.toInstant();
     }

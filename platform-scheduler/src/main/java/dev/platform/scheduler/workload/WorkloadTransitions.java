@@ -858,15 +858,16 @@ public class WorkloadTransitions {
                         ORDER BY finished_at LIMIT :batch)
                     RETURNING change_seq),
                 compacted AS (
-                    UPDATE workload_compaction SET revision = greatest(revision, (SELECT max(change_seq) FROM removed))
-                    WHERE EXISTS (SELECT 1 FROM removed))
+                    INSERT INTO workload_compaction (id, revision) SELECT true, max(change_seq) FROM removed
+                    HAVING count(*) > 0
+                    ON CONFLICT (id) DO UPDATE SET revision = greatest(workload_compaction.revision, EXCLUDED.revision))
                 SELECT count(*) FROM removed""")
                 .param("cutoff", Timestamp.from(cutoff)).param("batch", batch).query(Integer.class).single();
     }
 
     /** The revision below which the workloads' change log is no longer whole (history retention removed rows). */
     public long compactedRevision() {
-        return jdbc.sql("SELECT revision FROM workload_compaction").query(Long.class).single();
+        return jdbc.sql("SELECT coalesce(max(revision), 0) FROM workload_compaction").query(Long.class).single();
     }
 
     /**

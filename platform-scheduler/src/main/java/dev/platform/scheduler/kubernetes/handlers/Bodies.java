@@ -38,6 +38,9 @@ final class Bodies {
     }
 
     Map<String, Object> object(byte[] body, String contentType) {
+        if (contentType != null && contentType.startsWith(ProtobufReviews.MEDIA_TYPE)) {
+            return ProtobufReviews.read(body);
+        }
         if (contentType != null && contentType.contains("yaml")) {
             Object loaded;
             try {

@@ -94,6 +94,21 @@ final class Selectors {
         return object -> requirements.stream().allMatch(r -> r.test(object));
     }
 
+    /** The equalities ({@code a=b}, {@code a==b}) of a field selector, by field. */
+    static Map<String, String> equalities(String selector) {
+        Map<String, String> equal = new java.util.LinkedHashMap<>();
+        if (selector == null || selector.isBlank()) {
+            return equal;
+        }
+        for (String term : split(selector)) {
+            Matcher m = EQUALITY.matcher(term);
+            if (m.matches() && !m.group(2).equals("!=")) {
+                equal.put(m.group(1), m.group(3));
+            }
+        }
+        return equal;
+    }
+
     /** The value at a dotted path, as text ("" when absent, as kube-apiserver compares absent fields). */
     static String valueAt(Map<String, Object> object, String path) {
         Object current = object;

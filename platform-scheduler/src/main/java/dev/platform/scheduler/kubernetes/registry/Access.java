@@ -40,6 +40,14 @@ public interface Access {
         };
     }
 
+    /** LocalQueues: read by those who read their namespace, changed by an Admin, as the configuration they are. */
+    static Access localQueues() {
+        Access namespaced = namespaced();
+        Access configuration = configuration();
+        return (caller, verb, namespace) -> isRead(verb) ? namespaced.refusal(caller, verb, namespace)
+                : configuration.refusal(caller, verb, namespace);
+    }
+
     /** Only read, by those who read the namespace: Events, derived Workloads. */
     static Access readOnlyNamespaced() {
         Access namespaced = namespaced();

@@ -51,8 +51,11 @@ public interface ObjectStore {
     record Changes(List<Change> changes, long readUpTo, boolean more) {
     }
 
-    /** What the list asks: a namespace (null: all), selectors, a page size (0: all) and where the page starts. */
-    record ListQuery(String namespace, Selector selector, int limit, Key after) {
+    /**
+     * What the list asks: a namespace (null: all), selectors, a page size (0: all) and where the page starts;
+     * {@code fields} holds the field selector's equalities, for a store that can look them up rather than filter.
+     */
+    record ListQuery(String namespace, Selector selector, int limit, Key after, Map<String, String> fields) {
     }
 
     /** A key of an object: namespace ("" for cluster-scoped) and name. */
