@@ -118,9 +118,9 @@ class AgentChartTest {
         V1ValidatingWebhookConfiguration validating = one(objects, V1ValidatingWebhookConfiguration.class);
         V1Service service = one(objects, V1Service.class);
         assertThat(mutating.getWebhooks()).extracting(w -> w.getClientConfig().getService().getPath())
-                .containsExactly("/mutate-jobset-x-k8s-io-v1alpha2-jobset", "/mutate-batch-v1-job");
+                .containsExactly("/mutate-jobset-x-k8s-io-v1alpha2-jobset");
         assertThat(validating.getWebhooks()).extracting(w -> w.getClientConfig().getService().getPath())
-                .containsExactly("/validate-jobset-x-k8s-io-v1alpha2-jobset", "/validate-batch-v1-job");
+                .containsExactly("/validate-jobset-x-k8s-io-v1alpha2-jobset");
         assertThat(mutating.getWebhooks()).allSatisfy(w -> {
             assertThat(w.getFailurePolicy()).isEqualTo("Fail");
             assertThat(w.getSideEffects()).isEqualTo("None");

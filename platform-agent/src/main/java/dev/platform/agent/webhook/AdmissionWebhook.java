@@ -62,7 +62,8 @@ public class AdmissionWebhook {
                 .orElseThrow(() -> new IllegalArgumentException(endpoint.path() + " reviews "
                         + endpoint.kind().group() + "/" + endpoint.kind().version() + " " + endpoint.kind().kind()
                         + ", not " + request.group() + "/" + request.version() + " " + request.kind()));
-        AdmissionDecision decision = endpoint.mutating() ? rules.mutate(request) : rules.validate(kind, request);
+        AdmissionDecision decision = !kind.managed() ? AdmissionDecision.unmanaged()
+                : endpoint.mutating() ? rules.mutate(request) : rules.validate(kind, request);
         if (!request.dryRun()) {
             record(endpoint, request, decision);
         }

@@ -11,8 +11,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Kueue's job webhook rules, for JobSets and batch Jobs alike (both keep labels, annotations and
- * {@code spec.suspend} in the same places, which {@link ClusterJobSet} reads).
+ * Kueue's job webhook rules for JobSets (batch Jobs are not managed: {@link JobKind#JOB}).
  *
  * <p>Defaulting, on create: a job the platform manages (it names a queue, or {@link ManagedJobs} takes it for its
  * namespace's default queue) is suspended, so nothing runs before the platform admits it; the agent then submits
@@ -79,14 +78,19 @@ final class JobAdmission {
             errors.add(FieldError.invalid(queueNamePath(request.object()), Objects.toString(job.queueName(), ""),
                     "field is immutable while the workload is admitted"));
         }
-        if (admitted && !platformStart && !kind.podSets(request.object()).equals(kind.podSets(request.oldObject()))) {
-            errors.add(FieldError.forbidden(kind.podSetsPath(),
+        if (admitted && !platformStart && !podSets(request.object()).equals(podSets(request.oldObject()))) {
+            errors.add(FieldError.forbidden("spec.replicatedJobs",
                     "the pod sets of an admitted workload are immutable: its quota was reserved for them"));
         }
         if (!admitted && !job.suspended() && !platformStart) {
             errors.add(notAdmitted(kind));
         }
         return AdmissionDecision.refused(errors);
+    }
+
+    /** What admission sized quota for: a JobSet's replicated jobs. */
+    private static JsonNode podSets(JsonNode jobSet) {
+        return jobSet.path("spec").path("replicatedJobs");
     }
 
     private static FieldError notAdmitted(JobKind kind) {

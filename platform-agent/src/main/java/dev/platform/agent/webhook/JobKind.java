@@ -2,63 +2,40 @@ package dev.platform.agent.webhook;
 
 import java.util.Arrays;
 import java.util.Optional;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The kinds whose admission the webhook reviews, at Kueue's paths (controller-runtime names them after group,
  * version and kind), so a webhook configuration written for Kueue points at the agent unchanged but for the
- * Service. Both keep their suspension at {@code spec.suspend}; their pod sets are what admission sized quota for.
+ * Service.
  */
 public enum JobKind {
 
-    JOBSET("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets") {
-        @Override
-        JsonNode podSets(JsonNode object) {
-            return object.path("spec").path("replicatedJobs");
-        }
-
-        @Override
-        String podSetsPath() {
-            return "spec.replicatedJobs";
-        }
-    },
-    JOB("batch", "v1", "Job", "jobs") {
-        /** Kueue's single pod set of a Job: its pod template, sized by parallelism and completions. */
-        @Override
-        JsonNode podSets(JsonNode object) {
-            JsonNode spec = object.path("spec");
-            ObjectNode podSet = JsonNodeFactory.instance.objectNode();
-            podSet.set("template", spec.path("template"));
-            podSet.set("parallelism", spec.path("parallelism"));
-            podSet.set("completions", spec.path("completions"));
-            return podSet;
-        }
-
-        @Override
-        String podSetsPath() {
-            return "spec.template";
-        }
-    };
+    JOBSET("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets", true),
+    /**
+     * Reviewed but left alone: the platform starts JobSets only (its START materializes a JobSet), so a Job it
+     * suspended would never be resumed. The path answers so that a webhook configuration written for Kueue blocks
+     * no Job; the chart does not register it.
+     */
+    JOB("batch", "v1", "Job", "jobs", false);
 
     private final String group;
     private final String version;
     private final String kind;
     private final String resource;
+    private final boolean managed;
 
-    JobKind(String group, String version, String kind, String resource) {
+    JobKind(String group, String version, String kind, String resource, boolean managed) {
         this.group = group;
         this.version = version;
         this.kind = kind;
         this.resource = resource;
+        this.managed = managed;
     }
 
-    /** What admission sized quota for; an admitted workload's must not change. */
-    abstract JsonNode podSets(JsonNode object);
-
-    /** Where {@link #podSets} live, as a field path in a refusal. */
-    abstract String podSetsPath();
+    /** Whether the webhook suspends and guards this kind; one it does not manage is allowed unchanged. */
+    boolean managed() {
+        return managed;
+    }
 
     public String group() {
         return group;

@@ -30,8 +30,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * AdmissionReviews as kube-apiserver sends them, over HTTPS to a client that trusts only the webhook's published
- * CA, and the exact patch or refusal answered: the seed's JobSets verbatim, a batch Job, jobs without a queue name
- * inside and outside the managed namespaces, updates of admitted and waiting JobSets, a dry run.
+ * CA, and the exact patch or refusal answered: the seed's JobSets verbatim, a batch Job (left alone), JobSets
+ * without a queue name inside and outside the managed namespaces, updates of admitted and waiting JobSets, a dry run.
  */
 class AdmissionWebhookTest {
 
@@ -78,21 +78,34 @@ class AdmissionWebhookTest {
     }
 
     @Test
-    void aJobThatNamesAQueueByLabelIsSuspendedWhereItSaidNotTo() {
-        ObjectNode job = job("train", "default", "team-queue", false);
+    void aJobIsLeftAloneSinceThePlatformStartsJobSetsOnly() {
+        ObjectNode queued = job("train", "default", "team-queue", false);
+        ObjectNode resumed = queued.deepCopy();
+        ObjectNode waiting = queued.deepCopy();
+        waiting.withObject("/spec").put("suspend", true);
 
-        Answer answer = apiServer.review(JOB_MUTATE, "CREATE", job, null, false);
+        Answer created = apiServer.review(JOB_MUTATE, "CREATE", queued, null, false);
+        Answer inManagedNamespace = apiServer.review(JOB_MUTATE, "CREATE", job("etl", "ml-research", null, null), null, false);
+        Answer validated = apiServer.review(JOB_VALIDATE, "UPDATE", resumed, waiting, false);
 
-        assertThat(answer.patch()).isEqualTo(json.readTree("[{\"op\":\"replace\",\"path\":\"/spec/suspend\",\"value\":true}]"));
+        for (Answer answer : List.of(created, inManagedNamespace, validated)) {
+            assertThat(answer.allowed()).isTrue();
+            assertThat(answer.response().has("patch")).isFalse();
+            assertThat(answer.response().has("status")).isFalse();
+        }
+        assertThat(registry.find("platform.agent.webhook.reviews").tag("kind", "Job").tag("outcome", "unmanaged")
+                .counters()).isNotEmpty();
     }
 
     @Test
-    void aJobWithoutQueueNameGoesToTheDefaultQueueInAManagedNamespaceOnly() {
-        Answer managed = apiServer.review(JOB_MUTATE, "CREATE", job("etl", "ml-research", null, null), null, false);
-        Answer unmanaged = apiServer.review(JOB_MUTATE, "CREATE", job("etl", "web", null, null), null, false);
-        ObjectNode labelled = job("etl", "ml-research", null, null);
+    void aJobSetWithoutQueueNameGoesToTheDefaultQueueInAManagedNamespaceOnly() {
+        Answer managed = apiServer.review(JOBSET_MUTATE, "CREATE", jobSet("etl", "ml-research"), null, false);
+        Answer unmanaged = apiServer.review(JOBSET_MUTATE, "CREATE", jobSet("etl", "web"), null, false);
+        ObjectNode labelled = jobSet("etl", "ml-research");
         labelled.withObject("/metadata").putObject("labels").put("app", "etl");
-        Answer withLabels = apiServer.review(JOB_MUTATE, "CREATE", labelled, null, false);
+        Answer withLabels = apiServer.review(JOBSET_MUTATE, "CREATE", labelled, null, false);
+        ObjectNode running = jobSet("etl", "web");
+        running.withObject("/spec").put("suspend", false);
 
         assertThat(managed.patch()).isEqualTo(json.readTree("""
                 [{"op":"add","path":"/metadata/labels","value":{"kueue.x-k8s.io/queue-name":"default"}},
@@ -102,8 +115,7 @@ class AdmissionWebhookTest {
                  {"op":"add","path":"/spec/suspend","value":true}]"""));
         assertThat(unmanaged.allowed()).isTrue();
         assertThat(unmanaged.response().has("patch")).isFalse();
-        assertThat(apiServer.review(JOB_VALIDATE, "CREATE", job("etl", "web", null, false), null, false).allowed())
-                .isTrue();
+        assertThat(apiServer.review(JOBSET_VALIDATE, "CREATE", running, null, false).allowed()).isTrue();
     }
 
     @Test
@@ -230,6 +242,19 @@ class AdmissionWebhookTest {
         started.withObject("/metadata/annotations").put("platform.dev/last-command-id", commandId);
         started.withObject("/spec").put("suspend", false);
         return started;
+    }
+
+    /** A JobSet without a queue name, as a user who never heard of queues writes it. */
+    private static ObjectNode jobSet(String name, String namespace) {
+        ObjectNode jobSet = json.createObjectNode();
+        jobSet.put("apiVersion", "jobset.x-k8s.io/v1alpha2");
+        jobSet.put("kind", "JobSet");
+        jobSet.putObject("metadata").put("name", name).put("namespace", namespace);
+        ObjectNode job = jobSet.putObject("spec").putArray("replicatedJobs").addObject();
+        job.put("name", "worker");
+        job.withObject("/template/spec/template/spec").putArray("containers").addObject().put("name", "main")
+                .put("image", "busybox");
+        return jobSet;
     }
 
     private static ObjectNode job(String name, String namespace, String queueLabel, Boolean suspend) {
