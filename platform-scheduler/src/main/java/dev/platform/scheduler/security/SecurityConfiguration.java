@@ -182,6 +182,10 @@ class SecurityConfiguration {
                 .requestMatchers("/api/v1/clusters/*/agent-tokens", "/api/v1/clusters/*/agent-tokens/*",
                         "/api/v1/users", "/api/v1/users/*").access(rules.when(Caller::isAdmin))
                 .requestMatchers("/api/v1/tokens", "/api/v1/tokens/*").access(rules.anyCaller())
+                // A kubeconfig carries a new token of the caller's own; the authority it trusts is public, as the
+                // certificate the HTTPS port presents to anyone is.
+                .requestMatchers(POST, "/api/v1/kubeconfig").access(rules.anyCaller())
+                .requestMatchers(GET, "/api/v1/kubeconfig/ca.crt").permitAll()
                 .requestMatchers(GET, "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
                 .access(rules.anyCaller())
                 .requestMatchers("/api/**").denyAll()
@@ -203,7 +207,7 @@ class SecurityConfiguration {
                         "/namespaces/*/localqueues/*/resume").access(rules.when(Caller::isAdmin))
                 // Every signed-in user's own API tokens (the page shows and revokes only the caller's).
                 .requestMatchers(GET, "/tokens").access(rules.anyCaller())
-                .requestMatchers(POST, "/tokens", "/tokens/*/revoke").access(rules.anyCaller())
+                .requestMatchers(POST, "/tokens", "/tokens/kubeconfig", "/tokens/*/revoke").access(rules.anyCaller())
                 .requestMatchers(POST, "/logout").authenticated()
                 .anyRequest().denyAll();
     }

@@ -41,7 +41,7 @@ public final class HttpsEndpoint implements ApplicationListener<WebServerInitial
     }
 
     /** No HTTPS connector. */
-    static HttpsEndpoint off() {
+    public static HttpsEndpoint off() {
         return new HttpsEndpoint(null, null);
     }
 

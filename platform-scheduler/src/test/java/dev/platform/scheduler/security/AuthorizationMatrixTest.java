@@ -276,6 +276,11 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
             api("GET", "/api/v1/tokens", "their own; an Admin everyone's", f -> Request.of("/api/v1/tokens")).users(200),
             api("DELETE", "/api/v1/tokens/{id}", "a token of eng-vision; others' are not found", f -> Request.of(
                     "/api/v1/tokens/" + f.tokenId("eng-vision"))).only(204, 404, Who.ENGINEER, Who.ADMIN),
+            api("POST", "/api/v1/kubeconfig", "a new token of the caller's, in a kubeconfig", f -> json(
+                    "/api/v1/kubeconfig", "{}")).accepting("application/yaml").users(200),
+            api("GET", "/api/v1/kubeconfig/ca.crt", "the HTTPS port's certificate authority; invalid tokens are"
+                    + " refused even here", f -> Request.of("/api/v1/kubeconfig/ca.crt"))
+                    .accepting("application/x-pem-file").users(200).expect(200, Who.ANONYMOUS),
             api("GET", "/api/v1/me", "/api/v1/me").users(200),
             api("POST", "/api/v1/agent/clusters/{cluster}/reports", "for prod-1", f -> json(
                     "/api/v1/agent/clusters/prod-1/reports", "{\"cluster\": \"prod-1\", \"agentId\": \"agent-1\","
@@ -348,6 +353,9 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
             page("GET", "/tokens", "the caller's own API tokens", f -> Request.of("/tokens")).users(200),
             page("POST", "/tokens", "the form: a token for the caller", f -> new Request("/tokens",
                     "application/x-www-form-urlencoded", "description=matrix&lifetimeDays=1"))
+                    .users(200).expect(403, Who.ANONYMOUS),
+            page("POST", "/tokens/kubeconfig", "the form: a kubeconfig file with a new token of the caller's",
+                    f -> new Request("/tokens/kubeconfig", "application/x-www-form-urlencoded", "lifetimeDays=1"))
                     .users(200).expect(403, Who.ANONYMOUS),
             page("POST", "/tokens/{id}/revoke", "the form; a token that is not the caller's is not found",
                     f -> new Request("/tokens/987654321/revoke", "application/x-www-form-urlencoded", ""))

@@ -15,6 +15,7 @@ import dev.platform.scheduler.hotswap.HotswapStore;
 import dev.platform.scheduler.identity.AgentTokens;
 import dev.platform.scheduler.identity.ApiTokens;
 import dev.platform.scheduler.identity.Users;
+import dev.platform.scheduler.kubeconfig.Kubeconfigs;
 import dev.platform.scheduler.preemption.LostWorkLedger;
 import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.SubmissionRateLimiter;
@@ -97,6 +98,8 @@ public abstract class ControllerSliceTest implements AgentGatewayPorts {
     protected ApiTokens apiTokens;
     @MockitoBean
     protected Users users;
+    @MockitoBean
+    protected Kubeconfigs kubeconfigs;
     @MockitoBean
     protected PreemptionStore preemptionStore;
     @MockitoBean

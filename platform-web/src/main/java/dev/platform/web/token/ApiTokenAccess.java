@@ -35,6 +35,16 @@ public interface ApiTokenAccess {
      */
     CreatedToken create(Caller caller, String description, Duration lifetime);
 
+    /**
+     * A kubeconfig for kubectl around a new token of the caller, as {@code POST /api/v1/kubeconfig} answers it.
+     *
+     * @param host the host the browser reached the console by, which the kubeconfig's server names
+     * @return the kubeconfig, YAML
+     * @throws IllegalArgumentException when the description or lifetime is refused, or the platform cannot say
+     *                                  where kubectl reaches it, with the reason to show
+     */
+    String kubeconfig(Caller caller, String description, Duration lifetime, String host);
+
     /** @return false when the caller has no token with that id */
     boolean revoke(Caller caller, long id);
 }

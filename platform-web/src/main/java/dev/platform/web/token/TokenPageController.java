@@ -1,7 +1,12 @@
 package dev.platform.web.token;
 
 import dev.platform.api.identity.Caller;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.ContentDisposition;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -10,11 +15,12 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
  * The caller's own API tokens, for scripts and curl: create one (its secret shown once, on the page that
- * answers the form, never again), see when each expires, revoke one. Every signed-in user has this page,
+ * answers the form, never again), or one inside a kubeconfig file for kubectl, see when each expires, revoke one. Every signed-in user has this page,
  * an Admin with only a password included.
  */
 @Controller
@@ -22,6 +28,9 @@ public class TokenPageController {
 
     static final int DEFAULT_LIFETIME_DAYS = 90;
     static final int MAX_LIFETIME_DAYS = 366;
+    /** The file name a browser saves the kubeconfig under, as {@code POST /api/v1/kubeconfig} names it. */
+    static final String KUBECONFIG_FILE = "platform.kubeconfig";
+    static final MediaType KUBECONFIG_MEDIA_TYPE = MediaType.parseMediaType("application/yaml");
 
     private final ApiTokenAccess tokens;
 
@@ -46,6 +55,30 @@ public class TokenPageController {
             model.addAttribute("error", e.getMessage());
         }
         return page(caller, model);
+    }
+
+    /**
+     * The kubeconfig file is the form's answer, a download rather than a page: the token in it is shown nowhere else,
+     * so it travels neither in a redirect nor in a flash attribute. A refused form answers the page with the reason.
+     */
+    @PostMapping("/tokens/kubeconfig")
+    public Object kubeconfig(@RequestParam(required = false) String description,
+                             @RequestParam(defaultValue = "" + DEFAULT_LIFETIME_DAYS) String lifetimeDays,
+                             Caller caller, Model model, HttpServletRequest request, HttpServletResponse response) {
+        try {
+            String kubeconfig = tokens.kubeconfig(caller, description, Duration.ofDays(days(lifetimeDays)),
+                    request.getServerName());
+            return ResponseEntity.ok()
+                    .contentType(KUBECONFIG_MEDIA_TYPE)
+                    .header(HttpHeaders.CONTENT_DISPOSITION,
+                            ContentDisposition.attachment().filename(KUBECONFIG_FILE).build().toString())
+                    .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                    .body(kubeconfig.getBytes(StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
+            model.addAttribute("error", e.getMessage());
+            return page(caller, model);
+        }
     }
 
     @PostMapping("/tokens/{id}/revoke")

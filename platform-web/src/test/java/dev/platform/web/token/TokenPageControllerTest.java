@@ -27,6 +27,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.flash;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -101,6 +102,46 @@ class TokenPageControllerTest {
         mvc.perform(post("/tokens").param("description", "x".repeat(300)))
                 .andExpect(status().isBadRequest())
                 .andExpect(content().string(containsString("description: at most 200 characters")));
+    }
+
+    @Test
+    void thePageOffersATokenAsAKubeconfig() throws Exception {
+        mvc.perform(get("/tokens"))
+                .andExpect(content().string(allOf(containsString("New token as kubeconfig"),
+                        containsString("action=\"/tokens/kubeconfig\""),
+                        containsString("kubectl --kubeconfig=platform.kubeconfig version"))));
+    }
+
+    @Test
+    void aKubeconfigIsDownloadedAsTheAnswerToTheFormNamingTheConsolesHost() throws Exception {
+        given(tokens.kubeconfig(ADMIN, "laptop", Duration.ofDays(7), "console.example.com"))
+                .willReturn("apiVersion: v1\nkind: Config\n");
+
+        mvc.perform(post("/tokens/kubeconfig").param("description", "laptop").param("lifetimeDays", "7")
+                        .accept("text/html").with(request -> {
+                            request.setServerName("console.example.com");
+                            return request;
+                        }))
+                .andExpect(status().isOk())
+                .andExpect(content().contentTypeCompatibleWith("application/yaml"))
+                .andExpect(header().string("Content-Disposition", "attachment; filename=\"platform.kubeconfig\""))
+                .andExpect(header().string("Cache-Control", "no-store"))
+                .andExpect(content().string("apiVersion: v1\nkind: Config\n"));
+    }
+
+    @Test
+    void aRefusedKubeconfigIsExplainedOnThePage() throws Exception {
+        given(tokens.kubeconfig(any(), any(), any(), any())).willThrow(new IllegalArgumentException(
+                "the scheduler serves no HTTPS"));
+
+        mvc.perform(post("/tokens/kubeconfig").param("lifetimeDays", "7"))
+                .andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith("text/html"))
+                .andExpect(content().string(containsString("the scheduler serves no HTTPS")));
+        mvc.perform(post("/tokens/kubeconfig").param("lifetimeDays", "0"))
+                .andExpect(status().isBadRequest())
+                .andExpect(content().string(containsString("whole number of days from 1 to 366")));
+        then(tokens).should().kubeconfig(any(), any(), any(), any());
     }
 
     @Test
