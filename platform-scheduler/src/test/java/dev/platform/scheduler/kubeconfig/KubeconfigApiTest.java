@@ -130,11 +130,15 @@ class KubeconfigApiTest extends PlatformApplicationTest {
 
         TlsClients.Run namespace = TlsClients.run(List.of(kubectl.toString(), "--kubeconfig=" + file, "config", "view",
                 "--minify", "-o", "jsonpath={.contexts[0].context.namespace}"));
+        TlsClients.Run versions = TlsClients.run(List.of(kubectl.toString(), "--kubeconfig=" + file, "version",
+                "-o", "json"));
         // The platform's own API at the root of the same HTTPS port: the certificate checked, the token sent.
         TlsClients.Run me = TlsClients.run(List.of(kubectl.toString(), "--kubeconfig=" + file,
                 "--server=https://127.0.0.1:" + httpsPort, "get", "--raw", "/api/v1/me"));
 
         assertThat(namespace.output()).isEqualTo("alpha-train");
+        assertThat(versions.exit()).as(versions.output()).isZero();
+        assertThat(versions.output()).contains("\"serverVersion\"");
         assertThat(me.exit()).as(me.output()).isZero();
         assertThat(me.output()).contains("\"kube-eng\"");
     }
