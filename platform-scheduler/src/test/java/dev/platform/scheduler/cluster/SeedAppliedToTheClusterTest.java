@@ -1,0 +1,105 @@
+package dev.platform.scheduler.cluster;
+
+import dev.platform.agent.testing.AdmittingApiServer;
+import dev.platform.scheduler.testsupport.KubernetesAgent;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import dev.platform.scheduler.testsupport.SeedManifests;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The seed's workflow as its users have it: the admin applies the queues to the platform, the engineers
+ * {@code kubectl apply} the seed's JobSets, verbatim, to the cluster. The API server passes each create through the
+ * agent's webhook over HTTPS (mutate, patch, validate, store), so both JobSets are stored suspended; the agent
+ * submits them, the platform admits within the ClusterQueue's 32 chips, and only then starts one: high-jax-trillium
+ * is resumed in place and runs, low-jax-trillium stays suspended and queued, exactly as when the seed is posted
+ * through REST. The real agent in kubernetes mode against fabric8's mock API server.
+ */
+class SeedAppliedToTheClusterTest extends PlatformApplicationTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+    private static final String FILE = "seed-kueue-and-hotswap.yaml";
+    private static final JsonMapper json = JsonMapper.builder().build();
+
+    private KubernetesAgent cluster;
+    private AdmittingApiServer apiServer;
+
+    @BeforeEach
+    void startClusterWithTheAgentsWebhook() {
+        cluster = KubernetesAgent.start(port, api);
+        apiServer = new AdmittingApiServer(cluster.client());
+    }
+
+    @AfterEach
+    void stop() {
+        if (apiServer != null) {
+            apiServer.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void theSeedsJobSetsAppliedToTheClusterAreSuspendedSubmittedAndStartedOnlyWhenAdmitted() {
+        String queues = String.join("---", SeedManifests.documents(FILE).stream()
+                .filter(d -> !d.contains("kind: JobSet")).toList());
+        assertThat(api.postYaml("/api/v1/manifests", queues).status()).isEqualTo(200);
+        List<JsonNode> jobSets = SeedManifests.documents(FILE).stream().filter(d -> d.contains("kind: JobSet"))
+                .map(d -> json.valueToTree(new Yaml().<Map<String, Object>>load(d))).map(JsonNode.class::cast).toList();
+
+        // kubectl creates the two a few milliseconds apart; through REST they arrive in one transaction. The loop
+        // is held until both are submitted, so they meet in one admission cycle in both cases.
+        loop.quiesced(() -> {
+            for (JsonNode jobSet : jobSets) {
+                GenericKubernetesResource stored = apiServer.createJobSet(KubernetesAgent.NAMESPACE, jobSet);
+                assertThat((Boolean) stored.get("spec", "suspend")).as("stored suspended").isTrue();
+            }
+            await().atMost(PATIENCE).until(() -> workload("low-jax-trillium").has("uid")
+                    && workload("high-jax-trillium").has("uid"));
+            assertThat(cluster.podsOf("low-jax-trillium")).isEmpty();
+            assertThat(cluster.podsOf("high-jax-trillium")).isEmpty();
+        }).join();
+
+        JsonNode high = await().atMost(PATIENCE).until(() -> workload("high-jax-trillium"),
+                w -> "Running".equals(w.get("state").asString()));
+        JsonNode low = await().atMost(PATIENCE).until(() -> workload("low-jax-trillium"),
+                w -> "WaitingForQuota".equals(w.at("/pendingReason/code").asString()));
+
+        assertThat(high.get("clusterQueue").asString()).isEqualTo("tpu-training-cq");
+        assertThat(high.at("/admission/podSetAssignments/0/resourceUsage/google.com~1tpu").asString()).isEqualTo("32");
+        assertThat(low.get("state").asString()).isEqualTo("Pending");
+        assertThat(low.get("positionInClusterQueue").asInt()).isZero();
+        assertThat(low.at("/pendingReason/message").asString())
+                .contains("insufficient unused quota for google.com/tpu in flavor tpu-v6e-slice, 32 more needed");
+
+        GenericKubernetesResource highJobSet = cluster.jobSet("high-jax-trillium").orElseThrow();
+        assertThat((Boolean) highJobSet.get("spec", "suspend")).isFalse();
+        assertThat(highJobSet.getMetadata().getLabels()).containsEntry("platform.dev/workload-uid", high.get("uid").asString());
+        List<Pod> pods = await().atMost(PATIENCE).until(() -> cluster.podsOf("high-jax-trillium"),
+                p -> p.size() == 8 && p.stream().allMatch(pod -> "Running".equals(pod.getStatus().getPhase())));
+        assertThat(pods).allSatisfy(pod -> assertThat(pod.getSpec().getPriorityClassName()).isEqualTo("high-priority-job"));
+        assertThat((Boolean) cluster.jobSet("low-jax-trillium").orElseThrow().get("spec", "suspend")).isTrue();
+        assertThat(cluster.podsOf("low-jax-trillium")).isEmpty();
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(jdbc.sql(
+                        "SELECT type || ' ' || name || ' ' || state || ': ' || result_message FROM agent_command ORDER BY seq")
+                .query(String.class).list()).containsExactly("START high-jax-trillium Succeeded: existing JobSet pinned and resumed"));
+    }
+
+    private JsonNode workload(String name) {
+        return api.get("/api/v1/namespaces/" + KubernetesAgent.NAMESPACE + "/workloads/" + name).json();
+    }
+}
