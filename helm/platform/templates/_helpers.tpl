@@ -55,3 +55,24 @@ app.kubernetes.io/part-of: platform
 {{- define "platform.hasBootstrapToken" -}}
 {{- if or .Values.auth.existingBootstrapSecret .Values.auth.bootstrapAdminToken -}}true{{- end -}}
 {{- end -}}
+
+{{- define "platform.tlsSecret" -}}
+{{- default (printf "%s-tls" (include "platform.fullname" .)) .Values.tls.existingSecret -}}
+{{- end -}}
+
+{{/* the key of the TLS Secret holding the issuer's PEM; empty when there is none to hand out */}}
+{{- define "platform.tlsCaKey" -}}
+{{- if .Values.tls.existingSecret -}}{{ .Values.tls.existingSecretCaKey }}{{- else -}}ca.crt{{- end -}}
+{{- end -}}
+
+{{/* the names the chart's certificate covers: the Service's, localhost and tls.subjectAlternativeNames */}}
+{{- define "platform.tlsNames" -}}
+{{- $fullname := include "platform.fullname" . -}}
+{{- $ns := .Release.Namespace -}}
+{{- $names := list $fullname (printf "%s.%s" $fullname $ns) (printf "%s.%s.svc" $fullname $ns) (printf "%s.%s.svc.cluster.local" $fullname $ns) "localhost" -}}
+{{- $ips := list "127.0.0.1" "::1" -}}
+{{- range .Values.tls.subjectAlternativeNames -}}
+{{- if regexMatch "^[0-9.]+$|:" . -}}{{- $ips = append $ips . -}}{{- else -}}{{- $names = append $names . -}}{{- end -}}
+{{- end -}}
+{{- dict "dns" $names "ips" $ips | toJson -}}
+{{- end -}}
