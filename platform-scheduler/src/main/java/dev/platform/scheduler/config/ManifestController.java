@@ -2,6 +2,7 @@ package dev.platform.scheduler.config;
 
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.identity.Caller;
+import dev.platform.api.identity.ClusterRole;
 import dev.platform.api.manifest.FieldValidation;
 import dev.platform.api.manifest.Manifest;
 import dev.platform.api.manifest.ManifestParser;
@@ -79,7 +80,7 @@ public class ManifestController {
             Manifest manifest = documents.get(i).manifest();
             if (manifest.kind().isConfiguration() && !caller.isAdmin()) {
                 refused.add(Map.of("document", i, "path", "kind", "message", manifest.kind().manifestName()
-                        + " is configuration, which only an Admin applies"));
+                        + " is configuration, which only an Admin applies. " + ClusterRole.Admin.howToBecome()));
             } else if (!manifest.kind().isConfiguration() && !caller.maySubmit(manifest.namespace())) {
                 refused.add(Map.of("document", i, "path", "metadata.namespace", "message", "you may not submit"
                         + " workloads in namespace " + manifest.namespace() + ": it belongs to none of your teams"));

@@ -10,12 +10,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Component;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -23,7 +27,7 @@ import java.util.List;
  * Kueue + Hotswap example verbatim at start (priority classes, flavor, ClusterQueue, LocalQueue and
  * the two JobSets), through the same path as {@code POST /api/v1/manifests}. Applying is
  * idempotent, so a restart on the same data reports the objects unchanged. Then the demo's people
- * ({@link DemoIdentities}), whose logins it prints.
+ * ({@link DemoIdentities}), whose logins it prints at the first start on a data directory and points to later.
  */
 @Component
 @ConditionalOnBooleanProperty("platform.demo.enabled")
@@ -37,10 +41,11 @@ class DemoLoader implements ApplicationRunner {
     private final DemoIdentities identities;
 
     DemoLoader(ManifestParser parser, ManifestApplication manifests, Users users, UserAccountRepository accounts,
-               ApiTokens tokens) {
+               ApiTokens tokens, PasswordEncoder passwords, Clock clock,
+               @Value("${platform.embedded-db.data-dir:./.platform-data}") Path dataDirectory) {
         this.parser = parser;
         this.manifests = manifests;
-        this.identities = new DemoIdentities(parser, manifests, users, accounts, tokens);
+        this.identities = new DemoIdentities(parser, manifests, users, accounts, tokens, passwords, clock, dataDirectory);
     }
 
     @Override
@@ -49,7 +54,7 @@ class DemoLoader implements ApplicationRunner {
                 parser.parse(read(SEED_CONFIGURATION), ManifestParser.Format.YAML), false, "demo");
         results.forEach(r -> log.info("demo: {} {} {}{}", r.kind(), r.name(), r.action(),
                 r.warnings().isEmpty() ? "" : " (warnings: " + String.join("; ", r.warnings()) + ")"));
-        log.warn(identities.createOrRefresh());
+        log.warn(identities.ensure().text());
     }
 
     private static byte[] read(String resource) {

@@ -2,6 +2,7 @@ package dev.platform.scheduler.security;
 
 import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.config.ConfigStore;
+import jakarta.servlet.http.HttpServletRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.security.authorization.AuthorizationDecision;
@@ -11,6 +12,7 @@ import org.springframework.stereotype.Component;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
@@ -32,41 +34,75 @@ class AccessRules {
         this.config = config;
     }
 
+    /** The request attribute holding why a rule refused a signed-in caller: who may, and how to become one. */
+    static final String REQUIREMENT_ATTRIBUTE = "platform.refusal.requirement";
+
     /** Any authenticated user; what they see is filtered where the data is read. */
     AuthorizationManager<RequestAuthorizationContext> anyCaller() {
         return when(caller -> true);
     }
 
     AuthorizationManager<RequestAuthorizationContext> when(Predicate<Caller> rule) {
-        return whenWith((caller, variables) -> rule.test(caller));
+        return (authentication, context) -> new AuthorizationDecision(callers.resolve(authentication.get())
+                .map(rule::test).orElse(false));
     }
 
-    AuthorizationManager<RequestAuthorizationContext> whenWith(BiPredicate<Caller, Map<String, String>> rule) {
-        return (authentication, context) -> new AuthorizationDecision(callers.resolve(authentication.get())
-                .map(caller -> rule.test(caller, context.getVariables())).orElse(false));
+    /**
+     * A rule whose refusal of a signed-in caller says who may and how to become one (request attribute
+     * {@value #REQUIREMENT_ATTRIBUTE}, the text of the 403).
+     */
+    private AuthorizationManager<RequestAuthorizationContext> requiring(AccessRequirement requirement,
+                                                                        BiPredicate<Caller, Map<String, String>> rule) {
+        return (authentication, context) -> {
+            Optional<Caller> caller = callers.resolve(authentication.get());
+            boolean granted = caller.map(c -> rule.test(c, context.getVariables())).orElse(false);
+            if (!granted && caller.isPresent()) {
+                HttpServletRequest request = context.getRequest();
+                request.setAttribute(REQUIREMENT_ATTRIBUTE, requirement.explain(request.getMethod(),
+                        request.getRequestURI(), caller.get(), context.getVariables().get("namespace")));
+            }
+            return new AuthorizationDecision(granted);
+        };
+    }
+
+    AuthorizationManager<RequestAuthorizationContext> admin() {
+        return requiring(AccessRequirement.ADMIN, (caller, variables) -> caller.isAdmin());
+    }
+
+    /** Ops and Admins, who read everything. */
+    AuthorizationManager<RequestAuthorizationContext> opsOrAdmin() {
+        return requiring(AccessRequirement.OPS_OR_ADMIN, (caller, variables) -> caller.readsEverything());
+    }
+
+    /** A TeamLead of any team (the answer is filtered to the teams led), Ops and Admins. */
+    AuthorizationManager<RequestAuthorizationContext> teamLead() {
+        return requiring(AccessRequirement.TEAM_LEAD, (caller, variables) -> caller.leadsAnyTeam());
     }
 
     /** The caller reads in the namespace named by path variable {@code namespace}. */
     AuthorizationManager<RequestAuthorizationContext> readsNamespace() {
-        return whenWith((caller, variables) -> caller.mayRead(variables.get("namespace")));
+        return requiring(AccessRequirement.READS_NAMESPACE, (caller, variables) -> caller.mayRead(variables.get("namespace")));
     }
 
     AuthorizationManager<RequestAuthorizationContext> submitsInNamespace() {
-        return whenWith((caller, variables) -> caller.maySubmit(variables.get("namespace")));
+        return requiring(AccessRequirement.SUBMITS_IN_NAMESPACE,
+                (caller, variables) -> caller.maySubmit(variables.get("namespace")));
     }
 
     AuthorizationManager<RequestAuthorizationContext> cancelsInNamespace() {
-        return whenWith((caller, variables) -> caller.mayCancel(variables.get("namespace")));
+        return requiring(AccessRequirement.CANCELS_IN_NAMESPACE,
+                (caller, variables) -> caller.mayCancel(variables.get("namespace")));
     }
 
     /** The ClusterQueue named by path variable {@code clusterQueue} is one a LocalQueue of the caller's teams points to. */
     AuthorizationManager<RequestAuthorizationContext> seesClusterQueue() {
-        return whenWith((caller, variables) -> config.clusterQueuesVisibleTo(caller)
+        return requiring(AccessRequirement.SEES_CLUSTER_QUEUE, (caller, variables) -> config.clusterQueuesVisibleTo(caller)
                 .map(names -> names.contains(variables.get("clusterQueue"))).orElse(true));
     }
 
     AuthorizationManager<RequestAuthorizationContext> memberOfTeam() {
-        return whenWith((caller, variables) -> caller.readsEverything() || caller.isMemberOf(variables.get("team")));
+        return requiring(AccessRequirement.MEMBER_OF_TEAM,
+                (caller, variables) -> caller.readsEverything() || caller.isMemberOf(variables.get("team")));
     }
 
     /**

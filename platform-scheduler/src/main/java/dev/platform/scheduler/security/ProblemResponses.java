@@ -24,7 +24,8 @@ import java.util.List;
  * 401 and 403 in the API's shape (RFC 9457 problem+json, with the {@code WWW-Authenticate} header
  * RFC 6750 asks for), and for console pages a 403 page instead of JSON. Each answer says what is
  * actually wrong: a missing or unsupported credential, a form sent without its CSRF token, a path
- * that no endpoint serves (404, not a refusal by role), or roles that do not allow the request.
+ * that no endpoint serves (404, not a refusal by role), or roles that do not allow the request, naming who may
+ * make it and how a user becomes one ({@link AccessRequirement}, on the console's 403 page too).
  */
 @Component
 class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler {
@@ -83,8 +84,10 @@ class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler 
             consolePage.handle(request, response, e);
             return;
         }
+        Object requirement = request.getAttribute(AccessRules.REQUIREMENT_ATTRIBUTE);
         String detail = e instanceof CsrfException
                 ? "the request carries a session cookie but no valid CSRF token; API clients send a bearer token"
+                : requirement != null ? requirement.toString()
                 : "your roles do not allow " + request.getMethod() + " " + request.getRequestURI();
         write(response, HttpStatus.FORBIDDEN, "Forbidden", detail);
     }

@@ -1,7 +1,6 @@
 package dev.platform.scheduler.security;
 
 import dev.platform.api.agent.AgentProtocol;
-import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.identity.UserAccountRepository;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -145,16 +144,16 @@ class SecurityConfiguration {
                                   AccessRules rules) {
         requests
                 .requestMatchers(AccessRules.PUBLIC.toArray(String[]::new)).permitAll()
-                .requestMatchers("/actuator/**").access(rules.when(Caller::readsEverything))
+                .requestMatchers("/actuator/**").access(rules.opsOrAdmin())
                 // Configuration: read by anyone signed in (lists filtered to the caller's teams), changed by Admins.
                 .requestMatchers(POST, "/api/v1/manifests").access(rules.anyCaller())
                 .requestMatchers(DELETE, "/api/v1/resourceflavors/*", "/api/v1/cohorts/*", "/api/v1/clusterqueues/*",
                         "/api/v1/priorityclasses/*", "/api/v1/workloadpriorityclasses/*", "/api/v1/namespaces/*",
-                        "/api/v1/namespaces/*/localqueues/*", "/api/v1/teams/*").access(rules.when(Caller::isAdmin))
+                        "/api/v1/namespaces/*/localqueues/*", "/api/v1/teams/*").access(rules.admin())
                 // Stopping and resuming a queue changes its stopPolicy, as applying its manifest would.
                 .requestMatchers(POST, "/api/v1/clusterqueues/*/stop", "/api/v1/clusterqueues/*/resume",
                         "/api/v1/namespaces/*/localqueues/*/stop", "/api/v1/namespaces/*/localqueues/*/resume")
-                .access(rules.when(Caller::isAdmin))
+                .access(rules.admin())
                 .requestMatchers(GET, "/api/v1/resourceflavors", "/api/v1/resourceflavors/*", "/api/v1/priorityclasses",
                         "/api/v1/priorityclasses/*", "/api/v1/workloadpriorityclasses", "/api/v1/workloadpriorityclasses/*",
                         "/api/v1/cohorts", "/api/v1/cohorts/*", "/api/v1/clusterqueues", "/api/v1/localqueues",
@@ -173,14 +172,14 @@ class SecurityConfiguration {
                 .access(rules.readsNamespace())
                 // Audits and infrastructure.
                 // The preemption audit and every eviction's lost work: a lead reads the namespaces they lead.
-                .requestMatchers(GET, "/api/v1/preemptions", "/api/v1/lostwork").access(rules.when(Caller::leadsAnyTeam))
+                .requestMatchers(GET, "/api/v1/preemptions", "/api/v1/lostwork").access(rules.teamLead())
                 // A lead reads the hotswaps of the workloads of their teams (the list is filtered).
-                .requestMatchers(GET, "/api/v1/hotswaps").access(rules.when(Caller::leadsAnyTeam))
+                .requestMatchers(GET, "/api/v1/hotswaps").access(rules.teamLead())
                 .requestMatchers(GET, "/api/v1/clusters", "/api/v1/clusters/*",
-                        "/api/v1/clusters/*/nodepools").access(rules.when(Caller::readsEverything))
+                        "/api/v1/clusters/*/nodepools").access(rules.opsOrAdmin())
                 // Identity: Admins manage users and agent tokens; everyone their own API tokens.
                 .requestMatchers("/api/v1/clusters/*/agent-tokens", "/api/v1/clusters/*/agent-tokens/*",
-                        "/api/v1/users", "/api/v1/users/*").access(rules.when(Caller::isAdmin))
+                        "/api/v1/users", "/api/v1/users/*").access(rules.admin())
                 .requestMatchers("/api/v1/tokens", "/api/v1/tokens/*").access(rules.anyCaller())
                 // A kubeconfig carries a new token of the caller's own; the authority it trusts is public, as the
                 // certificate the HTTPS port presents to anyone is.
@@ -198,13 +197,13 @@ class SecurityConfiguration {
                 // Console pages, filtered like the API they mirror.
                 .requestMatchers(GET, "/", "/queues", "/console/events").access(rules.anyCaller())
                 .requestMatchers(GET, "/queues/{clusterQueue}").access(rules.seesClusterQueue())
-                .requestMatchers(GET, "/teams", "/preemptions", "/hotswaps").access(rules.when(Caller::leadsAnyTeam))
-                .requestMatchers(GET, "/nodepools", "/configuration").access(rules.when(Caller::readsEverything))
+                .requestMatchers(GET, "/teams", "/preemptions", "/hotswaps").access(rules.teamLead())
+                .requestMatchers(GET, "/nodepools", "/configuration").access(rules.opsOrAdmin())
                 .requestMatchers(GET, "/namespaces/{namespace}/workloads/*").access(rules.readsNamespace())
                 .requestMatchers(POST, "/namespaces/{namespace}/workloads/*/cancel", "/namespaces/{namespace}/workloads/*/stop",
                         "/namespaces/{namespace}/workloads/*/resume").access(rules.cancelsInNamespace())
                 .requestMatchers(POST, "/queues/*/stop", "/queues/*/resume", "/namespaces/*/localqueues/*/stop",
-                        "/namespaces/*/localqueues/*/resume").access(rules.when(Caller::isAdmin))
+                        "/namespaces/*/localqueues/*/resume").access(rules.admin())
                 // Every signed-in user's own API tokens (the page shows and revokes only the caller's).
                 .requestMatchers(GET, "/tokens").access(rules.anyCaller())
                 .requestMatchers(POST, "/tokens", "/tokens/kubeconfig", "/tokens/*/revoke").access(rules.anyCaller())

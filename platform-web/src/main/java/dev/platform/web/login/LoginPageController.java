@@ -37,12 +37,14 @@ public class LoginPageController {
     /**
      * Where a refused console request is forwarded: the status is already 403. The scheduler's
      * security sets the request attribute {@code platform.refusal} to {@code csrf} when a form came
-     * without its CSRF token (an expired or copied page), which roles have nothing to do with.
+     * without its CSRF token (an expired or copied page), which roles have nothing to do with; and
+     * {@code platform.refusal.requirement} to who may make the request and how a user becomes one.
      */
     @RequestMapping("/forbidden")
     public String forbidden(Model model, HttpServletRequest request, HttpServletResponse response) {
         response.setStatus(HttpServletResponse.SC_FORBIDDEN);
         model.addAttribute("csrf", "csrf".equals(request.getAttribute("platform.refusal")));
+        model.addAttribute("requirement", request.getAttribute("platform.refusal.requirement"));
         return "forbidden";
     }
 
