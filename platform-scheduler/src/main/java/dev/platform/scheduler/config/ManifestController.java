@@ -76,20 +76,23 @@ public class ManifestController {
 
     private static void authorize(List<DecodedDocument> documents, Caller caller) {
         List<Map<String, Object>> refused = new ArrayList<>();
+        boolean configuration = false;
         for (int i = 0; i < documents.size(); i++) {
             Manifest manifest = documents.get(i).manifest();
             if (manifest.kind().isConfiguration() && !caller.isAdmin()) {
+                configuration = true;
                 refused.add(Map.of("document", i, "path", "kind", "message", manifest.kind().manifestName()
-                        + " is configuration, which only an Admin applies. " + ClusterRole.Admin.howToBecome()));
+                        + " is configuration, which only an Admin applies"));
             } else if (!manifest.kind().isConfiguration() && !caller.maySubmit(manifest.namespace())) {
                 refused.add(Map.of("document", i, "path", "metadata.namespace", "message", "you may not submit"
                         + " workloads in namespace " + manifest.namespace() + ": it belongs to none of your teams"));
             }
         }
         if (!refused.isEmpty()) {
-            throw new Refusal(Refusal.Kind.Forbidden, "Forbidden", refused.size() == 1
-                    ? (String) refused.get(0).get("message")
-                    : refused.size() + " documents are not yours to apply; nothing was applied", refused);
+            String detail = refused.size() == 1 ? (String) refused.get(0).get("message")
+                    : refused.size() + " documents are not yours to apply; nothing was applied";
+            throw new Refusal(Refusal.Kind.Forbidden, "Forbidden",
+                    configuration ? detail + ". " + ClusterRole.Admin.howToBecome() : detail, refused);
         }
     }
 

@@ -120,7 +120,9 @@ class ManifestControllerTest extends ControllerSliceTest {
                         .content(jobIn("team-a") + "---\n" + FLAVOR + "---\n" + jobIn("team-b")))
                 .andExpect(status().isForbidden())
                 .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
-                .andExpect(jsonPath("$.detail").value("2 documents are not yours to apply; nothing was applied"))
+                .andExpect(jsonPath("$.detail").value("2 documents are not yours to apply; nothing was applied. An Admin"
+                        + " gives a user the Admin role (POST /api/v1/users with \"clusterRole\": \"Admin\", or an identity"
+                        + " provider group mapped to Admin). The demo's start-up banner lists an Admin login (user admin)."))
                 .andExpect(jsonPath("$.errors[0].document").value(1))
                 .andExpect(jsonPath("$.errors[0].path").value("kind"))
                 .andExpect(jsonPath("$.errors[1].document").value(2))

@@ -65,7 +65,8 @@ class DemoIdentitiesTest extends PlatformApplicationTest {
 
         PlatformClient.Response asOps = api.as(opsToken).postYaml("/api/v1/manifests", seed);
         assertThat(asOps.status()).isEqualTo(403);
-        assertThat(asOps.json().get("detail").asString()).contains("only an Admin applies",
+        assertThat(asOps.json().get("errors").get(0).get("message").asString()).contains("only an Admin applies");
+        assertThat(asOps.json().get("detail").asString()).contains("not yours to apply",
                 "POST /api/v1/users with \"clusterRole\": \"Admin\"", "banner lists an Admin login (user admin)");
         assertThat(api.as(adminToken).postYaml("/api/v1/manifests", seed).status()).isEqualTo(200);
         BrowserSession admin = new BrowserSession(port);
