@@ -28,5 +28,18 @@ public enum PendingReason implements WaitReason {
      */
     WaitingForMinimumRuntime,
     /** Inactive (Kueue's {@code spec.active: false}, set by its owner or by the leader): kept out of its queue. */
-    Deactivated
+    Deactivated;
+
+    /**
+     * The workload cannot be admitted until the configuration changes (its LocalQueue or ClusterQueue is missing,
+     * no flavor or not even the whole quota could hold it, its namespace is not selected): as in Kueue's visibility
+     * API, it has no position in its queues and counts ahead of no one. A stopped queue's workloads keep theirs: they
+     * are admitted in that order once it resumes.
+     */
+    public boolean inadmissible() {
+        return switch (this) {
+            case LocalQueueNotFound, ClusterQueueInactive, ExceedsMaxQuota, NoMatchingFlavor, InadmissibleNamespace -> true;
+            default -> false;
+        };
+    }
 }

@@ -57,12 +57,12 @@ public class PendingWorkloadsController {
     }
 
     /**
-     * One pending workload with its place in both queues, why it waits, when it is expected to be admitted, its
+     * One pending workload with its place in both queues (null for an inadmissible one, which has none), why it waits, when it is expected to be admitted, its
      * priority class (null when its priority comes from none) and who submitted it (null when unknown).
      */
     public record PendingWorkload(String namespace, String name, java.util.UUID uid, String localQueueName,
-                                  String clusterQueue, int priority, int positionInClusterQueue,
-                                  int positionInLocalQueue, java.time.Instant creationTimestamp,
+                                  String clusterQueue, int priority, Integer positionInClusterQueue,
+                                  Integer positionInLocalQueue, java.time.Instant creationTimestamp,
                                   WorkloadStatus.PendingReason pendingReason, WorkloadStatus.Forecast forecast,
                                   String priorityClassName, String submittedBy) {
     }

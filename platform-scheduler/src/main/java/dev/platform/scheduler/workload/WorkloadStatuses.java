@@ -63,19 +63,19 @@ public class WorkloadStatuses {
 
     private static List<WorkloadStatus> assemble(List<WorkloadRow> rows,
                                                  Map<UUID, List<WorkloadStatus.Condition>> conditions,
-                                                 Map<UUID, int[]> positions,
+                                                 Map<UUID, WorkloadStore.Positions> positions,
                                                  Map<UUID, WorkloadStatus.Forecast> forecasts,
                                                  Map<UUID, Integer> boosts) {
         return rows.stream().map(row -> {
-            int[] position = positions.get(row.uid());
+            WorkloadStore.Positions position = positions.get(row.uid());
             int boost = boosts.getOrDefault(row.uid(), 0);
             return new WorkloadStatus(row.namespace(), row.name(), row.kind(), row.uid().toString(), row.queueName(),
                     row.clusterQueue(), row.priorityClassName(), row.priority(), row.state(),
                     row.podSets().stream().map(WorkloadStatuses::podSet).toList(),
                     row.admission() == null ? null : row.admission().toStatus(),
                     conditions.getOrDefault(row.uid(), List.of()),
-                    position == null ? null : position[0],
-                    position == null ? null : position[1],
+                    position == null ? null : position.inClusterQueue(),
+                    position == null ? null : position.inLocalQueue(),
                     row.state() == WorkloadState.Pending && row.pendingReason() != null
                             ? new WorkloadStatus.PendingReason(row.pendingReason(), row.pendingMessage()) : null,
                     row.createdAt(), row.admittedAt(), forecasts.get(row.uid()), row.lifecycle().active(),

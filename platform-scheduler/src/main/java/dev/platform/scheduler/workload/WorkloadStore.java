@@ -1,6 +1,7 @@
 package dev.platform.scheduler.workload;
 
 import dev.platform.api.manifest.PreemptionAnnotations;
+import dev.platform.api.reason.PendingReason;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.scheduler.web.KeysetCursor;
 import dev.platform.scheduler.workload.WorkloadStatus.Condition;
@@ -14,6 +15,7 @@ import tools.jackson.databind.json.JsonMapper;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -23,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Reading workloads from PostgreSQL: single rows, lists, the scheduling loop's change feed, queue
@@ -439,50 +442,82 @@ public class WorkloadStore {
      * every workload of a ClusterQueue under admission fair sharing (whose order starts with a score no index
      * holds), has every workload ahead of it counted.
      */
-    public Map<UUID, int[]> positions(Collection<UUID> pendingUids) {
-        Map<UUID, int[]> positions = new HashMap<>();
+    public Map<UUID, Positions> positions(Collection<UUID> pendingUids) {
+        Map<UUID, Positions> positions = new HashMap<>();
         if (pendingUids.isEmpty()) {
             return positions;
         }
         String inClusterQueue = "o.cluster_queue = w.cluster_queue";
         String inLocalQueue = "o.namespace = w.namespace AND o.queue_name = w.queue_name";
         jdbc.sql("""
-                SELECT w.uid,
+                SELECT w.uid, %s AS inadmissible,
                        CASE WHEN w.cluster_queue IS NULL THEN 0
                        WHEN %s
                        THEN (SELECT count(*) FROM workload o
                              WHERE o.cluster_queue = w.cluster_queue AND o.state = 'Pending' AND o.active
+                               AND NOT %s
                                AND (%s, -o.priority, o.queue_timestamp, o.uid)
                                    < (%s, -w.priority, w.queue_timestamp, w.uid))
                        WHEN cq_behind.counted < :counted
                        THEN (SELECT c.pending FROM cluster_queue_workload_count c WHERE c.cluster_queue = w.cluster_queue)
-                            - 1 - cq_behind.counted - (%s)
-                       ELSE (SELECT CASE WHEN a.counted < :counted THEN a.counted ELSE (%s) END FROM (%s) a)
+                            - 1 - cq_behind.counted - (%s) - (%s)
+                       ELSE (SELECT CASE WHEN a.counted < :counted THEN a.counted ELSE (%s) END FROM (%s) a) - (%s)
                        END AS in_cq,
                        CASE WHEN lq_behind.counted < :counted
                        THEN (SELECT l.pending FROM local_queue_workload_count l
                              WHERE l.namespace = w.namespace AND l.queue_name = w.queue_name)
-                            - 1 - lq_behind.counted - (%s)
-                       ELSE (SELECT CASE WHEN a.counted < :counted THEN a.counted ELSE (%s) END FROM (%s) a)
+                            - 1 - lq_behind.counted - (%s) - (%s)
+                       ELSE (SELECT CASE WHEN a.counted < :counted THEN a.counted ELSE (%s) END FROM (%s) a) - (%s)
                        END AS in_lq
                 FROM workload w
                 CROSS JOIN LATERAL (%s) cq_behind
                 CROSS JOIN LATERAL (%s) lq_behind
                 WHERE w.uid = ANY(:uids) AND w.state = 'Pending' AND w.active""".formatted(
-                        USES_ADMISSION_FAIR_SHARING.formatted("w.cluster_queue"), LOCAL_QUEUE_SCORE.formatted("o"),
-                        LOCAL_QUEUE_SCORE.formatted("w"),
-                        EVICTED_AHEAD.formatted(inClusterQueue), AHEAD.formatted(inClusterQueue),
-                        COUNTED_AHEAD.formatted(inClusterQueue),
-                        EVICTED_AHEAD.formatted(inLocalQueue), AHEAD.formatted(inLocalQueue),
-                        COUNTED_AHEAD.formatted(inLocalQueue),
+                        INADMISSIBLE.formatted("w"),
+                        USES_ADMISSION_FAIR_SHARING.formatted("w.cluster_queue"), INADMISSIBLE.formatted("o"),
+                        LOCAL_QUEUE_SCORE.formatted("o"), LOCAL_QUEUE_SCORE.formatted("w"),
+                        EVICTED_AHEAD.formatted(inClusterQueue), INADMISSIBLE_AHEAD.formatted(inClusterQueue),
+                        AHEAD.formatted(inClusterQueue), COUNTED_AHEAD.formatted(inClusterQueue),
+                        INADMISSIBLE_AHEAD.formatted(inClusterQueue),
+                        EVICTED_AHEAD.formatted(inLocalQueue), INADMISSIBLE_AHEAD.formatted(inLocalQueue),
+                        AHEAD.formatted(inLocalQueue), COUNTED_AHEAD.formatted(inLocalQueue),
+                        INADMISSIBLE_AHEAD.formatted(inLocalQueue),
                         COUNTED_BEHIND.formatted(inClusterQueue), COUNTED_BEHIND.formatted(inLocalQueue)))
                 .param("uids", pendingUids.toArray(UUID[]::new))
                 .param("counted", COUNTED)
-                .query((rs, i) -> Map.entry(rs.getObject("uid", UUID.class),
-                        new int[]{rs.getInt("in_cq"), rs.getInt("in_lq")}))
+                .query((rs, i) -> Map.entry(rs.getObject("uid", UUID.class), rs.getBoolean("inadmissible")
+                        ? Positions.NONE : new Positions(rs.getInt("in_cq"), rs.getInt("in_lq"))))
                 .list().forEach(e -> positions.put(e.getKey(), e.getValue()));
         return positions;
     }
+
+    /**
+     * A pending workload's zero-based positions in its ClusterQueue and LocalQueue; both null for an inadmissible
+     * one ({@link PendingReason#inadmissible()}), which has none.
+     */
+    public record Positions(Integer inClusterQueue, Integer inLocalQueue) {
+        static final Positions NONE = new Positions(null, null);
+    }
+
+    /** The reasons of {@link PendingReason#inadmissible()} as an SQL list (the partial index V40 holds the same). */
+    private static final String INADMISSIBLE_REASONS = Arrays.stream(PendingReason.values())
+            .filter(PendingReason::inadmissible).map(reason -> "'" + reason.name() + "'")
+            .collect(Collectors.joining(", "));
+
+    /** Workload {@code %s} waits for a reason only a configuration change removes: it has no position. */
+    private static final String INADMISSIBLE = "EXISTS (SELECT 1 FROM workload_pending_reason r"
+            + " WHERE r.workload_uid = %s.uid AND r.reason IN (" + INADMISSIBLE_REASONS + "))";
+
+    /**
+     * The inadmissible pending workloads ahead of {@code w} in the queue {@code %s} names: the counters and the
+     * counts ahead hold them, a position does not (read from the partial index of the inadmissible, a handful).
+     */
+    private static final String INADMISSIBLE_AHEAD = """
+            SELECT count(*) FROM workload_pending_reason r JOIN workload o ON o.uid = r.workload_uid
+            WHERE r.reason IN (""" + INADMISSIBLE_REASONS + """
+            ) AND %s AND o.state = 'Pending' AND o.active
+              AND (o.priority > w.priority OR (o.priority = w.priority
+                   AND (o.queue_timestamp, o.uid) < (w.queue_timestamp, w.uid)))""";
 
     /**
      * The most workloads a position reads one by one, ahead of the workload or behind it; a workload further than
@@ -552,19 +587,29 @@ public class WorkloadStore {
                         WITH page AS (
                           SELECT * FROM (
                             SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
-                                   priority_class_name, submitted_by,
-                                   row_number() OVER (ORDER BY """ + " " + first + " " + """
-                                                      priority DESC, queue_timestamp, uid) - 1 AS in_cq,
-                                   row_number() OVER (PARTITION BY namespace, queue_name
-                                                      ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
-                            FROM workload w WHERE state = 'Pending' AND active AND cluster_queue = :cq) ranked
-                          ORDER BY in_cq OFFSET :offset LIMIT :limit)
-                        SELECT page.*, """ + PAGE_PENDING_REASON_COLUMNS + FORECAST_COLUMNS + """
+                                   priority_class_name, submitted_by, inadmissible,
+                                   row_number() OVER (PARTITION BY inadmissible ORDER BY""" + " " + first + " " + """
+                                                      priority DESC, queue_timestamp, uid) - 1 AS cq_order,
+                                   row_number() OVER (PARTITION BY namespace, queue_name, inadmissible
+                                                      ORDER BY priority DESC, queue_timestamp, uid) - 1 AS lq_order
+                            FROM (SELECT w.*, """ + INADMISSIBLE.formatted("w") + """
+                                   AS inadmissible
+                                  FROM workload w WHERE state = 'Pending' AND active AND cluster_queue = :cq) w) ranked
+                          ORDER BY inadmissible, cq_order OFFSET :offset LIMIT :limit)
+                        SELECT page.*, """ + UNLESS_INADMISSIBLE + PAGE_PENDING_REASON_COLUMNS + FORECAST_COLUMNS + """
                         FROM page""" + PAGE_PENDING_REASON_JOIN + FORECAST_JOIN + """
-                        ORDER BY in_cq""")
+                        ORDER BY inadmissible, cq_order""")
                 .param("cq", clusterQueue).param("offset", offset).param("limit", limit)
                 .query(this::pendingWorkload).list();
     }
+
+    /**
+     * A page's positions from its queue orders, null for the inadmissible, which are listed after every workload
+     * with a position (in queue order among themselves).
+     */
+    private static final String UNLESS_INADMISSIBLE = """
+            CASE WHEN inadmissible THEN NULL ELSE cq_order::int END AS in_cq,
+            CASE WHEN inadmissible THEN NULL ELSE lq_order::int END AS in_lq, """;
 
     /** Workloads holding quota in a ClusterQueue, earliest admitted first (the partial index workload_admitted_idx). */
     public List<WorkloadRow> admittedInClusterQueue(String clusterQueue, int limit) {
@@ -589,21 +634,24 @@ public class WorkloadStore {
                         WITH page AS (
                           SELECT * FROM (
                             SELECT uid, namespace, name, queue_name, cluster_queue, priority, created_at,
-                                   priority_class_name, submitted_by, 0 AS in_cq,
-                                   row_number() OVER (ORDER BY priority DESC, queue_timestamp, uid) - 1 AS in_lq
-                            FROM workload WHERE state = 'Pending' AND active AND namespace = :ns
-                                                AND queue_name = :lq) ranked
-                          ORDER BY in_lq OFFSET :offset LIMIT :limit)
-                        SELECT page.*, """ + PAGE_PENDING_REASON_COLUMNS + FORECAST_COLUMNS + """
+                                   priority_class_name, submitted_by, inadmissible, 0 AS cq_order,
+                                   row_number() OVER (PARTITION BY inadmissible
+                                                      ORDER BY priority DESC, queue_timestamp, uid) - 1 AS lq_order
+                            FROM (SELECT w.*, """ + INADMISSIBLE.formatted("w") + """
+                                   AS inadmissible
+                                  FROM workload w WHERE state = 'Pending' AND active AND namespace = :ns
+                                                        AND queue_name = :lq) w) ranked
+                          ORDER BY inadmissible, lq_order OFFSET :offset LIMIT :limit)
+                        SELECT page.*, """ + UNLESS_INADMISSIBLE + PAGE_PENDING_REASON_COLUMNS + FORECAST_COLUMNS + """
                         FROM page""" + PAGE_PENDING_REASON_JOIN + FORECAST_JOIN + """
-                        ORDER BY in_lq""")
+                        ORDER BY inadmissible, lq_order""")
                 .param("ns", namespace).param("lq", localQueue).param("offset", offset).param("limit", limit)
                 .query(this::pendingWorkload).list();
-        Map<UUID, int[]> positions = positions(page.stream().map(PendingWorkloadsController.PendingWorkload::uid).toList());
+        Map<UUID, Positions> positions = positions(page.stream().map(PendingWorkloadsController.PendingWorkload::uid).toList());
         return page.stream().map(w -> {
-            int[] position = positions.get(w.uid());
+            Positions position = positions.get(w.uid());
             return position == null ? w : new PendingWorkloadsController.PendingWorkload(w.namespace(), w.name(),
-                    w.uid(), w.localQueueName(), w.clusterQueue(), w.priority(), position[0],
+                    w.uid(), w.localQueueName(), w.clusterQueue(), w.priority(), position.inClusterQueue(),
                     w.positionInLocalQueue(), w.creationTimestamp(), w.pendingReason(), w.forecast(),
                     w.priorityClassName(), w.submittedBy());
         }).toList();
@@ -640,7 +688,8 @@ public class WorkloadStore {
         String reason = rs.getString("pending_reason");
         return new PendingWorkloadsController.PendingWorkload(rs.getString("namespace"), rs.getString("name"),
                 rs.getObject("uid", UUID.class), rs.getString("queue_name"), rs.getString("cluster_queue"),
-                rs.getInt("priority"), rs.getInt("in_cq"), rs.getInt("in_lq"), instant(rs.getTimestamp("created_at")),
+                rs.getInt("priority"), rs.getObject("in_cq", Integer.class), rs.getObject("in_lq", Integer.class),
+                instant(rs.getTimestamp("created_at")),
                 reason == null ? null : new WorkloadStatus.PendingReason(reason, rs.getString("pending_message")),
                 forecast(rs), rs.getString("priority_class_name"), rs.getString("submitted_by"));
     }

@@ -279,6 +279,42 @@ class WorkloadApiTest extends PlatformApplicationTest {
     }
 
     @Test
+    void workloadsThatCanNeverRunHaveNoPositionAndAreCountedAheadOfNoOne() {
+        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("running", "lq", "4", null));
+        await().atMost(Duration.ofSeconds(20)).until(
+                () -> api.get("/api/v1/namespaces/team-a/workloads/running").json().get("state").asString(),
+                "Admitted"::equals);
+        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("big", "lq", "4", null));
+        api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("small", "lq", "1", null));
+        api.postYaml("/api/v1/manifests", Manifests.job("orphan", "missing", "1", null)
+                .replace("metadata:", "metadata:\n  namespace: team-a"));
+        assertThat(api.postYaml("/api/v1/manifests", Manifests.queue("cq", "3", "Never")).status()).isEqualTo(200);
+
+        JsonNode big = await().atMost(Duration.ofSeconds(20)).until(
+                () -> api.get("/api/v1/namespaces/team-a/workloads/big").json(),
+                w -> "ExceedsMaxQuota".equals(w.at("/pendingReason/code").asString()));
+
+        assertThat(big.has("positionInClusterQueue")).isTrue();
+        assertThat(big.get("positionInClusterQueue").isNull()).isTrue();
+        assertThat(big.get("positionInLocalQueue").isNull()).isTrue();
+        JsonNode orphan = api.get("/api/v1/namespaces/team-a/workloads/orphan").json();
+        assertThat(orphan.at("/pendingReason/code").asString()).isEqualTo("LocalQueueNotFound");
+        assertThat(orphan.get("positionInClusterQueue").isNull()).isTrue();
+        assertThat(orphan.get("positionInLocalQueue").isNull()).isTrue();
+        JsonNode small = api.get("/api/v1/namespaces/team-a/workloads/small").json();
+        assertThat(small.get("positionInClusterQueue").asInt()).isZero();
+        assertThat(small.get("positionInLocalQueue").asInt()).isZero();
+        for (String list : List.of("/api/v1/clusterqueues/cq/pendingworkloads",
+                "/api/v1/namespaces/team-a/localqueues/lq/pendingworkloads",
+                "/apis/visibility.kueue.x-k8s.io/v1beta2/clusterqueues/cq/pendingworkloads")) {
+            assertThat(api.get(list).json().get("items").valueStream().map(w -> w.at("/metadata/name").isMissingNode()
+                    ? w.get("name").asString() + "@" + w.get("positionInClusterQueue") + "/" + w.get("positionInLocalQueue")
+                    : w.at("/metadata/name").asString() + "@" + w.get("positionInClusterQueue") + "/"
+                    + w.get("positionInLocalQueue"))).as(list).containsExactly("small@0/0", "big@null/null");
+        }
+    }
+
+    @Test
     void cancellingFreesTheQuotaAndIsOnTheTimeline() {
         api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("big", "lq", "4", null));
         await().atMost(Duration.ofSeconds(20)).until(

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -113,11 +114,11 @@ class WorkloadStoreTest {
         assertThat(inClusterQueue).extracting(w -> w.uid()).containsExactlyElementsOf(queueOrder);
         assertThat(inClusterQueue).extracting(PendingWorkload::positionInClusterQueue).containsExactly(0, 1, 2, 3, 4);
         assertThat(inClusterQueue).extracting(PendingWorkload::positionInLocalQueue).containsExactly(0, 0, 1, 2, 3);
-        Map<UUID, int[]> positions = store.positions(List.of(holding, first, ties.get(1), elsewhere));
+        Map<UUID, WorkloadStore.Positions> positions = store.positions(List.of(holding, first, ties.get(1), elsewhere));
         assertThat(positions).doesNotContainKey(holding);
-        assertThat(positions.get(first)).containsExactly(2, 1);
-        assertThat(positions.get(ties.get(1))).containsExactly(4, 3);
-        assertThat(positions.get(elsewhere)).containsExactly(1, 0);
+        assertThat(positions.get(first)).isEqualTo(new WorkloadStore.Positions(2, 1));
+        assertThat(positions.get(ties.get(1))).isEqualTo(new WorkloadStore.Positions(4, 3));
+        assertThat(positions.get(elsewhere)).isEqualTo(new WorkloadStore.Positions(1, 0));
         assertThat(store.pendingInClusterQueue("cq", 3, 10)).extracting(w -> w.uid())
                 .containsExactly(ties.get(0), ties.get(1));
     }
@@ -146,6 +147,13 @@ class WorkloadStoreTest {
         for (int i = 11; i < uids.size(); i += 53) {
             admit(uids.get(i));
         }
+        Set<UUID> inadmissible = new HashSet<>();
+        for (int i = 3; i < uids.size(); i += 29) {
+            jdbc.update("""
+                    INSERT INTO workload_pending_reason (workload_uid, reason, message) VALUES (?, 'ExceedsMaxQuota', 'x')
+                    ON CONFLICT (workload_uid) DO UPDATE SET reason = excluded.reason""", uids.get(i));
+            inadmissible.add(uids.get(i));
+        }
         record Queued(UUID uid, String namespace, int priority, Instant at) {
         }
         Comparator<Queued> queueOrder = Comparator.comparingInt((Queued q) -> -q.priority()).thenComparing(Queued::at)
@@ -157,15 +165,20 @@ class WorkloadStoreTest {
                         rs.getTimestamp(4).toInstant()));
         pending.sort(queueOrder);
 
-        Map<UUID, int[]> positions = store.positions(uids);
+        Map<UUID, WorkloadStore.Positions> positions = store.positions(uids);
 
         assertThat(positions.keySet()).containsExactlyInAnyOrderElementsOf(pending.stream().map(Queued::uid).toList());
+        List<Queued> withoutPosition = pending.stream().filter(w -> inadmissible.contains(w.uid())).toList();
+        assertThat(withoutPosition).as("inadmissible pending workloads, counted ahead of no one").hasSizeGreaterThan(10)
+                .allSatisfy(w -> assertThat(positions.get(w.uid())).isEqualTo(new WorkloadStore.Positions(null, null)));
+        pending.removeAll(withoutPosition);
         Set<String> ends = new TreeSet<>();
         for (int inClusterQueue = 0; inClusterQueue < pending.size(); inClusterQueue++) {
             Queued w = pending.get(inClusterQueue);
             int inLocalQueue = (int) pending.subList(0, inClusterQueue).stream()
                     .filter(o -> o.namespace().equals(w.namespace())).count();
-            assertThat(positions.get(w.uid())).as("position of %s", w).containsExactly(inClusterQueue, inLocalQueue);
+            assertThat(positions.get(w.uid())).as("position of %s", w)
+                    .isEqualTo(new WorkloadStore.Positions(inClusterQueue, inLocalQueue));
             int behind = pending.size() - 1 - inClusterQueue;
             ends.add(inClusterQueue < WorkloadStore.COUNTED ? "near the head"
                     : behind < WorkloadStore.COUNTED ? "near the end" : "in the middle");

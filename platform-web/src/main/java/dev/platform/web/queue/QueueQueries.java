@@ -35,16 +35,17 @@ public interface QueueQueries {
     }
 
     /**
-     * A pending workload with its priority class (null when none set its priority), its 0-based positions, when it
+     * A pending workload with its priority class (null when none set its priority), its 0-based positions (null for
+     * an inadmissible one, which has none), when it
      * was queued, why it waits, when it should start and who submitted it (null when unknown).
      */
     record PendingRow(String namespace, String name, String localQueue, String priorityClassName, int priority,
-                      int positionInClusterQueue, int positionInLocalQueue, Instant queuedAt, WaitReason reason,
+                      Integer positionInClusterQueue, Integer positionInLocalQueue, Instant queuedAt, WaitReason reason,
                       String reasonMessage, ForecastView forecast, String submittedBy) {
 
         /** Another team's workload at this position: counted, not named. */
-        public static PendingRow hidden(int positionInClusterQueue) {
-            return new PendingRow(null, null, null, null, 0, positionInClusterQueue, -1, null, null, null, null, null);
+        public static PendingRow hidden(Integer positionInClusterQueue) {
+            return new PendingRow(null, null, null, null, 0, positionInClusterQueue, null, null, null, null, null, null);
         }
 
         public String priorityText() {

@@ -109,6 +109,23 @@ class QueuePageControllerTest {
     }
 
     @Test
+    void aWorkloadThatCanNeverRunShowsNoPosition() throws Exception {
+        var queue = new dev.platform.web.console.QueueUsageView("cq", null, "BestEffortFIFO", true, "Ready", List.of(), 2, 0);
+        given(queries.clusterQueue(ADMIN, "cq", 0, 100)).willReturn(Optional.of(new QueuePage(queue, List.of(
+                new PendingRow("ns", "small", "lq", null, 0, 0, 0, T0, PendingReason.WaitingForQuota, null, null, null),
+                new PendingRow("ns", "huge", "lq", null, 0, null, null, T0, PendingReason.ExceedsMaxQuota, null, null, null),
+                PendingRow.hidden(null)), List.of())));
+
+        mvc.perform(get("/queues/cq"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(matchesPattern("(?s).*<td class=\"num\">0</td>\\s*<td class=\"num\">0</td>"
+                        + "\\s*<th scope=\"row\"><a[^>]*>ns/small.*<td class=\"num\" title=\"no position: it cannot be"
+                        + " admitted until the configuration changes\">—</td>\\s*<td class=\"num\">—</td>\\s*"
+                        + "<th scope=\"row\"><a[^>]*>ns/huge.*<td class=\"num\">—</td>\\s*<td class=\"num\">—</td>\\s*"
+                        + "<td colspan=\"7\">1 workload of another team.*")));
+    }
+
+    @Test
     void unknownQueueIsNotFound() throws Exception {
         given(queries.clusterQueue(ADMIN, "nope", 0, 100)).willReturn(Optional.empty());
 

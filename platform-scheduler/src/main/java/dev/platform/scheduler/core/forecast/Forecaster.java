@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,10 +35,6 @@ import java.util.stream.Collectors;
  */
 public final class Forecaster {
 
-    /** Reasons that no finishing workload can remove: only a configuration change can. */
-    private static final Set<PendingReason> PERMANENT = EnumSet.of(PendingReason.ExceedsMaxQuota,
-            PendingReason.NoMatchingFlavor, PendingReason.InadmissibleNamespace, PendingReason.QueueStopped,
-            PendingReason.LocalQueueNotFound, PendingReason.ClusterQueueInactive);
     private static final int NAMES_SHOWN = 3;
     private static final long MINUTE_MILLIS = 60_000;
 
@@ -268,7 +263,8 @@ public final class Forecaster {
                     "not admitted within the simulated time, which reached " + median.reached);
         }
         Decision.Pending last = median.state().queueManager().lastPendingDecision(uid).orElse(null);
-        boolean permanent = last != null && PERMANENT.contains(last.reason());
+        boolean permanent = last != null && (last.reason().inadmissible()
+                || last.reason() == PendingReason.QueueStopped);
         if (!permanent && !median.holdingForever.isEmpty()) {
             return new WorkloadForecast(null, null, null, ForecastBasis.UnknownRuntime,
                     "waits for quota held by workloads whose runtime is unknown (no history, no maximum execution"
