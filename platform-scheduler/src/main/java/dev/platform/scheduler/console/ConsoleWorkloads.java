@@ -9,6 +9,7 @@ import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.scheduler.config.ObjectKey;
 import dev.platform.scheduler.core.model.VictimProtection;
 import dev.platform.scheduler.preemption.PreemptionStore;
+import dev.platform.scheduler.workload.WorkloadObjects;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadService;
 import dev.platform.scheduler.workload.WorkloadStatus;
@@ -18,6 +19,7 @@ import dev.platform.scheduler.workload.WorkloadUpdates;
 import dev.platform.web.workload.WorkloadCommands;
 import dev.platform.web.workload.WorkloadQueries;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -41,9 +43,14 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
     private final WorkloadUpdates updates;
     private final ConfigStore config;
     private final Clock clock;
+    private final WorkloadObjects objects;
+    private final JsonMapper json;
 
     ConsoleWorkloads(WorkloadStore store, WorkloadStatuses statuses, WorkloadService service,
-                     PreemptionStore preemptions, WorkloadUpdates updates, ConfigStore config, Clock clock) {
+                     PreemptionStore preemptions, WorkloadUpdates updates, ConfigStore config, Clock clock,
+                     WorkloadObjects objects, JsonMapper json) {
+        this.objects = objects;
+        this.json = json;
         this.updates = updates;
         this.config = config;
         this.clock = clock;
@@ -68,7 +75,8 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
                             e.message())).toList(),
                     preemptions.involving(row.uid(), PREEMPTIONS).stream()
                             .map(e -> ConsoleViews.preemption(e.seenBy(caller))).toList(),
-                    store.manifest(row.uid()).orElse(null), ConsoleViews.forecast(w.forecast()), w.active(),
+                    objects.object(row).map(json::writeValueAsString).orElse(null), ConsoleViews.forecast(w.forecast()),
+                    w.active(),
                     w.requeueState() == null ? null
                             : new WorkloadQueries.RequeueView(w.requeueState().count(), w.requeueState().requeueAt()),
                     w.submittedBy(), protectedUntil(row));

@@ -28,7 +28,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.net.URI;
-import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -53,14 +52,16 @@ public class WorkloadController {
     private final WorkloadStatuses statuses;
     private final SubmissionRateLimiter rate;
     private final WorkloadUpdates updates;
+    private final WorkloadObjects objects;
     private final JsonMapper json;
     private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
     };
 
     public WorkloadController(ManifestParser parser, RequestBodies bodies, WorkloadService workloads,
                               SubmissionWriter submissions, WorkloadStore store, WorkloadStatuses statuses, SubmissionRateLimiter rate,
-                              WorkloadUpdates updates, JsonMapper json) {
+                              WorkloadUpdates updates, WorkloadObjects objects, JsonMapper json) {
         this.updates = updates;
+        this.objects = objects;
         this.json = json;
         this.parser = parser;
         this.bodies = bodies;
@@ -123,18 +124,13 @@ public class WorkloadController {
     }
 
     /**
-     * The workload as a Kubernetes object: the manifest as submitted (with the changes made since: spec.active of a
-     * Workload, the priority-class label), its uid and creation time in metadata, and the status above as
-     * {@code status}. {@code POST /api/v1/manifests} takes it back as {@code unchanged}.
+     * The workload as a Kubernetes object ({@link WorkloadObjects}) with the status above as {@code status}.
+     * {@code POST /api/v1/manifests} takes it back as {@code unchanged}.
      */
     @GetMapping(path = "/{name}", produces = KubernetesYaml.MEDIA_TYPE)
     public String object(@PathVariable String namespace, @PathVariable String name) {
         WorkloadRow row = find(namespace, name);
-        Map<String, Object> object = json.readValue(store.manifest(row.uid()).orElseThrow(), OBJECT);
-        Map<String, Object> metadata = new LinkedHashMap<>(json.convertValue(object.get("metadata"), OBJECT));
-        metadata.put("uid", row.uid().toString());
-        metadata.put("creationTimestamp", row.createdAt().truncatedTo(ChronoUnit.SECONDS).toString());
-        object.put("metadata", metadata);
+        Map<String, Object> object = new LinkedHashMap<>(objects.object(row).orElseThrow());
         Map<String, Object> status = json.convertValue(statuses.of(row), OBJECT);
         List.of("namespace", "name", "kind", "uid").forEach(status::remove);
         object.put("status", status);

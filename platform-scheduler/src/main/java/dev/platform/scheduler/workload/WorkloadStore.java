@@ -183,9 +183,12 @@ public class WorkloadStore {
     /**
      * What {@code kubectl apply} compares of an object: everything but its status and what the server sets in its
      * metadata (uid, resourceVersion, generation, creationTimestamp, managedFields), so an object read back with
-     * {@code Accept: application/yaml} applies unchanged. A jsonb expression over {@code %s}.
+     * {@code Accept: application/yaml} applies unchanged; nor the namespace, which found the object compared (a
+     * workload submitted to {@code /namespaces/{ns}/workloads} may be stored without it). A jsonb expression over
+     * {@code %s}.
      */
-    private static final String DESIRED = "((%s) - 'status') #- '{metadata,uid}' #- '{metadata,resourceVersion}'"
+    private static final String DESIRED = "((%s) - 'status') #- '{metadata,namespace}' #- '{metadata,uid}'"
+            + " #- '{metadata,resourceVersion}'"
             + " #- '{metadata,generation}' #- '{metadata,creationTimestamp}' #- '{metadata,managedFields}'";
 
     /** The workloads with these uids, by uid, in one statement. */

@@ -208,6 +208,35 @@ class KubernetesObjectRoundTripTest extends PlatformApplicationTest {
         assertThat(changed.status()).as("anything else of a submitted workload is immutable").isEqualTo(409);
     }
 
+    @Test
+    void aWorkloadSubmittedWithoutItsNamespaceReadsBackInKubectlsOrderWithItAndAppliesBackWhereItCameFrom() {
+        assertThat(api.postYaml("/api/v1/manifests", CONFIGURATION).status()).isEqualTo(200);
+        Response submitted = api.postYaml("/api/v1/namespaces/team-a/workloads", """
+                kind: JobSet
+                spec:
+                  replicatedJobs:
+                  - name: slice
+                    template: {spec: {template: {spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}}}
+                metadata:
+                  labels: {kueue.x-k8s.io/queue-name: lq}
+                  name: shuffled
+                apiVersion: jobset.x-k8s.io/v1alpha2
+                """);
+        assertThat(submitted.status()).as(submitted.body()).isEqualTo(201);
+
+        Map<String, Object> object = assertRoundTrip("/api/v1/namespaces/team-a/workloads/shuffled", "JobSet",
+                "jobset.x-k8s.io/v1alpha2");
+
+        assertThat(object.keySet()).containsExactly("apiVersion", "kind", "metadata", "spec", "status");
+        assertThat(map(object.get("metadata")).keySet())
+                .containsExactly("name", "namespace", "uid", "creationTimestamp", "labels");
+        assertThat(map(object.get("metadata"))).containsEntry("namespace", "team-a");
+        assertThat(api.get("/api/v1/namespaces/default/workloads/shuffled").status()).isEqualTo(404);
+        String page = api.get("/namespaces/team-a/workloads/shuffled", "text/html").body();
+        assertThat(page).containsPattern("(?s)apiVersion: jobset.x-k8s.io/v1alpha2\\s+kind: JobSet\\s+metadata:\\s+"
+                + "name: shuffled\\s+namespace: team-a\\s+uid: \\S+\\s+creationTimestamp: \\S+\\s+labels:");
+    }
+
     private Map<String, Object> assertRoundTrip(String path, String kind, String apiVersion) {
         Response read = api.get(path, "application/yaml");
         assertThat(read.status()).as(path + ": " + read.body()).isEqualTo(200);

@@ -21,6 +21,7 @@ import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.workload.SubmissionRateLimiter;
 import dev.platform.scheduler.workload.SubmissionWriter;
 import dev.platform.scheduler.workload.WorkloadService;
+import dev.platform.scheduler.workload.WorkloadObjects;
 import dev.platform.scheduler.workload.WorkloadStatuses;
 import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.scheduler.workload.WorkloadUpdates;
@@ -112,6 +113,8 @@ public abstract class ControllerSliceTest implements AgentGatewayPorts {
     protected SubmissionWriter submissionWriter;
     @MockitoBean
     protected WorkloadStatuses workloadStatuses;
+    @MockitoBean
+    protected WorkloadObjects workloadObjects;
     @MockitoBean
     protected WorkloadUpdates workloadUpdates;
     @MockitoBean
