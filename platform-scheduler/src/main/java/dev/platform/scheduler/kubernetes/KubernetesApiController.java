@@ -91,7 +91,9 @@ class KubernetesApiController {
             return;
         }
         if (parts.size() >= 2 && parts.get(0).equals("openapi") && read) {
-            if (parts.size() == 2 && parts.get(1).equals("v3")) {
+            if (parts.size() == 2 && parts.get(1).equals("v2")) {
+                api.openApi().emptyVersion2(response);
+            } else if (parts.size() == 2 && parts.get(1).equals("v3")) {
                 api.openApi().index(response);
             } else if (parts.get(1).equals("v3")) {
                 api.openApi().document(response, String.join("/", parts.subList(2, parts.size())));

@@ -35,7 +35,9 @@ public final class CreateHandler {
         Map<String, Object> object = Bodies.matched(bodies.object(bodies.read(http.getInputStream()),
                 request.contentType()), kind, request);
         Map<String, Object> metadata = Objects.mapIn(object, "metadata");
-        if (metadata.get("name") == null || "".equals(metadata.get("name"))) {
+        // A review (kubectl auth can-i) is answered, not stored, and has no name.
+        boolean stored = !kind.verbs().equals(java.util.Set.of(Verb.create));
+        if (stored && (metadata.get("name") == null || "".equals(metadata.get("name")))) {
             Object prefix = metadata.get("generateName");
             if (prefix == null || "".equals(prefix)) {
                 throw StatusError.invalid(kind, "", java.util.List.of(new StatusError.Cause("FieldValueRequired",
@@ -43,7 +45,7 @@ public final class CreateHandler {
             }
             metadata.put("name", prefix + randomSuffix());
         }
-        String name = (String) metadata.get("name");
+        String name = String.valueOf(metadata.getOrDefault("name", ""));
         ObjectStore.Written written;
         try {
             written = kind.store().create(kind.inVersion(object, kind.preferredVersion()),

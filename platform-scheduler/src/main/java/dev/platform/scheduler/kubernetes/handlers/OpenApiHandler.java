@@ -52,6 +52,18 @@ public final class OpenApiHandler {
         responses.write(response, Map.of("paths", paths));
     }
 
+    /**
+     * {@code /openapi/v2}: an empty document, in the protobuf form clients ask for. The schemas are published in
+     * OpenAPI v3 only; kubectl before 1.28 still reads v2 before it applies, and with an empty one it takes the patch
+     * formats from its own types (strategic for Kubernetes' kinds, JSON merge for the others) while the server
+     * validates fields itself.
+     */
+    public void emptyVersion2(HttpServletResponse response) {
+        response.setStatus(200);
+        response.setContentType("application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
+        response.setContentLength(0);
+    }
+
     public void document(HttpServletResponse response, String path) throws IOException {
         byte[] document = documents.get(path);
         if (document == null) {

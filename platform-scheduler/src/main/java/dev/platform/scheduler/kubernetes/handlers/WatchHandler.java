@@ -61,7 +61,6 @@ public final class WatchHandler {
 
         response.setStatus(200);
         response.setContentType("application/json");
-        response.setHeader("Transfer-Encoding", "chunked");
         ServletOutputStream out = response.getOutputStream();
         long revision;
         if (from == null || from.isEmpty() || from.equals("0")) {
