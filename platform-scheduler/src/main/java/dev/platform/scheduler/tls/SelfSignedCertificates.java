@@ -27,12 +27,15 @@ import java.io.StringWriter;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
@@ -81,6 +84,8 @@ final class SelfSignedCertificates {
     static final String AUTHORITY_KEY = "ca.key";
     static final String SERVING_CERTIFICATE = "tls.crt";
     static final String SERVING_KEY = "tls.key";
+    /** Held while the files are read and written. */
+    static final String LOCK = "tls.lock";
 
     /** Why a certificate is generated at start. */
     enum Reason {
@@ -126,36 +131,49 @@ final class SelfSignedCertificates {
     Issued ensure(Set<String> names) {
         try {
             Files.createDirectories(folder, ownerOnly("rwx"));
-            Instant now = clock.instant();
-            Path caCertificate = folder.resolve(AUTHORITY_CERTIFICATE);
-            Path caKey = folder.resolve(AUTHORITY_KEY);
-            Reason authorityReason = renewalOf(caCertificate, caKey, now, Set.of(), null);
-            if (authorityReason != null) {
-                KeyPair keys = newKeyPair();
-                X509Certificate authority = authority(keys, now);
-                write(caKey, pem(keys.getPrivate()), true);
-                write(caCertificate, pem(authority), false);
-                log.info("generated the HTTPS connector's certificate authority in {} ({}), valid until {}",
-                        folder, authorityReason.text, authority.getNotAfter().toInstant());
+            // Two schedulers started together in one directory (on an external database) would otherwise each
+            // generate an authority, and one could sign with the key the other's certificate does not match.
+            // A file lock keeps other processes out; threads of this one (which it does not tell apart) wait here.
+            synchronized (SelfSignedCertificates.class) {
+                try (FileChannel lockFile = FileChannel.open(folder.resolve(LOCK), StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE); FileLock ignored = lockFile.lock()) {
+                    return ensureLocked(names);
+                }
             }
-            X509Certificate authority = readCertificate(caCertificate);
-            Path certificate = folder.resolve(SERVING_CERTIFICATE);
-            Path key = folder.resolve(SERVING_KEY);
-            Reason servingReason = renewalOf(certificate, key, now, names, authority);
-            if (servingReason != null) {
-                KeyPair keys = newKeyPair();
-                X509Certificate serving = serving(keys, names, authority, readKey(caKey), now);
-                write(key, pem(keys.getPrivate()), true);
-                write(certificate, pem(serving), false);
-                log.info("generated the HTTPS connector's certificate in {} ({}) for {}, valid until {}", folder,
-                        servingReason.text, String.join(", ", names), serving.getNotAfter().toInstant());
-            }
-            return new Issued(certificate, key, Files.readString(caCertificate));
         } catch (IOException | GeneralSecurityException | OperatorCreationException e) {
             throw new IllegalStateException("could not prepare the HTTPS connector's self-signed certificate in "
                     + folder + ": " + e.getMessage() + " (remove the folder to have new ones generated, or configure"
                     + " platform.tls.certificate and platform.tls.private-key)", e);
         }
+    }
+
+    private Issued ensureLocked(Set<String> names)
+            throws IOException, GeneralSecurityException, OperatorCreationException {
+        Instant now = clock.instant();
+        Path caCertificate = folder.resolve(AUTHORITY_CERTIFICATE);
+        Path caKey = folder.resolve(AUTHORITY_KEY);
+        Reason authorityReason = renewalOf(caCertificate, caKey, now, Set.of(), null);
+        if (authorityReason != null) {
+            KeyPair keys = newKeyPair();
+            X509Certificate authority = authority(keys, now);
+            write(caKey, pem(keys.getPrivate()), true);
+            write(caCertificate, pem(authority), false);
+            log.info("generated the HTTPS connector's certificate authority in {} ({}), valid until {}",
+                    folder, authorityReason.text, authority.getNotAfter().toInstant());
+        }
+        X509Certificate authority = readCertificate(caCertificate);
+        Path certificate = folder.resolve(SERVING_CERTIFICATE);
+        Path key = folder.resolve(SERVING_KEY);
+        Reason servingReason = renewalOf(certificate, key, now, names, authority);
+        if (servingReason != null) {
+            KeyPair keys = newKeyPair();
+            X509Certificate serving = serving(keys, names, authority, readKey(caKey), now);
+            write(key, pem(keys.getPrivate()), true);
+            write(certificate, pem(serving), false);
+            log.info("generated the HTTPS connector's certificate in {} ({}) for {}, valid until {}", folder,
+                    servingReason.text, String.join(", ", names), serving.getNotAfter().toInstant());
+        }
+        return new Issued(certificate, key, Files.readString(caCertificate));
     }
 
     /** Null when the certificate in the folder still serves. */

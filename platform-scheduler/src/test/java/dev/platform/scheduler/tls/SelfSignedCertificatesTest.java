@@ -11,9 +11,15 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -57,7 +63,7 @@ class SelfSignedCertificatesTest {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(folder()))).isEqualTo("rwx------");
         try (var files = Files.list(folder())) {
             assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("ca.crt", "ca.key",
-                    "tls.crt", "tls.key");
+                    "tls.crt", "tls.key", "tls.lock");
         }
     }
 
@@ -125,6 +131,34 @@ class SelfSignedCertificatesTest {
 
         certificate(SelfSignedCertificates.SERVING_CERTIFICATE)
                 .verify(certificate(SelfSignedCertificates.AUTHORITY_CERTIFICATE).getPublicKey());
+    }
+
+    @Test
+    void schedulersStartingTogetherInOneDirectoryServeOneAuthoritysCertificate() throws Exception {
+        ExecutorService starts = Executors.newFixedThreadPool(6);
+        try {
+            for (int round = 0; round < 5; round++) {
+                Path folder = dataDir.resolve("together-" + round);
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<SelfSignedCertificates.Issued>> issued = new ArrayList<>();
+                for (int i = 0; i < 6; i++) {
+                    issued.add(starts.submit(() -> {
+                        go.await();
+                        return new SelfSignedCertificates(folder, Clock.fixed(NOW, ZoneOffset.UTC)).ensure(NAMES);
+                    }));
+                }
+                go.countDown();
+                for (Future<SelfSignedCertificates.Issued> one : issued) {
+                    one.get(60, TimeUnit.SECONDS);
+                }
+
+                SelfSignedCertificates.readCertificate(folder.resolve(SelfSignedCertificates.SERVING_CERTIFICATE))
+                        .verify(SelfSignedCertificates.readCertificate(
+                                folder.resolve(SelfSignedCertificates.AUTHORITY_CERTIFICATE)).getPublicKey());
+            }
+        } finally {
+            starts.shutdownNow();
+        }
     }
 
     @Test
