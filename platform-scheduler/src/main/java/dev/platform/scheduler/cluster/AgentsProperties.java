@@ -25,6 +25,10 @@ import java.time.Duration;
  * @param agentLiveness  how long after its last report the agent instance that speaks for a cluster counts as
  *                       alive: reports and command polls of another instance for that cluster are refused (409)
  *                       meanwhile. Longer than the agents' longest silence (their heartbeat, 10 s, and a half)
+ * @param disruptionPercent  a FULL report lacking more than this share (in percent) of a cluster's running JobSets,
+ *                       and at least platform.agents.disruption-minimum of them, marks the cluster disrupted: the requeues are
+ *                       held until a later FULL report or an Ops or Admin user confirms them
+ * @param disruptionMinimum  the fewest missing JobSets that can mark a cluster disrupted: fewer are requeued at once
  */
 @ConfigurationProperties("platform.agents")
 public record AgentsProperties(@DefaultValue("30s") Duration staleness,
@@ -32,7 +36,16 @@ public record AgentsProperties(@DefaultValue("30s") Duration staleness,
                                @DefaultValue("500ms") Duration pollInterval,
                                @DefaultValue("5s") Duration missingJobsetGrace,
                                @DefaultValue("Suspend") StrayJobSetPolicy strayJobsets,
-                               @DefaultValue("20s") Duration agentLiveness) {
+                               @DefaultValue("20s") Duration agentLiveness,
+                               @DefaultValue("20") int disruptionPercent,
+                               @DefaultValue("3") int disruptionMinimum) {
+
+    public AgentsProperties {
+        if (disruptionPercent < 0 || disruptionPercent > 100) {
+            throw new IllegalArgumentException("platform.agents.disruption-percent must be between 0 and 100; got "
+                    + disruptionPercent);
+        }
+    }
 
     /** What becomes of a JobSet the platform manages and does not run. */
     public enum StrayJobSetPolicy {

@@ -41,7 +41,19 @@ public class ClusterQueries {
      * but its last report is older than the staleness window.
      */
     record ClusterView(String name, boolean connected, String agentId, Instant lastReportAt, boolean stale,
-                       long lastAcknowledgedCommand, PoolCounts nodePools) {
+                       long lastAcknowledgedCommand, PoolCounts nodePools, DisruptionView disruption) {
+
+        ClusterView(String name, boolean connected, String agentId, Instant lastReportAt, boolean stale,
+                    long lastAcknowledgedCommand, PoolCounts nodePools) {
+            this(name, connected, agentId, lastReportAt, stale, lastAcknowledgedCommand, nodePools, null);
+        }
+    }
+
+    /**
+     * A cluster whose requeues are held ({@link ClusterDisruptions}): since when, how many running JobSets its FULL
+     * report lacked of how many, and what ends it; null for a cluster that is not disrupted.
+     */
+    public record DisruptionView(Instant since, int missingJobSets, int runningWorkloads, String message) {
     }
 
     /** {@code priorityOnly}: the workload names no queue and holds its pools without quota. */
@@ -54,10 +66,12 @@ public class ClusterQueries {
                         Instant unhealthySince, Instant updatedAt, List<PlacedWorkload> workloads) {
     }
 
-    public record NodePoolsView(String cluster, boolean stale, Instant lastReportAt, List<NodePoolView> items) {
+    public record NodePoolsView(String cluster, boolean stale, Instant lastReportAt, List<NodePoolView> items,
+                                DisruptionView disruption) {
     }
 
-    private record ClusterRow(String name, String agentId, Instant lastReportAt, long lastAcked) {
+    private record ClusterRow(String name, String agentId, Instant lastReportAt, long lastAcked,
+                              DisruptionView disruption) {
     }
 
     List<ClusterView> clusters() {
@@ -132,19 +146,24 @@ public class ClusterQueries {
                             placed.getOrDefault(of, Map.of()).getOrDefault(rs.getString("name"), List.of())));
                 });
         return rows.stream().map(r -> new NodePoolsView(r.name(), stale.get(r.name()), r.lastReportAt(),
-                List.copyOf(pools.getOrDefault(r.name(), List.of())))).toList();
+                List.copyOf(pools.getOrDefault(r.name(), List.of())), r.disruption())).toList();
     }
 
     private List<ClusterRow> clusterRows(String name) {
         return jdbc.sql("""
                         SELECT name, agent_identity, last_report_at,
                                (SELECT coalesce(max(a.seq), 0) FROM agent_command a
-                                WHERE a.cluster = c.name AND a.state IN ('Succeeded', 'Failed', 'Refused'))
+                                WHERE a.cluster = c.name AND a.state IN ('Succeeded', 'Failed', 'Refused')),
+                               disrupted_since, disruption_missing, disruption_running
                         FROM cluster c
                         WHERE (CAST(? AS text) IS NULL OR name = ?) ORDER BY name""")
                 .params(name, name)
                 .query((rs, i) -> new ClusterRow(rs.getString(1), rs.getString(2),
-                        ClusterInventoryStore.instant(rs, "last_report_at"), rs.getLong(4)))
+                        ClusterInventoryStore.instant(rs, "last_report_at"), rs.getLong(4),
+                        rs.getTimestamp("disrupted_since") == null ? null : new DisruptionView(
+                                rs.getTimestamp("disrupted_since").toInstant(), rs.getInt("disruption_missing"),
+                                rs.getInt("disruption_running"), ClusterDisruptions.message(rs.getString(1),
+                                rs.getInt("disruption_missing"), rs.getInt("disruption_running")))))
                 .list();
     }
 
@@ -157,7 +176,8 @@ public class ClusterQueries {
                 : new PoolCounts(total, byHealth.getOrDefault(NodePool.Health.Healthy, 0),
                 byHealth.getOrDefault(NodePool.Health.Degraded, 0), byHealth.getOrDefault(NodePool.Health.Unhealthy, 0),
                 byHealth.getOrDefault(NodePool.Health.Unknown, 0));
-        return new ClusterView(c.name(), connected, c.agentId(), c.lastReportAt(), stale, c.lastAcked(), counts);
+        return new ClusterView(c.name(), connected, c.agentId(), c.lastReportAt(), stale, c.lastAcked(), counts,
+                c.disruption());
     }
 
     private boolean isStale(Instant lastReportAt) {

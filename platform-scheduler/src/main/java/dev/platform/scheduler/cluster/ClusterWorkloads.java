@@ -8,6 +8,8 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.UUID;
 
@@ -46,6 +48,18 @@ public class ClusterWorkloads {
                 .param("cluster", cluster)
                 .param("acknowledgedAfter", Timestamp.from(acknowledgedAfter))
                 .query(UUID.class).list();
+    }
+
+    /** How many workloads are Admitted or Running in each cluster: what a report may find missing. */
+    public Map<String, Integer> placedCounts() {
+        Map<String, Integer> counts = new HashMap<>();
+        jdbc.sql("""
+                        SELECT cluster, count(*) FROM workload
+                        WHERE state IN ('Admitted', 'Running') AND cluster IS NOT NULL GROUP BY cluster""")
+                .query(rs -> {
+                    counts.put(rs.getString(1), rs.getInt(2));
+                });
+        return counts;
     }
 
     /**

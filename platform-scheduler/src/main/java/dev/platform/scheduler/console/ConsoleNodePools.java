@@ -44,7 +44,8 @@ class ConsoleNodePools implements NodePoolQueries {
                                     strings(rs.getArray("health_reasons"))));
                 });
         return clusters.stream().map(c -> new ClusterPools(c.cluster(), c.lastReportAt() != null, c.stale(),
-                c.lastReportAt(), c.items().stream().map(p -> pool(c, p, issues)).toList())).toList();
+                c.lastReportAt(), c.disruption() == null ? null : c.disruption().message(),
+                c.items().stream().map(p -> pool(c, p, issues)).toList())).toList();
     }
 
     /** A stale cluster's node health is as old as its last report: shown Unknown, without node reasons. */

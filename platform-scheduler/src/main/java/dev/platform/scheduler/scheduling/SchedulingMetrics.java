@@ -3,6 +3,7 @@ package dev.platform.scheduler.scheduling;
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PreemptionReason;
 import dev.platform.scheduler.cluster.AgentsProperties;
+import dev.platform.scheduler.cluster.ClusterDisruptions;
 import dev.platform.scheduler.cluster.ClusterQueries;
 import dev.platform.scheduler.config.QueueUsage;
 import dev.platform.scheduler.config.QueueUsage.QuotaAmount;
@@ -73,6 +74,7 @@ public class SchedulingMetrics {
     private final WorkloadStore workloads;
     private final QueueUsage queues;
     private final ClusterQueries clusters;
+    private final ClusterDisruptions disruptions;
     private final Clock clock;
     private final Duration staleness;
     private final SchedulingLoop loop;
@@ -80,8 +82,10 @@ public class SchedulingMetrics {
     private volatile Map<String, PendingCounts> pending = Map.of();
 
     SchedulingMetrics(MeterRegistry registry, JdbcClient jdbc, WorkloadStore workloads, QueueUsage queues,
-                      ClusterQueries clusters, Clock clock, AgentsProperties agents, @Lazy SchedulingLoop loop) {
+                      ClusterQueries clusters, ClusterDisruptions disruptions, Clock clock, AgentsProperties agents,
+                      @Lazy SchedulingLoop loop) {
         this.registry = registry;
+        this.disruptions = disruptions;
         this.jdbc = jdbc;
         this.workloads = workloads;
         this.queues = queues;
@@ -103,6 +107,8 @@ public class SchedulingMetrics {
                 Map.entry("platform.cluster.report.age", MultiGauge.builder("platform.cluster.report.age").baseUnit("seconds")
                         .description("Seconds since the cluster's agent last reported").register(registry)),
                 gauge("platform.node.pools", "Node pools per cluster and health (Unknown while the agent is stale)"),
+                gauge("platform.cluster.disrupted", "1 for a cluster whose requeues are held: a FULL report lacked too"
+                        + " many of its running JobSets at once"),
                 gauge("platform.agent.commands.unfinished", "Agent commands without a final result per cluster and state"),
                 gauge("platform.table.rows", "Estimated live rows of the platform's tables (pg_stat_user_tables)"));
         Gauge.builder("platform.scheduler.leader", () -> loop.isLeader() ? 1 : 0)
@@ -227,6 +233,13 @@ public class SchedulingMetrics {
         }
     }
 
+    /** A cluster marked disrupted, its requeues held: {@code platform.cluster.disruptions} by cluster. */
+    void clusterDisrupted(String cluster) {
+        Counter.builder("platform.cluster.disruptions")
+                .description("Times a FULL report lacked too many of a cluster's running JobSets and its requeues were held")
+                .tags("cluster", cluster).register(registry).increment();
+    }
+
     /** MTTR phases of a hotswap as they land: decided, evictions done (seconds from detection). */
     private void hotswapDecided(HotswapEvent event) {
         Counter.builder("platform.hotswap.events").description("Hotswap decisions by outcome")
@@ -313,6 +326,8 @@ public class SchedulingMetrics {
                 .map(c -> row(Tags.of("cluster", c.getKey()),
                         Duration.between(c.getValue(), now).toMillis() / 1000.0))
                 .toList(), true);
+        gauges.get("platform.cluster.disrupted").register(disruptions.disrupted().keySet().stream()
+                .map(c -> row(Tags.of("cluster", c), 1)).toList(), true);
         gauges.get("platform.node.pools").register(clusters.nodePoolsByHealth(now.minus(staleness)).stream()
                 .map(p -> row(Tags.of("cluster", p.cluster(), "health", p.state()), p.count()))
                 .toList(), true);

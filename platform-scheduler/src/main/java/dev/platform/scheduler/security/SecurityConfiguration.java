@@ -177,6 +177,8 @@ class SecurityConfiguration {
                 .requestMatchers(GET, "/api/v1/hotswaps").access(rules.teamLead())
                 .requestMatchers(GET, "/api/v1/clusters", "/api/v1/clusters/*",
                         "/api/v1/clusters/*/nodepools").access(rules.opsOrAdmin())
+                // Held requeues of a disrupted cluster go ahead when an Ops or Admin user says so.
+                .requestMatchers(POST, "/api/v1/clusters/*/disruption/confirm").access(rules.opsOrAdmin())
                 // Identity: Admins manage users and agent tokens; everyone their own API tokens.
                 .requestMatchers("/api/v1/clusters/*/agent-tokens", "/api/v1/clusters/*/agent-tokens/*",
                         "/api/v1/users", "/api/v1/users/*").access(rules.admin())

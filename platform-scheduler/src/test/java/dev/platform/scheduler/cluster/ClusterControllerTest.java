@@ -58,7 +58,8 @@ class ClusterControllerTest extends ControllerSliceTest {
         given(clusterQueries.nodePools("prod-1")).willReturn(Optional.of(new ClusterQueries.NodePoolsView("prod-1", true,
                 REPORTED, List.of(new ClusterQueries.NodePoolView("pool-a", "tpu-v6e-slice", "4x4", 4, 4, 16,
                         NodePool.Health.Unknown, NodePool.Health.Healthy, List.of(), null, REPORTED,
-                        List.of(new ClusterQueries.PlacedWorkload("uid-1", "team-a", "train", "Running", false)))))));
+                        List.of(new ClusterQueries.PlacedWorkload("uid-1", "team-a", "train", "Running", false)))),
+                null)));
 
         mvc.perform(get("/api/v1/clusters/prod-1/nodepools"))
                 .andExpect(status().isOk())

@@ -257,6 +257,8 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
             api("GET", "/api/v1/clusters/{cluster}", "/api/v1/clusters/prod-1").only(200, 403, Who.OPS, Who.ADMIN),
             api("GET", "/api/v1/clusters/{cluster}/nodepools", "/api/v1/clusters/prod-1/nodepools")
                     .only(200, 403, Who.OPS, Who.ADMIN),
+            api("POST", "/api/v1/clusters/{cluster}/disruption/confirm", "a cluster not disrupted", f -> json(
+                    "/api/v1/clusters/prod-1/disruption/confirm", "{}")).only(409, 403, Who.OPS, Who.ADMIN),
             api("POST", "/api/v1/clusters/{cluster}/agent-tokens", "", f -> json(
                     "/api/v1/clusters/prod-1/agent-tokens", "{}")).only(201, 403, Who.ADMIN),
             api("GET", "/api/v1/clusters/{cluster}/agent-tokens", "/api/v1/clusters/prod-1/agent-tokens")

@@ -5,6 +5,7 @@ import dev.platform.api.identity.ClusterRole;
 import dev.platform.api.identity.TeamRole;
 import dev.platform.scheduler.cluster.AgentGatewayPorts;
 import dev.platform.scheduler.cluster.AgentReportService;
+import dev.platform.scheduler.cluster.ClusterDisruptions;
 import dev.platform.scheduler.cluster.ClusterQueries;
 import dev.platform.scheduler.config.ConfigStore;
 import dev.platform.scheduler.config.ConfigurationService;
@@ -77,6 +78,8 @@ public abstract class ControllerSliceTest implements AgentGatewayPorts {
     protected CurrentCaller currentCaller;
     @MockitoBean
     protected ClusterQueries clusterQueries;
+    @MockitoBean
+    protected ClusterDisruptions clusterDisruptions;
     @MockitoBean
     protected AgentReportService agentReports;
     @MockitoBean

@@ -12,8 +12,16 @@ public interface NodePoolQueries {
 
     List<ClusterPools> clusters();
 
-    /** {@code stale}: the agent has not reported within the staleness window, so every pool shows Unknown. */
-    record ClusterPools(String name, boolean connected, boolean stale, Instant lastReportAt, List<Pool> pools) {
+    /**
+     * {@code stale}: the agent has not reported within the staleness window, so every pool shows Unknown;
+     * {@code disruption}: why the cluster's requeues are held and what ends it, null when they are not.
+     */
+    record ClusterPools(String name, boolean connected, boolean stale, Instant lastReportAt, String disruption,
+                        List<Pool> pools) {
+
+        public ClusterPools(String name, boolean connected, boolean stale, Instant lastReportAt, List<Pool> pools) {
+            this(name, connected, stale, lastReportAt, null, pools);
+        }
 
         /** Pools grouped by accelerator then topology, in that order; pools keep their order within a group. */
         public List<PoolGroup> groups() {
