@@ -3,6 +3,7 @@ package dev.platform.scheduler.kubernetes;
 import dev.platform.scheduler.kubernetes.handlers.ChangeLog;
 import dev.platform.scheduler.kubernetes.handlers.KubernetesApi;
 import dev.platform.scheduler.kubernetes.registry.KindRegistry;
+import dev.platform.scheduler.kubernetes.storage.ManagedFieldsStore;
 import dev.platform.scheduler.workload.WorkloadTransitions;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -25,8 +26,8 @@ class KubernetesApiConfiguration {
 
     @Bean
     KubernetesApi kubernetesApi(KindRegistry registry, JsonMapper json, Clock clock, WorkloadTransitions transitions,
-                                ChangeLog changes) {
-        return new KubernetesApi(registry, json, clock, transitions::committedRevision, changes,
+                                ChangeLog changes, ManagedFieldsStore managedFields) {
+        return new KubernetesApi(registry, json, clock, transitions::committedRevision, changes, managedFields,
                 KubernetesApiController.PREFIX);
     }
 }

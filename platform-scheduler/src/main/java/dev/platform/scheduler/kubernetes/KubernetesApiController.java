@@ -104,7 +104,7 @@ class KubernetesApiController {
         }
         Caller caller = callers.get().orElseThrow(() -> StatusError.unauthorized("Unauthorized"));
         ApiRequest apiRequest = ApiRequest.parse(method, parts, parameters(request), caller,
-                request.getHeader("Accept"), request.getContentType());
+                request.getHeader("Accept"), request.getContentType(), request.getHeader("User-Agent"));
         switch (apiRequest.verb()) {
             case get -> api.get().handle(apiRequest, response);
             case list -> api.list().handle(apiRequest, response);

@@ -17,6 +17,8 @@ import dev.platform.scheduler.kubernetes.storage.AccessReviewStore;
 import dev.platform.scheduler.kubernetes.storage.ConfigObjectStore;
 import dev.platform.scheduler.kubernetes.storage.ConfigViews;
 import dev.platform.scheduler.kubernetes.storage.EventStore;
+import dev.platform.scheduler.kubernetes.storage.VisibilityStore;
+import dev.platform.scheduler.visibility.KueueVisibilityController;
 import dev.platform.scheduler.kubernetes.storage.KueueWorkloadStore;
 import dev.platform.scheduler.kubernetes.storage.WorkloadObjectStore;
 import dev.platform.scheduler.workload.SubmissionRateLimiter;
@@ -59,7 +61,7 @@ class ServedKinds {
                               ManifestApplication application, ConfigurationService configuration,
                               TransactionTemplate transactions, JsonMapper json, Clock clock, WorkloadStore workloads,
                               WorkloadStatuses statuses, WorkloadService workloadService, WorkloadUpdates updates,
-                              SubmissionRateLimiter rate) {
+                              SubmissionRateLimiter rate, KueueVisibilityController visibility) {
         ConfigObjectStore.ConfigStoreDependencies config = new ConfigObjectStore.ConfigStoreDependencies(applied,
                 parser, application, configuration, transactions, json, clock);
         WorkloadObjectStore.WorkloadStores workloadStores = new WorkloadObjectStore.WorkloadStores(workloads, statuses,
@@ -181,6 +183,15 @@ class ServedKinds {
                         "message", Schemas.string("A human-readable description."),
                         "type", Schemas.string("Normal or Warning."))),
                 new EventStore(workloads), Access.readOnlyNamespaced(), ServedKinds::sameShape, List.of()));
+        for (boolean local : List.of(false, true)) {
+            kinds.add(new ResourceKind("visibility.kueue.x-k8s.io", KUEUE_VERSIONS, local ? "LocalQueue" : "ClusterQueue",
+                    local ? "localqueues" : "clusterqueues", local ? "localqueue" : "clusterqueue", local, List.of(),
+                    List.of(), Set.of(Verb.get), List.of(), Schemas.specAndStatus("Kueue's visibility of a queue: its"
+                    + " pendingworkloads subresource lists the workloads waiting in it with their positions.",
+                    "Not used.", "Not used."), new VisibilityStore(local, visibility),
+                    local ? Access.readOnlyNamespaced() : Access.anyCaller(), ServedKinds::sameShape,
+                    List.of("pendingworkloads")));
+        }
         kinds.add(review("SelfSubjectAccessReview", "selfsubjectaccessreviews", "selfsubjectaccessreview",
                 new AccessReviewStore(false, self::get)));
         kinds.add(review("SelfSubjectRulesReview", "selfsubjectrulesreviews", "selfsubjectrulesreview",

@@ -240,6 +240,7 @@ class ArchitectureTest {
             Map.entry("config_audit", Set.of("config")),
             Map.entry("applied_object", Set.of("config")),
             Map.entry("workload_compaction", Set.of("workload")),
+            Map.entry("managed_fields", Set.of("kubernetes")),
             Map.entry("local_queue", Set.of("config")),
             Map.entry("local_queue_usage", Set.of("config")),
             Map.entry("namespace", Set.of("config")),

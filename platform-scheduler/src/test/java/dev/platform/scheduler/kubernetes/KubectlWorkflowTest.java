@@ -13,6 +13,7 @@ import org.springframework.beans.factory.annotation.Value;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -173,6 +174,38 @@ class KubectlWorkflowTest extends PlatformApplicationTest {
                 .contains("jobset.jobset.x-k8s.io/dry-run-trillium serverside-applied");
         assertThat(kubectl.ok("get", "jobset", "dry-run-trillium", "-o", "jsonpath={.metadata.name}"))
                 .isEqualTo("dry-run-trillium");
+    }
+
+    @ParameterizedTest(name = "kubectl {0}")
+    @ValueSource(strings = {"1.27", "1.33"})
+    void serverSideApplyRefusesAnotherManagersFieldsUntilForcedAndTheVisibilityApiAnswers(String version)
+            throws Exception {
+        Kubectl kubectl = kubectl(version, TestIdentity.ADMIN_TOKEN);
+        kubectl.ok("apply", "-f", seed().toString());
+        Path strict = Files.writeString(dir.resolve("strict.yaml"), SeedManifests.document(SEED, "tpu-training-cq")
+                .replace("queueingStrategy: BestEffortFIFO", "queueingStrategy: StrictFIFO"));
+
+        Kubectl.Run conflict = kubectl.run("apply", "--server-side", "-f", strict.toString());
+        assertThat(conflict.exit()).isNotZero();
+        assertThat(conflict.output()).contains("Apply failed with", "conflict with \"kubectl-client-side-apply\"",
+                ".spec.queueingStrategy");
+        assertThat(kubectl.ok("get", "cq", "tpu-training-cq", "-o", "jsonpath={.spec.queueingStrategy}"))
+                .isEqualTo("BestEffortFIFO");
+
+        assertThat(kubectl.ok("apply", "--server-side", "--force-conflicts", "-f", strict.toString()))
+                .contains("clusterqueue.kueue.x-k8s.io/tpu-training-cq serverside-applied");
+        assertThat(kubectl.ok("get", "cq", "tpu-training-cq", "-o", "jsonpath={.spec.queueingStrategy}"))
+                .isEqualTo("StrictFIFO");
+        assertThat(kubectl.ok("get", "cq", "tpu-training-cq", "-o", "yaml", "--show-managed-fields"))
+                .contains("manager: kubectl", "operation: Apply", "f:queueingStrategy: {}",
+                        "manager: kubectl-client-side-apply");
+
+        // kubectl get --raw takes its path from the host's root, not from the kubeconfig's server path
+        for (String path : List.of("/k8s/apis/visibility.kueue.x-k8s.io/v1beta1/clusterqueues/tpu-training-cq/pendingworkloads",
+                "/apis/visibility.kueue.x-k8s.io/v1beta2/clusterqueues/tpu-training-cq/pendingworkloads")) {
+            assertThat(kubectl.ok("get", "--raw", path)).contains("\"kind\":\"PendingWorkloadsSummary\"",
+                    "high-jax-trillium", "\"positionInClusterQueue\":0");
+        }
     }
 
     @ParameterizedTest(name = "kubectl {0}")

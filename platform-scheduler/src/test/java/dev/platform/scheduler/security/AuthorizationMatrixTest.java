@@ -172,6 +172,19 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
                     "Kueue's shape", f -> Request.of(
                             "/apis/visibility.kueue.x-k8s.io/v1beta2/namespaces/vision-train/localqueues/lq/pendingworkloads"))
                     .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
+            api("GET", "/k8s/**", "Kubernetes API: the JobSets of vision-train", f -> Request.of(
+                    "/k8s/apis/jobset.x-k8s.io/v1alpha2/namespaces/vision-train/jobsets"))
+                    .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
+            api("GET", "/k8s/**", "Kubernetes API: ClusterQueues, filtered as the REST list", f -> Request.of(
+                    "/k8s/apis/kueue.x-k8s.io/v1beta2/clusterqueues")).users(200),
+            api("POST", "/k8s/**", "Kubernetes API: create a ResourceFlavor", f -> json(
+                    "/k8s/apis/kueue.x-k8s.io/v1beta2/resourceflavors", "{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\","
+                            + "\"kind\":\"ResourceFlavor\",\"metadata\":{\"name\":\"" + f.unique("flavor") + "\"}}"))
+                    .only(201, 403, Who.ADMIN),
+            api("DELETE", "/k8s/**", "Kubernetes API: delete a Job of vision-train, like cancel", f -> Request.of(
+                    "/k8s/apis/batch/v1/namespaces/vision-train/jobs/"
+                            + f.submit("vision-train", f.unique("deleted"), "lq", "1")))
+                    .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
             api("POST", "/api/v1/namespaces/{namespace}/localqueues/{name}/stop", "", f -> {
                 f.apply(SPARE_LOCAL_QUEUE);
                 return Request.of("/api/v1/namespaces/vision-train/localqueues/spare/stop");

@@ -58,7 +58,9 @@ import static org.mockito.BDDMockito.given;
         "dev\\.platform\\.scheduler\\.web\\.(ApiProblems|RequestBodies|ConsoleOutagePage)",
         "dev\\.platform\\.scheduler\\.config\\.ManifestParsing",
         "dev\\.platform\\.web\\.console\\.CallerArguments",
-        "dev\\.platform\\.web\\.queue\\.QueuePageController"}))
+        "dev\\.platform\\.web\\.queue\\.QueuePageController"}),
+        // the Kubernetes API has tests of its own, over the whole application
+        excludeFilters = @ComponentScan.Filter(type = FilterType.REGEX, pattern = "dev\\.platform\\.scheduler\\.kubernetes\\..*"))
 @AutoConfigureMockMvc(addFilters = false)
 public abstract class ControllerSliceTest implements AgentGatewayPorts {
 

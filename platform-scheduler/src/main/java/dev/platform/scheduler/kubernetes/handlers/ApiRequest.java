@@ -16,14 +16,14 @@ import java.util.Set;
  */
 public record ApiRequest(String method, String group, String version, String resource, String namespace,
                          String name, String subresource, Map<String, String> parameters, Caller caller,
-                         String accept, String contentType) {
+                         String accept, String contentType, String userAgent) {
 
     /** Namespaces' own subresources: {@code /api/v1/namespaces/{name}/status} is not a resource in a namespace. */
     private static final Set<String> NAMESPACE_SUBRESOURCES = Set.of("status", "finalize");
 
     /** The resource part of a path: empty when the path names no group version (discovery of groups). */
     public static ApiRequest parse(String method, List<String> parts, Map<String, String> parameters, Caller caller,
-                                   String accept, String contentType) {
+                                   String accept, String contentType, String userAgent) {
         String group;
         List<String> rest;
         if (parts.size() >= 2 && parts.get(0).equals("api")) {
@@ -47,7 +47,7 @@ public record ApiRequest(String method, String group, String version, String res
         String name = rest.size() >= 2 ? rest.get(1) : null;
         String subresource = rest.size() >= 3 ? String.join("/", rest.subList(2, rest.size())) : null;
         return new ApiRequest(method, group, version, rest.get(0), namespace, name, subresource, parameters, caller,
-                accept, contentType);
+                accept, contentType, userAgent);
     }
 
     public Verb verb() {
@@ -68,7 +68,12 @@ public record ApiRequest(String method, String group, String version, String res
         all.remove("limit");
         all.remove("continue");
         return new ApiRequest(method, group, version, resource, namespace, name, subresource, all, caller, accept,
-                contentType);
+                contentType, userAgent);
+    }
+
+    /** The field manager of a write: the {@code fieldManager} parameter, else the client's name. */
+    public String fieldManager() {
+        return FieldManagers.managerOf(this, userAgent);
     }
 
     public String parameter(String key) {

@@ -23,7 +23,10 @@ public final class CreateHandler {
     private final Responses responses;
     private final Bodies bodies;
 
-    CreateHandler(Resources resources, Responses responses, Bodies bodies) {
+    private final FieldManagers managers;
+
+    CreateHandler(Resources resources, Responses responses, Bodies bodies, FieldManagers managers) {
+        this.managers = managers;
         this.resources = resources;
         this.responses = responses;
         this.bodies = bodies;
@@ -54,7 +57,12 @@ public final class CreateHandler {
         } catch (RuntimeException e) {
             throw Resources.translate(e, kind, request, name);
         }
-        responses.write(response, 201, kind.inVersion(written.object(), request.version()), written.warnings());
+        Map<String, Object> created = kind.inVersion(written.object(), request.version());
+        if (stored && !request.dryRun()) {
+            created = managers.record(kind, request.fieldManager(), "Update", kind.apiVersion(request.version()), null,
+                    null, created);
+        }
+        responses.write(response, 201, created, written.warnings());
     }
 
     /** Five characters, as the API server's name generator appends them. */

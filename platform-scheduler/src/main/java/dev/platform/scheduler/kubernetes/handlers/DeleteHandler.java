@@ -17,7 +17,10 @@ public final class DeleteHandler {
     private final Resources resources;
     private final Responses responses;
 
-    DeleteHandler(Resources resources, Responses responses) {
+    private final FieldManagers managers;
+
+    DeleteHandler(Resources resources, Responses responses, FieldManagers managers) {
+        this.managers = managers;
         this.resources = resources;
         this.responses = responses;
     }
@@ -31,6 +34,9 @@ public final class DeleteHandler {
                     new ObjectStore.WriteOptions(request.dryRun(), request.fieldValidation(), null), request.caller());
         } catch (RuntimeException e) {
             throw Resources.translate(e, kind, request, request.name());
+        }
+        if (!request.dryRun()) {
+            managers.forget(kind, request.namespaceFor(kind), request.name());
         }
         responses.write(response, 200, kind.inVersion(last, request.version()), java.util.List.of());
     }

@@ -15,7 +15,10 @@ public final class GetHandler {
     private final Responses responses;
     private final Tables tables;
 
-    GetHandler(Resources resources, Responses responses, Tables tables) {
+    private final FieldManagers managers;
+
+    GetHandler(Resources resources, Responses responses, Tables tables, FieldManagers managers) {
+        this.managers = managers;
         this.resources = resources;
         this.responses = responses;
         this.tables = tables;
@@ -24,6 +27,12 @@ public final class GetHandler {
     public void handle(ApiRequest request, HttpServletResponse response) throws IOException {
         ResourceKind kind = resources.resolve(request);
         resources.authorize(kind, request, Verb.get);
+        if (request.subresource() != null && !request.subresource().equals("status")) {
+            responses.write(response, kind.store().subresource(request.namespaceFor(kind), request.name(),
+                            request.subresource(), request.parameters(), request.caller())
+                    .orElseThrow(() -> StatusError.notFound(kind, request.name())));
+            return;
+        }
         Map<String, Object> object = kind.store().get(request.namespaceFor(kind), request.name(), request.caller())
                 .map(o -> kind.inVersion(o, request.version()))
                 .orElseThrow(() -> StatusError.notFound(kind, request.name()));
@@ -32,7 +41,7 @@ public final class GetHandler {
             responses.write(response, tables.table(kind, List.of(object), resourceVersion, null,
                     request.parameter("includeObject")));
         } else {
-            responses.write(response, object);
+            responses.write(response, managers.shown(kind, object));
         }
     }
 }

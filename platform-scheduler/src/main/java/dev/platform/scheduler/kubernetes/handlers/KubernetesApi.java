@@ -1,6 +1,7 @@
 package dev.platform.scheduler.kubernetes.handlers;
 
 import dev.platform.scheduler.kubernetes.registry.KindRegistry;
+import dev.platform.scheduler.kubernetes.storage.ManagedFieldsStore;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.time.Clock;
@@ -20,19 +21,20 @@ public final class KubernetesApi {
     private final WatchHandler watch;
 
     public KubernetesApi(KindRegistry registry, JsonMapper json, Clock clock, Revisions revisions, ChangeLog changes,
-                         String prefix) {
+                         ManagedFieldsStore managedFields, String prefix) {
+        FieldManagers managers = new FieldManagers(managedFields, clock);
         this.responses = new Responses(json);
         Resources resources = new Resources(registry);
         Tables tables = new Tables(clock);
         Bodies bodies = new Bodies(json);
         this.discovery = new DiscoveryHandler(registry, responses);
         this.openApi = new OpenApiHandler(registry, responses, json, prefix);
-        this.get = new GetHandler(resources, responses, tables);
+        this.get = new GetHandler(resources, responses, tables, managers);
         this.list = new ListHandler(resources, responses, tables, revisions);
-        this.create = new CreateHandler(resources, responses, bodies);
-        this.update = new UpdateHandler(resources, responses, bodies);
-        this.patch = new PatchHandler(resources, responses, bodies);
-        this.delete = new DeleteHandler(resources, responses);
+        this.create = new CreateHandler(resources, responses, bodies, managers);
+        this.update = new UpdateHandler(resources, responses, bodies, managers);
+        this.patch = new PatchHandler(resources, responses, bodies, managers);
+        this.delete = new DeleteHandler(resources, responses, managers);
         this.watch = new WatchHandler(resources, responses, tables, revisions, changes, json);
     }
 

@@ -27,7 +27,10 @@ public final class PatchHandler {
     private final Responses responses;
     private final Bodies bodies;
 
-    PatchHandler(Resources resources, Responses responses, Bodies bodies) {
+    private final FieldManagers managers;
+
+    PatchHandler(Resources resources, Responses responses, Bodies bodies, FieldManagers managers) {
+        this.managers = managers;
         this.resources = resources;
         this.responses = responses;
         this.bodies = bodies;
@@ -62,7 +65,8 @@ public final class PatchHandler {
         }
         Map<String, Object> object = Bodies.matched((Map<String, Object>) patched, kind, request);
         ObjectStore.Written written = UpdateHandler.replace(kind, request, object);
-        responses.write(response, 200, kind.inVersion(written.object(), request.version()), written.warnings());
+        responses.write(response, 200, UpdateHandler.recorded(managers, kind, request, current, written),
+                written.warnings());
     }
 
     private void apply(ResourceKind kind, ApiRequest request, HttpServletResponse response, byte[] body)
@@ -85,6 +89,7 @@ public final class PatchHandler {
                 status = 201;
             } else {
                 Map<String, Object> live = kind.inVersion(current.get(), request.version());
+                managers.checkApply(kind, request, manager, live, applied);
                 Map<String, Object> merged = Patches.applyConfiguration(live, applied);
                 Objects.mapIn(merged, "metadata").remove("resourceVersion");
                 written = kind.store().update(kind.inVersion(merged, kind.preferredVersion()), options,
@@ -94,7 +99,12 @@ public final class PatchHandler {
         } catch (RuntimeException e) {
             throw Resources.translate(e, kind, request, request.name());
         }
-        responses.write(response, status, kind.inVersion(written.object(), request.version()), written.warnings());
+        Map<String, Object> after = kind.inVersion(written.object(), request.version());
+        if (!request.dryRun()) {
+            after = managers.record(kind, manager, "Apply", kind.apiVersion(request.version()),
+                    current.map(o -> kind.inVersion(o, request.version())).orElse(null), applied, after);
+        }
+        responses.write(response, status, after, written.warnings());
     }
 
     private List<?> jsonList(byte[] body) {

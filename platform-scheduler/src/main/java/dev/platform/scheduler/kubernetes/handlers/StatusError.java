@@ -107,6 +107,25 @@ public final class StatusError extends RuntimeException {
                 + summary, details);
     }
 
+    /** Server-side apply's refusal of fields other managers own, as kube-apiserver words it. */
+    public static StatusError applyConflicts(ResourceKind kind, String name, List<Cause> conflicts) {
+        StringBuilder message = new StringBuilder("Apply failed with " + conflicts.size() + " conflict"
+                + (conflicts.size() == 1 ? "" : "s") + ":");
+        for (Cause conflict : conflicts) {
+            message.append(conflicts.size() == 1 ? " " : "\n* ").append(conflict.message()).append(": ")
+                    .append(conflict.field());
+        }
+        Map<String, Object> details = details(kind, name);
+        details.put("causes", conflicts.stream().map(c -> {
+            Map<String, Object> cause = new LinkedHashMap<>();
+            cause.put("reason", c.reason());
+            cause.put("message", c.message());
+            cause.put("field", c.field());
+            return cause;
+        }).toList());
+        return new StatusError(409, "Conflict", message.toString(), details);
+    }
+
     public static StatusError badRequest(String message) {
         return new StatusError(400, "BadRequest", message, Map.of());
     }

@@ -20,7 +20,10 @@ public final class UpdateHandler {
     private final Responses responses;
     private final Bodies bodies;
 
-    UpdateHandler(Resources resources, Responses responses, Bodies bodies) {
+    private final FieldManagers managers;
+
+    UpdateHandler(Resources resources, Responses responses, Bodies bodies, FieldManagers managers) {
+        this.managers = managers;
         this.resources = resources;
         this.responses = responses;
         this.bodies = bodies;
@@ -31,8 +34,18 @@ public final class UpdateHandler {
         resources.authorize(kind, request, Verb.update);
         Map<String, Object> object = Bodies.matched(bodies.object(bodies.read(http.getInputStream()),
                 request.contentType()), kind, request);
+        Map<String, Object> before = kind.store().get(request.namespaceFor(kind), request.name(), request.caller())
+                .map(o -> kind.inVersion(o, request.version())).orElse(null);
         ObjectStore.Written written = replace(kind, request, object);
-        responses.write(response, 200, kind.inVersion(written.object(), request.version()), written.warnings());
+        responses.write(response, 200, recorded(managers, kind, request, before, written), written.warnings());
+    }
+
+    /** The written object with the write's field manager recorded (nothing for a dry run). */
+    static Map<String, Object> recorded(FieldManagers managers, ResourceKind kind, ApiRequest request,
+                                        Map<String, Object> before, ObjectStore.Written written) {
+        Map<String, Object> after = kind.inVersion(written.object(), request.version());
+        return request.dryRun() ? after : managers.record(kind, request.fieldManager(), "Update",
+                kind.apiVersion(request.version()), before, null, after);
     }
 
     /**

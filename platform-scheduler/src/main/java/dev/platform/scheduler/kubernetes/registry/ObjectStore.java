@@ -17,6 +17,15 @@ public interface ObjectStore {
 
     Optional<Map<String, Object>> get(String namespace, String name, Caller caller);
 
+    /**
+     * A read-only subresource of an object other than {@code status} (Kueue's visibility API's
+     * {@code pendingworkloads}), with the request's query parameters; empty when the object does not exist.
+     */
+    default Optional<Map<String, Object>> subresource(String namespace, String name, String subresource,
+                                                      Map<String, String> parameters, Caller caller) {
+        return Optional.empty();
+    }
+
     /** One page in key order (namespace, then name) from after {@code query.after()}. */
     Page list(ListQuery query, Caller caller);
 
