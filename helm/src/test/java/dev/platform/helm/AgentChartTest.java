@@ -69,7 +69,8 @@ class AgentChartTest {
         boolean rbac = !values.containsKey("rbac");
         if (rbac) {
             assertThat(rules(named(objects, V1ClusterRole.class, "platform-agent").getRules()))
-                    .isEqualTo(rules(ApiPermissions.CLUSTER));
+                    .isEqualTo(rules(java.util.stream.Stream.concat(ApiPermissions.CLUSTER.stream(),
+                            ApiPermissions.EVENTS.stream()).toList()));
             assertThat(rules(named(objects, V1Role.class, "platform-agent-leader-election").getRules()))
                     .isEqualTo(rules(ApiPermissions.LEADER_ELECTION));
             String serviceAccount = deployment.getSpec().getTemplate().getSpec().getServiceAccountName();

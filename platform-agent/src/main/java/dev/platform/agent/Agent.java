@@ -3,6 +3,10 @@ package dev.platform.agent;
 import dev.platform.agent.cluster.Cluster;
 import dev.platform.agent.command.CommandExecutor;
 import dev.platform.agent.command.CommandPoller;
+import dev.platform.agent.command.UnadmittedJobSets;
+import dev.platform.agent.events.DecisionEvents;
+import dev.platform.agent.events.EventRecorder;
+import dev.platform.agent.cluster.ClusterEventsTee;
 import dev.platform.agent.leadership.Leadership;
 import dev.platform.agent.report.ClusterInventory;
 import dev.platform.agent.report.ReportPublisher;
@@ -12,6 +16,7 @@ import io.micrometer.core.instrument.Metrics;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.HexFormat;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.DeserializationFeature;
@@ -31,6 +36,8 @@ public class Agent implements AutoCloseable {
     private final String clusterName;
     private final ReportPublisher reports;
     private final CommandPoller commands;
+    private final UnadmittedJobSets unadmitted;
+    private final DecisionEvents decisionEvents;
     private final String instance;
 
     /** An agent whose metrics go to Micrometer's global registry (in-process use, tests). */
@@ -50,6 +57,10 @@ public class Agent implements AutoCloseable {
         this.reports = new ReportPublisher(new ClusterInventory(), scheduler, settings.cluster(), settings.agentId(),
                 clock, settings.coalescingWindow(), settings.heartbeat(), settings.fullReportInterval(),
                 settings.schedulerBackoff(), leadership::isLeader, cluster::hasSynced);
+        this.unadmitted = new UnadmittedJobSets(cluster, clock, settings.evictionPolicy(), leadership::isLeader, metrics,
+                registry);
+        this.decisionEvents = new DecisionEvents(scheduler,
+                new EventRecorder(cluster, "platform-agent", settings.agentId(), registry), leadership::isLeader);
         CommandExecutor executor = new CommandExecutor(cluster, clock, settings.evictionPolicy(), settings.agentId(), metrics);
         // commands only once the scheduler hears this instance: another one may speak for the cluster
         this.commands = new CommandPoller(scheduler, executor, settings.schedulerBackoff(), settings.commandWaitSeconds(),
@@ -64,8 +75,11 @@ public class Agent implements AutoCloseable {
     /** Watches the cluster and stands for leadership; call it once the process is fully up. */
     public void start() {
         log.info("agent instance {} starting for cluster {}", instance, clusterName);
-        cluster.watch(reports);
+        cluster.watch(new ClusterEventsTee(reports, List.of(unadmitted, decisionEvents)));
+        decisionEvents.start();
         leadership.start(() -> {
+            unadmitted.lead();
+            decisionEvents.lead();
             reports.sendFullReport();
             commands.start();
         }, () -> {
@@ -90,6 +104,8 @@ public class Agent implements AutoCloseable {
     @Override
     public void close() {
         commands.close();
+        unadmitted.close();
+        decisionEvents.close();
         leadership.close();
         reports.close();
         cluster.close();

@@ -29,6 +29,12 @@ public final class ApiPermissions {
             new Rule("", "pods/eviction", Set.of("create")),
             new Rule(KubernetesCluster.JOBSET_GROUP, "jobsets", Set.of("get", "list", "watch", "create", "patch", "delete")));
 
+    /**
+     * Cluster-wide, in the same ClusterRole: the platform's decisions written as core v1 Events on the JobSets, a
+     * repeated one merge-patched (its count and last time), as client-go's event recorder does.
+     */
+    public static final List<Rule> EVENTS = List.of(new Rule("", "events", Set.of("create", "patch")));
+
     /** In the Lease's namespace (a Role): client-java's LeaseLock reads, creates and updates the Lease. */
     public static final List<Rule> LEADER_ELECTION = List.of(
             new Rule("coordination.k8s.io", "leases", Set.of("get", "create", "update")));

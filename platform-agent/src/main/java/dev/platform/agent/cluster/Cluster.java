@@ -22,6 +22,12 @@ public interface Cluster extends AutoCloseable {
     /** Pods of a platform workload, from the watch cache. */
     List<ClusterPod> podsOf(String workloadUid);
 
+    /**
+     * Every pod of a JobSet (JobSet's label {@code jobset.sigs.k8s.io/jobset-name}), read from the API server: a
+     * JobSet the platform did not start has pods without the platform's labels, which the watch cache leaves out.
+     */
+    List<ClusterPod> podsOfJobSet(String namespace, String name);
+
     /** @return false when a JobSet of that name already exists. */
     boolean createJobSet(JsonNode jobSet);
 
@@ -30,6 +36,12 @@ public interface Cluster extends AutoCloseable {
 
     /** Deletes the JobSet and, in the background, its Jobs and pods. No-op when absent. */
     void deleteJobSet(String namespace, String name);
+
+    /** Creates a core v1 Event. */
+    void createEvent(JsonNode event);
+
+    /** RFC 7386 JSON merge patch of an Event: a repeated one's count and last time. */
+    void patchEvent(String namespace, String name, JsonNode mergePatch);
 
     /** policy/v1 Eviction, so PodDisruptionBudgets are honoured. */
     EvictionOutcome evictPod(String namespace, String name);

@@ -51,12 +51,15 @@ public class KubernetesCluster implements Cluster {
 
     static final String JOBSET_GROUP = "jobset.x-k8s.io";
     static final String JOBSET_VERSION = "v1alpha2";
+    /** The label JobSet's controller puts on every pod of a JobSet. */
+    public static final String JOBSET_NAME_LABEL = "jobset.sigs.k8s.io/jobset-name";
     private static final String WORKLOAD_INDEX = "workload-uid";
     private static final String MANAGED_PODS = AgentProtocol.MANAGED_LABEL + "=true";
 
     private final JsonMapper json;
     private final CoreV1Api core;
     private final GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> jobSets;
+    private final GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> events;
     private final SharedInformerFactory informers;
     private final SharedIndexInformer<V1Node> nodeInformer;
     private final SharedIndexInformer<V1Pod> podInformer;
@@ -69,6 +72,7 @@ public class KubernetesCluster implements Cluster {
         this.json = json;
         this.core = new CoreV1Api(commandClient);
         this.jobSets = jobSetApi(commandClient);
+        this.events = new DynamicKubernetesApi("", "v1", "events", commandClient);
         this.informers = new SharedInformerFactory(watchClient);
         this.nodeInformer = informers.sharedIndexInformerFor(
                 new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", watchClient), V1Node.class, 0);
@@ -163,6 +167,17 @@ public class KubernetesCluster implements Cluster {
     }
 
     @Override
+    public List<ClusterPod> podsOfJobSet(String namespace, String name) {
+        try {
+            return core.listNamespacedPod(namespace).labelSelector(JOBSET_NAME_LABEL + "=" + name).execute().getItems()
+                    .stream().map(KubernetesCluster::toPod).toList();
+        } catch (ApiException e) {
+            throw new ClusterCallException(e.getCode(), "pods of JobSet " + namespace + "/" + name + " answered "
+                    + e.getCode() + ": " + e.getResponseBody(), e);
+        }
+    }
+
+    @Override
     public boolean createJobSet(JsonNode jobSet) {
         KubernetesApiResponse<DynamicKubernetesObject> response =
                 call(() -> jobSets.create(Dynamics.newFromJson(json.writeValueAsString(jobSet))));
@@ -187,6 +202,17 @@ public class KubernetesCluster implements Cluster {
         if (response.getHttpStatusCode() != 404) {
             succeeded(response);
         }
+    }
+
+    @Override
+    public void createEvent(JsonNode event) {
+        succeeded(call(() -> events.create(Dynamics.newFromJson(json.writeValueAsString(event)))));
+    }
+
+    @Override
+    public void patchEvent(String namespace, String name, JsonNode mergePatch) {
+        succeeded(call(() -> events.patch(namespace, name, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+                new V1Patch(json.writeValueAsString(mergePatch)))));
     }
 
     @Override
@@ -290,6 +316,11 @@ public class KubernetesCluster implements Cluster {
         public ClusterCallException(int status, String message, Throwable cause) {
             super(message, cause);
             this.status = status;
+        }
+
+        /** The HTTP status the API server answered, 0 when there was none. */
+        public int status() {
+            return status;
         }
 
         /**

@@ -2,6 +2,7 @@ package dev.platform.agent.scheduler;
 
 import dev.platform.agent.AgentMetrics;
 import dev.platform.api.agent.AgentCommand;
+import dev.platform.api.agent.AgentDecisions;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.CommandResult;
@@ -21,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -104,6 +106,28 @@ public class SchedulerClient {
             throw new SchedulerUnavailableException("unreadable command list: " + e.getOriginalMessage(), e);
         } catch (SchedulerUnavailableException e) {
             metrics.schedulerUnavailable("poll");
+            throw e;
+        }
+    }
+
+    /**
+     * The platform's decisions about this cluster's workloads after {@code after} (null: none, only where the feed
+     * stands now); empty when the scheduler is of an earlier version, without the endpoint (404).
+     */
+    public Optional<AgentDecisions> decisions(Long after) throws SchedulerUnavailableException {
+        try {
+            HttpResponse<String> response = send(authorized(resolve(AgentProtocol.DECISIONS_PATH,
+                    after == null ? null : AgentProtocol.AFTER_PARAM + "=" + after)).timeout(CALL_TIMEOUT).GET());
+            if (response.statusCode() == 404) {
+                return Optional.empty();
+            }
+            requireSuccess(response);
+            return Optional.of(json.readValue(response.body(), AgentDecisions.class));
+        } catch (JacksonException e) {
+            metrics.schedulerUnavailable("decisions");
+            throw new SchedulerUnavailableException("unreadable decisions: " + e.getOriginalMessage(), e);
+        } catch (SchedulerUnavailableException e) {
+            metrics.schedulerUnavailable("decisions");
             throw e;
         }
     }

@@ -6,6 +6,7 @@ import dev.platform.agent.cluster.ClusterJobSet;
 import dev.platform.agent.cluster.ClusterNode;
 import dev.platform.agent.cluster.ClusterPod;
 import dev.platform.agent.cluster.EvictionOutcome;
+import dev.platform.agent.cluster.KubernetesCluster;
 import dev.platform.agent.cluster.NodeTaint;
 import dev.platform.api.agent.AgentProtocol;
 import java.time.Clock;
@@ -44,12 +45,20 @@ import tools.jackson.databind.node.ObjectNode;
 public class SimulatedCluster implements Cluster {
 
     public static final String RUNTIME_ANNOTATION = "platform.dev/simulated-runtime";
+    static final int KEPT_EVENTS = 10_000;
     static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
 
     private final Clock clock;
     private final Map<String, ClusterNode> nodes = new LinkedHashMap<>();
     private final Map<String, ObjectNode> jobSets = new LinkedHashMap<>();
     private final Map<String, SimulatedPod> pods = new LinkedHashMap<>();
+    /** The newest Events; an API server expires them after an hour, this one keeps the last {@value #KEPT_EVENTS}. */
+    private final Map<String, ObjectNode> clusterEvents = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ObjectNode> eldest) {
+            return size() > KEPT_EVENTS;
+        }
+    };
     /** Pod keys by JobSet key and by workload uid, and running pods by when they finish: no operation scans every pod. */
     private final Map<String, Set<String>> podsByJobSet = new HashMap<>();
     private final Map<String, Set<String>> podsByWorkload = new HashMap<>();
@@ -122,6 +131,11 @@ public class SimulatedCluster implements Cluster {
     }
 
     @Override
+    public synchronized List<ClusterPod> podsOfJobSet(String namespace, String name) {
+        return podsByJobSet.getOrDefault(namespace + "/" + name, Set.of()).stream().map(key -> pods.get(key).pod()).toList();
+    }
+
+    @Override
     public synchronized boolean createJobSet(JsonNode jobSet) {
         ObjectNode created = (ObjectNode) jobSet.deepCopy();
         ObjectNode metadata = (ObjectNode) created.get("metadata");
@@ -168,6 +182,28 @@ public class SimulatedCluster implements Cluster {
             removePods(key);
             events.jobSetRemoved(namespace, name);
         }
+    }
+
+    @Override
+    public synchronized void createEvent(JsonNode event) {
+        String key = event.path("metadata").path("namespace").asString() + "/" + event.path("metadata").path("name").asString();
+        if (clusterEvents.putIfAbsent(key, (ObjectNode) event.deepCopy()) != null) {
+            throw new IllegalStateException("event " + key + " already exists");
+        }
+    }
+
+    @Override
+    public synchronized void patchEvent(String namespace, String name, JsonNode mergePatch) {
+        ObjectNode event = clusterEvents.get(namespace + "/" + name);
+        if (event == null) {
+            throw new KubernetesCluster.ClusterCallException(404, "events \"" + name + "\" not found", null);
+        }
+        clusterEvents.put(namespace + "/" + name, (ObjectNode) JsonMergePatch.apply(event, mergePatch));
+    }
+
+    /** The Events written to the simulated cluster, as {@code kubectl get events} would list them. */
+    public synchronized List<JsonNode> events() {
+        return List.copyOf(clusterEvents.values());
     }
 
     @Override

@@ -3,7 +3,12 @@ package dev.platform.agent.testing;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.platform.agent.Agent;
+import dev.platform.agent.AgentSettings;
+import dev.platform.agent.command.EvictionPolicy;
+import dev.platform.agent.scheduler.Backoff;
 import dev.platform.api.agent.AgentCommand;
+import dev.platform.api.agent.AgentDecision;
+import dev.platform.api.agent.AgentDecisions;
 import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.CommandResult;
 import dev.platform.api.agent.CommandResults;
@@ -12,6 +17,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -43,6 +49,8 @@ public final class FakeScheduler implements AutoCloseable {
     private final List<Instant> refusedCalls = new CopyOnWriteArrayList<>();
     private final List<String> unauthorized = new CopyOnWriteArrayList<>();
     private final List<AgentCommand> commands = new ArrayList<>();
+    private final List<AgentDecision> decisions = new CopyOnWriteArrayList<>();
+    private final List<String> decisionQueries = new CopyOnWriteArrayList<>();
     private volatile boolean available = true;
     private boolean redeliverAcknowledged;
     private int openPolls;
@@ -66,6 +74,27 @@ public final class FakeScheduler implements AutoCloseable {
 
     public URI url() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /**
+     * Settings of an agent of cluster {@code test-cluster} talking to this scheduler, with the short windows, backoffs
+     * and eviction timeout a test wants.
+     */
+    public AgentSettings settings(String agentId) {
+        return new AgentSettings(url(), "test-cluster", TOKEN, agentId, Duration.ofMillis(50), 1,
+                new Backoff(Duration.ofMillis(50), Duration.ofMillis(400)),
+                new EvictionPolicy(new Backoff(Duration.ofMillis(20), Duration.ofMillis(100)), Duration.ofSeconds(10)),
+                AgentSettings.DEFAULT_HEARTBEAT);
+    }
+
+    /** A decision of the platform, served on the decision feed from now on (ids must grow). */
+    public void decide(AgentDecision decision) {
+        decisions.add(decision);
+    }
+
+    /** The query of every decision feed request, "" when it had none. */
+    public List<String> decisionQueries() {
+        return List.copyOf(decisionQueries);
     }
 
     public synchronized void enqueue(AgentCommand command) {
@@ -139,6 +168,15 @@ public final class FakeScheduler implements AutoCloseable {
                 Instant now = Instant.now();
                 respond(exchange, 200, json.writeValueAsString(poll(exchange.getRequestURI().getRawQuery()).stream()
                         .map(command -> command.sentAt(now)).toList()));
+            } else if ("GET".equals(method) && path.endsWith("/decisions")) {
+                String query = exchange.getRequestURI().getRawQuery();
+                decisionQueries.add(query == null ? "" : query);
+                long last = decisions.stream().mapToLong(AgentDecision::id).max().orElse(0);
+                respond(exchange, 200, json.writeValueAsString(query == null
+                        ? new AgentDecisions(List.of(), last, false)
+                        : new AgentDecisions(decisions.stream()
+                        .filter(d -> d.id() > Long.parseLong(query.substring(query.indexOf('=') + 1))).toList(),
+                        last, false)));
             } else if ("POST".equals(method) && path.endsWith("/commands/results")) {
                 List<CommandResult> batch = json.readValue(exchange.getRequestBody(), CommandResults.class).results();
                 resultBatches.add(batch.size());

@@ -10,6 +10,13 @@ public final class AgentProtocol {
     public static final String COMMAND_RESULT_PATH = "/api/v1/agent/clusters/{cluster}/commands/{id}/result";
     /** Many results in one request, recorded in one transaction: what agents post. */
     public static final String COMMAND_RESULTS_PATH = "/api/v1/agent/clusters/{cluster}/commands/results";
+    /**
+     * The platform's decisions about the cluster's workloads ({@link AgentDecision}), after an id, in id order: what
+     * the agent writes as Events on the JobSets. A scheduler older than this path answers 404.
+     */
+    public static final String DECISIONS_PATH = "/api/v1/agent/clusters/{cluster}/decisions";
+    /** The most decisions one {@link #DECISIONS_PATH} answer lists; the agent asks again for the rest. */
+    public static final int MAX_DECISIONS_PER_ANSWER = 500;
     /** The most results one {@link #COMMAND_RESULTS_PATH} request may carry; a larger batch is refused (413). */
     public static final int MAX_RESULTS_PER_BATCH = 1000;
 

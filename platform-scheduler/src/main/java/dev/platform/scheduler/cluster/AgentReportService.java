@@ -1,6 +1,7 @@
 package dev.platform.scheduler.cluster;
 
 import dev.platform.api.agent.AdoptionSubmission;
+import dev.platform.scheduler.workload.WorkloadOrigins;
 import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodePoolReport;
@@ -65,12 +66,15 @@ public class AgentReportService {
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final Duration agentLiveness;
+    private final WorkloadOrigins origins;
 
     AgentReportService(ClusterInventoryStore inventory, StrayJobSets strays, WorkloadRunStates runStates,
                        WorkloadService workloads, WorkloadStore store,
                        ManifestParser parser, JsonMapper json, TransactionTemplate transactions,
-                       ApplicationEventPublisher events, Clock clock, AgentsProperties agents) {
+                       ApplicationEventPublisher events, Clock clock, AgentsProperties agents,
+                       WorkloadOrigins origins) {
         this.agentLiveness = agents.agentLiveness();
+        this.origins = origins;
         this.inventory = inventory;
         this.strays = strays;
         this.runStates = runStates;
@@ -351,6 +355,8 @@ public class AgentReportService {
                 // Created in the cluster, not through the platform: nobody here submitted it.
                 WorkloadService.Submitted submitted = workloads.submit(document,
                         ADOPTION_KEY_PREFIX + submission.jobSetUid(), null);
+                // its agent writes the platform's decisions about it as Events on that JobSet
+                origins.record(submitted.workload().uid(), cluster, submission.jobSetUid());
                 if (submitted.created()) {
                     log.info("cluster {}: JobSet {}/{} (uid {}) adopted as workload {}", cluster,
                             submission.namespace(), submission.name(), submission.jobSetUid(),

@@ -226,6 +226,7 @@ class ArchitectureTest {
             Map.entry("workload_event", Set.of("workload")),
             Map.entry("workload_usage", Set.of("workload")),
             Map.entry("workload_pending_reason", Set.of("workload")),
+            Map.entry("workload_origin", Set.of("workload")),
             Map.entry("workload_forecast", Set.of("forecast")),
             Map.entry("cluster_queue_forecast", Set.of("forecast")),
             Map.entry("cluster_queue", Set.of("config")),

@@ -1,11 +1,14 @@
 package dev.platform.scheduler.cluster;
 
 import dev.platform.agent.testing.AdmittingApiServer;
+import dev.platform.scheduler.testsupport.JobSetController;
 import dev.platform.scheduler.testsupport.KubernetesAgent;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.SeedManifests;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -26,7 +30,9 @@ import static org.awaitility.Awaitility.await;
  * agent's webhook over HTTPS (mutate, patch, validate, store), so both JobSets are stored suspended; the agent
  * submits them, the platform admits within the ClusterQueue's 32 chips, and only then starts one: high-jax-trillium
  * is resumed in place and runs, low-jax-trillium stays suspended and queued, exactly as when the seed is posted
- * through REST. The real agent in kubernetes mode against fabric8's mock API server.
+ * through REST; the cluster's Events on the JobSets say why low waits and where high was admitted. And a JobSet created while the webhook was absent, running already: the agent suspends it, evicts
+ * its pod and submits it, and the platform starts it when it admits it. The real agent in kubernetes mode against
+ * fabric8's mock API server.
  */
 class SeedAppliedToTheClusterTest extends PlatformApplicationTest {
 
@@ -97,6 +103,64 @@ class SeedAppliedToTheClusterTest extends PlatformApplicationTest {
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(jdbc.sql(
                         "SELECT type || ' ' || name || ' ' || state || ': ' || result_message FROM agent_command ORDER BY seq")
                 .query(String.class).list()).containsExactly("START high-jax-trillium Succeeded: existing JobSet pinned and resumed"));
+
+        // kubectl describe jobset, in the cluster: why low waits, where high was admitted
+        Event waits = await().atMost(PATIENCE).until(() -> eventsOn("low-jax-trillium", "Pending").stream()
+                .filter(e -> e.getMessage().contains("WaitingForQuota")).findFirst(), Optional::isPresent).orElseThrow();
+        assertThat(waits.getType()).isEqualTo("Normal");
+        assertThat(waits.getMessage()).contains("insufficient unused quota for google.com/tpu in flavor tpu-v6e-slice,"
+                + " 32 more needed (WaitingForQuota); ClusterQueue tpu-training-cq, position 0 in it");
+        assertThat(waits.getInvolvedObject().getUid()).isEqualTo(cluster.jobSet("low-jax-trillium").orElseThrow()
+                .getMetadata().getUid());
+        Event admitted = await().atMost(PATIENCE).until(() -> eventsOn("high-jax-trillium", "Admitted"),
+                e -> !e.isEmpty()).get(0);
+        assertThat(admitted.getMessage()).startsWith("Admitted by ClusterQueue tpu-training-cq: slice (8 pod(s)) on"
+                + " flavor google.com/tpu=tpu-v6e-slice, node pools ");
+        assertThat(eventsOn("high-jax-trillium", "QuotaReserved")).isNotEmpty();
+        assertThat(eventsOn("low-jax-trillium", "Admitted")).isEmpty();
+    }
+
+    private List<Event> eventsOn(String jobSet, String reason) {
+        return cluster.client().v1().events().inNamespace(KubernetesAgent.NAMESPACE).list().getItems().stream()
+                .filter(e -> jobSet.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason())).toList();
+    }
+
+    @Test
+    void aJobSetCreatedWhileTheWebhookWasAbsentIsSuspendedItsPodEvictedSubmittedAndStartedWhenAdmitted() {
+        String queues = String.join("---", SeedManifests.documents(FILE).stream()
+                .filter(d -> !d.contains("kind: JobSet")).toList());
+        assertThat(api.postYaml("/api/v1/manifests", queues).status()).isEqualTo(200);
+        Map<String, Object> high = new Yaml().load(SeedManifests.document(FILE, "high-jax-trillium"));
+        GenericKubernetesResource unreviewed = cluster.client().getKubernetesSerialization()
+                .convertValue(high, GenericKubernetesResource.class);
+        // a pod of it runs already; the test's JobSet controller makes pods only for a JobSet that has none
+        cluster.client().pods().inNamespace(KubernetesAgent.NAMESPACE).resource(new PodBuilder()
+                .withNewMetadata().withName("high-jax-trillium-slice-0-0-early")
+                .addToLabels(JobSetController.JOBSET_NAME_LABEL, "high-jax-trillium").endMetadata()
+                .withNewSpec().withNodeName("kube-v6e-4x4-0-node-0").addNewContainer().withName("jax-program")
+                .withImage("jax").endContainer().endSpec()
+                .withNewStatus().withPhase("Running").endStatus().build()).create();
+
+        cluster.client().resource(unreviewed).inNamespace(KubernetesAgent.NAMESPACE).create();
+
+        JsonNode running = await().atMost(PATIENCE).until(() -> workload("high-jax-trillium"),
+                w -> "Running".equals(w.path("state").asString()));
+        assertThat(cluster.evictionAttempts()).containsExactly("high-jax-trillium-slice-0-0-early");
+        List<Pod> pods = await().atMost(PATIENCE).until(() -> cluster.podsOf("high-jax-trillium"),
+                p -> p.size() == 8 && p.stream().allMatch(pod -> "Running".equals(pod.getStatus().getPhase())));
+        assertThat(pods).allSatisfy(pod -> assertThat(pod.getMetadata().getLabels())
+                .containsEntry("platform.dev/workload-uid", running.get("uid").asString()));
+        assertThat(cluster.jobSet("high-jax-trillium").orElseThrow().getMetadata().getUid())
+                .as("the very JobSet created in the cluster, adopted").isEqualTo(unreviewedUid(running));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(jdbc.sql(
+                        "SELECT type || ' ' || name || ' ' || state || ': ' || result_message FROM agent_command ORDER BY seq")
+                .query(String.class).list()).containsExactly("START high-jax-trillium Succeeded: existing JobSet pinned and resumed"));
+    }
+
+    /** The uid of the JobSet a workload was adopted from, as the platform keyed its submission. */
+    private String unreviewedUid(JsonNode workload) {
+        return jdbc.sql("SELECT substring(idempotency_key FROM 9) FROM workload WHERE uid = :uid::uuid")
+                .param("uid", workload.get("uid").asString()).query(String.class).single();
     }
 
     private JsonNode workload(String name) {

@@ -311,6 +311,9 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
             api("POST", "/api/v1/agent/clusters/{cluster}/commands/results", "for prod-1; an empty batch",
                     f -> json("/api/v1/agent/clusters/prod-1/commands/results", "{\"results\": []}"))
                     .users(401).expect(204, Who.AGENT).expect(403, Who.OTHER_AGENT),
+            api("GET", "/api/v1/agent/clusters/{cluster}/decisions", "for prod-1", f -> Request.of(
+                    "/api/v1/agent/clusters/prod-1/decisions?after=0"))
+                    .users(401).expect(200, Who.AGENT).expect(403, Who.OTHER_AGENT),
             api("GET", "/actuator/health", "open to all", f -> Request.of("/actuator/health")).users(200)
                     .expect(200, Who.ANONYMOUS),
             api("GET", "/actuator/prometheus", "", f -> Request.of("/actuator/prometheus")).accepting("text/plain")

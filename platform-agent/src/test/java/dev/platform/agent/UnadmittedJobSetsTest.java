@@ -1,0 +1,117 @@
+package dev.platform.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.platform.agent.cluster.KubernetesCluster;
+import dev.platform.agent.leadership.SoleReplica;
+import dev.platform.agent.testing.FakeScheduler;
+import dev.platform.agent.testing.MockKubernetes;
+import dev.platform.api.agent.AdoptionSubmission;
+import dev.platform.api.agent.AgentProtocol;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * No webhook, no bypass: JobSets created in the cluster without the webhook's review (fabric8's mock API server has
+ * no admission chain, as a cluster before the chart was installed). The one that names a queue and runs is suspended
+ * at once, its pods evicted through the Eviction API (a PodDisruptionBudget's 429 retried), and submitted; the
+ * platform's own running JobSet and a JobSet without a queue name are left alone.
+ */
+class UnadmittedJobSetsTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(15);
+    private static final String JOBSET_NAME_LABEL = "jobset.sigs.k8s.io/jobset-name";
+
+    private final JsonMapper json = Agent.json();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private MockKubernetes kube;
+    private FakeScheduler scheduler;
+    private Agent agent;
+
+    @BeforeEach
+    void start() throws Exception {
+        kube = new MockKubernetes();
+        scheduler = new FakeScheduler();
+    }
+
+    @AfterEach
+    void stop() {
+        if (agent != null) {
+            agent.close();
+        }
+        scheduler.close();
+        kube.close();
+    }
+
+    @Test
+    void aJobSetThatNamesAQueueAndRunsUnadmittedIsSuspendedItsPodsEvictedAndSubmitted() {
+        createRunning("bypass", Map.of(), Map.of(AgentProtocol.QUEUE_NAME_LABEL, "default-queue"), 2);
+        createRunning("platforms", Map.of(AgentProtocol.MANAGED_LABEL, "true",
+                AgentProtocol.WORKLOAD_UID_LABEL, "9c1e0000-0000-4000-8000-000000000001",
+                AgentProtocol.QUEUE_NAME_LABEL, "default-queue"), Map.of(AgentProtocol.LAST_COMMAND_ANNOTATION, "4"), 1);
+        createRunning("unqueued", Map.of(), Map.of(), 1);
+        kube.refuseEvictions("bypass-0", 1);
+
+        agent = new Agent(scheduler.settings("agent-1"), new KubernetesCluster(kube.apiClient(), kube.apiClient(), json),
+                new SoleReplica(), Clock.systemUTC(), registry);
+        agent.start();
+
+        AdoptionSubmission submission = await().atMost(PATIENCE).until(() -> scheduler.reports().stream()
+                .flatMap(r -> r.submissions().stream()).filter(s -> s.name().equals("bypass")).findFirst(),
+                Optional::isPresent).orElseThrow();
+        assertThat(submission.queueName()).isEqualTo("default-queue");
+        assertThat(submission.manifest().at("/spec/suspend").asBoolean()).isTrue();
+        assertThat((Boolean) jobSet("bypass").get("spec", "suspend")).isTrue();
+        await().atMost(PATIENCE).until(() -> kube.client().pods().inNamespace("default")
+                .withLabel(JOBSET_NAME_LABEL, "bypass").list().getItems().isEmpty());
+        assertThat(kube.evictionAttempts()).containsExactlyInAnyOrder("bypass-0", "bypass-0", "bypass-1");
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(registry.get("platform.agent.jobsets.unadmitted")
+                .tag("outcome", "suspended").counter().count()).isEqualTo(1));
+
+        assertThat((Boolean) jobSet("platforms").get("spec", "suspend")).isFalse();
+        assertThat((Boolean) jobSet("unqueued").get("spec", "suspend")).isFalse();
+        assertThat(scheduler.reports().stream().flatMap(r -> r.submissions().stream()).map(AdoptionSubmission::name))
+                .containsOnly("bypass");
+    }
+
+    private GenericKubernetesResource jobSet(String name) {
+        return kube.client().genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet").inNamespace("default")
+                .withName(name).get();
+    }
+
+    /** A JobSet created unsuspended, and its pods as JobSet's controller makes them. */
+    private void createRunning(String name, Map<String, String> labels, Map<String, String> annotations, int pods) {
+        ObjectNode manifest = json.createObjectNode();
+        manifest.put("apiVersion", "jobset.x-k8s.io/v1alpha2");
+        manifest.put("kind", "JobSet");
+        ObjectNode metadata = manifest.putObject("metadata").put("name", name).put("namespace", "default");
+        metadata.set("labels", json.valueToTree(labels));
+        metadata.set("annotations", json.valueToTree(annotations));
+        ObjectNode job = manifest.putObject("spec").put("suspend", false).putArray("replicatedJobs").addObject();
+        job.put("name", "worker");
+        job.withObject("/template/spec/template/spec").putArray("containers").addObject().put("name", "main")
+                .put("image", "jax");
+        kube.client().resource(kube.client().getKubernetesSerialization()
+                .unmarshal(json.writeValueAsString(manifest), GenericKubernetesResource.class)).inNamespace("default").create();
+        for (int i = 0; i < pods; i++) {
+            kube.client().pods().inNamespace("default").resource(new PodBuilder()
+                    .withNewMetadata().withName(name + "-" + i).withNamespace("default")
+                    .addToLabels(JOBSET_NAME_LABEL, name)
+                    .endMetadata()
+                    .withNewSpec().addNewContainer().withName("main").withImage("jax").endContainer().endSpec()
+                    .withNewStatus().withPhase("Running").endStatus()
+                    .build()).create();
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.platform.scheduler.cluster;
+
+import dev.platform.api.agent.AgentDecision;
+import dev.platform.api.agent.AgentDecisions;
+import dev.platform.api.agent.AgentProtocol;
+import dev.platform.scheduler.web.ClusterNames;
+import dev.platform.scheduler.workload.WorkloadOrigins;
+import dev.platform.scheduler.workload.WorkloadOrigins.ClusterEntry;
+import dev.platform.scheduler.workload.WorkloadRow;
+import dev.platform.scheduler.workload.WorkloadStatus;
+import dev.platform.scheduler.workload.WorkloadStatuses;
+import dev.platform.scheduler.workload.WorkloadStore;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * The platform's decisions about a cluster's workloads, for its agent to write as Events on the JobSets there
+ * (docs/agent.md); authenticated as the other agent endpoints, for the token's cluster only.
+ */
+@RestController
+class AgentDecisionsController {
+
+    private final WorkloadOrigins origins;
+    private final WorkloadStore workloads;
+    private final WorkloadStatuses statuses;
+
+    AgentDecisionsController(WorkloadOrigins origins, WorkloadStore workloads, WorkloadStatuses statuses) {
+        this.origins = origins;
+        this.workloads = workloads;
+        this.statuses = statuses;
+    }
+
+    @GetMapping(path = AgentProtocol.DECISIONS_PATH, produces = "application/json")
+    AgentDecisions decisions(@PathVariable String cluster,
+                             @RequestParam(name = AgentProtocol.AFTER_PARAM, required = false) Long after) {
+        ClusterNames.require(cluster);
+        if (after == null) {
+            // where the feed stands: an agent that begins to lead writes what is decided from now on
+            return new AgentDecisions(List.of(), origins.latestId(), false);
+        }
+        List<ClusterEntry> entries = origins.timeline(cluster, after, AgentProtocol.MAX_DECISIONS_PER_ANSWER);
+        List<WorkloadRow> rows = List.copyOf(workloads.findAll(entries.stream().map(ClusterEntry::workloadUid)
+                .collect(Collectors.toSet())).values());
+        List<WorkloadStatus> current = statuses.of(rows);
+        Map<UUID, WorkloadStatus> byUid = new HashMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            byUid.put(rows.get(i).uid(), current.get(i));
+        }
+        List<AgentDecision> items = new ArrayList<>();
+        for (ClusterEntry entry : entries) {
+            DecisionEvents.of(entry, byUid.get(entry.workloadUid())).ifPresent(w -> items.add(new AgentDecision(
+                    entry.id(), entry.at(), entry.workloadUid().toString(), entry.namespace(), entry.name(),
+                    entry.jobSetUid(), w.type(), w.reason(), w.message())));
+        }
+        long last = entries.isEmpty() ? after : entries.get(entries.size() - 1).id();
+        return new AgentDecisions(items, last, entries.size() == AgentProtocol.MAX_DECISIONS_PER_ANSWER);
+    }
+}
