@@ -14,6 +14,7 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
 
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -45,13 +46,18 @@ public final class HttpsEndpoint implements ApplicationListener<WebServerInitial
         return new HttpsEndpoint(null, null);
     }
 
-    /** A connector on {@code port} serving the PEM certificate and key given; {@code authorityPem} may be null. */
-    static HttpsEndpoint serving(int port, Path certificate, Path privateKey, String authorityPem) {
+    /**
+     * A connector on {@code port} serving the PEM certificate and key given; {@code authorityPem} may be null.
+     *
+     * @param address the interface to listen on, as {@code server.address} names it for HTTP; null for every one
+     */
+    static HttpsEndpoint serving(int port, InetAddress address, Path certificate, Path privateKey, String authorityPem) {
         Connector connector = new Connector(TomcatWebServerFactory.DEFAULT_PROTOCOL);
         connector.setPort(port);
         connector.setScheme("https");
         connector.setSecure(true);
         AbstractHttp11Protocol<?> protocol = (AbstractHttp11Protocol<?>) connector.getProtocolHandler();
+        protocol.setAddress(address);
         protocol.setSSLEnabled(true);
         SSLHostConfig host = new SSLHostConfig();
         host.setHostName(protocol.getDefaultSSLHostConfigName());

@@ -5,6 +5,7 @@ import org.apache.catalina.connector.Connector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -62,6 +63,18 @@ class HttpsConnectorConfigurationTest {
     }
 
     @Test
+    void httpsListensWhereHttpDoes() throws Exception {
+        InetAddress loopback = InetAddress.getByName("127.0.0.1");
+
+        HttpsEndpoint local = configuration.httpsEndpoint(settings(true, 0, null, null, null),
+                new EmbeddedDatabaseProperties(dataDir, 0, true), Clock.systemUTC(), "127.0.0.1");
+
+        assertThat(local.connector().orElseThrow().getProperty("address")).isEqualTo(loopback);
+        assertThat(endpoint(settings(true, 0, null, null, null)).connector().orElseThrow().getProperty("address"))
+                .isNull();
+    }
+
+    @Test
     void aMissingFileIsRefusedAtStartNamingItsSetting() {
         assertThatThrownBy(() -> endpoint(settings(true, 0, dataDir.resolve("nothing.crt"), dataDir.resolve("nothing.key"),
                 null))).hasMessageContaining("platform.tls.certificate").hasMessageContaining("nothing.crt");
@@ -77,7 +90,7 @@ class HttpsConnectorConfigurationTest {
     }
 
     private HttpsEndpoint endpoint(TlsProperties tls) {
-        return configuration.httpsEndpoint(tls, new EmbeddedDatabaseProperties(dataDir, 0, true), Clock.systemUTC());
+        return configuration.httpsEndpoint(tls, new EmbeddedDatabaseProperties(dataDir, 0, true), Clock.systemUTC(), "");
     }
 
     private static TlsProperties settings(boolean enabled, int port, Path certificate, Path key, Path authority) {
