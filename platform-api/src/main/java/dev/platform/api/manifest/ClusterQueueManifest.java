@@ -7,7 +7,8 @@ import java.util.Map;
  * A ClusterQueue with Kueue's defaults applied. {@code cohort} is v1beta1's {@code spec.cohort} or
  * v1beta2's {@code spec.cohortName}; null when the queue stands alone. {@code admissionScope} is
  * null when the spec has none (no admission fair sharing). {@code annotations} are the queue's metadata
- * annotations; the platform reads those of {@link PreemptionAnnotations}.
+ * annotations; the platform reads those of {@link PreemptionAnnotations}. {@code admissionChecks} are v1beta1's
+ * {@code spec.admissionChecks} (each for every flavor) or {@code spec.admissionChecksStrategy.admissionChecks}.
  */
 public record ClusterQueueManifest(
         String name,
@@ -20,7 +21,8 @@ public record ClusterQueueManifest(
         FairSharing fairSharing,
         StopPolicy stopPolicy,
         AdmissionScope admissionScope,
-        Map<String, String> annotations) implements ConfigManifest {
+        Map<String, String> annotations,
+        List<AdmissionCheckRule> admissionChecks) implements ConfigManifest {
 
     public ClusterQueueManifest {
         resourceGroups = resourceGroups == null ? List.of() : List.copyOf(resourceGroups);
@@ -31,6 +33,23 @@ public record ClusterQueueManifest(
         fairSharing = fairSharing == null ? FairSharing.DEFAULT : fairSharing;
         stopPolicy = stopPolicy == null ? StopPolicy.None : stopPolicy;
         annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+        admissionChecks = admissionChecks == null ? List.of() : List.copyOf(admissionChecks);
+    }
+
+    /** A ClusterQueue without admission checks. */
+    public ClusterQueueManifest(String name, String cohort, List<ResourceGroup> resourceGroups,
+                                QueueingStrategy queueingStrategy, LabelSelector namespaceSelector,
+                                FlavorFungibility flavorFungibility, Preemption preemption, FairSharing fairSharing,
+                                StopPolicy stopPolicy, AdmissionScope admissionScope, Map<String, String> annotations) {
+        this(name, cohort, resourceGroups, queueingStrategy, namespaceSelector, flavorFungibility, preemption,
+                fairSharing, stopPolicy, admissionScope, annotations, null);
+    }
+
+    /** One admission check of the queue; {@code onFlavors} empty: whatever the flavors. */
+    public record AdmissionCheckRule(String name, List<String> onFlavors) {
+        public AdmissionCheckRule {
+            onFlavors = onFlavors == null ? List.of() : List.copyOf(onFlavors);
+        }
     }
 
     /** A ClusterQueue without annotations. */
@@ -39,7 +58,7 @@ public record ClusterQueueManifest(
                                 FlavorFungibility flavorFungibility, Preemption preemption, FairSharing fairSharing,
                                 StopPolicy stopPolicy, AdmissionScope admissionScope) {
         this(name, cohort, resourceGroups, queueingStrategy, namespaceSelector, flavorFungibility, preemption,
-                fairSharing, stopPolicy, admissionScope, null);
+                fairSharing, stopPolicy, admissionScope, null, null);
     }
 
     @Override

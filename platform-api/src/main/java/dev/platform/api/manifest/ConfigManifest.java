@@ -6,7 +6,8 @@ package dev.platform.api.manifest;
  */
 public sealed interface ConfigManifest extends Manifest
         permits ResourceFlavorManifest, CohortManifest, ClusterQueueManifest, LocalQueueManifest,
-        WorkloadPriorityClassManifest, PriorityClassManifest, NamespaceManifest, TeamManifest {
+        WorkloadPriorityClassManifest, PriorityClassManifest, NamespaceManifest, TeamManifest, AdmissionCheckManifest,
+        ProvisioningRequestConfigManifest {
 
     /** Null for cluster-scoped kinds. */
     @Override

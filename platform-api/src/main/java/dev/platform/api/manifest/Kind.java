@@ -11,6 +11,10 @@ public enum Kind {
     CLUSTER_QUEUE("ClusterQueue", false, KueueVersions.ALL),
     LOCAL_QUEUE("LocalQueue", true, KueueVersions.ALL),
     WORKLOAD_PRIORITY_CLASS("WorkloadPriorityClass", false, KueueVersions.ALL),
+    /** Kueue's gate on admission, whose state a controller sets per workload. */
+    ADMISSION_CHECK("AdmissionCheck", false, KueueVersions.ALL),
+    /** The parameters of a {@code kueue.x-k8s.io/provisioning-request} AdmissionCheck. */
+    PROVISIONING_REQUEST_CONFIG("ProvisioningRequestConfig", false, KueueVersions.ALL),
     PRIORITY_CLASS("PriorityClass", false, List.of("scheduling.k8s.io/v1")),
     /** Core Kubernetes: a label source for ClusterQueue namespaceSelectors. */
     NAMESPACE("Namespace", false, List.of("v1")),

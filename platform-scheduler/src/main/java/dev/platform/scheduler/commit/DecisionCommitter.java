@@ -4,6 +4,7 @@ import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandType;
 import dev.platform.api.reason.DeactivationReason;
 import dev.platform.api.reason.EvictionReason;
+import dev.platform.scheduler.admissioncheck.WorkloadChecks;
 import dev.platform.scheduler.cluster.AgentCommandStore;
 import dev.platform.scheduler.commit.WorkloadDecision.AfterRelease;
 import dev.platform.scheduler.core.lifecycle.LifecycleDecision;
@@ -64,10 +65,12 @@ public class DecisionCommitter {
     private final JsonMapper json;
     private final Clock clock;
     private final WideWaitWriter wideWaits;
+    private final WorkloadChecks checks;
 
     DecisionCommitter(WorkloadTransitions transitions, WorkloadStore workloads, AgentCommandStore commands,
                       PreemptionStore preemptions, HotswapStore hotswaps, EpochFence fence, JsonMapper json,
-                      Clock clock, LostWorkMeter lostWork, WideWaitWriter wideWaits) {
+                      Clock clock, LostWorkMeter lostWork, WideWaitWriter wideWaits, WorkloadChecks checks) {
+        this.checks = checks;
         this.wideWaits = wideWaits;
         this.lostWork = lostWork;
         this.transitions = transitions;
@@ -192,9 +195,12 @@ public class DecisionCommitter {
     private void admit(Batch batch, List<WorkloadDecision.Admit> admits) {
         Map<UUID, Long> landed = transitions.admit(admits.stream().map(a -> new WorkloadTransitions.Admitting(a.uid(),
                 a.expectedVersion(), a.admission().clusterQueue(), json.writeValueAsString(a.admission()),
-                a.placed() == null ? null : a.placed().placement().cluster(), a.quota())).toList(),
+                a.placed() == null ? null : a.placed().placement().cluster(), a.quota(), a.admissionChecks())).toList(),
                 batch.now, batch.epoch());
         admits.forEach(a -> batch.outcome(a.uid(), Optional.ofNullable(landed.get(a.uid()))));
+        checks.reserve(admits.stream().filter(a -> landed.containsKey(a.uid()) && !a.admissionChecks().isEmpty())
+                .map(a -> new WorkloadChecks.Reserved(a.uid(), a.admission().clusterQueue(), a.admissionChecks()))
+                .toList(), batch.now);
         start(admits.stream().filter(a -> landed.containsKey(a.uid()) && a.placed() != null)
                 .map(a -> new Starting(a.subject(), a.placed())).toList());
     }

@@ -49,9 +49,23 @@ public sealed interface WorkloadDecision {
         NOTHING
     }
 
-    /** Pending -> Admitted with quota (the admission cycle); started where {@code placed} says, or quota-only. */
+    /**
+     * Pending -> Admitted with quota (the admission cycle); started where {@code placed} says, or quota-only. With
+     * {@code admissionChecks} its quota is only reserved: it waits for them, unplaced and not started.
+     */
     record Admit(Subject subject, long expectedVersion, StoredAdmission admission,
-                 List<WorkloadTransitions.QuotaUse> quota, Placed placed) implements WorkloadDecision {
+                 List<WorkloadTransitions.QuotaUse> quota, Placed placed, List<String> admissionChecks)
+            implements WorkloadDecision {
+
+        public Admit {
+            admissionChecks = List.copyOf(admissionChecks);
+        }
+
+        public Admit(Subject subject, long expectedVersion, StoredAdmission admission,
+                     List<WorkloadTransitions.QuotaUse> quota, Placed placed) {
+            this(subject, expectedVersion, admission, quota, placed, List.of());
+        }
+
         @Override
         public UUID uid() {
             return subject.uid();

@@ -1,6 +1,7 @@
 package dev.platform.scheduler.config;
 
 import dev.platform.api.identity.Caller;
+import dev.platform.api.manifest.AdmissionCheckManifest;
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.CohortManifest;
 import dev.platform.api.manifest.ConfigManifest;
@@ -8,6 +9,7 @@ import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LocalQueueManifest;
 import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.PriorityClassManifest;
+import dev.platform.api.manifest.ProvisioningRequestConfigManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.ResourceGroup;
 import dev.platform.api.manifest.TeamManifest;
@@ -121,6 +123,12 @@ public class ConfigStore {
                     .params(n.name(), json.writeValueAsString(n.labels())).update();
         } else if (manifest instanceof TeamManifest t) {
             teams.insert(t);
+        } else if (manifest instanceof AdmissionCheckManifest a) {
+            jdbc.sql("INSERT INTO admission_check (name, controller_name, spec) VALUES (?, ?, ?::jsonb)")
+                    .params(a.name(), a.controllerName(), spec).update();
+        } else if (manifest instanceof ProvisioningRequestConfigManifest c) {
+            jdbc.sql("INSERT INTO provisioning_request_config (name, spec) VALUES (?, ?::jsonb)")
+                    .params(c.name(), spec).update();
         }
     }
 
@@ -168,6 +176,15 @@ public class ConfigStore {
                     WHERE name = ?""").params(json.writeValueAsString(n.labels()), n.name()).update();
         } else if (manifest instanceof TeamManifest t) {
             teams.update(t);
+        } else if (manifest instanceof AdmissionCheckManifest a) {
+            jdbc.sql("""
+                    UPDATE admission_check SET controller_name = ?, spec = ?::jsonb, generation = generation + 1,
+                           updated_at = now()
+                    WHERE name = ?""").params(a.controllerName(), spec, a.name()).update();
+        } else if (manifest instanceof ProvisioningRequestConfigManifest c) {
+            jdbc.sql("""
+                    UPDATE provisioning_request_config SET spec = ?::jsonb, generation = generation + 1, updated_at = now()
+                    WHERE name = ?""").params(spec, c.name()).update();
         }
     }
 
@@ -312,6 +329,8 @@ public class ConfigStore {
             case LOCAL_QUEUE -> "local_queue";
             case PRIORITY_CLASS, WORKLOAD_PRIORITY_CLASS -> "priority_class";
             case NAMESPACE -> "namespace";
+            case ADMISSION_CHECK -> "admission_check";
+            case PROVISIONING_REQUEST_CONFIG -> "provisioning_request_config";
             default -> throw new IllegalArgumentException(kind + " is not a configuration kind");
         };
     }

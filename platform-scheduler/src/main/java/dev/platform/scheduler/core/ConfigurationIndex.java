@@ -78,6 +78,11 @@ public final class ConfigurationIndex {
     }
 
     /** Every ClusterQueue by name, in name order (the live map: the cycle's snapshot reads it). */
+    /** Whether any ClusterQueue has admission checks: without any, admission is one phase everywhere. */
+    public boolean hasAdmissionChecks() {
+        return clusterQueues.values().stream().anyMatch(q -> !q.admissionChecks().isEmpty());
+    }
+
     Map<String, ClusterQueueSpec> clusterQueues() {
         return clusterQueues;
     }

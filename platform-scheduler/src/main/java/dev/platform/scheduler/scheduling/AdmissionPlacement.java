@@ -12,13 +12,18 @@ import dev.platform.scheduler.core.placement.SliceRequest;
 import dev.platform.scheduler.workload.WorkloadRow;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
 
 /**
- * Puts the quota admissions of a cycle on node pools, once a cluster is connected. An admission
+ * Puts the quota admissions of a cycle on node pools, once a cluster is connected (a quota reservation that waits
+ * for admission checks only once they are Ready: its capacity may not exist before). An admission
  * whose slices find no free healthy pool is undone and parked with {@code WaitingForNodePool} until
  * the inventory or the configuration changes. Owned by the loop thread.
  */
@@ -30,11 +35,17 @@ final class AdmissionPlacement {
 
     private final SchedulerCache cache;
     private final Map<String, Map<String, String>> flavorLabels;
+    private final Function<Collection<UUID>, Set<UUID>> awaitingChecks;
 
-    /** @param flavorLabels node labels per ResourceFlavor name, kept current by the loop */
-    AdmissionPlacement(SchedulerCache cache, Map<String, Map<String, String>> flavorLabels) {
+    /**
+     * @param flavorLabels   node labels per ResourceFlavor name, kept current by the loop
+     * @param awaitingChecks of the workloads given, those whose quota is reserved and who wait for admission checks
+     */
+    AdmissionPlacement(SchedulerCache cache, Map<String, Map<String, String>> flavorLabels,
+                       Function<Collection<UUID>, Set<UUID>> awaitingChecks) {
         this.cache = cache;
         this.flavorLabels = flavorLabels;
+        this.awaitingChecks = awaitingChecks;
     }
 
     Placed place(CycleResult cycle) {
@@ -46,6 +57,11 @@ final class AdmissionPlacement {
         List<Decision.Admit> placed = new ArrayList<>();
         List<Decision.Pending> pending = new ArrayList<>(cycle.pending());
         for (Decision.Admit admit : cycle.admitted()) {
+            if (admit.awaitsChecks()) {
+                // Only its quota is reserved: it is placed once its checks are Ready (its capacity may not exist yet).
+                placed.add(admit);
+                continue;
+            }
             WorkloadRow row = cache.row(admit.workload().uid());
             SliceRequest request = NodePoolPlacement.request(row, admit.admission(), flavorLabels);
             Optional<SlicePlacement.Placement> where = placement.place(request);
@@ -70,7 +86,12 @@ final class AdmissionPlacement {
         if (!cache.placement().active()) {
             return;
         }
-        for (WorkloadRow row : cache.admittedWithoutPools()) {
+        List<WorkloadRow> unplaced = cache.admittedWithoutPools();
+        Set<UUID> waiting = awaitingChecks.apply(unplaced.stream().map(WorkloadRow::uid).toList());
+        for (WorkloadRow row : unplaced) {
+            if (waiting.contains(row.uid())) {
+                continue;
+            }
             Admission admission = CoreMapping.admission(row.admission());
             SliceRequest request = NodePoolPlacement.request(row, admission, flavorLabels);
             Optional<SlicePlacement.Placement> where = cache.placement().place(request);

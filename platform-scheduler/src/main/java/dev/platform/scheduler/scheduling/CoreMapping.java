@@ -14,6 +14,7 @@ import dev.platform.scheduler.core.Quantities;
 import dev.platform.scheduler.core.model.Admission;
 import dev.platform.scheduler.core.model.AdmissionMode;
 import dev.platform.scheduler.core.model.BorrowWithinCohortPolicy;
+import dev.platform.scheduler.core.model.AdmissionCheckStrategy;
 import dev.platform.scheduler.core.model.ClusterQueueSpec;
 import dev.platform.scheduler.core.model.CohortSpec;
 import dev.platform.scheduler.core.model.FlavorFungibility;
@@ -81,7 +82,14 @@ public final class CoreMapping {
                 new VictimProtection(PreemptionAnnotations.minimumRuntime(q.annotations()),
                         PreemptionAnnotations.minimumRuntimeAppliesToHotswap(q.annotations())),
                 PreemptionAnnotations.leastLostWork(q.annotations()) ? PreemptionOrder.LeastLostWork
-                        : PreemptionOrder.MostRecentlyAdmitted);
+                        : PreemptionOrder.MostRecentlyAdmitted,
+                admissionChecks(q.admissionChecks()));
+    }
+
+    /** A ClusterQueue's checks; none: {@link AdmissionCheckStrategy#NONE}, today's one-phase admission. */
+    static AdmissionCheckStrategy admissionChecks(List<ClusterQueueManifest.AdmissionCheckRule> rules) {
+        return rules.isEmpty() ? AdmissionCheckStrategy.NONE : new AdmissionCheckStrategy(rules.stream()
+                .map(r -> new AdmissionCheckStrategy.Rule(r.name(), java.util.Set.copyOf(r.onFlavors()))).toList());
     }
 
     static LocalQueueSpec localQueue(LocalQueueManifest l) {

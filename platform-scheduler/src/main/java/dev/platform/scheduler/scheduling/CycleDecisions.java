@@ -48,7 +48,7 @@ final class CycleDecisions {
                     w.namespace(), w.name(), w.priorityClassName()), versions.getOrDefault(w.uid(), -1L),
                     CoreMapping.admission(a.admission(),
                             placed == null ? Map.of() : NodePoolPlacement.poolNames(placed.placement())),
-                    quota(a), placed));
+                    quota(a), placed, a.admissionChecks()));
         }
         for (Decision.Preempt p : result.preempted()) {
             decisions.add(new WorkloadDecision.Evict(uid(p.workload()),

@@ -37,7 +37,8 @@ import javax.sql.DataSource;
  *   <li>keep or take leadership; on taking it, rebuild the cache from PostgreSQL;</li>
  *   <li>read what changed since the last turn: configuration, node pools, the workload change feed;</li>
  *   <li>hotswap workloads on pools broken past the grace period; evict those past pods-ready or run limits;
- *       requeue those whose JobSet their cluster no longer has;</li>
+ *       requeue those whose JobSet their cluster no longer has; admit, requeue or deactivate the quota reservations
+ *       whose admission checks settled;</li>
  *   <li>place the workloads without a queue name, by priority;</li>
  *   <li>run one core cycle, put its admissions on node pools, commit its decisions in one transaction
  *       fenced by the leader epoch, and keep in the cache what landed;</li>
@@ -70,6 +71,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     private final LocalQueueUsageSync localQueueUsage;
     private final Set<String> lostWorkResources;
     private final RebuildPrefetch prefetch;
+    private final AdmissionCheckWatch admissionChecks;
 
     private volatile boolean running;
     private volatile boolean leading;
@@ -85,7 +87,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
                           NodePoolInventory inventory, DecisionCommitter committer, HotswapDetector hotswapDetector,
                           LifecycleWatch lifecycle, MissingJobSets missingJobSets, ForecastService forecasts, SchedulingMetrics metrics, CacheObserver cacheObserver,
                           LoopWakeup wakeup, DataSource dataSource, Clock clock, AgentsProperties agents,
-                          LocalQueueUsageSync localQueueUsage,
+                          LocalQueueUsageSync localQueueUsage, AdmissionCheckWatch admissionChecks,
                           @Value("${platform.scheduler.lost-work.resources:google.com/tpu,nvidia.com/gpu}")
                           List<String> lostWorkResources) {
         this.properties = properties;
@@ -98,6 +100,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
         this.cacheObserver = cacheObserver;
         this.wakeup = wakeup;
         this.localQueueUsage = localQueueUsage;
+        this.admissionChecks = admissionChecks;
         this.forecasts = forecasts;
         this.metrics = metrics;
         this.clock = clock;
@@ -182,7 +185,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
                 changed |= hotswapDetector.run(leadership.epoch(), cache.placement(), cache::row,       // 4
                         configuration.flavorLabels(), cache.state().configuration()::clusterQueue, lostWorkResources,
                         this::hotswapped) | lifecycle.run(leadership.epoch(), cache)
-                        | missingJobSets.run(leadership.epoch());
+                        | missingJobSets.run(leadership.epoch()) | settleAdmissionChecks();
                 changed |= placePriorityOnly();                                                 // 5
                 boolean progressed = runCycle();                                                // 6
                 metrics.pendingCounts(cache.pendingCounts());                                   // 7
@@ -232,7 +235,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     private void rebuild() {
         cache = new SchedulerCache(clock, properties.schedulerSettings().withLostWorkResources(lostWorkResources),
                 properties.waitForPodsReady().settings(), cacheObserver);
-        admissions = new AdmissionPlacement(cache, configuration.flavorLabels());
+        admissions = new AdmissionPlacement(cache, configuration.flavorLabels(), admissionChecks::awaitingChecks);
         priorityOnly = new PriorityOnlyPlacement(cache.placement(), cache.priorityOnly(), committer,
                 configuration.flavorLabels(), configuration.nonPreemptingClasses());
         cache.placement().replaceInventory(inventory.pools(clock.instant().minus(staleness)));
@@ -269,6 +272,15 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
             return false;
         }
         cache.configurationChanged();
+        return true;
+    }
+
+    /** Admits, requeues or deactivates the quota reservations whose checks settled; the admitted are placed. */
+    private boolean settleAdmissionChecks() {
+        if (!admissionChecks.run(leadership.epoch(), cache)) {
+            return false;
+        }
+        admissions.placeAdmittedWithoutPools(leadership.epoch(), committer);
         return true;
     }
 

@@ -148,14 +148,13 @@ public class SchedulingMetrics {
             Tags tags = Tags.of("cluster_queue", a.admission().clusterQueue(),
                     "priority_class", nullToEmpty(a.workload().priorityClassName()), "replica_role", LEADER);
             Duration waited = Duration.between(a.workload().queuedAt(), outcome.at()).abs();
-            Counter.builder("kueue.admitted.workloads").description("Workloads admitted per ClusterQueue")
-                    .tags(tags).register(registry).increment();
             Counter.builder("kueue.quota.reserved.workloads").description("Workloads that reserved quota per ClusterQueue")
                     .tags(tags).register(registry).increment();
-            Timer.builder("kueue.admission.wait.time").description("Time from queueing to admission")
-                    .tags(tags).serviceLevelObjectives(kueueWaitBuckets(16)).register(registry).record(waited);
             Timer.builder("kueue.quota.reserved.wait.time").description("Time from queueing to quota reservation")
                     .tags(tags).serviceLevelObjectives(kueueWaitBuckets(14)).register(registry).record(waited);
+            if (!a.awaitsChecks()) {
+                admitted(tags, waited, Duration.ZERO);
+            }
         }
         for (Decision.Preempt p : result.preempted()) {
             if (!outcome.rejectedEvictions().contains(p.workload().uid())) {
@@ -168,6 +167,25 @@ public class SchedulingMetrics {
                 evicted(e.clusterQueue(), e.reason(), e.workload().priorityClassName());
             }
         }
+    }
+
+    /**
+     * A quota reservation whose admission checks are all Ready: admitted, {@code sinceQueued} after it was queued and
+     * {@code sinceReserved} after its quota was reserved (Kueue's admission_checks_wait_time_seconds).
+     */
+    void checksReady(String clusterQueue, String priorityClass, Duration sinceQueued, Duration sinceReserved) {
+        admitted(Tags.of("cluster_queue", clusterQueue, "priority_class", nullToEmpty(priorityClass),
+                "replica_role", LEADER), sinceQueued, sinceReserved);
+    }
+
+    private void admitted(Tags tags, Duration sinceQueued, Duration sinceReserved) {
+        Counter.builder("kueue.admitted.workloads").description("Workloads admitted per ClusterQueue")
+                .tags(tags).register(registry).increment();
+        Timer.builder("kueue.admission.wait.time").description("Time from queueing to admission")
+                .tags(tags).serviceLevelObjectives(kueueWaitBuckets(16)).register(registry).record(sinceQueued);
+        Timer.builder("kueue.admission.checks.wait.time")
+                .description("Time from quota reservation to admission, waiting for admission checks")
+                .tags(tags).serviceLevelObjectives(kueueWaitBuckets(14)).register(registry).record(sinceReserved);
     }
 
     /** A priority-only admission's victims, preempted with reason {@code PriorityPreemption}. */

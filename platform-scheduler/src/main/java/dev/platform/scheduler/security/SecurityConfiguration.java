@@ -22,6 +22,7 @@ import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWrite
 import static org.springframework.http.HttpMethod.DELETE;
 import static org.springframework.http.HttpMethod.GET;
 import static org.springframework.http.HttpMethod.PATCH;
+import static org.springframework.http.HttpMethod.PUT;
 import static org.springframework.http.HttpMethod.POST;
 
 /**
@@ -168,6 +169,9 @@ class SecurityConfiguration {
                 .requestMatchers(POST, "/api/v1/namespaces/{namespace}/workloads/*/stop",
                         "/api/v1/namespaces/{namespace}/workloads/*/resume").access(rules.cancelsInNamespace())
                 .requestMatchers(PATCH, "/api/v1/namespaces/{namespace}/workloads/*").access(rules.cancelsInNamespace())
+                // An admission check's state gates admission (approvals, budgets): its controller runs as an Admin.
+                .requestMatchers(PUT, "/api/v1/namespaces/*/workloads/*/admissionchecks/*")
+                .access(rules.when(Caller::isAdmin))
                 .requestMatchers(GET, "/api/v1/namespaces/{namespace}", "/api/v1/namespaces/{namespace}/**")
                 .access(rules.readsNamespace())
                 // Audits and infrastructure.

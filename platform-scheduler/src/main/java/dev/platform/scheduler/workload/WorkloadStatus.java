@@ -13,7 +13,10 @@ import java.util.Map;
  * first requeued after a PodsReady timeout or a start that failed transiently), {@code submittedBy} the caller who
  * submitted it (null when unknown: adopted from a cluster, or submitted before submitters were recorded).
  * {@code priority} is the effective priority, {@code basePriority} plus {@code priorityBoost} (Kueue's annotation
- * {@code kueue.x-k8s.io/priority-boost}, 0 when absent).
+ * {@code kueue.x-k8s.io/priority-boost}, 0 when absent). {@code admissionChecks} is Kueue's
+ * {@code status.admissionChecks}: the state of each check its ClusterQueue gave it (empty when none); while one is
+ * not Ready its quota is only reserved (the Admitted condition is False) and its pending reason says
+ * {@code waiting for admission checks}.
  */
 public record WorkloadStatus(
         String namespace,
@@ -38,7 +41,28 @@ public record WorkloadStatus(
         RequeueState requeueState,
         String submittedBy,
         int basePriority,
-        int priorityBoost) {
+        int priorityBoost,
+        List<AdmissionCheck> admissionChecks) {
+
+    public WorkloadStatus {
+        admissionChecks = admissionChecks == null ? List.of() : List.copyOf(admissionChecks);
+    }
+
+    /** A status without admission checks. */
+    public WorkloadStatus(String namespace, String name, String kind, String uid, String queueName,
+                          String clusterQueue, String priorityClassName, int priority, WorkloadState state,
+                          List<PodSet> podSets, Admission admission, List<Condition> conditions,
+                          Integer positionInClusterQueue, Integer positionInLocalQueue, PendingReason pendingReason,
+                          Instant createdAt, Instant admittedAt, Forecast forecast, boolean active,
+                          RequeueState requeueState, String submittedBy, int basePriority, int priorityBoost) {
+        this(namespace, name, kind, uid, queueName, clusterQueue, priorityClassName, priority, state, podSets,
+                admission, conditions, positionInClusterQueue, positionInLocalQueue, pendingReason, createdAt,
+                admittedAt, forecast, active, requeueState, submittedBy, basePriority, priorityBoost, null);
+    }
+
+    /** One check's state on the workload, as Kueue writes it. */
+    public record AdmissionCheck(String name, String state, String message, Instant lastTransitionTime) {
+    }
 
     /** requests are per pod, as Kubernetes quantities. */
     public record PodSet(String name, int count, Map<String, String> requests) {

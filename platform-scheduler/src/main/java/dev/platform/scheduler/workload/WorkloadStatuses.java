@@ -3,6 +3,7 @@ package dev.platform.scheduler.workload;
 import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.manifest.Quantity;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
+import dev.platform.scheduler.core.admissioncheck.AdmissionCheckState;
 import org.springframework.stereotype.Component;
 
 import java.util.HashMap;
@@ -16,10 +17,16 @@ import java.util.stream.Collectors;
 @Component
 public class WorkloadStatuses {
 
-    private final WorkloadStore store;
+    /** The pending reason of a workload whose quota is reserved while a check is not Ready yet. */
+    static final WorkloadStatus.PendingReason WAITING_FOR_CHECKS =
+            new WorkloadStatus.PendingReason("WaitingForAdmissionChecks", "waiting for admission checks");
 
-    public WorkloadStatuses(WorkloadStore store) {
+    private final WorkloadStore store;
+    private final AdmissionCheckStates checks;
+
+    public WorkloadStatuses(WorkloadStore store, AdmissionCheckStates checks) {
         this.store = store;
+        this.checks = checks;
     }
 
     public WorkloadStatus of(WorkloadRow row) {
@@ -29,8 +36,40 @@ public class WorkloadStatuses {
     public List<WorkloadStatus> of(List<WorkloadRow> rows) {
         List<UUID> uids = rows.stream().map(WorkloadRow::uid).toList();
         List<UUID> pending = waitingIn(rows);
-        return assemble(rows, store.conditions(uids), store.positions(pending), store.forecasts(pending),
-                store.priorityBoosts(uids));
+        return withChecks(assemble(rows, store.conditions(uids), store.positions(pending), store.forecasts(pending),
+                store.priorityBoosts(uids)), rows);
+    }
+
+    /**
+     * The statuses with Kueue's admissionChecks of those that have any; those holding quota while a check is not
+     * Ready say they wait for their checks.
+     */
+    private List<WorkloadStatus> withChecks(List<WorkloadStatus> statuses, List<WorkloadRow> rows) {
+        List<UUID> uids = rows.stream().map(WorkloadRow::uid).toList();
+        Map<UUID, List<AdmissionCheckState>> byUid = checks.checks(uids);
+        if (byUid.isEmpty()) {
+            return statuses;
+        }
+        java.util.Set<UUID> waiting = checks.awaitingChecks(byUid.keySet());
+        List<WorkloadStatus> out = new java.util.ArrayList<>(statuses.size());
+        for (int i = 0; i < statuses.size(); i++) {
+            WorkloadStatus s = statuses.get(i);
+            UUID uid = rows.get(i).uid();
+            List<AdmissionCheckState> own = byUid.get(uid);
+            if (own == null) {
+                out.add(s);
+                continue;
+            }
+            boolean waits = waiting.contains(uid) && s.state().holdsQuota();
+            out.add(new WorkloadStatus(s.namespace(), s.name(), s.kind(), s.uid(), s.queueName(), s.clusterQueue(),
+                    s.priorityClassName(), s.priority(), s.state(), s.podSets(), s.admission(), s.conditions(),
+                    s.positionInClusterQueue(), s.positionInLocalQueue(), waits ? WAITING_FOR_CHECKS : s.pendingReason(),
+                    s.createdAt(), waits ? null : s.admittedAt(), s.forecast(), s.active(), s.requeueState(),
+                    s.submittedBy(), s.basePriority(), s.priorityBoost(), own.stream()
+                    .map(c -> new WorkloadStatus.AdmissionCheck(c.name(), c.state().name(), c.message(),
+                            c.lastTransitionTime())).toList()));
+        }
+        return out;
     }
 
     /**

@@ -228,9 +228,21 @@ public class WorkloadTransitions {
     public record QuotaUse(String flavor, String resource, BigDecimal amount) {
     }
 
-    /** A Pending workload to admit, if still at {@code expectedVersion}: its admission, cluster and quota. */
+    /**
+     * A Pending workload to admit, if still at {@code expectedVersion}: its admission, cluster and quota; with
+     * {@code admissionChecks} only its quota is reserved (Admitted stays False until every check is Ready).
+     */
     public record Admitting(UUID uid, long expectedVersion, String clusterQueue, String admission, String cluster,
-                            List<QuotaUse> quota) {
+                            List<QuotaUse> quota, List<String> admissionChecks) {
+
+        public Admitting {
+            admissionChecks = List.copyOf(admissionChecks);
+        }
+
+        public Admitting(UUID uid, long expectedVersion, String clusterQueue, String admission, String cluster,
+                         List<QuotaUse> quota) {
+            this(uid, expectedVersion, clusterQueue, admission, cluster, quota, List.of());
+        }
     }
 
     /**
@@ -272,7 +284,9 @@ public class WorkloadTransitions {
                     q.amount()}));
             events.add(new NewEvent(a.uid(), now, "QuotaReserved", "True", "QuotaReserved",
                     "Quota reserved in ClusterQueue " + a.clusterQueue()));
-            events.add(new NewEvent(a.uid(), now, "Admitted", "True", "Admitted", "The workload is admitted"));
+            events.add(a.admissionChecks().isEmpty() ? admittedEvent(a.uid(), now)
+                    : new NewEvent(a.uid(), now, "Admitted", "False", "UnsatisfiedChecks",
+                            "The workload has not all checks ready"));
         }
         if (!usage.isEmpty()) {
             jdbc.sql("""
@@ -288,6 +302,24 @@ public class WorkloadTransitions {
         }
         appendEvents(events);
         return landed;
+    }
+
+    /**
+     * Every admission check of a workload holding quota is Ready: it is admitted as of {@code now} (the time its
+     * pods-ready and execution clocks count from) and its Admitted condition turns True. The version is left as it
+     * is, so that the placement that follows in the same turn finds the row as the cache holds it.
+     */
+    public void checksReady(UUID uid, Instant now) {
+        int updated = jdbc.sql("UPDATE workload SET admitted_at = ? WHERE uid = ? AND state IN ('Admitted', 'Running')")
+                .params(Timestamp.from(now), uid).update();
+        if (updated == 1) {
+            appendEvents(List.of(admittedEvent(uid, now)));
+        }
+    }
+
+    /** Kueue's Admitted condition once the workload is admitted (its quota reserved and every check Ready). */
+    public static NewEvent admittedEvent(UUID uid, Instant now) {
+        return new NewEvent(uid, now, "Admitted", "True", "Admitted", "The workload is admitted");
     }
 
     /**
@@ -919,9 +951,12 @@ public class WorkloadTransitions {
                 .list());
     }
 
+    /** Its quota rows go, and with them its reservation awaiting admission checks (its checks stay, for the next). */
     private void releaseQuota(List<UUID> uids) {
         if (!uids.isEmpty()) {
             jdbc.sql("DELETE FROM workload_usage WHERE workload_uid = ANY(:uids)")
+                    .param("uids", uids.toArray(UUID[]::new)).update();
+            jdbc.sql("DELETE FROM workload_check_reservation WHERE workload_uid = ANY(:uids)")
                     .param("uids", uids.toArray(UUID[]::new)).update();
         }
     }

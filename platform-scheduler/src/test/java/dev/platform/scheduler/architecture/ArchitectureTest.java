@@ -247,6 +247,10 @@ class ArchitectureTest {
             Map.entry("namespace", Set.of("config")),
             Map.entry("priority_class", Set.of("config")),
             Map.entry("resource_flavor", Set.of("config")),
+            Map.entry("admission_check", Set.of("config")),
+            Map.entry("provisioning_request_config", Set.of("config")),
+            Map.entry("workload_admission_check", Set.of("admissioncheck")),
+            Map.entry("workload_check_reservation", Set.of("admissioncheck")),
             Map.entry("cluster", Set.of("cluster")),
             Map.entry("cluster_workload", Set.of("cluster")),
             Map.entry("node", Set.of("cluster")),
@@ -277,7 +281,9 @@ class ArchitectureTest {
      * fails the build; it reads through the owner's port instead, or is added here with its reason.
      */
     private static final Map<String, Set<String>> CROSS_FEATURE_SQL = Map.ofEntries(
-            Map.entry("workload/WorkloadTransitions", Set.of("local_queue", "agent_command")),
+            Map.entry("workload/WorkloadTransitions", Set.of("local_queue", "agent_command",
+                    "workload_check_reservation")),
+            Map.entry("admissioncheck/WorkloadChecks", Set.of("workload")),
             Map.entry("workload/WorkloadStore", Set.of("cluster_queue", "cluster_queue_forecast", "workload_forecast",
                     "local_queue_usage", "cluster_queue_workload_count", "local_queue_workload_count")),
             Map.entry("retention/HistoryRetention", Set.of("workload_event", "hotswap_event", "preemption_event",

@@ -250,6 +250,11 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
                     "/api/v1/namespaces/vision-train/workloads/" + f.submit("vision-train", f.unique("patched"), "lq", "1"),
                     "application/merge-patch+json", "{\"spec\": {\"active\": false}}"))
                     .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
+            api("PUT", "/api/v1/namespaces/{namespace}/workloads/{name}/admissionchecks/{check}",
+                    "an external check controller: Admin only (404: the workload has no such check)",
+                    f -> json("/api/v1/namespaces/vision-train/workloads/vision-job/admissionchecks/approval",
+                            "{\"state\": \"Ready\"}"))
+                    .only(404, 403, Who.ADMIN),
             api("GET", "/api/v1/namespaces/{namespace}/workloads/{name}/events",
                     "/api/v1/namespaces/vision-train/workloads/vision-job/events")
                     .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),

@@ -26,6 +26,7 @@ import dev.platform.scheduler.workload.WorkloadObjects;
 import dev.platform.scheduler.workload.WorkloadStatuses;
 import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.scheduler.workload.WorkloadUpdates;
+import dev.platform.scheduler.admissioncheck.AdmissionCheckUpdates;
 import dev.platform.web.console.CurrentCaller;
 import dev.platform.web.queue.QueueCommands;
 import dev.platform.web.queue.QueueQueries;
@@ -122,6 +123,8 @@ public abstract class ControllerSliceTest implements AgentGatewayPorts {
     protected WorkloadObjects workloadObjects;
     @MockitoBean
     protected WorkloadUpdates workloadUpdates;
+    @MockitoBean
+    protected AdmissionCheckUpdates admissionCheckUpdates;
     @MockitoBean
     protected QueueQueries queueQueries;
     @MockitoBean

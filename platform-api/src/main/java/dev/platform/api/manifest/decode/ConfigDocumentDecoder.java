@@ -1,5 +1,6 @@
 package dev.platform.api.manifest.decode;
 
+import dev.platform.api.manifest.AdmissionCheckManifest;
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.ClusterQueueManifest.AdmissionMode;
 import dev.platform.api.manifest.ClusterQueueManifest.AdmissionScope;
@@ -22,6 +23,7 @@ import dev.platform.api.manifest.NamespaceManifest;
 import dev.platform.api.manifest.ObjectMeta;
 import dev.platform.api.manifest.PreemptionAnnotations;
 import dev.platform.api.manifest.PriorityClassManifest;
+import dev.platform.api.manifest.ProvisioningRequestConfigManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.ResourceFlavorManifest.Taint;
 import dev.platform.api.manifest.ResourceFlavorManifest.Toleration;
@@ -53,7 +55,8 @@ final class ConfigDocumentDecoder {
     private static final int MAX_TEAM_ENTRIES = 1000;
     /** Kueue ClusterQueue fields outside the platform's scope: accepted, said to be ignored. */
     private static final List<String> UNSUPPORTED_CLUSTER_QUEUE_FIELDS =
-            List.of("admissionChecks", "admissionChecksStrategy", "concurrentAdmissionPolicy");
+            List.of("concurrentAdmissionPolicy");
+    private static final int MAX_ADMISSION_CHECKS = 64;
 
     /** The decoded object of a configuration kind, whose apiVersion and kind have been checked. */
     ConfigManifest decode(FieldCursor root, TypeMeta type) {
@@ -71,6 +74,8 @@ final class ConfigDocumentDecoder {
             case PRIORITY_CLASS -> priorityClass(name, root);
             case NAMESPACE -> namespace(metadata, root);
             case TEAM -> team(name, root.objectOrEmpty("spec"));
+            case ADMISSION_CHECK -> admissionCheck(name, root.objectOrEmpty("spec"));
+            case PROVISIONING_REQUEST_CONFIG -> provisioningRequestConfig(name, root.objectOrEmpty("spec"));
             case JOB_SET, JOB, WORKLOAD -> throw new IllegalArgumentException("not a configuration kind: " + kind);
         };
     }
@@ -141,7 +146,100 @@ final class ConfigDocumentDecoder {
                 QuotaDecoder.fairSharing(spec),
                 spec.oneOf("stopPolicy", StopPolicy.class),
                 admissionScope(spec.object("admissionScope")),
-                PreemptionAnnotations.platformAnnotations(metadata.annotations()));
+                PreemptionAnnotations.platformAnnotations(metadata.annotations()),
+                admissionChecks(spec, v1beta1));
+    }
+
+    /**
+     * v1beta1's {@code admissionChecks} (names, every flavor) or {@code admissionChecksStrategy} (rules with
+     * {@code onFlavors}), not both, as Kueue's webhook says; v1beta2 has only the strategy. A check named twice is
+     * an error.
+     */
+    private static List<ClusterQueueManifest.AdmissionCheckRule> admissionChecks(FieldCursor spec, boolean v1beta1) {
+        List<ClusterQueueManifest.AdmissionCheckRule> rules = new ArrayList<>();
+        if (spec.has("admissionChecks")) {
+            if (!v1beta1) {
+                spec.error("admissionChecks", "not a field of kueue.x-k8s.io/v1beta2; name the checks in"
+                        + " spec.admissionChecksStrategy.admissionChecks");
+            } else if (spec.has("admissionChecksStrategy")) {
+                spec.error("admissionChecks", "either admissionChecks or admissionChecksStrategy can be set, but not both");
+            }
+            for (String name : spec.strings("admissionChecks")) {
+                rules.add(new ClusterQueueManifest.AdmissionCheckRule(name, List.of()));
+            }
+        }
+        FieldCursor strategy = spec.object("admissionChecksStrategy");
+        if (strategy != null) {
+            for (FieldCursor rule : atMost(strategy, "admissionChecks", MAX_ADMISSION_CHECKS)) {
+                String name = rule.requiredName("name", KubernetesNames::subdomainProblem);
+                List<String> onFlavors = rule.strings("onFlavors");
+                rules.add(new ClusterQueueManifest.AdmissionCheckRule(name, onFlavors));
+            }
+        }
+        Set<String> seen = new HashSet<>();
+        for (ClusterQueueManifest.AdmissionCheckRule r : rules) {
+            if (r.name() != null && !seen.add(r.name())) {
+                spec.error(strategy != null ? "admissionChecksStrategy" : "admissionChecks",
+                        "admission check " + r.name() + " is named twice");
+            }
+        }
+        return rules;
+    }
+
+    /** Kueue's AdmissionCheck: controllerName is required and never changes meaning; parameters optional. */
+    private static AdmissionCheckManifest admissionCheck(String name, FieldCursor spec) {
+        String controllerName = spec.requiredString("controllerName");
+        if (controllerName != null && controllerName.isEmpty()) {
+            spec.error("controllerName", "must not be empty");
+        }
+        spec.ignoreWithWarning("retryDelayMinutes", "deprecated in Kueue and unused", "ignored");
+        FieldCursor parameters = spec.object("parameters");
+        AdmissionCheckManifest.Parameters refs = null;
+        if (parameters != null) {
+            refs = new AdmissionCheckManifest.Parameters(parameters.string("apiGroup"),
+                    parameters.requiredString("kind"), parameters.requiredName("name", KubernetesNames::subdomainProblem));
+        }
+        if (AdmissionCheckManifest.PROVISIONING_CONTROLLER.equals(controllerName) && refs != null
+                && !"ProvisioningRequestConfig".equals(refs.kind())) {
+            parameters.error("kind", "a " + AdmissionCheckManifest.PROVISIONING_CONTROLLER
+                    + " check takes a ProvisioningRequestConfig");
+        }
+        return new AdmissionCheckManifest(name, controllerName, refs);
+    }
+
+    /** Kueue's ProvisioningRequestConfig with its CRD's limits and defaults. */
+    private static ProvisioningRequestConfigManifest provisioningRequestConfig(String name, FieldCursor spec) {
+        String className = spec.requiredString("provisioningClassName");
+        if (className != null && (className.isEmpty() || className.length() > 253)) {
+            spec.error("provisioningClassName", "must be 1 to 253 characters");
+        }
+        Map<String, String> parameters = spec.stringMap("parameters");
+        if (parameters.size() > 100) {
+            spec.error("parameters", "has " + parameters.size() + " entries; at most 100 are allowed");
+        }
+        List<String> managed = spec.strings("managedResources");
+        if (managed.size() > 100) {
+            spec.error("managedResources", "has " + managed.size() + " items; at most 100 are allowed");
+        }
+        FieldCursor retry = spec.object("retryStrategy");
+        ProvisioningRequestConfigManifest.RetryStrategy strategy = null;
+        if (retry != null) {
+            strategy = new ProvisioningRequestConfigManifest.RetryStrategy(nonNegative(retry, "backoffLimitCount"),
+                    nonNegative(retry, "backoffBaseSeconds"), nonNegative(retry, "backoffMaxSeconds"));
+        }
+        spec.ignoreWithWarning("podSetUpdates", "node selectors from provisioningClassDetails are not applied",
+                "ignored");
+        return new ProvisioningRequestConfigManifest(name, className, parameters, managed, strategy,
+                spec.oneOf("podSetMergePolicy", ProvisioningRequestConfigManifest.PodSetMergePolicy.class));
+    }
+
+    private static Integer nonNegative(FieldCursor node, String field) {
+        Integer value = node.int32(field);
+        if (value != null && value < 0) {
+            node.error(field, "must be 0 or more");
+            return null;
+        }
+        return value;
     }
 
     /** Kueue requires admissionMode once admissionScope is given. */

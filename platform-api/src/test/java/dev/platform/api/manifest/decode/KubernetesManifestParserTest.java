@@ -300,7 +300,6 @@ class KubernetesManifestParserTest {
                 """);
 
         assertThat(document.warnings()).containsExactly(
-                "spec.admissionChecks: a Kueue field the platform does not implement; ignored",
                 "unknown field \"extra\"",
                 "unknown field \"spec.resourceGroups[0].colour\"",
                 "unknown field \"spec.resourceGroups[0].flavors[0].resources[0].burst\"");
