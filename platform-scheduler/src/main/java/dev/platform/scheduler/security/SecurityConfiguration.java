@@ -171,7 +171,7 @@ class SecurityConfiguration {
                 .requestMatchers(PATCH, "/api/v1/namespaces/{namespace}/workloads/*").access(rules.cancelsInNamespace())
                 // An admission check's state gates admission (approvals, budgets): its controller runs as an Admin.
                 .requestMatchers(PUT, "/api/v1/namespaces/*/workloads/*/admissionchecks/*")
-                .access(rules.when(Caller::isAdmin))
+                .access(rules.admin())
                 .requestMatchers(GET, "/api/v1/namespaces/{namespace}", "/api/v1/namespaces/{namespace}/**")
                 .access(rules.readsNamespace())
                 // Audits and infrastructure.
