@@ -3,6 +3,8 @@ package dev.platform.scheduler.cluster;
 import dev.platform.api.agent.AgentDecision;
 import dev.platform.api.agent.AgentDecisions;
 import dev.platform.api.agent.AgentProtocol;
+import dev.platform.scheduler.preemption.PreemptionEvent;
+import dev.platform.scheduler.preemption.PreemptionStore;
 import dev.platform.scheduler.web.ClusterNames;
 import dev.platform.scheduler.workload.WorkloadOrigins;
 import dev.platform.scheduler.workload.WorkloadOrigins.ClusterEntry;
@@ -15,7 +17,9 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,11 +36,14 @@ class AgentDecisionsController {
     private final WorkloadOrigins origins;
     private final WorkloadStore workloads;
     private final WorkloadStatuses statuses;
+    private final PreemptionStore preemptions;
 
-    AgentDecisionsController(WorkloadOrigins origins, WorkloadStore workloads, WorkloadStatuses statuses) {
+    AgentDecisionsController(WorkloadOrigins origins, WorkloadStore workloads, WorkloadStatuses statuses,
+                             PreemptionStore preemptions) {
         this.origins = origins;
         this.workloads = workloads;
         this.statuses = statuses;
+        this.preemptions = preemptions;
     }
 
     @GetMapping(path = AgentProtocol.DECISIONS_PATH, produces = "application/json")
@@ -57,11 +64,20 @@ class AgentDecisionsController {
         }
         List<AgentDecision> items = new ArrayList<>();
         for (ClusterEntry entry : entries) {
-            DecisionEvents.of(entry, byUid.get(entry.workloadUid())).ifPresent(w -> items.add(new AgentDecision(
+            PreemptionEvent preemption = "Preempted".equals(entry.type()) ? preemptionOf(entry) : null;
+            DecisionEvents.of(entry, byUid.get(entry.workloadUid()), preemption).ifPresent(w -> items.add(new AgentDecision(
                     entry.id(), entry.at(), entry.workloadUid().toString(), entry.namespace(), entry.name(),
                     entry.jobSetUid(), w.type(), w.reason(), w.message())));
         }
         long last = entries.isEmpty() ? after : entries.get(entries.size() - 1).id();
         return new AgentDecisions(items, last, entries.size() == AgentProtocol.MAX_DECISIONS_PER_ANSWER);
+    }
+
+    /** The audit record of the preemption a Preempted entry tells of: the workload's, as victim, nearest in time. */
+    private PreemptionEvent preemptionOf(ClusterEntry entry) {
+        return preemptions.involving(entry.workloadUid(), 20).stream()
+                .filter(p -> entry.workloadUid().equals(p.victim().uid()))
+                .min(Comparator.comparing(p -> Duration.between(p.at(), entry.at()).abs()))
+                .orElse(null);
     }
 }

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.cluster;
 
+import dev.platform.scheduler.preemption.PreemptionEvent;
 import dev.platform.scheduler.workload.WorkloadOrigins.ClusterEntry;
 import dev.platform.scheduler.workload.WorkloadState;
 import dev.platform.scheduler.workload.WorkloadStatus;
@@ -11,7 +12,7 @@ import java.util.stream.Collectors;
  * How a timeline entry reads as a Kubernetes Event on the workload's JobSet in its cluster, as Kueue's events read on
  * its Workload objects: the reason, Normal or Warning, and a message that answers "why is my job not running"
  * (queued: its ClusterQueue, its place there, why it waits, when it should start; admitted: flavors and node pools;
- * preempted: by whom and why). Entries that repeat another one (the conditions an eviction turns False) make none.
+ * preempted: by whom, why, the work lost). Entries that repeat another one (the conditions an eviction turns False) make none.
  */
 final class DecisionEvents {
 
@@ -25,8 +26,11 @@ final class DecisionEvents {
     private DecisionEvents() {
     }
 
-    /** @param current the workload's status now (null when it is gone): the place in its queue, its admission */
-    static Optional<Wording> of(ClusterEntry entry, WorkloadStatus current) {
+    /**
+     * @param current    the workload's status now (null when it is gone): the place in its queue, its admission
+     * @param preemption the audit record of the preemption a Preempted entry tells of (null when none is found)
+     */
+    static Optional<Wording> of(ClusterEntry entry, WorkloadStatus current, PreemptionEvent preemption) {
         boolean set = "True".equals(entry.status());
         return switch (entry.type()) {
             case "QuotaReserved" -> set ? Optional.of(new Wording(NORMAL, "QuotaReserved", entry.message()))
@@ -34,7 +38,7 @@ final class DecisionEvents {
                     : Optional.of(new Wording(NORMAL, "Pending", pending(entry, current)));
             case "Admitted" -> set ? Optional.of(new Wording(NORMAL, "Admitted", admitted(entry, current)))
                     : Optional.empty();
-            case "Preempted" -> Optional.of(new Wording(WARNING, "Preempted", entry.message()));
+            case "Preempted" -> Optional.of(new Wording(WARNING, "Preempted", preempted(entry, preemption)));
             case "Evicted" -> Optional.of(new Wording(WARNING, "Evicted", entry.reason() + ": " + entry.message()));
             case "Requeued" -> Optional.of(new Wording(NORMAL, "Requeued", entry.message()));
             case "Hotswap" -> Optional.of(new Wording(WARNING, "Hotswapped", entry.message()));
@@ -47,6 +51,21 @@ final class DecisionEvents {
     /** An eviction turns QuotaReserved False too; the Evicted entry beside it says it. */
     private static boolean evictedEcho(ClusterEntry entry) {
         return "The workload was evicted".equals(entry.message());
+    }
+
+    /**
+     * Kueue's message (the preemptor's uid, why), the preemptor by name when it is of the same namespace (the
+     * namespace's readers see the Event; another team's workload stays unnamed, as in the audit), and the lost work.
+     */
+    private static String preempted(ClusterEntry entry, PreemptionEvent preemption) {
+        if (preemption == null) {
+            return entry.message();
+        }
+        PreemptionEvent.Party by = preemption.preemptor();
+        String message = entry.message() + "; preempted by " + (entry.namespace().equals(by.namespace())
+                ? by.name() + " (priority " + by.priority() + ", ClusterQueue " + by.clusterQueue() + ")"
+                : "a workload of another namespace (priority " + by.priority() + ")");
+        return preemption.lostWork() == null ? message : message + "; lost work " + preemption.lostWork().describe();
     }
 
     private static String pending(ClusterEntry entry, WorkloadStatus current) {
