@@ -93,6 +93,11 @@ public class Kubeconfigs {
                 + " (platform.tls.enabled=false or platform.tls.port=-1), and kubectl sends its token over TLS only:"
                 + " turn the HTTPS connector on, or set platform.kubeconfig.server to the https:// address of the TLS"
                 + " proxy in front of the scheduler", List.of()));
+        return server(requestHost, port);
+    }
+
+    /** The Kubernetes API on {@code port} of the host a request named; an IPv6 address in brackets, as URLs write it. */
+    static String server(String requestHost, int port) {
         String host = requestHost.contains(":") && !requestHost.startsWith("[") ? "[" + requestHost + "]" : requestHost;
         return "https://" + host + ":" + port + API_PATH;
     }

@@ -49,6 +49,13 @@ class KubeconfigsTest {
     }
 
     @Test
+    void theServerIsTheRequestsHostOnTheHttpsPort() {
+        assertThat(Kubeconfigs.server("platform.example.com", 8443)).isEqualTo("https://platform.example.com:8443/k8s");
+        assertThat(Kubeconfigs.server("::1", 8443)).isEqualTo("https://[::1]:8443/k8s");
+        assertThat(Kubeconfigs.server("[::1]", 8443)).isEqualTo("https://[::1]:8443/k8s");
+    }
+
+    @Test
     void anHttpServerSettingIsRefusedAtStart() {
         assertThatThrownBy(() -> new KubeconfigProperties(URI.create("http://platform.example.com/k8s")))
                 .hasMessageContaining("platform.kubeconfig.server");
