@@ -99,6 +99,14 @@ class ServedKinds {
                 views, config, "WorkloadPriorityClass is the Schema for the workloadPriorityClass API: a priority"
                         + " for workloads that is not that of their pods."));
 
+        kinds.add(kueue(Kind.ADMISSION_CHECK, "admissionchecks", "admissioncheck", List.of(), List.of(age()), views,
+                config, "AdmissionCheck is the Schema for the admissionchecks API: a gate a workload must pass, after"
+                        + " its quota is reserved, before it is admitted."));
+        kinds.add(kueue(Kind.PROVISIONING_REQUEST_CONFIG, "provisioningrequestconfigs", "provisioningrequestconfig",
+                List.of(), List.of(age()), views, config, "ProvisioningRequestConfig is the Schema for the"
+                        + " provisioningrequestconfig API: the class and parameters of the ProvisioningRequests a"
+                        + " provisioning admission check creates."));
+
         WorkloadObjectStore kueueWorkloads = new WorkloadObjectStore("Workload", workloadStores);
         kinds.add(new ResourceKind("kueue.x-k8s.io", KUEUE_VERSIONS, "Workload", "workloads", "workload",
                 true, List.of("wl", "kwl"), KUEUE_CATEGORY, EnumSet.of(Verb.create, Verb.delete, Verb.get, Verb.list,
@@ -215,8 +223,8 @@ class ServedKinds {
                         + kind.manifestName()),
                 new ConfigObjectStore(kind, views.of(kind), config, o -> convertKueue(o, "v1beta2")),
                 kind == Kind.LOCAL_QUEUE ? Access.localQueues() : Access.configuration(),
-                ServedKinds::convertKueue, kind == Kind.RESOURCE_FLAVOR || kind == Kind.WORKLOAD_PRIORITY_CLASS
-                ? List.of() : List.of("status"));
+                ServedKinds::convertKueue, List.of(Kind.CLUSTER_QUEUE, Kind.LOCAL_QUEUE, Kind.COHORT,
+                        Kind.ADMISSION_CHECK).contains(kind) ? List.of("status") : List.of());
     }
 
     private static ResourceKind config(Kind kind, String group, List<String> versions, String plural, String singular,

@@ -86,6 +86,32 @@ class KubectlWorkflowTest extends PlatformApplicationTest {
                 "NAMESPACE\\s+NAME\\s+QUEUE\\s+RESERVED IN\\s+ADMITTED\\s+FINISHED\\s+AGE")
                 .containsPattern(workload + "\\s+default-queue\\s+tpu-training-cq\\s+True");
 
+        Path checks = Files.writeString(dir.resolve("checks.yaml"), """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ProvisioningRequestConfig
+                metadata:
+                  name: dws-queued
+                spec:
+                  provisioningClassName: queued-provisioning.gke.io
+                  managedResources: [google.com/tpu]
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: AdmissionCheck
+                metadata:
+                  name: dws
+                spec:
+                  controllerName: kueue.x-k8s.io/provisioning-request
+                  parameters:
+                    apiGroup: kueue.x-k8s.io
+                    kind: ProvisioningRequestConfig
+                    name: dws-queued
+                """);
+        assertThat(kubectl.ok("apply", "-f", checks.toString())).contains(
+                "provisioningrequestconfig.kueue.x-k8s.io/dws-queued created", "admissioncheck.kueue.x-k8s.io/dws created");
+        assertThat(kubectl.ok("get", "admissionchecks.kueue.x-k8s.io", "dws", "-o", "jsonpath={.spec.controllerName}"))
+                .isEqualTo("kueue.x-k8s.io/provisioning-request");
+        assertThat(kubectl.ok("apply", "-f", checks.toString())).contains("admissioncheck.kueue.x-k8s.io/dws unchanged");
+
         assertThat(kubectl.ok("describe", "jobset", "low-jax-trillium")).contains("Events:", "QuotaReserved");
         assertThat(kubectl.ok("describe", "workload", workload)).contains("Events:", "Admitted");
     }

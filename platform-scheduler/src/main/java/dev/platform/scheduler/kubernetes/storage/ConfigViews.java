@@ -2,7 +2,11 @@ package dev.platform.scheduler.kubernetes.storage;
 
 import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.Kind;
+import dev.platform.api.manifest.AdmissionCheckManifest;
+import dev.platform.api.manifest.ProvisioningRequestConfigManifest;
+import dev.platform.scheduler.config.AdmissionCheckConfigs;
 import dev.platform.scheduler.config.ConfigStore;
+import dev.platform.scheduler.web.KubernetesYaml;
 import dev.platform.scheduler.config.ConfigurationController;
 import dev.platform.scheduler.config.KubernetesObjects;
 import dev.platform.scheduler.config.ObjectKey;
@@ -24,10 +28,52 @@ public class ConfigViews {
 
     private final ConfigurationController config;
     private final ConfigStore store;
+    private final AdmissionCheckConfigs checks;
 
-    ConfigViews(ConfigurationController config, ConfigStore store) {
+    ConfigViews(ConfigurationController config, ConfigStore store, AdmissionCheckConfigs checks) {
         this.config = config;
         this.store = store;
+        this.checks = checks;
+    }
+
+    /** Kueue's AdmissionCheck: its controller and parameters; Active, since the platform knows every controller name. */
+    private static Map<String, Object> admissionCheck(AdmissionCheckManifest check) {
+        Map<String, Object> spec = new java.util.LinkedHashMap<>();
+        spec.put("controllerName", check.controllerName());
+        if (check.parameters() != null) {
+            spec.put("parameters", Map.of("apiGroup", check.parameters().apiGroup(), "kind", check.parameters().kind(),
+                    "name", check.parameters().name()));
+        }
+        Map<String, Object> active = new java.util.LinkedHashMap<>();
+        active.put("type", "Active");
+        active.put("status", "True");
+        active.put("reason", "Active");
+        active.put("message", check.provisioning() ? "The platform's agents create ProvisioningRequests"
+                : "Its state is set by the external controller " + check.controllerName());
+        return KubernetesYaml.object(KubernetesObjects.KUEUE, "AdmissionCheck", KubernetesObjects.metadata(null,
+                check.name()), spec, Map.of("conditions", List.of(active)));
+    }
+
+    private static Map<String, Object> provisioningRequestConfig(ProvisioningRequestConfigManifest config) {
+        Map<String, Object> spec = new java.util.LinkedHashMap<>();
+        spec.put("provisioningClassName", config.provisioningClassName());
+        if (!config.parameters().isEmpty()) {
+            spec.put("parameters", config.parameters());
+        }
+        if (!config.managedResources().isEmpty()) {
+            spec.put("managedResources", config.managedResources());
+        }
+        Map<String, Object> retry = new java.util.LinkedHashMap<>();
+        retry.put("backoffLimitCount", config.retryStrategy().backoffLimitCount());
+        retry.put("backoffBaseSeconds", config.retryStrategy().backoffBaseSeconds());
+        retry.put("backoffMaxSeconds", config.retryStrategy().backoffMaxSeconds());
+        retry.values().removeIf(java.util.Objects::isNull);
+        spec.put("retryStrategy", retry);
+        if (config.podSetMergePolicy() != null) {
+            spec.put("podSetMergePolicy", config.podSetMergePolicy().toString());
+        }
+        return KubernetesYaml.object(KubernetesObjects.KUEUE, "ProvisioningRequestConfig",
+                KubernetesObjects.metadata(null, config.name()), spec, null);
     }
 
     public ConfigObjectStore.Views of(Kind kind) {
@@ -57,6 +103,13 @@ public class ConfigViews {
                     (key, caller) -> found(() -> KubernetesObjects.namespace(config.namespace(key.name()))));
             case TEAM -> views(caller -> config.teams(caller).items().stream().map(KubernetesObjects::team).toList(),
                     (key, caller) -> found(() -> KubernetesObjects.team(config.team(key.name()))));
+            case ADMISSION_CHECK -> views(caller -> checks.admissionChecks().stream().map(ConfigViews::admissionCheck)
+                            .toList(),
+                    (key, caller) -> checks.admissionCheck(key.name()).map(ConfigViews::admissionCheck));
+            case PROVISIONING_REQUEST_CONFIG -> views(caller -> checks.provisioningRequestConfigs().stream()
+                            .map(ConfigViews::provisioningRequestConfig).toList(),
+                    (key, caller) -> checks.provisioningRequestConfig(key.name())
+                            .map(ConfigViews::provisioningRequestConfig));
             default -> throw new IllegalArgumentException(kind + " is not a configuration kind");
         };
     }
