@@ -201,7 +201,7 @@ class SecurityConfiguration {
                 .access(rules.readsNamespace())
                 .requestMatchers("/apis/**").denyAll()
                 // Console pages, filtered like the API they mirror.
-                .requestMatchers(GET, "/", "/queues", "/console/events").access(rules.anyCaller())
+                .requestMatchers(GET, "/", "/queues", "/workloads", "/console/events").access(rules.anyCaller())
                 .requestMatchers(GET, "/queues/{clusterQueue}").access(rules.seesClusterQueue())
                 .requestMatchers(GET, "/teams", "/preemptions", "/hotswaps").access(rules.teamLead())
                 .requestMatchers(GET, "/nodepools", "/configuration").access(rules.opsOrAdmin())

@@ -328,11 +328,21 @@ public class WorkloadStore {
     /** The same, over several namespaces (a team's; null for every namespace), newest first. */
     public List<WorkloadRow> list(Collection<String> namespaces, WorkloadState state, String queueName,
                                   KeysetCursor<UUID> cursor, int limit) {
+        return list(namespaces, state, queueName, null, cursor, limit);
+    }
+
+    /** The same, of the workloads {@code submittedBy} submitted (null: anyone's): the console's "My workloads". */
+    public List<WorkloadRow> list(Collection<String> namespaces, WorkloadState state, String queueName,
+                                  String submittedBy, KeysetCursor<UUID> cursor, int limit) {
         StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM " + WORKLOADS + " WHERE true");
         Map<String, Object> params = new HashMap<>();
         if (namespaces != null) {
             sql.append(" AND namespace = ANY(:namespaces)");
             params.put("namespaces", namespaces.toArray(String[]::new));
+        }
+        if (submittedBy != null) {
+            sql.append(" AND submitted_by = :submittedBy");
+            params.put("submittedBy", submittedBy);
         }
         if (state != null) {
             sql.append(" AND state = :state");

@@ -326,6 +326,8 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
 
             page("GET", "/", "filtered to the caller's teams", f -> Request.of("/")).users(200),
             page("GET", "/queues", "filtered to the caller's teams", f -> Request.of("/queues")).users(200),
+            page("GET", "/workloads", "\"My workloads\": the caller's submissions, or their teams' workloads",
+                    f -> Request.of("/workloads")).users(200),
             page("GET", "/queues/{clusterQueue}", "vision-cq", f -> Request.of("/queues/vision-cq"))
                     .only(200, 403, Who.ENGINEER, Who.LEAD, Who.OPS, Who.ADMIN),
             page("GET", "/teams", "a lead sees the teams they lead", f -> Request.of("/teams"))
