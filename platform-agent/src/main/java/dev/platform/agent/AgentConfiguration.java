@@ -8,6 +8,7 @@ import dev.platform.agent.leadership.Leadership;
 import dev.platform.agent.leadership.SoleReplica;
 import dev.platform.agent.scheduler.Backoff;
 import dev.platform.agent.simulation.SimulatedCluster;
+import dev.platform.agent.simulation.SimulatedClusterFile;
 import dev.platform.agent.simulation.SimulatedClusterLayout;
 import io.kubernetes.client.openapi.ApiClient;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,6 +23,8 @@ import java.time.Clock;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
@@ -31,6 +34,8 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(AgentProperties.class)
 class AgentConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(AgentConfiguration.class);
+
     @Bean
     Clock clock() {
         return Clock.systemUTC();
@@ -39,13 +44,24 @@ class AgentConfiguration {
     @Bean(destroyMethod = "close")
     Cluster cluster(AgentProperties properties, Clock clock) throws IOException {
         if (properties.mode() == AgentProperties.Mode.SIMULATED) {
-            return new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), clock);
+            return simulatedCluster(properties, clock);
         }
         ApiClient commands = apiClient(properties);
         commands.setReadTimeout((int) TimeUnit.SECONDS.toMillis(30));
         ApiClient watches = apiClient(properties);
         watches.setReadTimeout(0);
         return new KubernetesCluster(commands, watches, Agent.json());
+    }
+
+    private static SimulatedCluster simulatedCluster(AgentProperties properties, Clock clock) {
+        if (properties.simulationDataDir() == null) {
+            log.info("the simulated cluster lives in memory: it starts empty and is forgotten at exit"
+                    + " (platform.agent.simulation-data-dir keeps it)");
+            return new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), clock);
+        }
+        SimulatedClusterFile file = new SimulatedClusterFile(properties.simulationDataDir(), properties.clusterName());
+        log.info("the simulated cluster keeps its state in {}", file.path());
+        return new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), clock, file);
     }
 
     @Bean(destroyMethod = "close")

@@ -1,6 +1,7 @@
 package dev.platform.agent;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -31,6 +32,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param fullReportInterval how often a FULL report (the whole inventory, every platform JobSet) is sent
  *                           unasked: the scheduler notices a JobSet gone from the cluster, or one it does
  *                           not know, on a FULL report only
+ * @param simulationDataDir  simulated mode: the directory where the simulated cluster keeps its JobSets, pods and
+ *                           node pool health (file simulated-cluster-&lt;cluster&gt;.json), so a restarted agent
+ *                           continues where it stopped; unset, the cluster lives in memory and starts empty
  */
 @ConfigurationProperties("platform.agent")
 public record AgentProperties(
@@ -47,7 +51,8 @@ public record AgentProperties(
         @DefaultValue("30") int commandWaitSeconds,
         @DefaultValue("64") int commandWorkers,
         @DefaultValue("10s") Duration heartbeat,
-        @DefaultValue("60s") Duration fullReportInterval) {
+        @DefaultValue("60s") Duration fullReportInterval,
+        Path simulationDataDir) {
 
     public enum Mode {
         KUBERNETES,

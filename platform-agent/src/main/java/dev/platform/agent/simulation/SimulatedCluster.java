@@ -41,6 +41,10 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Time comes from the clock given; {@link #advance()} finishes what is due. Watching starts a
  * ticker that advances every 100 ms; tests with a fixed clock call {@link #advance()} themselves.
+ *
+ * <p>Given a {@link SimulatedClusterFile}, the cluster writes its state there after every change and starts from
+ * it: a restarted agent finds its JobSets running (their pods finish when they would have) and its failed pools
+ * still failed, as an agent restarted in a real cluster does.
  */
 public class SimulatedCluster implements Cluster {
 
@@ -49,6 +53,8 @@ public class SimulatedCluster implements Cluster {
     static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
 
     private final Clock clock;
+    /** Null for a cluster that lives only in memory. */
+    private final SimulatedClusterFile file;
     private final Map<String, ClusterNode> nodes = new LinkedHashMap<>();
     private final Map<String, ObjectNode> jobSets = new LinkedHashMap<>();
     private final Map<String, SimulatedPod> pods = new LinkedHashMap<>();
@@ -79,12 +85,39 @@ public class SimulatedCluster implements Cluster {
     }
 
     public SimulatedCluster(SimulatedClusterLayout layout, Clock clock) {
+        this(layout, clock, null);
+    }
+
+    /** A cluster kept in {@code file}: as it was written there if it was, else as the layout says. */
+    public SimulatedCluster(SimulatedClusterLayout layout, Clock clock, SimulatedClusterFile file) {
         this.clock = clock;
+        this.file = file;
         for (SimulatedClusterLayout.Pool pool : layout.pools()) {
             for (int i = 0; i < pool.nodes(); i++) {
                 ClusterNode node = healthyNode(pool, pool.name() + "-node-" + i);
                 nodes.put(node.name(), node);
             }
+        }
+        if (file != null) {
+            file.read().ifPresent(this::restore);
+        }
+    }
+
+    private void restore(SimulatedClusterFile.State state) {
+        nodes.clear();
+        state.nodes().forEach(node -> nodes.put(node.name(), node));
+        state.jobSets().forEach(jobSet -> jobSets.put(jobSet.path("metadata").path("namespace").asString() + "/"
+                + jobSet.path("metadata").path("name").asString(), jobSet));
+        state.pods().forEach(pod -> updatePod(new SimulatedPod(pod.pod(), pod.jobSetKey(), pod.finishesAt())));
+        podCounter = state.podCounter();
+    }
+
+    /** Writes the state to the file, if the cluster has one: called at the end of every change. */
+    private void persist() {
+        if (file != null) {
+            file.write(new SimulatedClusterFile.State(List.copyOf(nodes.values()), List.copyOf(jobSets.values()),
+                    pods.values().stream().map(p -> new SimulatedClusterFile.Pod(p.pod(), p.jobSetKey(), p.finishesAt()))
+                            .toList(), podCounter));
         }
     }
 
@@ -151,6 +184,7 @@ public class SimulatedCluster implements Cluster {
         if (!created.path("spec").path("suspend").asBoolean(false)) {
             startPods(key);
         }
+        persist();
         return true;
     }
 
@@ -172,6 +206,7 @@ public class SimulatedCluster implements Cluster {
             status(patched).remove("terminalState");
             startPods(key);
         }
+        persist();
         events.jobSetChanged(ClusterJobSet.of(patched));
     }
 
@@ -180,6 +215,7 @@ public class SimulatedCluster implements Cluster {
         String key = namespace + "/" + name;
         if (jobSets.remove(key) != null) {
             removePods(key);
+            persist();
             events.jobSetRemoved(namespace, name);
         }
     }
@@ -212,6 +248,7 @@ public class SimulatedCluster implements Cluster {
             return EvictionOutcome.GONE;
         }
         removePod(namespace + "/" + name);
+        persist();
         return EvictionOutcome.EVICTED;
     }
 
@@ -230,6 +267,7 @@ public class SimulatedCluster implements Cluster {
                 updatePod(pod.withPhase("Failed"));
             }
         }
+        persist();
     }
 
     public synchronized void recoverPool(String pool) {
@@ -239,6 +277,7 @@ public class SimulatedCluster implements Cluster {
             nodes.put(node.name(), healthy);
             events.nodeChanged(healthy);
         }
+        persist();
     }
 
     /**
@@ -291,6 +330,9 @@ public class SimulatedCluster implements Cluster {
                 status(jobSet).put("terminalState", "Completed");
                 events.jobSetChanged(ClusterJobSet.of(jobSet));
             }
+        }
+        if (!touched.isEmpty()) {
+            persist();
         }
     }
 

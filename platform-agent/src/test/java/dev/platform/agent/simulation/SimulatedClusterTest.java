@@ -1,6 +1,7 @@
 package dev.platform.agent.simulation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.platform.agent.Agent;
 import dev.platform.agent.cluster.ClusterPod;
@@ -13,11 +14,14 @@ import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.agent.NodePoolReport;
 import dev.platform.api.agent.WorkloadPhase;
 import dev.platform.agent.testing.MutableClock;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -118,6 +122,36 @@ class SimulatedClusterTest {
         assertThat(SimulatedCluster.runtimeOf(jobSet("x", "u", List.of(), "500ms"))).isEqualTo(Duration.ofMillis(500));
         assertThat(SimulatedCluster.runtimeOf(jobSet("x", "u", List.of(), "3h"))).isEqualTo(Duration.ofHours(3));
         assertThat(SimulatedCluster.runtimeOf(jobSet("x", "u", List.of(), null))).isNull();
+    }
+
+    @Test
+    void aClusterKeptInAFileStartsAgainWithItsJobSetsPodsAndFailedPoolsAndFinishesWhatCameDueMeanwhile(
+            @TempDir Path directory) throws Exception {
+        SimulatedClusterFile file = new SimulatedClusterFile(directory, "sim");
+        SimulatedCluster before = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), clock, file);
+        before.createJobSet(jobSet("forever", "wl-1", List.of("sim-v6e-4x4-0", "sim-v6e-4x4-1"), null));
+        before.createJobSet(jobSet("short", "wl-2", List.of("sim-v6e-4x4-2"), "90s"));
+        before.failPool("sim-v6e-4x4-3");
+        String uid = before.jobSet("default", "forever").orElseThrow().uid();
+        List<ClusterPod> pods = before.podsOf("wl-1");
+        Files.writeString(file.path().resolveSibling(file.path().getFileName() + ".next"), "{\"half\": \"a write cut");
+
+        clock.advance(Duration.ofSeconds(120));
+        SimulatedCluster after = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), clock, file);
+        after.watch(inventory);
+        after.advance();
+
+        assertThat(after.jobSet("default", "forever").orElseThrow().uid()).isEqualTo(uid);
+        assertThat(after.podsOf("wl-1")).isEqualTo(pods).allSatisfy(p -> assertThat(p.phase()).isEqualTo("Running"));
+        assertThat(after.jobSetStates()).extracting(SimulatedCluster.JobSetState::name, SimulatedCluster.JobSetState::terminalState)
+                .containsExactly(tuple("forever", null), tuple("short", "Completed"));
+        assertThat(poolReport("sim-v6e-4x4-3").state()).isEqualTo(HealthState.UNHEALTHY);
+        assertThat(poolReport("sim-v6e-4x4-0").state()).isEqualTo(HealthState.HEALTHY);
+        after.createJobSet(jobSet("next", "wl-3", List.of("sim-v6e-4x4-2"), null));
+        assertThat(after.podsOf("wl-3")).extracting(ClusterPod::name).doesNotContainAnyElementsOf(
+                before.podsOf("wl-2").stream().map(ClusterPod::name).toList());
+        after.close();
+        before.close();
     }
 
     private NodePoolReport poolReport(String pool) {
