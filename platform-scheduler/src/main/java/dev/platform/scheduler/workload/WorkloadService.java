@@ -296,9 +296,13 @@ public class WorkloadService {
         }
     }
 
+    /** A name in use, with what to do next: another name, the old one deleted, or a retry that is one. */
     private static Refusal alreadyExists(WorkloadManifest manifest) {
         return Refusal.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
-                + manifest.name() + "\" already exists", List.of());
+                + manifest.name() + "\" already exists: submit under another name, or delete it first (DELETE"
+                + " /api/v1/namespaces/" + manifest.namespace() + "/workloads/" + manifest.name() + "; its history"
+                + " stays); a retry of the same submission answers the first one when both carry the same"
+                + " Idempotency-Key header", List.of());
     }
 
     /**

@@ -56,7 +56,7 @@ import static org.mockito.BDDMockito.given;
  */
 @WebMvcTest(useDefaultFilters = false, includeFilters = @ComponentScan.Filter(type = FilterType.REGEX, pattern = {
         "dev\\.platform\\.scheduler\\.[a-z]+\\.[A-Za-z]+Controller",
-        "dev\\.platform\\.scheduler\\.web\\.(ApiProblems|RequestBodies|ConsoleOutagePage)",
+        "dev\\.platform\\.scheduler\\.web\\.(ApiProblems|RequestBodies|ConsoleOutagePage|FieldValidationParameter)",
         "dev\\.platform\\.scheduler\\.config\\.ManifestParsing",
         "dev\\.platform\\.web\\.console\\.CallerArguments",
         "dev\\.platform\\.web\\.queue\\.QueuePageController"}),

@@ -111,7 +111,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
                 .andExpect(status().isUnprocessableContent());
         then(submissionWriter).shouldHaveNoInteractions();
 
-        mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "Warn")
+        mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "warn")
                         .contentType("application/yaml").content(MISSPELT_JOB))
                 .andExpect(status().isCreated())
                 .andExpect(header().stringValues("Warning",
@@ -121,7 +121,7 @@ class WorkloadControllerTest extends ControllerSliceTest {
                 .andExpect(jsonPath("$.name").value("train"))
                 .andExpect(jsonPath("$.state").value("Pending"));
 
-        mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "Ignore")
+        mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "IGNORE")
                         .contentType("application/yaml").content(MISSPELT_JOB))
                 .andExpect(status().isCreated())
                 .andExpect(header().doesNotExist("Warning"))
@@ -131,11 +131,11 @@ class WorkloadControllerTest extends ControllerSliceTest {
 
     @Test
     void anUnknownFieldValidationIs400NamingTheValues() throws Exception {
-        mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "strict")
+        mvc.perform(post("/api/v1/namespaces/team-a/workloads").param("fieldValidation", "strictly")
                         .contentType("application/yaml").content(MISSPELT_JOB))
                 .andExpect(status().isBadRequest())
                 .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
-                .andExpect(jsonPath("$.detail").value("fieldValidation must be one of Strict, Warn, Ignore; found 'strict'"));
+                .andExpect(jsonPath("$.detail").value("fieldValidation must be one of Strict, Warn, Ignore; found 'strictly'"));
         then(workloadService).shouldHaveNoInteractions();
     }
 

@@ -12,18 +12,26 @@ import java.time.format.DateTimeFormatter;
  */
 public record RelativeTime(Instant now) {
 
+    /** What reads as "just now"; older, seconds are counted. */
+    static final Duration JUST_NOW = Duration.ofSeconds(10);
     private static final DateTimeFormatter EXACT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter EXACT_MILLIS =
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
-    /** "3 min ago", "in about 25 min", "just now". */
+    /**
+     * "3 min ago", "in about 25 min", "51 s ago", "just now" (under {@link #JUST_NOW}: a stale cluster's last report,
+     * 51 s old, must not read as fresh).
+     */
     public String relative(Instant at) {
         if (at == null) {
             return "";
         }
         Duration d = Duration.between(now, at);
         if (d.abs().compareTo(Duration.ofMinutes(1)) < 0) {
-            return d.isNegative() || d.isZero() ? "just now" : "in under a minute";
+            if (!d.isNegative()) {
+                return d.isZero() ? "just now" : "in under a minute";
+            }
+            return d.negated().compareTo(JUST_NOW) < 0 ? "just now" : d.negated().toSeconds() + " s ago";
         }
         return d.isNegative() ? amount(d.negated()) + " ago" : "in about " + amount(d);
     }

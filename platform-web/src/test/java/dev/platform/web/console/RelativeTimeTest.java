@@ -14,7 +14,8 @@ class RelativeTimeTest {
 
     @Test
     void pastAndFutureTimesReadRelativeToNow() {
-        assertThat(times.relative(NOW.minusSeconds(20))).isEqualTo("just now");
+        assertThat(times.relative(NOW.minusSeconds(5))).isEqualTo("just now");
+        assertThat(times.relative(NOW.minusSeconds(51))).as("a stale cluster's last report").isEqualTo("51 s ago");
         assertThat(times.relative(NOW.plusSeconds(20))).isEqualTo("in under a minute");
         assertThat(times.relative(NOW.minus(Duration.ofMinutes(3)))).isEqualTo("3 min ago");
         assertThat(times.relative(NOW.plus(Duration.ofMinutes(25)))).isEqualTo("in about 25 min");

@@ -70,7 +70,7 @@ class WorkloadPageControllerTest {
                         containsString("title=\"2026-03-01 11:25:00 UTC (range 2026-03-01 11:10:00 UTC to 2026-03-01 11:50:00 UTC)\""),
                         containsString("based on runtimes of similar workloads"),
                         containsString("after 2 workloads in its cohort finish"), containsString("computed"),
-                        containsString("just now"),
+                        containsString(">30 s ago</time>"),
                         containsString("<time datetime=\"2026-03-01T10:00:00Z\" title=\"2026-03-01 10:00:00 UTC\">1 h ago</time>"),
                         containsString("low-priority-job (1000000)"), containsString("<dd>alice</dd>"),
                         containsString("google.com/tpu: 4"), containsString("Not admitted."),

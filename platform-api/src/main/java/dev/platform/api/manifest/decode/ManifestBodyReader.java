@@ -125,7 +125,9 @@ final class ManifestBodyReader {
         } catch (StreamConstraintsException e) {
             throw rejected(Cause.MALFORMED, 0, "JSON nests deeper than " + limits.maxDepth() + " levels");
         } catch (JacksonException e) {
-            throw rejected(Cause.MALFORMED, 0, "JSON syntax error" + at(e.getLocation()) + ": " + problem(e));
+            throw rejected(Cause.MALFORMED, 0, "JSON syntax error" + at(e.getLocation()) + ": " + problem(e)
+                    + (looksLikeYaml(text) ? "; the body looks like YAML: send YAML as Content-Type: application/yaml"
+                    : ""));
         }
         if (root instanceof List<?> items) {
             for (Object item : items) {
@@ -134,6 +136,13 @@ final class ManifestBodyReader {
         } else {
             documents.add(root, "the JSON body must be an object or an array of objects");
         }
+    }
+
+    /** A body sent as JSON that starts as no JSON object or array does, with a key and a colon, as YAML does. */
+    private static boolean looksLikeYaml(String text) {
+        String start = text.stripLeading();
+        return !start.startsWith("{") && !start.startsWith("[") && !start.startsWith("\"")
+                && (start.startsWith("---") || start.matches("(?s)^[A-Za-z_][\\w.-]*\\s*:.*"));
     }
 
     private LoaderOptions loaderOptions() {

@@ -403,6 +403,21 @@ class KubernetesManifestParserTest {
     }
 
     @Test
+    void yamlSentAsJsonIsMalformedJsonThatSaysToSendItAsYaml() {
+        byte[] yaml = bytes("apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\nmetadata: {name: f}\n");
+
+        var rejected = catchThrowableOfType(ManifestRejectedException.class, () -> parser.parse(yaml, Format.JSON));
+
+        assertThat(rejected.errors()).singleElement().extracting(ManifestError::message).asString()
+                .startsWith("JSON syntax error at line 1")
+                .endsWith("; the body looks like YAML: send YAML as Content-Type: application/yaml");
+        var broken = catchThrowableOfType(ManifestRejectedException.class,
+                () -> parser.parse(bytes("{\"kind\": }"), Format.JSON));
+        assertThat(broken.errors()).singleElement().extracting(ManifestError::message).asString()
+                .doesNotContain("YAML");
+    }
+
+    @Test
     void jsonWithADuplicateKeyOrTooDeepIsMalformed() {
         byte[] duplicate = bytes("{\"kind\": \"ResourceFlavor\", \"kind\": \"Cohort\"}");
         byte[] deep = bytes("{\"a\": " + "[".repeat(100) + "]".repeat(100) + "}");
