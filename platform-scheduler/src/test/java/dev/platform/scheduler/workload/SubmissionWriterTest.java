@@ -228,8 +228,13 @@ class SubmissionWriterTest extends PlatformApplicationTest {
 
     @Test
     void aRequestIsAnsweredAsItsOwnTransactionWouldBe() {
-        assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("taken", "lq", "1", null))
-                .status()).isEqualTo(409);
+        PlatformClient.Response taken = api.postYaml("/api/v1/namespaces/team-a/workloads",
+                Manifests.job("taken", "lq", "1", null));
+        assertThat(taken.status()).isEqualTo(409);
+        assertThat(taken.json().get("detail").asString()).as("what to do next").isEqualTo("Job \"team-a/taken\""
+                + " already exists: submit under another name, or delete it first (DELETE"
+                + " /api/v1/namespaces/team-a/workloads/taken; its history stays); a retry of the same submission"
+                + " answers the first one when both carry the same Idempotency-Key header");
         assertThat(writer.submit(parse(Manifests.job("alone", "lq", "1", null)), null, "alice").submitted().created()).isTrue();
         assertThat(api.get("/api/v1/namespaces/team-a/workloads/alone").status()).isEqualTo(200);
         assertThatThrownBy(() -> writer.submit(parse("""
