@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -33,13 +32,21 @@ public class EventRecorder {
     private final String component;
     private final String instance;
     private final MeterRegistry registry;
-    private final Map<String, Written> written = new LinkedHashMap<>(16, 0.75f, true) {
+    private final Map<String, Written> recent = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Written> eldest) {
             return size() > REMEMBERED;
         }
     };
-    private final Map<String, Bucket> buckets = new HashMap<>();
+    /** The rate limit's buckets of the JobSets written on lately; a JobSet idle for long starts full again. */
+    private final Map<String, Bucket> buckets = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Bucket> eldest) {
+            return size() > REMEMBERED;
+        }
+    };
+    /** Added to the time in an Event's name (client-go's {@code <object>.<hex nanoseconds>}): decisions of one instant. */
+    private long sequence;
 
     private record Written(String namespace, String name, int count) {
     }
@@ -87,16 +94,16 @@ public class EventRecorder {
             return;
         }
         try {
-            Written before = written.get(key);
+            Written before = recent.get(key);
             if (before != null && increment(before, at)) {
-                written.put(key, new Written(before.namespace(), before.name(), before.count() + 1));
+                recent.put(key, new Written(before.namespace(), before.name(), before.count() + 1));
                 counter("aggregated").increment();
                 return;
             }
             String name = jobSet.name() + "." + Long.toHexString(at.getEpochSecond() * 1_000_000_000L + at.getNano()
-                    + written.size());
+                    + sequence++);
             cluster.createEvent(event(jobSet, name, type, reason, message, at));
-            written.put(key, new Written(jobSet.namespace(), name, 1));
+            recent.put(key, new Written(jobSet.namespace(), name, 1));
             counter("created").increment();
         } catch (ClusterCallException e) {
             counter("failed").increment();
