@@ -180,8 +180,11 @@ public final class WorkloadObjectStore implements ObjectStore {
         for (int i = 0; i < rows.size(); i++) {
             WorkloadRow row = rows.get(i);
             Map<String, Object> object = json.readValue(manifests.get(row.uid()), OBJECT);
-            object.put("metadata", Objects.withServerMetadata(Objects.map(object, "metadata"), row.uid().toString(),
-                    row.changeSeq(), 1L, row.createdAt()));
+            // the namespace it was submitted to, which a manifest posted to a namespace's URL does not name itself
+            Map<String, Object> metadata = Objects.mapIn(object, "metadata");
+            metadata.put("namespace", row.namespace());
+            object.put("metadata", Objects.withServerMetadata(metadata, row.uid().toString(), row.changeSeq(), 1L,
+                    row.createdAt()));
             Map<String, Object> spec = Objects.mapIn(object, "spec");
             spec.put("suspend", !row.state().holdsQuota() || row.state().isTerminal());
             object.put("status", jobStatuses.of(row, all.get(i)));
