@@ -103,7 +103,11 @@ public record ApiRequest(String method, String group, String version, String res
         return kind.namespaced() ? namespace : null;
     }
 
+    /**
+     * A boolean query parameter as kube-apiserver converts it: given and neither "0" nor "false" in any case is true,
+     * so the Python client's {@code watch=True} watches.
+     */
     static boolean isTrue(String value) {
-        return "true".equals(value) || "1".equals(value);
+        return value != null && !value.equals("0") && !value.equalsIgnoreCase("false");
     }
 }
