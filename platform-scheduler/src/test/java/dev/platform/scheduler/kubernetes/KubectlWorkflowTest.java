@@ -190,6 +190,14 @@ class KubectlWorkflowTest extends PlatformApplicationTest {
                 .contains("jobset.jobset.x-k8s.io/dry-run-trillium created (server dry run)");
         assertThat(kubectl.run("get", "jobset", "dry-run-trillium").output()).contains("not found");
 
+        Path early = Files.writeString(dir.resolve("early.yaml"), SeedManifests.document(SEED, "high-jax-trillium")
+                .replace("name: high-jax-trillium", "name: before-its-queue")
+                .replace("kueue.x-k8s.io/queue-name: default-queue", "kueue.x-k8s.io/queue-name: later-queue"));
+        assertThat(kubectl.ok("apply", "-f", early.toString())).as("accepted before its LocalQueue, with a warning")
+                .contains("jobset.jobset.x-k8s.io/before-its-queue created", "Warning:", "later-queue");
+        assertThat(api.get("/api/v1/namespaces/default/workloads/before-its-queue").json().at("/pendingReason/code")
+                .asString()).isEqualTo("LocalQueueNotFound");
+
         assertThat(kubectl.ok("patch", "cq", "tpu-training-cq", "--type=merge", "-p", "{\"spec\":{\"stopPolicy\":\"Hold\"}}"))
                 .contains("clusterqueue.kueue.x-k8s.io/tpu-training-cq patched");
         assertThat(kubectl.ok("get", "cq", "tpu-training-cq", "-o", "jsonpath={.spec.stopPolicy}")).isEqualTo("Hold");
