@@ -4,22 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
-import dev.platform.agent.cluster.KubernetesCluster;
-import dev.platform.agent.leadership.SoleReplica;
 import dev.platform.agent.testing.FakeScheduler;
+import dev.platform.agent.testing.MockClusterAgent;
 import dev.platform.agent.testing.MockKubernetes;
 import dev.platform.api.agent.AgentDecision;
 import dev.platform.api.agent.AgentProtocol;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -36,23 +34,19 @@ class DecisionEventsTest {
 
     private final JsonMapper json = Agent.json();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private MockKubernetes kube;
-    private FakeScheduler scheduler;
-    private Agent agent;
+    private final MockClusterAgent cluster;
+    private final MockKubernetes kube;
+    private final FakeScheduler scheduler;
 
-    @BeforeEach
-    void start() throws Exception {
-        kube = new MockKubernetes();
-        scheduler = new FakeScheduler();
+    DecisionEventsTest() throws IOException {
+        cluster = new MockClusterAgent();
+        kube = cluster.kube;
+        scheduler = cluster.scheduler;
     }
 
     @AfterEach
     void stop() {
-        if (agent != null) {
-            agent.close();
-        }
-        scheduler.close();
-        kube.close();
+        cluster.close();
     }
 
     @Test
@@ -62,9 +56,7 @@ class DecisionEventsTest {
         Instant queued = Instant.parse("2026-01-01T10:00:00Z");
         scheduler.decide(decision(1, "train", train, "Normal", "Pending", "decided before the agent led", queued));
 
-        agent = new Agent(scheduler.settings("agent-1"), new KubernetesCluster(kube.apiClient(), kube.apiClient(), json),
-                new SoleReplica(), Clock.systemUTC(), registry);
-        agent.start();
+        cluster.start(registry);
         await().atMost(PATIENCE).until(() -> scheduler.decisionQueries().contains("after=1"));
 
         String waiting = "insufficient unused quota for google.com/tpu in flavor tpu-v6e-slice, 32 more needed"

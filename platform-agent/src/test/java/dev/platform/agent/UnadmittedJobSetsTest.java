@@ -3,21 +3,19 @@ package dev.platform.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.platform.agent.cluster.KubernetesCluster;
-import dev.platform.agent.leadership.SoleReplica;
 import dev.platform.agent.testing.FakeScheduler;
+import dev.platform.agent.testing.MockClusterAgent;
 import dev.platform.agent.testing.MockKubernetes;
 import dev.platform.api.agent.AdoptionSubmission;
 import dev.platform.api.agent.AgentProtocol;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -35,23 +33,19 @@ class UnadmittedJobSetsTest {
 
     private final JsonMapper json = Agent.json();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private MockKubernetes kube;
-    private FakeScheduler scheduler;
-    private Agent agent;
+    private final MockClusterAgent cluster;
+    private final MockKubernetes kube;
+    private final FakeScheduler scheduler;
 
-    @BeforeEach
-    void start() throws Exception {
-        kube = new MockKubernetes();
-        scheduler = new FakeScheduler();
+    UnadmittedJobSetsTest() throws IOException {
+        cluster = new MockClusterAgent();
+        kube = cluster.kube;
+        scheduler = cluster.scheduler;
     }
 
     @AfterEach
     void stop() {
-        if (agent != null) {
-            agent.close();
-        }
-        scheduler.close();
-        kube.close();
+        cluster.close();
     }
 
     @Test
@@ -63,9 +57,7 @@ class UnadmittedJobSetsTest {
         createRunning("unqueued", Map.of(), Map.of(), 1);
         kube.refuseEvictions("bypass-0", 1);
 
-        agent = new Agent(scheduler.settings("agent-1"), new KubernetesCluster(kube.apiClient(), kube.apiClient(), json),
-                new SoleReplica(), Clock.systemUTC(), registry);
-        agent.start();
+        cluster.start(registry);
 
         AdoptionSubmission submission = await().atMost(PATIENCE).until(() -> scheduler.reports().stream()
                 .flatMap(r -> r.submissions().stream()).filter(s -> s.name().equals("bypass")).findFirst(),
