@@ -42,7 +42,10 @@ class NodePoolPageControllerTest {
                         containsString("<a href=\"/namespaces/default/workloads/high-jax-trillium\">default/high-jax-trillium</a>"),
                         containsString("<span>pool-2-node-0</span>: <strong>Unhealthy</strong>"),
                         containsString("(NOT_READY)"), containsString("(MAINTENANCE_SCHEDULED)"),
-                        containsString("4 nodes · 16 chips"), containsString("aria-current=\"page\">Node pools"))));
+                        containsString("4 nodes · 16 chips"), containsString("aria-current=\"page\">Node pools"))))
+                .andExpect(content().string(allOf(matchesPattern("(?s).*data-pool=\"pool-2\">.*?<li class=\"muted\">nothing"
+                        + " runs here: unusable until it heals</li>.*"),
+                        matchesPattern("(?s).*data-pool=\"pool-9\">.*?<li class=\"muted\">free</li>.*"))));
     }
 
     @Test
