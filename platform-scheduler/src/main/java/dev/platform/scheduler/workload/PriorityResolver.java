@@ -57,8 +57,8 @@ public class PriorityResolver {
         if (workload.workloadPriorityClassName() != null) {
             return new ResolvedPriority(workload.workloadPriorityClassName(),
                     configuration.priorityValue("WorkloadPriorityClass", workload.workloadPriorityClassName())
-                            .orElseThrow(() -> missing("WorkloadPriorityClass", workload.workloadPriorityClassName(),
-                                    "metadata.labels.kueue.x-k8s.io/priority-class")));
+                            .orElseThrow(() -> missingWorkloadPriorityClass(workload.workloadPriorityClassName(),
+                                    configuration)));
         }
         if (workload.priorityClassName() != null) {
             return new ResolvedPriority(workload.priorityClassName(),
@@ -74,6 +74,24 @@ public class PriorityResolver {
                 .orElse(new ResolvedPriority(null, 0));
     }
 
+
+    /**
+     * The label {@code kueue.x-k8s.io/priority-class} names a WorkloadPriorityClass; when it names a PriorityClass
+     * (scheduling.k8s.io) instead, as Kueue users mix the two up, the refusal says which kind it named and the two
+     * ways out.
+     */
+    private static Refusal missingWorkloadPriorityClass(String name, QueueConfiguration configuration) {
+        String path = "metadata.labels.kueue.x-k8s.io/priority-class";
+        if (configuration.priorityValue("PriorityClass", name).isEmpty()) {
+            return missing("WorkloadPriorityClass", name, path);
+        }
+        String message = "WorkloadPriorityClass \"" + name + "\" not found: \"" + name + "\" is a PriorityClass"
+                + " (scheduling.k8s.io/v1), which the label kueue.x-k8s.io/priority-class does not name; set"
+                + " priorityClassName: " + name + " in the pod templates instead, or have an Admin apply a"
+                + " WorkloadPriorityClass (kueue.x-k8s.io) named " + name;
+        return new Refusal(Refusal.Kind.Invalid, "Invalid workload", message,
+                List.of(Map.of("document", 0, "path", path, "message", message)));
+    }
 
     private static Refusal missing(String kind, String name, String path) {
         return new Refusal(Refusal.Kind.Invalid, "Invalid workload",

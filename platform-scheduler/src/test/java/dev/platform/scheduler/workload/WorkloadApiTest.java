@@ -315,6 +315,21 @@ class WorkloadApiTest extends PlatformApplicationTest {
     }
 
     @Test
+    void thePriorityClassLabelNamingAPriorityClassSaysWhichKindItNamedAndWhatToDo() {
+        api.postYaml("/api/v1/manifests", Manifests.priorityClass("high", 100));
+
+        Response refused = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("train", "lq", "1", null)
+                .replace("{kueue.x-k8s.io/queue-name: lq}", "{kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/priority-class: high}"));
+
+        assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+        assertThat(refused.json().at("/errors/0/path").asString()).isEqualTo("metadata.labels.kueue.x-k8s.io/priority-class");
+        assertThat(refused.json().at("/errors/0/message").asString()).isEqualTo("WorkloadPriorityClass \"high\" not"
+                + " found: \"high\" is a PriorityClass (scheduling.k8s.io/v1), which the label"
+                + " kueue.x-k8s.io/priority-class does not name; set priorityClassName: high in the pod templates instead,"
+                + " or have an Admin apply a WorkloadPriorityClass (kueue.x-k8s.io) named high");
+    }
+
+    @Test
     void cancellingFreesTheQuotaAndIsOnTheTimeline() {
         api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("big", "lq", "4", null));
         await().atMost(Duration.ofSeconds(20)).until(
