@@ -6,7 +6,10 @@ import dev.platform.scheduler.config.AppliedObjects;
 import dev.platform.scheduler.config.ConfigurationService;
 import dev.platform.scheduler.config.ManifestApplication;
 import dev.platform.scheduler.kubernetes.registry.Access;
+import dev.platform.scheduler.kubernetes.registry.CoreSchemas;
+import dev.platform.scheduler.kubernetes.registry.JobSchemas;
 import dev.platform.scheduler.kubernetes.registry.KindRegistry;
+import dev.platform.scheduler.kubernetes.registry.KueueSchemas;
 import dev.platform.scheduler.kubernetes.registry.ObjectStore;
 import dev.platform.scheduler.kubernetes.registry.Objects;
 import dev.platform.scheduler.kubernetes.registry.PrinterColumn;
@@ -40,6 +43,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 import static dev.platform.scheduler.kubernetes.registry.PrinterColumn.age;
 import static dev.platform.scheduler.kubernetes.registry.PrinterColumn.column;
@@ -70,13 +74,11 @@ class ServedKinds {
         List<ResourceKind> kinds = new ArrayList<>();
 
         kinds.add(kueue(Kind.RESOURCE_FLAVOR, "resourceflavors", "resourceflavor", List.of("flavor", "flavors", "rf"),
-                List.of(age()), views, config, "ResourceFlavor is the Schema for the resourceflavors API: the"
-                        + " node labels, taints and tolerations of one kind of capacity."));
+                List.of(age()), views, config, KueueSchemas::resourceFlavor));
         kinds.add(kueue(Kind.COHORT, "cohorts", "cohort", List.of(), List.of(
                         column("Parent", "string", ".spec.parentName", "The cohort this cohort borrows from and lends to"),
                         age()),
-                views, config, "Cohort is the Schema for the cohorts API: ClusterQueues that borrow from and lend to"
-                        + " one another, with quota of its own and a parent."));
+                views, config, KueueSchemas::cohort));
         kinds.add(kueue(Kind.CLUSTER_QUEUE, "clusterqueues", "clusterqueue", List.of("cq"), List.of(
                         column("Cohort", "string", ".spec.cohortName", "Cohort that this ClusterQueue belongs to"),
                         wide("Strategy", "string", ".spec.queueingStrategy",
@@ -84,20 +86,17 @@ class ServedKinds {
                         column("Pending Workloads", "integer", ".status.pendingWorkloads", "Number of pending workloads"),
                         wide("Admitted Workloads", "integer", ".status.admittedWorkloads",
                                 "Number of admitted workloads that haven't finished yet")),
-                views, config, "ClusterQueue is the Schema for the clusterQueue API: quota per flavor and resource,"
-                        + " how workloads are ordered and whom they may preempt."));
+                views, config, KueueSchemas::clusterQueue));
         kinds.add(kueue(Kind.LOCAL_QUEUE, "localqueues", "localqueue", List.of("queue", "queues", "lq"), List.of(
                         column("ClusterQueue", "string", ".spec.clusterQueue", "Backing ClusterQueue"),
                         column("Pending Workloads", "integer", ".status.pendingWorkloads", "Number of pending workloads"),
                         column("Admitted Workloads", "integer", ".status.admittedWorkloads",
                                 "Number of admitted workloads that haven't finished yet.")),
-                views, config, "LocalQueue is the Schema for the localQueues API: the queue of a namespace that its"
-                        + " workloads name, backed by a ClusterQueue."));
+                views, config, KueueSchemas::localQueue));
         kinds.add(kueue(Kind.WORKLOAD_PRIORITY_CLASS, "workloadpriorityclasses", "workloadpriorityclass",
                 List.of("wpc"), List.of(column("Value", "integer", ".value", "Value of workloadPriorityClass's Priority"),
                         age()),
-                views, config, "WorkloadPriorityClass is the Schema for the workloadPriorityClass API: a priority"
-                        + " for workloads that is not that of their pods."));
+                views, config, KueueSchemas::workloadPriorityClass));
 
         kinds.add(kueue(Kind.ADMISSION_CHECK, "admissionchecks", "admissioncheck", List.of(), List.of(age()), views,
                 config, "AdmissionCheck is the Schema for the admissionchecks API: a gate a workload must pass, after"
@@ -117,11 +116,7 @@ class ServedKinds {
                 column("Admitted", "string", ".status.conditions[?(@.type=='Admitted')].status", "Admission status"),
                 column("Finished", "string", ".status.conditions[?(@.type=='Finished')].status", "Workload finished"),
                 column("Age", "date", ".metadata.creationTimestamp", "Time this workload was created")),
-                Schemas.specAndStatus("Workload is the Schema for the workloads API: the unit of admission, one per"
-                        + " JobSet or Job, with the quota it reserved and why it waits.", "WorkloadSpec defines the"
-                        + " desired state of Workload", "WorkloadStatus defines the observed state of Workload;"
-                        + " besides Kueue's fields, pendingReason, positionInClusterQueue, positionInLocalQueue and"
-                        + " forecast say where it stands and when it is expected to be admitted."),
+                KueueSchemas::workload,
                 new KueueWorkloadStore(workloads, statuses, updates, kueueWorkloads), Access.namespaced(),
                 ServedKinds::convertKueue, List.of("status")));
 
@@ -134,9 +129,7 @@ class ServedKinds {
                         "JobSet completed"),
                 column("Suspended", "string", ".spec.suspend", "JobSet suspended"),
                 age()),
-                Schemas.specAndStatus("JobSet is the Schema for the jobsets API: replicated jobs run as one unit.",
-                        "JobSetSpec defines the desired state of JobSet", "JobSetStatus defines the observed state of"
-                                + " JobSet"),
+                Schemas.inEveryVersion(JobSchemas.jobSet()),
                 new WorkloadObjectStore("JobSet", workloadStores), Access.namespaced(), ServedKinds::sameShape,
                 List.of("status")));
         kinds.add(new ResourceKind("batch", List.of("v1"), "Job", "jobs", "job", true, List.of(), List.of("all"),
@@ -146,8 +139,7 @@ class ServedKinds {
                         ServedKinds::jobCompletions),
                 column("Duration", "string", ".status.duration", "Time the job ran"),
                 age()),
-                Schemas.specAndStatus("Job represents the configuration of a single job.", "Specification of the"
-                        + " desired behavior of a job.", "Current status of a job."),
+                Schemas.inEveryVersion(JobSchemas.job()),
                 new WorkloadObjectStore("Job", workloadStores), Access.namespaced(), ServedKinds::sameShape,
                 List.of("status")));
 
@@ -157,23 +149,15 @@ class ServedKinds {
                         column("Global-Default", "boolean", ".globalDefault", "Whether it is the default"),
                         age(),
                         column("PreemptionPolicy", "string", ".preemptionPolicy", "The policy for preempting pods")),
-                Schemas.kind("PriorityClass defines mapping from a priority class name to the priority integer"
-                        + " value.", Map.of("value", Schemas.integer("The value of this priority class."),
-                        "globalDefault", Schemas.bool("Whether this class is the default for pods without one."),
-                        "description", Schemas.string("When this priority class should be used."),
-                        "preemptionPolicy", Schemas.string("Never or PreemptLowerPriority."))),
+                Schemas.inEveryVersion(CoreSchemas.priorityClass()),
                 views, config, Access.configuration()));
         kinds.add(config(Kind.NAMESPACE, "", List.of("v1"), "namespaces", "namespace", List.of("ns"), List.of(),
                 List.of(column("Status", "string", ".status.phase", "The phase of the namespace"), age()),
-                Schemas.specAndStatus("Namespace provides a scope for Names; here a label source for ClusterQueue"
-                        + " namespace selectors.", "Spec defines the behavior of the Namespace.",
-                        "Status describes the current status of a Namespace."),
+                Schemas.inEveryVersion(CoreSchemas.namespace()),
                 views, config, Access.configuration()));
         kinds.add(config(Kind.TEAM, "platform.dev", List.of("v1"), "teams", "team", List.of(), List.of(),
                 List.of(column("Namespaces", "string", ".spec.namespaces", "The namespaces the team owns"), age()),
-                Schemas.specAndStatus("Team is the platform's own: the namespaces a team owns and its members with"
-                        + " their roles (Engineer, TeamLead).", "The team's namespaces, members and allowed priority"
-                        + " classes.", "Not used."),
+                Schemas.inEveryVersion(CoreSchemas.team()),
                 views, config, Access.configuration()));
 
         kinds.add(new ResourceKind("", List.of("v1"), "Event", "events", "event", true, List.of("ev"), List.of(),
@@ -185,11 +169,7 @@ class ServedKinds {
                                 event -> Objects.map(event, "involvedObject").get("kind").toString().toLowerCase()
                                         + "/" + Objects.map(event, "involvedObject").get("name")),
                         column("Message", "string", ".message", "What happened")),
-                Schemas.kind("Event is a report of an event somewhere in the cluster: here, of each workload's"
-                        + " timeline.", Map.of("involvedObject", Schemas.open("The object this event is about."),
-                        "reason", Schemas.string("Why the action was taken, in one word."),
-                        "message", Schemas.string("A human-readable description."),
-                        "type", Schemas.string("Normal or Warning."))),
+                Schemas.inEveryVersion(CoreSchemas.event()),
                 new EventStore(workloads), Access.readOnlyNamespaced(), ServedKinds::sameShape, List.of()));
         for (boolean local : List.of(false, true)) {
             kinds.add(new ResourceKind("visibility.kueue.x-k8s.io", KUEUE_VERSIONS, local ? "LocalQueue" : "ClusterQueue",
@@ -201,9 +181,9 @@ class ServedKinds {
                     List.of("pendingworkloads")));
         }
         kinds.add(review("SelfSubjectAccessReview", "selfsubjectaccessreviews", "selfsubjectaccessreview",
-                new AccessReviewStore(false, self::get)));
+                CoreSchemas.selfSubjectAccessReview(), new AccessReviewStore(false, self::get)));
         kinds.add(review("SelfSubjectRulesReview", "selfsubjectrulesreviews", "selfsubjectrulesreview",
-                new AccessReviewStore(true, self::get)));
+                CoreSchemas.selfSubjectRulesReview(), new AccessReviewStore(true, self::get)));
 
         KindRegistry registry = new KindRegistry(kinds);
         self.set(registry);
@@ -212,15 +192,10 @@ class ServedKinds {
 
     private static ResourceKind kueue(Kind kind, String plural, String singular, List<String> shortNames,
                                       List<PrinterColumn> columns, ConfigViews views,
-                                      ConfigObjectStore.ConfigStoreDependencies config, String description) {
+                                      ConfigObjectStore.ConfigStoreDependencies config,
+                                      Function<String, Map<String, Object>> schema) {
         return new ResourceKind("kueue.x-k8s.io", KUEUE_VERSIONS, kind.manifestName(), plural, singular,
-                kind.namespaced(), shortNames, KUEUE_CATEGORY, Verb.READ_WRITE, columns,
-                kind == Kind.WORKLOAD_PRIORITY_CLASS
-                        ? Schemas.kind(description, Map.of("value", Schemas.integer("Value is the priority of workloads"
-                        + " of this class."), "description", Schemas.string("Description is an arbitrary string.")))
-                        : Schemas.specAndStatus(description, kind.manifestName() + "Spec defines the desired state of "
-                        + kind.manifestName(), kind.manifestName() + "Status defines the observed state of "
-                        + kind.manifestName()),
+                kind.namespaced(), shortNames, KUEUE_CATEGORY, Verb.READ_WRITE, columns, schema,
                 new ConfigObjectStore(kind, views.of(kind), config, o -> convertKueue(o, "v1beta2")),
                 kind == Kind.LOCAL_QUEUE ? Access.localQueues() : Access.configuration(),
                 ServedKinds::convertKueue, List.of(Kind.CLUSTER_QUEUE, Kind.LOCAL_QUEUE, Kind.COHORT,
@@ -229,7 +204,7 @@ class ServedKinds {
 
     private static ResourceKind config(Kind kind, String group, List<String> versions, String plural, String singular,
                                        List<String> shortNames, List<String> categories, List<PrinterColumn> columns,
-                                       Map<String, Object> schema, ConfigViews views,
+                                       Function<String, Map<String, Object>> schema, ConfigViews views,
                                        ConfigObjectStore.ConfigStoreDependencies config, Access access) {
         BiFunction<Map<String, Object>, String, Map<String, Object>> conversion = ServedKinds::sameShape;
         return new ResourceKind(group, versions, kind.manifestName(), plural, singular, kind.namespaced(), shortNames,
@@ -238,10 +213,10 @@ class ServedKinds {
                 conversion, List.of());
     }
 
-    private static ResourceKind review(String kind, String plural, String singular, ObjectStore store) {
+    private static ResourceKind review(String kind, String plural, String singular, Map<String, Object> schema,
+                                       ObjectStore store) {
         return new ResourceKind("authorization.k8s.io", List.of("v1"), kind, plural, singular, false, List.of(),
-                List.of(), Set.of(Verb.create), List.of(), Schemas.specAndStatus(kind + " checks whether the current"
-                + " user can perform an action.", "What is asked.", "The answer."), store, Access.anyCaller(),
+                List.of(), Set.of(Verb.create), List.of(), Schemas.inEveryVersion(schema), store, Access.anyCaller(),
                 ServedKinds::sameShape, List.of());
     }
 

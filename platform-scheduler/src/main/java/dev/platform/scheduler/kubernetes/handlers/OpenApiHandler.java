@@ -163,7 +163,7 @@ public final class OpenApiHandler {
     }
 
     private static Map<String, Object> schema(ResourceKind kind, String version) {
-        Map<String, Object> schema = new LinkedHashMap<>(kind.schema());
+        Map<String, Object> schema = new LinkedHashMap<>(kind.schemaIn(version));
         schema.put("x-kubernetes-group-version-kind", List.of(Map.of("group", kind.group(), "version", version,
                 "kind", kind.kind())));
         return schema;

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * One served resource: everything discovery, OpenAPI, Tables, authorization and the verb handlers need to know of it.
@@ -12,14 +13,14 @@ import java.util.function.BiFunction;
  *
  * @param versions   the versions served, the preferred (storage) one first
  * @param columns    the columns of {@code kubectl get}; the NAME column comes first without being listed
- * @param schema     the OpenAPI v3 schema of the object in the preferred version (descriptions for
- *                   {@code kubectl explain})
+ * @param schema     the OpenAPI v3 schema of the object in a served version (descriptions for
+ *                   {@code kubectl explain}); versions differ where the kind's own API does
  * @param conversion turns an object of the preferred version into the asked one, and back (target version given)
  * @param subresources served subresources besides the object itself ({@code status})
  */
 public record ResourceKind(String group, List<String> versions, String kind, String plural, String singular,
                            boolean namespaced, List<String> shortNames, List<String> categories, Set<Verb> verbs,
-                           List<PrinterColumn> columns, Map<String, Object> schema, ObjectStore store, Access access,
+                           List<PrinterColumn> columns, Function<String, Map<String, Object>> schema, ObjectStore store, Access access,
                            BiFunction<Map<String, Object>, String, Map<String, Object>> conversion,
                            List<String> subresources) {
 
@@ -53,6 +54,11 @@ public record ResourceKind(String group, List<String> versions, String kind, Str
 
     public boolean serves(Verb verb) {
         return verbs.contains(verb);
+    }
+
+    /** The OpenAPI v3 schema of the object in {@code version}. */
+    public Map<String, Object> schemaIn(String version) {
+        return schema.apply(version);
     }
 
     /** The object converted from the preferred version to {@code version}. */

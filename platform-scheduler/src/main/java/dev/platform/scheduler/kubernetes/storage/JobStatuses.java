@@ -53,12 +53,12 @@ final class JobStatuses {
         List<Map<String, Object>> conditions = new ArrayList<>();
         WorkloadState state = row.state();
         if (state == WorkloadState.Finished) {
-            conditions.add(condition("Complete", "True", null, null, row.finishedAt()));
+            conditions.add(jobCondition("Complete", "True", null, null, row.finishedAt()));
         } else if (state == WorkloadState.Failed) {
-            conditions.add(condition("Failed", "True", "BackoffLimitExceeded", "Job has reached the specified backoff"
+            conditions.add(jobCondition("Failed", "True", "BackoffLimitExceeded", "Job has reached the specified backoff"
                     + " limit", row.finishedAt()));
         } else if (!state.holdsQuota()) {
-            conditions.add(condition("Suspended", "True", "JobSuspended", "Job suspended", row.createdAt()));
+            conditions.add(jobCondition("Suspended", "True", "JobSuspended", "Job suspended", row.createdAt()));
         }
         if (!conditions.isEmpty()) {
             status.put("conditions", conditions);
@@ -80,12 +80,22 @@ final class JobStatuses {
         return row.podSets().isEmpty() ? 1 : row.podSets().get(0).count();
     }
 
+    /** A batch/v1 JobCondition: a metav1.Condition's fields and lastProbeTime. */
+    private static Map<String, Object> jobCondition(String type, String status, String reason, String message,
+                                                    Instant at) {
+        Map<String, Object> condition = condition(type, status, reason, message, at);
+        if (at != null) {
+            condition.put("lastProbeTime", Objects.timestamp(at));
+        }
+        return condition;
+    }
+
+    /** A metav1.Condition, as JobSet writes its conditions. */
     static Map<String, Object> condition(String type, String status, String reason, String message, Instant at) {
         Map<String, Object> condition = new LinkedHashMap<>();
         condition.put("type", type);
         condition.put("status", status);
         if (at != null) {
-            condition.put("lastProbeTime", Objects.timestamp(at));
             condition.put("lastTransitionTime", Objects.timestamp(at));
         }
         if (reason != null) {
