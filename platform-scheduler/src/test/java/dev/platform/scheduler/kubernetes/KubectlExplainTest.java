@@ -9,13 +9,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -25,8 +22,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * and prints Kueue's and JobSet's fields with their descriptions, in the version asked for.
  */
 class KubectlExplainTest extends PlatformApplicationTest {
-
-    private static final Path KUBECTLS = Path.of("/usr/lib/google-cloud-sdk/bin");
 
     @Value("${" + HttpsEndpoint.LOCAL_PORT_PROPERTY + "}")
     int httpsPort;
@@ -78,42 +73,12 @@ class KubectlExplainTest extends PlatformApplicationTest {
 
     /** kubectl's explanation with its lines joined: the words, not where kubectl wraps them. */
     private String explain(String version, String... arguments) throws Exception {
-        Path kubectl = KUBECTLS.resolve("kubectl." + version);
-        assumeTrue(Files.isExecutable(kubectl), kubectl + " is not installed: kubectl explain with kubectl " + version
-                + " is skipped");
-        Path kubeconfig = kubeconfig();
-        List<String> command = new ArrayList<>(List.of(kubectl.toString(), "--kubeconfig=" + kubeconfig, "explain"));
+        assumeTrue(Files.isExecutable(Kubectl.binary(version)), Kubectl.binary(version) + " is not installed:"
+                + " kubectl explain with kubectl " + version + " is skipped");
+        Kubectl kubectl = Kubectl.of(version, dir, "https://127.0.0.1:" + httpsPort + "/k8s",
+                https.authorityPem().orElseThrow(), TestIdentity.ADMIN_TOKEN, "default");
+        List<String> command = new ArrayList<>(List.of("explain"));
         command.addAll(List.of(arguments));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().keySet().removeIf(name -> name.toLowerCase().endsWith("_proxy"));
-        builder.environment().put("KUBECACHEDIR", dir.resolve("cache-" + version).toString());
-        Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("kubectl explain ended").isTrue();
-        assertThat(process.exitValue()).as("kubectl %s said:%n%s", String.join(" ", command), output).isZero();
-        return output.replaceAll("\\s+", " ");
-    }
-
-    private Path kubeconfig() throws Exception {
-        return Files.writeString(dir.resolve("kubeconfig"), """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: platform
-                  cluster:
-                    server: https://127.0.0.1:%d/k8s
-                    certificate-authority-data: %s
-                users:
-                - name: admin
-                  user:
-                    token: %s
-                contexts:
-                - name: platform
-                  context:
-                    cluster: platform
-                    user: admin
-                current-context: platform
-                """.formatted(httpsPort, Base64.getEncoder().encodeToString(https.authorityPem().orElseThrow()
-                .getBytes(StandardCharsets.US_ASCII)), TestIdentity.ADMIN_TOKEN));
+        return kubectl.ok(command.toArray(String[]::new)).replaceAll("\\s+", " ");
     }
 }
