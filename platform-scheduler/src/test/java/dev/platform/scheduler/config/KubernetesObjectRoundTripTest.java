@@ -17,9 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * kind, metadata, and spec and status where the kind has them) that {@code POST /api/v1/manifests} takes back as
  * {@code unchanged}; a workload too, after its priority and active flag changed.
  */
-class KubernetesObjectRoundTripTest extends PlatformApplicationTest {
+public class KubernetesObjectRoundTripTest extends PlatformApplicationTest {
 
-    static final String CONFIGURATION = """
+    public static final String CONFIGURATION = """
             apiVersion: v1
             kind: Namespace
             metadata: {name: team-a, labels: {team: ml}}
@@ -111,7 +111,7 @@ class KubernetesObjectRoundTripTest extends PlatformApplicationTest {
             description: high priority
             """;
 
-    static final String WORKLOADS = """
+    public static final String WORKLOADS = """
             apiVersion: jobset.x-k8s.io/v1alpha2
             kind: JobSet
             metadata:

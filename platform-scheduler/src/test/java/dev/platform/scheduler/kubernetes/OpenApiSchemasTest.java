@@ -1,5 +1,6 @@
 package dev.platform.scheduler.kubernetes;
 
+import dev.platform.scheduler.config.KubernetesObjectRoundTripTest;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.SeedManifests;
@@ -132,12 +133,47 @@ class OpenApiSchemasTest extends PlatformApplicationTest {
         PlatformClient.Response applied = api.postYaml("/api/v1/manifests",
                 SeedManifests.read("seed-kueue-and-hotswap.yaml"));
         assertThat(applied.status()).as(applied.body()).isLessThan(300);
+
         List<String> problems = new ArrayList<>();
-        List<String> lists = List.of("/apis/kueue.x-k8s.io/v1beta2/clusterqueues",
+        int served = checkServed(List.of("/apis/kueue.x-k8s.io/v1beta2/clusterqueues",
                 "/apis/kueue.x-k8s.io/v1beta1/clusterqueues", "/apis/kueue.x-k8s.io/v1beta2/localqueues",
                 "/apis/kueue.x-k8s.io/v1beta2/resourceflavors", "/apis/kueue.x-k8s.io/v1beta2/workloads",
                 "/apis/kueue.x-k8s.io/v1beta1/workloads", "/apis/jobset.x-k8s.io/v1alpha2/jobsets",
-                "/apis/scheduling.k8s.io/v1/priorityclasses", "/api/v1/namespaces");
+                "/apis/scheduling.k8s.io/v1/priorityclasses", "/api/v1/events"), problems);
+
+        assertThat(served).as("objects served").isGreaterThanOrEqualTo(10);
+        assertThat(problems).isEmpty();
+    }
+
+    /** Every kind and most of Kueue's fields: cohorts, selectors, fungibility, preemption, limits, a raw Workload. */
+    @Test
+    void aConfigurationWithMostFieldsConformsAsWrittenAndAsServed() {
+        List<String> problems = new ArrayList<>();
+        String written = KubernetesObjectRoundTripTest.CONFIGURATION + "---\n"
+                + KubernetesObjectRoundTripTest.WORKLOADS;
+        for (Object document : new Yaml().loadAll(written)) {
+            Map<String, Object> object = cast(document);
+            checkConforms("written " + object.get("kind"), object, problems);
+        }
+        assertThat(api.postYaml("/api/v1/manifests", KubernetesObjectRoundTripTest.CONFIGURATION).status())
+                .isEqualTo(200);
+        assertThat(api.postYaml("/api/v1/manifests", KubernetesObjectRoundTripTest.WORKLOADS).status())
+                .isEqualTo(200);
+
+        int served = checkServed(List.of("/apis/kueue.x-k8s.io/v1beta2/cohorts",
+                "/apis/kueue.x-k8s.io/v1beta1/cohorts", "/apis/kueue.x-k8s.io/v1beta2/clusterqueues",
+                "/apis/kueue.x-k8s.io/v1beta1/clusterqueues",
+                "/apis/kueue.x-k8s.io/v1beta1/localqueues", "/apis/kueue.x-k8s.io/v1beta2/resourceflavors",
+                "/apis/kueue.x-k8s.io/v1beta2/workloadpriorityclasses", "/apis/kueue.x-k8s.io/v1beta2/workloads",
+                "/apis/jobset.x-k8s.io/v1alpha2/jobsets", "/apis/scheduling.k8s.io/v1/priorityclasses",
+                "/apis/platform.dev/v1/teams", "/api/v1/namespaces"), problems);
+
+        assertThat(served).as("objects served").isGreaterThanOrEqualTo(16);
+        assertThat(problems).isEmpty();
+    }
+
+    /** Checks every object of the lists against its schema; how many there were. */
+    private int checkServed(List<String> lists, List<String> problems) {
         int checked = 0;
         for (String list : lists) {
             PlatformClient.Response response = api.get("/k8s" + list);
@@ -152,9 +188,7 @@ class OpenApiSchemasTest extends PlatformApplicationTest {
                 checked++;
             }
         }
-
-        assertThat(checked).as("objects served").isGreaterThanOrEqualTo(lists.size());
-        assertThat(problems).isEmpty();
+        return checked;
     }
 
     // --- reading the served documents

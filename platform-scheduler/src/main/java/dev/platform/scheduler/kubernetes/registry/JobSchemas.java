@@ -29,8 +29,8 @@ public final class JobSchemas {
     }
 
     public static Map<String, Object> jobSet() {
-        return kind("JobSet is the Schema for the jobsets API: groups of identical Jobs (replicated jobs) run, restarted"
-                + " and finished as one unit, as a multi-slice TPU training run is.", fields(
+        return kind("JobSet is the Schema for the jobsets API: groups of identical Jobs (replicated jobs) run,"
+                + " restarted and finished as one unit, as a multi-slice TPU training run is.", fields(
                 "spec", jobSetSpec(),
                 "status", jobSetStatus()));
     }

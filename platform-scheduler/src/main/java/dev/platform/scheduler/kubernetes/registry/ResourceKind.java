@@ -20,7 +20,8 @@ import java.util.function.Function;
  */
 public record ResourceKind(String group, List<String> versions, String kind, String plural, String singular,
                            boolean namespaced, List<String> shortNames, List<String> categories, Set<Verb> verbs,
-                           List<PrinterColumn> columns, Function<String, Map<String, Object>> schema, ObjectStore store, Access access,
+                           List<PrinterColumn> columns, Function<String, Map<String, Object>> schema, ObjectStore store,
+                           Access access,
                            BiFunction<Map<String, Object>, String, Map<String, Object>> conversion,
                            List<String> subresources) {
 
