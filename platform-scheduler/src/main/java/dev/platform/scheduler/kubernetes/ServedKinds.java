@@ -174,9 +174,9 @@ class ServedKinds {
         for (boolean local : List.of(false, true)) {
             kinds.add(new ResourceKind("visibility.kueue.x-k8s.io", KUEUE_VERSIONS, local ? "LocalQueue" : "ClusterQueue",
                     local ? "localqueues" : "clusterqueues", local ? "localqueue" : "clusterqueue", local, List.of(),
-                    List.of(), Set.of(Verb.get), List.of(), Schemas.specAndStatus("Kueue's visibility of a queue: its"
-                    + " pendingworkloads subresource lists the workloads waiting in it with their positions.",
-                    "Not used.", "Not used."), new VisibilityStore(local, visibility),
+                    List.of(), Set.of(Verb.get), List.of(), Schemas.inEveryVersion(
+                    KueueSchemas.visibilityQueue(local ? "LocalQueue" : "ClusterQueue")),
+                    new VisibilityStore(local, visibility),
                     local ? Access.readOnlyNamespaced() : Access.anyCaller(), ServedKinds::sameShape,
                     List.of("pendingworkloads")));
         }

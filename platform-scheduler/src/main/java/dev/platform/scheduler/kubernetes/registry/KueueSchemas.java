@@ -268,6 +268,22 @@ public final class KueueSchemas {
                         "fairSharing", fairSharingStatus()))));
     }
 
+    /** visibility.kueue.x-k8s.io's ClusterQueue or LocalQueue: a queue as its pendingworkloads subresource reads. */
+    public static Map<String, Object> visibilityQueue(String kind) {
+        return kind(kind + " of Kueue's visibility API: its pendingworkloads subresource lists the workloads"
+                + " waiting in the queue, in the order they would be admitted, with their positions (offset and"
+                + " limit page through them).", fields(
+                "pendingWorkloadsSummary", object("PendingWorkloadsSummary: the workloads waiting in the queue,"
+                        + " as the pendingworkloads subresource answers.", fields(
+                        "items", array("The pending workloads, first to be admitted first.", object("PendingWorkload:"
+                                + " a workload waiting in the queue.", fields(
+                                "metadata", objectMeta("The workload's name, namespace, creation time and owner."),
+                                "priority", integer("The workload's priority."),
+                                "localQueueName", string("The LocalQueue the workload waits in."),
+                                "positionInClusterQueue", integer("Its place in its ClusterQueue, 0 first."),
+                                "positionInLocalQueue", integer("Its place in its LocalQueue, 0 first."))))))));
+    }
+
     public static Map<String, Object> resourceFlavor(String version) {
         return kind("ResourceFlavor is the Schema for the resourceflavors API: one kind of capacity (a machine"
                 + " type, a TPU slice shape, spot or on-demand) as the node labels, taints and tolerations of its"
