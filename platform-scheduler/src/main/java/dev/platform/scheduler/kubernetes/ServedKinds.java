@@ -99,12 +99,9 @@ class ServedKinds {
                 views, config, KueueSchemas::workloadPriorityClass));
 
         kinds.add(kueue(Kind.ADMISSION_CHECK, "admissionchecks", "admissioncheck", List.of(), List.of(age()), views,
-                config, "AdmissionCheck is the Schema for the admissionchecks API: a gate a workload must pass, after"
-                        + " its quota is reserved, before it is admitted."));
+                config, KueueSchemas::admissionCheck));
         kinds.add(kueue(Kind.PROVISIONING_REQUEST_CONFIG, "provisioningrequestconfigs", "provisioningrequestconfig",
-                List.of(), List.of(age()), views, config, "ProvisioningRequestConfig is the Schema for the"
-                        + " provisioningrequestconfig API: the class and parameters of the ProvisioningRequests a"
-                        + " provisioning admission check creates."));
+                List.of(), List.of(age()), views, config, KueueSchemas::provisioningRequestConfig));
 
         WorkloadObjectStore kueueWorkloads = new WorkloadObjectStore("Workload", workloadStores);
         kinds.add(new ResourceKind("kueue.x-k8s.io", KUEUE_VERSIONS, "Workload", "workloads", "workload",

@@ -23,6 +23,31 @@ class OpenApiSchemasTest extends PlatformApplicationTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
+    private static final String ADMISSION_CHECKS = """
+            ---
+            apiVersion: kueue.x-k8s.io/v1beta1
+            kind: ProvisioningRequestConfig
+            metadata: {name: dws-queued}
+            spec:
+              provisioningClassName: queued-provisioning.gke.io
+              parameters: {maxRunDurationSeconds: "3600"}
+              managedResources: [google.com/tpu]
+              retryStrategy: {backoffLimitCount: 2, backoffBaseSeconds: 30, backoffMaxSeconds: 600}
+              podSetMergePolicy: IdenticalPodTemplates
+            ---
+            apiVersion: kueue.x-k8s.io/v1beta2
+            kind: AdmissionCheck
+            metadata: {name: dws}
+            spec:
+              controllerName: kueue.x-k8s.io/provisioning-request
+              parameters: {apiGroup: kueue.x-k8s.io, kind: ProvisioningRequestConfig, name: dws-queued}
+            ---
+            apiVersion: kueue.x-k8s.io/v1beta1
+            kind: AdmissionCheck
+            metadata: {name: approval}
+            spec: {controllerName: example.com/approval}
+            """;
+
     @Test
     void aClusterQueuesPreemptionIsDescribedFieldByField() {
         Map<String, Object> spec = property(schema("kueue.x-k8s.io", "v1beta2", "ClusterQueue"), "spec");
@@ -149,14 +174,14 @@ class OpenApiSchemasTest extends PlatformApplicationTest {
     @Test
     void aConfigurationWithMostFieldsConformsAsWrittenAndAsServed() {
         List<String> problems = new ArrayList<>();
-        String written = KubernetesObjectRoundTripTest.CONFIGURATION + "---\n"
+        String written = KubernetesObjectRoundTripTest.CONFIGURATION + ADMISSION_CHECKS + "---\n"
                 + KubernetesObjectRoundTripTest.WORKLOADS;
         for (Object document : new Yaml().loadAll(written)) {
             Map<String, Object> object = cast(document);
             checkConforms("written " + object.get("kind"), object, problems);
         }
-        assertThat(api.postYaml("/api/v1/manifests", KubernetesObjectRoundTripTest.CONFIGURATION).status())
-                .isEqualTo(200);
+        assertThat(api.postYaml("/api/v1/manifests", KubernetesObjectRoundTripTest.CONFIGURATION + ADMISSION_CHECKS)
+                .status()).isEqualTo(200);
         assertThat(api.postYaml("/api/v1/manifests", KubernetesObjectRoundTripTest.WORKLOADS).status())
                 .isEqualTo(200);
 
@@ -166,9 +191,10 @@ class OpenApiSchemasTest extends PlatformApplicationTest {
                 "/apis/kueue.x-k8s.io/v1beta1/localqueues", "/apis/kueue.x-k8s.io/v1beta2/resourceflavors",
                 "/apis/kueue.x-k8s.io/v1beta2/workloadpriorityclasses", "/apis/kueue.x-k8s.io/v1beta2/workloads",
                 "/apis/jobset.x-k8s.io/v1alpha2/jobsets", "/apis/scheduling.k8s.io/v1/priorityclasses",
-                "/apis/platform.dev/v1/teams", "/api/v1/namespaces"), problems);
+                "/apis/platform.dev/v1/teams", "/api/v1/namespaces", "/apis/kueue.x-k8s.io/v1beta2/admissionchecks",
+                "/apis/kueue.x-k8s.io/v1beta1/provisioningrequestconfigs"), problems);
 
-        assertThat(served).as("objects served").isGreaterThanOrEqualTo(16);
+        assertThat(served).as("objects served").isGreaterThanOrEqualTo(19);
         assertThat(problems).isEmpty();
     }
 

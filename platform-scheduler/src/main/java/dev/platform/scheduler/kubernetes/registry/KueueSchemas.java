@@ -8,6 +8,7 @@ import dev.platform.api.manifest.ClusterQueueManifest.QueueingStrategy;
 import dev.platform.api.manifest.ClusterQueueManifest.ReclaimWithinCohort;
 import dev.platform.api.manifest.ClusterQueueManifest.StopPolicy;
 import dev.platform.api.manifest.ClusterQueueManifest.WithinClusterQueue;
+import dev.platform.api.manifest.ProvisioningRequestConfigManifest;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -266,6 +267,56 @@ public final class KueueSchemas {
                         "flavorsUsage", flavorUsage("The quota its admitted workloads use, by flavor and"
                                 + " resource."),
                         "fairSharing", fairSharingStatus()))));
+    }
+
+    public static Map<String, Object> admissionCheck(String version) {
+        return kind("AdmissionCheck is the Schema for the admissionchecks API: a gate a workload must pass, after its"
+                + " quota is reserved and before it is admitted, kept by a controller.", fields(
+                "spec", object("AdmissionCheckSpec defines the desired state of AdmissionCheck.", fields(
+                        "controllerName", string("The controller that decides the check:"
+                                + " kueue.x-k8s.io/provisioning-request for ProvisioningRequests (the platform's"
+                                + " agents create them), or an external controller's name (it answers through the"
+                                + " platform's API)."),
+                        "retryDelayMinutes", int64("Deprecated in Kueue and unused: ignored with a warning."),
+                        "parameters", object("The object holding the check's parameters.", fields(
+                                "apiGroup", string("The API group of the parameters object."),
+                                "kind", string("The kind of the parameters object; a ProvisioningRequestConfig for"
+                                        + " the provisioning controller."),
+                                "name", string("The name of the parameters object.")),
+                                "kind", "name")),
+                        "controllerName"),
+                "status", object("AdmissionCheckStatus defines the observed state of AdmissionCheck.", fields(
+                        "conditions", conditions("The latest observations of the check: Active says whether its"
+                                + " controller handles it.")))));
+    }
+
+    public static Map<String, Object> provisioningRequestConfig(String version) {
+        return kind("ProvisioningRequestConfig is the Schema for the provisioningrequestconfig API: the class and"
+                + " parameters of the ProvisioningRequests a provisioning admission check creates.", fields(
+                "spec", object("ProvisioningRequestConfigSpec defines the desired state of"
+                        + " ProvisioningRequestConfig.", fields(
+                        "provisioningClassName", string("The ProvisioningRequest class to ask for capacity with"
+                                + " (queued-provisioning.gke.io, check-capacity.autoscaling.x-k8s.io...)."),
+                        "parameters", stringMap("Parameters passed to the ProvisioningRequests, at most 100."),
+                        "managedResources", strings("The resources the provisioning is for; a workload asking for"
+                                + " none of them passes the check without a ProvisioningRequest. Empty: all."),
+                        "retryStrategy", object("How a failed or expired ProvisioningRequest is retried.", fields(
+                                "backoffLimitCount", integer("How many times it is retried before the workload is"
+                                        + " deactivated."),
+                                "backoffBaseSeconds", integer("The first wait before a retry, doubled each time."),
+                                "backoffMaxSeconds", integer("The longest wait before a retry."))),
+                        "podSetUpdates", object("Node selectors taken from the ProvisioningRequest's class details:"
+                                + " accepted, not applied (the platform warns).", fields(
+                                "nodeSelector", array("Node selectors to add to the pod sets.", object("A node"
+                                        + " selector from a class detail.", fields(
+                                        "key", string("The node label key."),
+                                        "valueFromProvisioningClassDetail", string("The class detail holding the"
+                                                + " value.")),
+                                        "key", "valueFromProvisioningClassDetail")))),
+                        "podSetMergePolicy", oneOf("How pod sets are merged into the ProvisioningRequest's pod"
+                                + " sets: IdenticalPodTemplates or IdenticalWorkloadSchedulingRequirements; unset:"
+                                + " none merged.", ProvisioningRequestConfigManifest.PodSetMergePolicy.class)),
+                        "provisioningClassName")));
     }
 
     /** visibility.kueue.x-k8s.io's ClusterQueue or LocalQueue: a queue as its pendingworkloads subresource reads. */
