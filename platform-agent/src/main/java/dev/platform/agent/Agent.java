@@ -60,7 +60,7 @@ public class Agent implements AutoCloseable {
         this.unadmitted = new UnadmittedJobSets(cluster, clock, settings.evictionPolicy(), leadership::isLeader, metrics,
                 registry);
         this.decisionEvents = new DecisionEvents(scheduler,
-                new EventRecorder(cluster, "platform-agent", settings.agentId(), registry), leadership::isLeader);
+                new EventRecorder(cluster, "platform-agent", settings.agentId(), registry), leadership::isLeader, clock);
         CommandExecutor executor = new CommandExecutor(cluster, clock, settings.evictionPolicy(), settings.agentId(), metrics);
         // commands only once the scheduler hears this instance: another one may speak for the cluster
         this.commands = new CommandPoller(scheduler, executor, settings.schedulerBackoff(), settings.commandWaitSeconds(),

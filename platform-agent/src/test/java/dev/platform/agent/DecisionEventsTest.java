@@ -73,6 +73,15 @@ class DecisionEventsTest {
 
         List<Event> events = await().atMost(PATIENCE).until(this::events, e -> e.size() == 2
                 && e.stream().anyMatch(x -> "Admitted".equals(x.getReason())));
+
+        // submitted through the platform: admitted before its START creates the JobSet, which the Event waits for
+        String viaRest = "9c1e0000-0000-4000-8000-0000000000aa";
+        scheduler.decide(new AgentDecision(7, queued.plusSeconds(90), viaRest, "default", "via-rest", null, "Normal",
+                "Admitted", "Admitted by ClusterQueue tpu-training-cq"));
+        await().atMost(PATIENCE).until(() -> scheduler.decisionQueries().contains("after=7"));
+        createStartedByPlatform("via-rest", viaRest);
+        await().atMost(PATIENCE).until(() -> events().stream().anyMatch(e -> "via-rest".equals(
+                e.getInvolvedObject().getName()) && "Admitted".equals(e.getReason())));
         assertThat(events).extracting(Event::getReason, Event::getType, Event::getMessage, Event::getCount,
                         Event::getFirstTimestamp, Event::getLastTimestamp)
                 .containsExactlyInAnyOrder(
@@ -89,6 +98,19 @@ class DecisionEventsTest {
         });
         assertThat(impostor).isNotEqualTo("another-jobset-uid");
         assertThat(registry.get("platform.agent.events").tag("outcome", "aggregated").counter().count()).isEqualTo(1);
+    }
+
+    /** A JobSet as the platform's START creates it: its labels name the workload. */
+    private void createStartedByPlatform(String name, String workloadUid) {
+        ObjectNode manifest = json.createObjectNode();
+        manifest.put("apiVersion", "jobset.x-k8s.io/v1alpha2");
+        manifest.put("kind", "JobSet");
+        manifest.putObject("metadata").put("name", name).put("namespace", "default").putObject("labels")
+                .put(AgentProtocol.MANAGED_LABEL, "true").put(AgentProtocol.WORKLOAD_UID_LABEL, workloadUid);
+        manifest.putObject("spec").put("suspend", false).putArray("replicatedJobs").addObject().put("name", "worker");
+        kube.client().resource(kube.client().getKubernetesSerialization()
+                        .unmarshal(json.writeValueAsString(manifest), GenericKubernetesResource.class))
+                .inNamespace("default").create();
     }
 
     private List<Event> events() {

@@ -6,8 +6,14 @@ import dev.platform.agent.scheduler.SchedulerClient;
 import dev.platform.agent.scheduler.SchedulerUnavailableException;
 import dev.platform.api.agent.AgentDecision;
 import dev.platform.api.agent.AgentDecisions;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -19,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * why a JobSet waits, when it was admitted, preempted, hotswapped or finished. While this replica leads, it follows
  * the scheduler's decision feed from where the feed stood when it began to lead (decisions made while no agent
  * led are not written: Events are best effort, as Kubernetes' own), and writes each decision about a JobSet it
- * sees in the cluster through the {@link EventRecorder}. A scheduler without the feed (an earlier version) is
+ * sees in the cluster through the {@link EventRecorder}; a decision that comes before its JobSet (the platform admits
+ * a workload submitted through it before its START creates the JobSet) waits up to {@link #AWAITING_JOBSET} for it. A scheduler without the feed (an earlier version) is
  * asked again only every {@link #OLD_SCHEDULER_RETRY}.
  */
 public class DecisionEvents implements JobSetListener, AutoCloseable {
@@ -27,17 +34,30 @@ public class DecisionEvents implements JobSetListener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DecisionEvents.class);
     static final Duration INTERVAL = Duration.ofSeconds(2);
     static final Duration OLD_SCHEDULER_RETRY = Duration.ofMinutes(10);
+    /**
+     * How long a decision waits for its JobSet to appear in the watch: the platform admits a workload submitted
+     * through it before its START creates the JobSet, so its first decisions come before the JobSet does.
+     */
+    static final Duration AWAITING_JOBSET = Duration.ofMinutes(1);
+    private static final int MAX_AWAITING = 10_000;
 
     private final SchedulerClient scheduler;
     private final EventRecorder recorder;
     private final BooleanSupplier leading;
     private final Map<String, ClusterJobSet> jobSets = new HashMap<>();
+    /** Decisions whose JobSet the watch has not shown yet, in feed order, with when they were read. */
+    private final Deque<Awaiting> awaiting = new ArrayDeque<>();
+    private final Clock clock;
+
+    private record Awaiting(AgentDecision decision, Instant readAt) {
+    }
     private final Thread thread;
     private volatile boolean running = true;
     /** The feed's position; null until this replica has asked where the feed stands, at each start of leading. */
     private volatile Long cursor;
 
-    public DecisionEvents(SchedulerClient scheduler, EventRecorder recorder, BooleanSupplier leading) {
+    public DecisionEvents(SchedulerClient scheduler, EventRecorder recorder, BooleanSupplier leading, Clock clock) {
+        this.clock = clock;
         this.scheduler = scheduler;
         this.recorder = recorder;
         this.leading = leading;
@@ -52,6 +72,9 @@ public class DecisionEvents implements JobSetListener, AutoCloseable {
     /** This replica leads from now on: it writes what the platform decides from now on. */
     public void lead() {
         cursor = null;
+        synchronized (this) {
+            awaiting.clear();
+        }
     }
 
     @Override
@@ -93,25 +116,44 @@ public class DecisionEvents implements JobSetListener, AutoCloseable {
                     OLD_SCHEDULER_RETRY);
             return OLD_SCHEDULER_RETRY;
         }
-        if (after != null) {
-            for (AgentDecision decision : answer.get().items()) {
-                jobSetOf(decision).ifPresent(jobSet -> recorder.record(jobSet, decision.type(), decision.reason(),
-                        decision.message(), decision.at()));
+        List<Awaiting> due = new ArrayList<>();
+        synchronized (this) {
+            due.addAll(awaiting);
+            awaiting.clear();
+            if (after != null) {
+                Instant now = clock.instant();
+                answer.get().items().forEach(d -> due.add(new Awaiting(d, now)));
             }
+        }
+        for (Awaiting next : due) {
+            write(next);
         }
         cursor = answer.get().last();
         return answer.get().more() ? Duration.ZERO : INTERVAL;
     }
 
-    /** The JobSet a decision is about, if the cluster has it: the one submitted here, or the one the platform made. */
-    private synchronized Optional<ClusterJobSet> jobSetOf(AgentDecision decision) {
-        ClusterJobSet jobSet = jobSets.get(decision.namespace() + "/" + decision.name());
-        if (jobSet == null) {
-            return Optional.empty();
+    /**
+     * Writes a decision on its JobSet: the one submitted here, or the one the platform made. One whose JobSet the
+     * watch does not show (yet) waits for it, for {@link #AWAITING_JOBSET}; one whose namesake is another JobSet
+     * is not written.
+     */
+    private void write(Awaiting next) {
+        AgentDecision decision = next.decision();
+        ClusterJobSet jobSet;
+        synchronized (this) {
+            jobSet = jobSets.get(decision.namespace() + "/" + decision.name());
+            boolean same = jobSet != null && (decision.jobSetUid() != null ? decision.jobSetUid().equals(jobSet.uid())
+                    : decision.workloadUid().equals(jobSet.workloadUid()));
+            if (!same) {
+                boolean mayAppear = jobSet == null || decision.jobSetUid() == null && jobSet.workloadUid() == null;
+                if (mayAppear && clock.instant().isBefore(next.readAt().plus(AWAITING_JOBSET))
+                        && awaiting.size() < MAX_AWAITING) {
+                    awaiting.add(next);
+                }
+                return;
+            }
         }
-        boolean same = decision.jobSetUid() != null ? decision.jobSetUid().equals(jobSet.uid())
-                : decision.workloadUid().equals(jobSet.workloadUid());
-        return same ? Optional.of(jobSet) : Optional.empty();
+        recorder.record(jobSet, decision.type(), decision.reason(), decision.message(), decision.at());
     }
 
     @Override

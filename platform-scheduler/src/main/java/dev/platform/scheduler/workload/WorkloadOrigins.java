@@ -10,7 +10,8 @@ import java.util.UUID;
 /**
  * Where the workloads applied to a cluster came from (the cluster and the JobSet's uid), and the timeline of every
  * workload of a cluster, in id order: what that cluster's agent writes as Events on the JobSets there. A workload is
- * a cluster's when it was submitted there or runs (or last ran) there.
+ * a cluster's when it was submitted there, is placed there, or was ever sent a command there (an evicted workload's
+ * suspended JobSet stays in the cluster it ran in, and its eviction is told there).
  */
 @Repository
 public class WorkloadOrigins {
@@ -46,7 +47,10 @@ public class WorkloadOrigins {
                         FROM workload_event e
                         JOIN workload w ON w.uid = e.workload_uid
                         LEFT JOIN workload_origin o ON o.workload_uid = w.uid
-                        WHERE e.id > :after AND (w.cluster = :cluster OR o.cluster = :cluster)
+                        WHERE e.id > :after
+                          AND (w.cluster = :cluster OR o.cluster = :cluster
+                               OR EXISTS (SELECT 1 FROM agent_command c
+                                          WHERE c.workload_uid = w.uid AND c.cluster = :cluster))
                         ORDER BY e.id
                         LIMIT :limit""")
                 .param("after", after).param("cluster", cluster).param("limit", limit)

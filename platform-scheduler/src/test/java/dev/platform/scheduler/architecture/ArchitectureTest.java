@@ -277,13 +277,15 @@ class ArchitectureTest {
      * the joins of the read models that page over workloads with their forecasts and inventory, the positions
      * that subtract from the queues' pending counts, and the
      * reconciliation's joins of a cluster's reports with the workloads started there (ClusterWorkloads) and of a
-     * blocked hotswap's victims with the pools their pods still hold (HotswapStore). A new one
+     * blocked hotswap's victims with the pools their pods still hold (HotswapStore), the agents' decision feed's
+     * timelines of the workloads sent commands in a cluster (WorkloadOrigins). A new one
      * fails the build; it reads through the owner's port instead, or is added here with its reason.
      */
     private static final Map<String, Set<String>> CROSS_FEATURE_SQL = Map.ofEntries(
             Map.entry("workload/WorkloadTransitions", Set.of("local_queue", "agent_command",
                     "workload_check_reservation")),
             Map.entry("admissioncheck/WorkloadChecks", Set.of("workload")),
+            Map.entry("workload/WorkloadOrigins", Set.of("agent_command")),
             Map.entry("workload/WorkloadStore", Set.of("cluster_queue", "cluster_queue_forecast", "workload_forecast",
                     "local_queue_usage", "cluster_queue_workload_count", "local_queue_workload_count")),
             Map.entry("retention/HistoryRetention", Set.of("workload_event", "hotswap_event", "preemption_event",

@@ -126,6 +126,12 @@ class SeedHotswapOnKubernetesTest extends PlatformApplicationTest {
                 .contains("platform_hotswap_recovery_seconds_bucket")
                 .contains("phase=\"decided\"").contains("phase=\"evicted\"").contains("phase=\"running\"");
 
+        // kubectl describe jobset, in the cluster: the agent wrote the platform's decisions as Events
+        assertThat(await().atMost(PATIENCE).until(() -> eventReasons("high-jax-trillium"), r -> r.contains("Hotswapped")))
+                .contains("Admitted");
+        assertThat(await().atMost(PATIENCE).until(() -> eventReasons("low-jax-trillium"),
+                r -> r.contains("Preempted") && r.contains("Evicted"))).contains("Admitted");
+
         cluster.setReady(notReady, true);
 
         JsonNode back = awaitState("low-jax-trillium", "Running");
@@ -172,5 +178,11 @@ class SeedHotswapOnKubernetesTest extends PlatformApplicationTest {
 
     private JsonNode workload(String name) {
         return api.get("/api/v1/namespaces/default/workloads/" + name).json();
+    }
+
+    /** The reasons of the Events on a JobSet in the cluster. */
+    private List<String> eventReasons(String jobSet) {
+        return cluster.client().v1().events().inNamespace(KubernetesAgent.NAMESPACE).list().getItems().stream()
+                .filter(e -> jobSet.equals(e.getInvolvedObject().getName())).map(e -> e.getReason()).toList();
     }
 }
