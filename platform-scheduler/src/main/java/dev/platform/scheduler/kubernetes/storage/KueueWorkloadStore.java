@@ -27,8 +27,6 @@ import java.util.UUID;
  */
 public final class KueueWorkloadStore implements ObjectStore {
 
-    /** Rows read at once while filling a page that a selector thins out. */
-    private static final int BATCH = 500;
     private static final Map<String, String> OWNER_GROUPS = Map.of("JobSet", "jobset.x-k8s.io", "Job", "batch");
     private static final Map<String, String> OWNER_VERSIONS = Map.of("JobSet", "jobset.x-k8s.io/v1alpha2",
             "Job", "batch/v1");
@@ -95,29 +93,7 @@ public final class KueueWorkloadStore implements ObjectStore {
 
     @Override
     public Page list(ListQuery query, Caller caller) {
-        List<Map<String, Object>> items = new ArrayList<>();
-        String afterNamespace = query.after() == null ? null : query.after().namespace();
-        String afterName = query.after() == null ? null : query.after().name();
-        while (true) {
-            int want = query.limit() > 0 ? Math.min(BATCH, query.limit() - items.size() + 1) : BATCH;
-            List<WorkloadRow> rows = store.listByKey(null, query.namespace(), null, afterNamespace, afterName, want);
-            List<WorkloadRow> visible = rows.stream().filter(r -> caller.mayRead(r.namespace())).toList();
-            for (Map<String, Object> object : render(visible)) {
-                if (!query.selector().matches(object)) {
-                    continue;
-                }
-                if (query.limit() > 0 && items.size() == query.limit()) {
-                    return new Page(items, true);
-                }
-                items.add(object);
-            }
-            if (rows.size() < want) {
-                return new Page(items, false);
-            }
-            WorkloadRow last = rows.get(rows.size() - 1);
-            afterNamespace = last.namespace();
-            afterName = last.name();
-        }
+        return WorkloadPages.page(store, null, query, caller, this::render);
     }
 
     /** A Workload submitted as such; the Workloads of jobs are made by the platform. */
@@ -146,19 +122,7 @@ public final class KueueWorkloadStore implements ObjectStore {
 
     @Override
     public Changes changesAfter(long revision, int limit, Caller caller) {
-        List<WorkloadRow> log = store.changedSince(revision, limit);
-        List<WorkloadRow> mine = log.stream().filter(row -> true).filter(row -> caller.mayRead(row.namespace()))
-                .toList();
-        java.util.Set<UUID> deleted = store.deleted(mine.stream().map(WorkloadRow::uid).toList());
-        List<Map<String, Object>> objects = render(mine);
-        List<Change> changes = new ArrayList<>(mine.size());
-        for (int i = 0; i < mine.size(); i++) {
-            WorkloadRow row = mine.get(i);
-            String type = deleted.contains(row.uid()) ? "DELETED" : row.version() == 0 ? "ADDED" : "MODIFIED";
-            changes.add(new Change(row.changeSeq(), type, objects.get(i)));
-        }
-        return new Changes(changes, log.isEmpty() ? revision : log.get(log.size() - 1).changeSeq(),
-                log.size() == limit);
+        return WorkloadPages.changes(store, revision, limit, caller, row -> true, this::render);
     }
 
     private List<Map<String, Object>> render(List<WorkloadRow> rows) {

@@ -33,8 +33,6 @@ public final class WorkloadObjectStore implements ObjectStore {
 
     private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
     };
-    /** Rows read at once while filling a page that a selector thins out. */
-    private static final int BATCH = 500;
 
     private final String kind;
     private final WorkloadStore store;
@@ -72,30 +70,7 @@ public final class WorkloadObjectStore implements ObjectStore {
 
     @Override
     public Page list(ListQuery query, Caller caller) {
-        List<Map<String, Object>> items = new ArrayList<>();
-        String afterNamespace = query.after() == null ? null : query.after().namespace();
-        String afterName = query.after() == null ? null : query.after().name();
-        while (true) {
-            int want = query.limit() > 0 ? Math.min(BATCH, query.limit() - items.size() + 1) : BATCH;
-            List<WorkloadRow> rows = store.listByKey(List.of(kind), query.namespace(), null, afterNamespace,
-                    afterName, want);
-            List<WorkloadRow> visible = rows.stream().filter(r -> caller.mayRead(r.namespace())).toList();
-            for (Map<String, Object> object : render(visible)) {
-                if (!query.selector().matches(object)) {
-                    continue;
-                }
-                if (query.limit() > 0 && items.size() == query.limit()) {
-                    return new Page(items, true);
-                }
-                items.add(object);
-            }
-            if (rows.size() < want) {
-                return new Page(items, false);
-            }
-            WorkloadRow last = rows.get(rows.size() - 1);
-            afterNamespace = last.namespace();
-            afterName = last.name();
-        }
+        return WorkloadPages.page(store, List.of(kind), query, caller, this::render);
     }
 
     @Override
@@ -155,19 +130,7 @@ public final class WorkloadObjectStore implements ObjectStore {
     /** The rows as objects, their manifests and statuses read in one query each. */
     @Override
     public Changes changesAfter(long revision, int limit, Caller caller) {
-        List<WorkloadRow> log = store.changedSince(revision, limit);
-        List<WorkloadRow> mine = log.stream().filter(row -> row.kind().equals(kind)).filter(row -> caller.mayRead(row.namespace()))
-                .toList();
-        java.util.Set<UUID> deleted = store.deleted(mine.stream().map(WorkloadRow::uid).toList());
-        List<Map<String, Object>> objects = render(mine);
-        List<Change> changes = new ArrayList<>(mine.size());
-        for (int i = 0; i < mine.size(); i++) {
-            WorkloadRow row = mine.get(i);
-            String type = deleted.contains(row.uid()) ? "DELETED" : row.version() == 0 ? "ADDED" : "MODIFIED";
-            changes.add(new Change(row.changeSeq(), type, objects.get(i)));
-        }
-        return new Changes(changes, log.isEmpty() ? revision : log.get(log.size() - 1).changeSeq(),
-                log.size() == limit);
+        return WorkloadPages.changes(store, revision, limit, caller, row -> row.kind().equals(kind), this::render);
     }
 
     private List<Map<String, Object>> render(List<WorkloadRow> rows) {
