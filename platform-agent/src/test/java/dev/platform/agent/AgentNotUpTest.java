@@ -25,7 +25,8 @@ class AgentNotUpTest {
             assertThatThrownBy(() -> SpringApplication.run(AgentApplication.class, "--server.port=" + taken.getLocalPort(),
                     "--server.address=127.0.0.1", "--platform.agent.mode=simulated",
                     "--platform.agent.scheduler-url=" + scheduler.url(), "--platform.agent.cluster-name=sim",
-                    "--platform.agent.token=" + FakeScheduler.TOKEN)).hasStackTraceContaining("" + taken.getLocalPort());
+                    "--platform.agent.token=" + FakeScheduler.TOKEN, "--platform.agent.webhook.port=0"))
+                    .hasStackTraceContaining("" + taken.getLocalPort());
 
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
                     .until(() -> scheduler.reports().isEmpty() && scheduler.openPolls() == 0);

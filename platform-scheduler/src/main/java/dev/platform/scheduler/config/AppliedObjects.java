@@ -32,6 +32,9 @@ public class AppliedObjects {
     private static final Set<String> SERVER_METADATA = Set.of("uid", "resourceVersion", "creationTimestamp",
             "generation", "managedFields", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds");
 
+    /** The parts of metadata an author writes that make an object changed when they change. */
+    private static final java.util.List<String> METADATA_MAPS = java.util.List.of("labels", "annotations");
+
     private final JdbcClient jdbc;
     private final JsonMapper json;
 
@@ -97,12 +100,25 @@ public class AppliedObjects {
                 .list();
     }
 
-    /** Whether {@code source} is what is stored for the object already (server-set fields aside). */
+    /**
+     * Whether {@code source} carries the labels and annotations stored already (an absent map and an empty one are
+     * the same). The spec is compared by the typed configuration; the rest of what an author wrote is kept, but a
+     * change of it alone is no change: an object read back and applied again is unchanged.
+     */
     boolean sameSource(Kind kind, ObjectKey key, Map<?, ?> source) {
         if (source == null) {
             return true;
         }
-        return find(kind, key).map(a -> a.source().equals(normalized(source))).orElse(false);
+        Map<String, Object> stored = find(kind, key).map(Applied::source).orElse(Map.of());
+        Map<String, Object> written = normalized(source);
+        // A Namespace's labels are its configuration, which sameSpec compares (with the label Kubernetes adds).
+        return METADATA_MAPS.stream().filter(field -> kind != Kind.NAMESPACE || !field.equals("labels"))
+                .allMatch(field -> metadataMap(stored, field).equals(metadataMap(written, field)));
+    }
+
+    private static Map<?, ?> metadataMap(Map<String, Object> object, String field) {
+        return object.get("metadata") instanceof Map<?, ?> metadata && metadata.get(field) instanceof Map<?, ?> map
+                ? map : Map.of();
     }
 
     /**

@@ -78,6 +78,8 @@ public abstract class ControllerSliceTest implements AgentGatewayPorts {
     protected MockMvc mvc;
 
     @MockitoBean
+    protected dev.platform.scheduler.workload.WorkloadOrigins workloadOrigins;
+    @MockitoBean
     protected CurrentCaller currentCaller;
     @MockitoBean
     protected ClusterQueries clusterQueries;

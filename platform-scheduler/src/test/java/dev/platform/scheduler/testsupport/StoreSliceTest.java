@@ -38,7 +38,7 @@ import java.time.ZoneOffset;
 @DataJpaTest(showSql = false, includeFilters = @ComponentScan.Filter(type = FilterType.REGEX, pattern = {
         "dev\\.platform\\.scheduler\\.workload\\.(WorkloadStore|WorkloadTransitions|WorkloadRunStates|WorkloadService|WorkloadUpdates|PriorityResolver|QueueNameResolution|SubmissionChecks|AllowedPriorityClasses)",
         "dev\\.platform\\.scheduler\\.cluster\\.(AgentCommandStore|ClusterInventoryStore|ClusterQueries|ClusterWorkloads|CommandSignals)",
-        "dev\\.platform\\.scheduler\\.config\\.(ConfigStore|ConfigurationService|QueueUsage|QueueUsageHistory|ManifestParsing|ConfiguredQueues|ClusterQueueCapacity)",
+        "dev\\.platform\\.scheduler\\.config\\.(ConfigStore|ConfigurationService|AppliedObjects|QueueUsage|QueueUsageHistory|ManifestParsing|ConfiguredQueues|ClusterQueueCapacity)",
         "dev\\.platform\\.scheduler\\.web\\.RequestBodies",
         "dev\\.platform\\.scheduler\\.forecast\\.ForecastStore",
         "dev\\.platform\\.scheduler\\.hotswap\\.HotswapStore",
