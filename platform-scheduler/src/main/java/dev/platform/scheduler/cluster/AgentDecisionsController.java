@@ -54,6 +54,8 @@ class AgentDecisionsController {
             // where the feed stands: an agent that begins to lead writes what is decided from now on
             return new AgentDecisions(List.of(), origins.latestId(), false);
         }
+        // read first: the other clusters' entries up to it need not be scanned again by the next question
+        long latest = origins.latestId();
         List<ClusterEntry> entries = origins.timeline(cluster, after, AgentProtocol.MAX_DECISIONS_PER_ANSWER);
         List<WorkloadRow> rows = List.copyOf(workloads.findAll(entries.stream().map(ClusterEntry::workloadUid)
                 .collect(Collectors.toSet())).values());
@@ -69,8 +71,9 @@ class AgentDecisionsController {
                     entry.id(), entry.at(), entry.workloadUid().toString(), entry.namespace(), entry.name(),
                     entry.jobSetUid(), w.type(), w.reason(), w.message())));
         }
+        boolean more = entries.size() == AgentProtocol.MAX_DECISIONS_PER_ANSWER;
         long last = entries.isEmpty() ? after : entries.get(entries.size() - 1).id();
-        return new AgentDecisions(items, last, entries.size() == AgentProtocol.MAX_DECISIONS_PER_ANSWER);
+        return new AgentDecisions(items, more ? last : Math.max(last, latest), more);
     }
 
     /** The audit record of the preemption a Preempted entry tells of: the workload's, as victim, nearest in time. */
