@@ -70,7 +70,12 @@ public final class ConfigObjectStore implements ObjectStore {
     @Override
     public Optional<Map<String, Object>> get(String namespace, String name, Caller caller) {
         ObjectKey key = new ObjectKey(kind.namespaced() ? namespace : null, name);
-        return views.get(key, caller).map(view -> withApplied(view, key, applied.find(kind, key), revision(key)));
+        return views.get(key, caller).map(view -> {
+            Optional<AppliedObjects.Applied> stored = applied.find(kind, key);
+            long revision = stored.map(AppliedObjects.Applied::revision)
+                    .orElseGet(() -> applied.revisions(kind).getOrDefault(key, 0L));
+            return withApplied(view, key, stored, revision);
+        });
     }
 
     @Override
@@ -174,10 +179,6 @@ public final class ConfigObjectStore implements ObjectStore {
         }
         return new Changes(changes, log.isEmpty() ? revision : log.get(log.size() - 1).revision(),
                 log.size() == limit);
-    }
-
-    private long revision(ObjectKey key) {
-        return applied.revisions(kind).getOrDefault(key, 0L);
     }
 
     /**
