@@ -33,8 +33,9 @@ public final class PlatformProcess implements AutoCloseable {
     }
 
     /**
-     * Starts {@code java -jar target/platform-scheduler.jar} in {@code workDir} on a free port, with the
-     * test credentials: the Admin token in {@code PLATFORM_BOOTSTRAP_ADMIN_TOKEN}, and the agent tokens.
+     * Starts {@code java -jar target/platform-scheduler.jar} in {@code workDir} on a free port (and HTTPS on another,
+     * unless {@code arguments} set {@code --platform.tls.port}), with the test credentials: the Admin token in
+     * {@code PLATFORM_BOOTSTRAP_ADMIN_TOKEN}, and the agent tokens.
      */
     public static PlatformProcess start(Path workDir, String name, List<String> arguments) throws IOException {
         return start(Path.of("target", "platform-scheduler.jar"), workDir, name, arguments);
@@ -49,8 +50,12 @@ public final class PlatformProcess implements AutoCloseable {
     /** The scheduler's jar with JVM options of its own (heap size, flight recording) instead of {@value #DEFAULT_HEAP}. */
     public static PlatformProcess start(Path schedulerJar, Path workDir, String name, List<String> jvmOptions,
                                         List<String> arguments) throws IOException {
-        // the HTTPS connector on a free port: two schedulers of one test (or of two test runs) never share 8443
-        List<String> withAgentTokens = new ArrayList<>(List.of("--platform.tls.port=0"));
+        // the HTTPS connector on a free port, unless the test names one: two schedulers of one test (or of two test
+        // runs) never share 8443. A second --platform.tls.port would not override the first but join it ("0,8443").
+        List<String> withAgentTokens = new ArrayList<>();
+        if (arguments.stream().noneMatch(a -> a.startsWith("--platform.tls.port="))) {
+            withAgentTokens.add("--platform.tls.port=0");
+        }
         withAgentTokens.addAll(arguments);
         TestIdentity.AGENT_CLUSTERS.forEach(c ->
                 withAgentTokens.add("--platform.agents.tokens." + c + "=" + TestIdentity.agentToken(c)));
@@ -178,7 +183,8 @@ public final class PlatformProcess implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
+    /** A port no process listens on now, for a test that must know a port before its process starts. */
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
