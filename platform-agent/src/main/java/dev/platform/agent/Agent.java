@@ -8,6 +8,7 @@ import dev.platform.agent.events.DecisionEvents;
 import dev.platform.agent.events.EventRecorder;
 import dev.platform.agent.cluster.ClusterEventsTee;
 import dev.platform.agent.leadership.Leadership;
+import dev.platform.agent.provisioning.ProvisioningSync;
 import dev.platform.agent.report.ClusterInventory;
 import dev.platform.agent.report.ReportPublisher;
 import dev.platform.agent.scheduler.SchedulerClient;
@@ -38,6 +39,7 @@ public class Agent implements AutoCloseable {
     private final CommandPoller commands;
     private final UnadmittedJobSets unadmitted;
     private final DecisionEvents decisionEvents;
+    private final ProvisioningSync provisioning;
     private final String instance;
 
     /** An agent whose metrics go to Micrometer's global registry (in-process use, tests). */
@@ -61,7 +63,10 @@ public class Agent implements AutoCloseable {
                 registry);
         this.decisionEvents = new DecisionEvents(scheduler,
                 new EventRecorder(cluster, "platform-agent", settings.agentId(), registry), leadership::isLeader, clock);
-        CommandExecutor executor = new CommandExecutor(cluster, clock, settings.evictionPolicy(), settings.agentId(), metrics);
+        this.provisioning = new ProvisioningSync(scheduler, cluster, clock, settings.heartbeat(),
+                () -> cluster.hasSynced() && reports.speaks());
+        CommandExecutor executor = new CommandExecutor(cluster, clock, settings.evictionPolicy(), settings.agentId(),
+                metrics, provisioning::podAnnotations);
         // commands only once the scheduler hears this instance: another one may speak for the cluster
         this.commands = new CommandPoller(scheduler, executor, settings.schedulerBackoff(), settings.commandWaitSeconds(),
                 settings.commandWorkers(), clock, () -> cluster.hasSynced() && reports.speaks());
@@ -82,7 +87,9 @@ public class Agent implements AutoCloseable {
             decisionEvents.lead();
             reports.sendFullReport();
             commands.start();
+            provisioning.start();
         }, () -> {
+            provisioning.stop();
             commands.stop();
             reports.resign();
         });
@@ -103,6 +110,7 @@ public class Agent implements AutoCloseable {
 
     @Override
     public void close() {
+        provisioning.close();
         commands.close();
         unadmitted.close();
         decisionEvents.close();

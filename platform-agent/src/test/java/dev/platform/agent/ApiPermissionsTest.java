@@ -17,6 +17,7 @@ import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
+import dev.platform.api.agent.ProvisioningRequestSpec;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -85,6 +86,11 @@ class ApiPermissionsTest {
         try {
             agent.start();
             await().atMost(Duration.ofSeconds(15)).until(agent::isLeader);
+            scheduler.setProvisioningRequests(List.of(new ProvisioningRequestSpec("default", "training-dws-1", "wl-1",
+                    "training", "dws", 1, "queued-provisioning.gke.io", Map.of(), List.of(
+                    new ProvisioningRequestSpec.PodSet("workers", "ppt-training-dws-1-workers", 4,
+                            json.readTree("{\"spec\": {\"containers\": [{\"name\": \"main\"}]}}"))))));
+            await().atMost(Duration.ofSeconds(15)).until(() -> !agent.cluster().provisioningRequests().isEmpty());
 
             scheduler.enqueue(new AgentCommand(1, CommandType.START, "wl-1", "default", "training", null,
                     new CommandPayload(seedJobSet(), "low-priority-job", List.of("pool-a"), Map.of(), "tpu-v6e-slice")));
@@ -100,6 +106,10 @@ class ApiPermissionsTest {
             awaitFinal(2);
             scheduler.enqueue(new AgentCommand(3, CommandType.DELETE, "wl-1", "default", "training", null, null));
             awaitFinal(3);
+            scheduler.setProvisioningRequests(List.of());
+            await().atMost(Duration.ofSeconds(15)).until(() -> agent.cluster().provisioningRequests().isEmpty()
+                    && kube.client().resources(io.fabric8.kubernetes.api.model.PodTemplate.class).inNamespace("default")
+                    .list().getItems().isEmpty());
             assertThat(kube.evictionAttempts()).containsExactly("training-0");
         } finally {
             agent.close();

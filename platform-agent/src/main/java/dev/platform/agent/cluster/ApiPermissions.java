@@ -21,13 +21,16 @@ public final class ApiPermissions {
     /**
      * Cluster-wide (a ClusterRole): the node and pod informers list and watch; evictions go through
      * the eviction subresource so PodDisruptionBudgets hold; JobSets are read, watched, created,
-     * merge-patched (pin, suspend, resume) and deleted, never updated.
+     * merge-patched (pin, suspend, resume) and deleted, never updated; ProvisioningRequests are listed, created and
+     * deleted, their PodTemplates created, merge-patched (owned by their request) and deleted.
      */
     public static final List<Rule> CLUSTER = List.of(
             new Rule("", "nodes", Set.of("list", "watch")),
             new Rule("", "pods", Set.of("list", "watch")),
             new Rule("", "pods/eviction", Set.of("create")),
-            new Rule(KubernetesCluster.JOBSET_GROUP, "jobsets", Set.of("get", "list", "watch", "create", "patch", "delete")));
+            new Rule(KubernetesCluster.JOBSET_GROUP, "jobsets", Set.of("get", "list", "watch", "create", "patch", "delete")),
+            new Rule(KubernetesCluster.PROVISIONING_GROUP, "provisioningrequests", Set.of("list", "create", "delete")),
+            new Rule("", "podtemplates", Set.of("create", "patch", "delete")));
 
     /**
      * Cluster-wide, in the same ClusterRole: the platform's decisions written as core v1 Events on the JobSets, a

@@ -1,5 +1,6 @@
 package dev.platform.agent.cluster;
 
+import dev.platform.api.agent.ProvisioningRequestSpec;
 import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -45,6 +46,19 @@ public interface Cluster extends AutoCloseable {
 
     /** policy/v1 Eviction, so PodDisruptionBudgets are honoured. */
     EvictionOutcome evictPod(String namespace, String name);
+
+    /** The ProvisioningRequests the platform made (label platform.dev/managed), read from the API server. */
+    List<ClusterProvisioningRequest> provisioningRequests();
+
+    /**
+     * Creates a ProvisioningRequest and its PodTemplates as Kueue does: the PodTemplates first, the request naming
+     * them, then the PodTemplates owned by the request, so that deleting the request deletes them. A PodTemplate or
+     * request that already exists (a creation cut short before) is kept.
+     */
+    void createProvisioningRequest(ProvisioningRequestSpec request);
+
+    /** Deletes the request and its PodTemplates; no-op for what is absent. */
+    void deleteProvisioningRequest(ClusterProvisioningRequest request);
 
     @Override
     void close();

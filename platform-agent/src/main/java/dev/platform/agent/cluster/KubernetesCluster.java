@@ -5,6 +5,7 @@ import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.GkeLabels;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.common.KubernetesType;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.informer.ListerWatcher;
@@ -32,6 +33,7 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.dynamic.Dynamics;
 import io.kubernetes.client.util.generic.options.DeleteOptions;
 import io.kubernetes.client.util.generic.options.ListOptions;
+import dev.platform.api.agent.ProvisioningRequestSpec;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +42,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The cluster port on a real API server: three shared informers (all Nodes, the pods labelled
@@ -53,6 +56,8 @@ public class KubernetesCluster implements Cluster {
     static final String JOBSET_VERSION = "v1alpha2";
     /** The label JobSet's controller puts on every pod of a JobSet. */
     public static final String JOBSET_NAME_LABEL = "jobset.sigs.k8s.io/jobset-name";
+    static final String PROVISIONING_GROUP = "autoscaling.x-k8s.io";
+    static final String PROVISIONING_VERSION = "v1";
     private static final String WORKLOAD_INDEX = "workload-uid";
     private static final String MANAGED_PODS = AgentProtocol.MANAGED_LABEL + "=true";
 
@@ -60,6 +65,8 @@ public class KubernetesCluster implements Cluster {
     private final CoreV1Api core;
     private final GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> jobSets;
     private final GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> events;
+    private final GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> provisioningRequests;
+    private final GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> podTemplates;
     private final SharedInformerFactory informers;
     private final SharedIndexInformer<V1Node> nodeInformer;
     private final SharedIndexInformer<V1Pod> podInformer;
@@ -73,6 +80,9 @@ public class KubernetesCluster implements Cluster {
         this.core = new CoreV1Api(commandClient);
         this.jobSets = jobSetApi(commandClient);
         this.events = new DynamicKubernetesApi("", "v1", "events", commandClient);
+        this.provisioningRequests = new DynamicKubernetesApi(PROVISIONING_GROUP, PROVISIONING_VERSION,
+                "provisioningrequests", commandClient);
+        this.podTemplates = new DynamicKubernetesApi("", "v1", "podtemplates", commandClient);
         this.informers = new SharedInformerFactory(watchClient);
         this.nodeInformer = informers.sharedIndexInformerFor(
                 new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", watchClient), V1Node.class, 0);
@@ -235,6 +245,67 @@ public class KubernetesCluster implements Cluster {
     }
 
     @Override
+    public List<ClusterProvisioningRequest> provisioningRequests() {
+        ListOptions options = new ListOptions();
+        options.setLabelSelector(MANAGED_PODS);
+        KubernetesApiResponse<DynamicKubernetesListObject> response = call(() -> provisioningRequests.list(options));
+        if (response.getHttpStatusCode() == 404) {
+            // the cluster has no ProvisioningRequest API (no autoscaler serving it): it holds none
+            return List.of();
+        }
+        return succeeded(response).getObject().getItems().stream()
+                .map(item -> ProvisioningRequestObjects.read(json.readTree(new Gson().toJson(item.getRaw()))))
+                .toList();
+    }
+
+    @Override
+    public void createProvisioningRequest(ProvisioningRequestSpec request) {
+        for (ProvisioningRequestSpec.PodSet podSet : request.podSets()) {
+            createIfAbsent(podTemplates, ProvisioningRequestObjects.podTemplate(request, podSet));
+        }
+        ObjectNode object = ProvisioningRequestObjects.provisioningRequest(request, jobSet(request.namespace(),
+                request.workloadName()).filter(j -> j.workloadUid() == null || request.workloadUid().equals(j.workloadUid()))
+                .map(ClusterJobSet::uid).orElse(null));
+        DynamicKubernetesObject created = createIfAbsent(provisioningRequests, object);
+        String uid = created.getMetadata().getUid();
+        for (ProvisioningRequestSpec.PodSet podSet : request.podSets()) {
+            succeeded(call(() -> podTemplates.patch(request.namespace(), podSet.podTemplateName(),
+                    V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+                    new V1Patch(json.writeValueAsString(ProvisioningRequestObjects.ownedBy(request.name(), uid))))));
+        }
+    }
+
+    /** Creates the object, or reads the one of that name a creation cut short left. */
+    private DynamicKubernetesObject createIfAbsent(
+            GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> api, ObjectNode object) {
+        KubernetesApiResponse<DynamicKubernetesObject> response =
+                call(() -> api.create(Dynamics.newFromJson(json.writeValueAsString(object))));
+        if (response.getHttpStatusCode() == 409) {
+            JsonNode metadata = object.path("metadata");
+            return succeeded(call(() -> api.get(metadata.path("namespace").asString(), metadata.path("name").asString())))
+                    .getObject();
+        }
+        return succeeded(response).getObject();
+    }
+
+    @Override
+    public void deleteProvisioningRequest(ClusterProvisioningRequest request) {
+        DeleteOptions options = new DeleteOptions();
+        options.setPropagationPolicy("Background");
+        ignoringAbsent(call(() -> provisioningRequests.delete(request.namespace(), request.name(), options)));
+        // the garbage collector would delete them as the request's dependents; a cluster without it must not keep them
+        for (String podTemplate : request.podTemplates()) {
+            ignoringAbsent(call(() -> podTemplates.delete(request.namespace(), podTemplate)));
+        }
+    }
+
+    private static void ignoringAbsent(KubernetesApiResponse<DynamicKubernetesObject> response) {
+        if (response.getHttpStatusCode() != 404) {
+            succeeded(response);
+        }
+    }
+
+    @Override
     public void close() {
         informers.stopAllRegisteredInformers();
     }
@@ -243,7 +314,7 @@ public class KubernetesCluster implements Cluster {
      * The generic API throws instead of answering when an error response carries no Status
      * body; both become a response with the status code here.
      */
-    public static <T extends KubernetesObject> KubernetesApiResponse<T> call(Supplier<KubernetesApiResponse<T>> request) {
+    public static <T extends KubernetesType> KubernetesApiResponse<T> call(Supplier<KubernetesApiResponse<T>> request) {
         try {
             return request.get();
         } catch (RuntimeException e) {
@@ -254,7 +325,7 @@ public class KubernetesCluster implements Cluster {
         }
     }
 
-    private static <T extends KubernetesObject> KubernetesApiResponse<T> succeeded(KubernetesApiResponse<T> response) {
+    private static <T extends KubernetesType> KubernetesApiResponse<T> succeeded(KubernetesApiResponse<T> response) {
         if (!response.isSuccess()) {
             throw new ClusterCallException(response.getHttpStatusCode(), "API server answered "
                     + response.getHttpStatusCode() + ": "

@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -46,6 +47,7 @@ public class CommandExecutor {
     private final EvictionPolicy evictionPolicy;
     private final String agentId;
     private final AgentMetrics metrics;
+    private final Function<String, Map<String, String>> podAnnotations;
     private final Map<Long, CommandResult> executed = new LinkedHashMap<>(16, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, CommandResult> eldest) {
@@ -53,8 +55,13 @@ public class CommandExecutor {
         }
     };
 
+    /**
+     * @param podAnnotations for a workload uid, the annotations its pods get at START and RESTART: those that pin
+     *                       them to the capacity a ProvisioningRequest provisioned for it, none otherwise
+     */
     public CommandExecutor(Cluster cluster, Clock clock, EvictionPolicy evictionPolicy, String agentId,
-                           AgentMetrics metrics) {
+                           AgentMetrics metrics, Function<String, Map<String, String>> podAnnotations) {
+        this.podAnnotations = podAnnotations;
         this.cluster = cluster;
         this.clock = clock;
         this.evictionPolicy = evictionPolicy;
@@ -135,7 +142,7 @@ public class CommandExecutor {
         if (existing.isPresent() && alreadyApplied(existing.get(), command)) {
             return result(command, CommandStatus.SUCCEEDED, "already applied", null);
         }
-        var desired = JobSetMaterializer.materialize(command);
+        var desired = JobSetMaterializer.materialize(command, podAnnotations.apply(command.workloadUid()));
         if (existing.isEmpty() && cluster.createJobSet(desired)) {
             return result(command, CommandStatus.SUCCEEDED, "JobSet created", null);
         }

@@ -4,6 +4,7 @@ import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.GkeLabels;
+import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -23,7 +24,11 @@ final class JobSetMaterializer {
     private JobSetMaterializer() {
     }
 
-    static ObjectNode materialize(AgentCommand command) {
+    /**
+     * @param podAnnotations set on every pod template: the ProvisioningRequest whose capacity the pods consume and
+     *                       its class, when the workload was admitted on provisioned capacity
+     */
+    static ObjectNode materialize(AgentCommand command, Map<String, String> podAnnotations) {
         CommandPayload payload = command.payload();
         ObjectNode jobSet = payload.manifest() instanceof ObjectNode manifest
                 ? manifest.deepCopy()
@@ -45,6 +50,10 @@ final class JobSetMaterializer {
             if (replicatedJob instanceof ObjectNode job) {
                 ObjectNode template = object(object(object(job, "template"), "spec"), "template");
                 ownershipLabels(object(object(template, "metadata"), "labels"), command);
+                if (!podAnnotations.isEmpty()) {
+                    ObjectNode annotations = object(object(template, "metadata"), "annotations");
+                    podAnnotations.forEach(annotations::put);
+                }
                 pin(object(template, "spec"), payload);
             }
         }

@@ -7,6 +7,8 @@ import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.CommandResult;
 import dev.platform.api.agent.CommandResults;
+import dev.platform.api.agent.ProvisioningRequestReport;
+import dev.platform.api.agent.ProvisioningRequestSpec;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
@@ -34,6 +36,9 @@ public class SchedulerClient {
 
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     private static final TypeReference<List<AgentCommand>> COMMAND_LIST = new TypeReference<>() {
+    };
+
+    private static final TypeReference<List<ProvisioningRequestSpec>> PROVISIONING_LIST = new TypeReference<>() {
     };
 
     private final URI schedulerUrl;
@@ -148,6 +153,38 @@ public class SchedulerClient {
             requireSuccess(send(post(AgentProtocol.COMMAND_RESULTS_PATH, new CommandResults(results)).timeout(CALL_TIMEOUT)));
         } catch (SchedulerUnavailableException e) {
             metrics.schedulerUnavailable("results");
+            throw e;
+        }
+    }
+
+    /**
+     * The ProvisioningRequests the cluster should hold; empty when the scheduler does not serve them (a version
+     * before admission checks answers 404), so that nothing the agent made is deleted on that account.
+     */
+    public java.util.Optional<List<ProvisioningRequestSpec>> provisioningRequests() throws SchedulerUnavailableException {
+        try {
+            HttpResponse<String> response = send(authorized(resolve(AgentProtocol.PROVISIONING_REQUESTS_PATH, null))
+                    .timeout(CALL_TIMEOUT).GET());
+            if (response.statusCode() == 404) {
+                return java.util.Optional.empty();
+            }
+            requireSuccess(response);
+            return java.util.Optional.of(json.readValue(response.body(), PROVISIONING_LIST));
+        } catch (JacksonException e) {
+            metrics.schedulerUnavailable("provisioning");
+            throw new SchedulerUnavailableException("unreadable ProvisioningRequest list: " + e.getOriginalMessage(), e);
+        } catch (SchedulerUnavailableException e) {
+            metrics.schedulerUnavailable("provisioning");
+            throw e;
+        }
+    }
+
+    /** The conditions of every ProvisioningRequest the agent manages. */
+    public void postProvisioningStatus(List<ProvisioningRequestReport> reports) throws SchedulerUnavailableException {
+        try {
+            requireSuccess(send(post(AgentProtocol.PROVISIONING_REQUEST_STATUS_PATH, reports).timeout(CALL_TIMEOUT)));
+        } catch (SchedulerUnavailableException e) {
+            metrics.schedulerUnavailable("provisioning");
             throw e;
         }
     }

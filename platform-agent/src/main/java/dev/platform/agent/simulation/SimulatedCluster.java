@@ -5,10 +5,13 @@ import dev.platform.agent.cluster.ClusterEvents;
 import dev.platform.agent.cluster.ClusterJobSet;
 import dev.platform.agent.cluster.ClusterNode;
 import dev.platform.agent.cluster.ClusterPod;
+import dev.platform.agent.cluster.ClusterProvisioningRequest;
 import dev.platform.agent.cluster.EvictionOutcome;
 import dev.platform.agent.cluster.KubernetesCluster;
 import dev.platform.agent.cluster.NodeTaint;
 import dev.platform.api.agent.AgentProtocol;
+import dev.platform.api.agent.ProvisioningRequestReport;
+import dev.platform.api.agent.ProvisioningRequestSpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,6 +72,9 @@ public class SimulatedCluster implements Cluster {
     private final Map<String, Set<String>> podsByJobSet = new HashMap<>();
     private final Map<String, Set<String>> podsByWorkload = new HashMap<>();
     private final PriorityQueue<Finishing> finishing = new PriorityQueue<>(Comparator.comparing(Finishing::at));
+    private final Map<String, ProvisioningModel> provisioningModels = new HashMap<>();
+    /** ProvisioningRequests by namespace/name, in the order created: the autoscaler serves them first come. */
+    private final Map<String, SimulatedRequest> requests = new LinkedHashMap<>();
     private ClusterEvents events = new Unwatched();
     private ScheduledExecutorService ticker;
     private long podCounter;
@@ -84,6 +90,28 @@ public class SimulatedCluster implements Cluster {
         }
     }
 
+    /** A ProvisioningRequest, its conditions by type, when it is due, and the pools provisioned for it. */
+    private static final class SimulatedRequest {
+        final ProvisioningRequestSpec spec;
+        final Instant dueAt;
+        final Map<String, ProvisioningRequestReport.Condition> conditions = new LinkedHashMap<>();
+        final List<String> pools = new ArrayList<>();
+
+        SimulatedRequest(ProvisioningRequestSpec spec, Instant dueAt) {
+            this.spec = spec;
+            this.dueAt = dueAt;
+        }
+
+        boolean settled() {
+            return isTrue("Provisioned") || isTrue("Failed");
+        }
+
+        boolean isTrue(String type) {
+            ProvisioningRequestReport.Condition c = conditions.get(type);
+            return c != null && c.isTrue();
+        }
+    }
+
     public SimulatedCluster(SimulatedClusterLayout layout, Clock clock) {
         this(layout, clock, null);
     }
@@ -92,6 +120,7 @@ public class SimulatedCluster implements Cluster {
     public SimulatedCluster(SimulatedClusterLayout layout, Clock clock, SimulatedClusterFile file) {
         this.clock = clock;
         this.file = file;
+        this.provisioningModels.putAll(layout.provisioning());
         for (SimulatedClusterLayout.Pool pool : layout.pools()) {
             for (int i = 0; i < pool.nodes(); i++) {
                 ClusterNode node = healthyNode(pool, pool.name() + "-node-" + i);
@@ -110,6 +139,12 @@ public class SimulatedCluster implements Cluster {
                 + jobSet.path("metadata").path("name").asString(), jobSet));
         state.pods().forEach(pod -> updatePod(new SimulatedPod(pod.pod(), pod.jobSetKey(), pod.finishesAt())));
         podCounter = state.podCounter();
+        for (SimulatedClusterFile.Request r : state.requests()) {
+            SimulatedRequest request = new SimulatedRequest(r.spec(), r.dueAt());
+            r.conditions().forEach(c -> request.conditions.put(c.type(), c));
+            request.pools.addAll(r.pools());
+            requests.put(r.spec().namespace() + "/" + r.spec().name(), request);
+        }
     }
 
     /** Writes the state to the file, if the cluster has one: called at the end of every change. */
@@ -117,7 +152,9 @@ public class SimulatedCluster implements Cluster {
         if (file != null) {
             file.write(new SimulatedClusterFile.State(List.copyOf(nodes.values()), List.copyOf(jobSets.values()),
                     pods.values().stream().map(p -> new SimulatedClusterFile.Pod(p.pod(), p.jobSetKey(), p.finishesAt()))
-                            .toList(), podCounter));
+                            .toList(), podCounter,
+                    requests.values().stream().map(r -> new SimulatedClusterFile.Request(r.spec, r.dueAt,
+                            List.copyOf(r.conditions.values()), List.copyOf(r.pools))).toList()));
         }
     }
 
@@ -309,9 +346,15 @@ public class SimulatedCluster implements Cluster {
         return List.copyOf(nodes.values());
     }
 
-    /** Finishes the pods whose runtime is over, and the JobSets whose pods all succeeded. */
+    /**
+     * Finishes the pods whose runtime is over, and the JobSets whose pods all succeeded; provisions the
+     * ProvisioningRequests that are due.
+     */
     public synchronized void advance() {
         Instant now = clock.instant();
+        if (provisionDue(now)) {
+            persist();
+        }
         Set<String> touched = new LinkedHashSet<>();
         while (!finishing.isEmpty() && !now.isBefore(finishing.peek().at())) {
             Finishing due = finishing.poll();
@@ -334,6 +377,216 @@ public class SimulatedCluster implements Cluster {
         if (!touched.isEmpty()) {
             persist();
         }
+    }
+
+    /** How requests of {@code provisioningClass} are answered from now on; null: never. */
+    public synchronized void provisioningModel(String provisioningClass, ProvisioningModel model) {
+        if (model == null) {
+            provisioningModels.remove(provisioningClass);
+        } else {
+            provisioningModels.put(provisioningClass, model);
+        }
+    }
+
+    @Override
+    public synchronized List<ClusterProvisioningRequest> provisioningRequests() {
+        return requests.values().stream().map(r -> new ClusterProvisioningRequest(r.spec.namespace(), r.spec.name(),
+                r.spec.workloadUid(), r.spec.admissionCheck(), r.spec.attempt(), r.spec.provisioningClassName(),
+                r.spec.podSets().stream().map(ProvisioningRequestSpec.PodSet::podTemplateName).toList(),
+                List.copyOf(r.conditions.values()))).toList();
+    }
+
+    @Override
+    public synchronized void createProvisioningRequest(ProvisioningRequestSpec spec) {
+        String key = spec.namespace() + "/" + spec.name();
+        if (requests.containsKey(key)) {
+            return;
+        }
+        ProvisioningModel model = provisioningModels.get(spec.provisioningClassName());
+        Instant now = clock.instant();
+        SimulatedRequest request = new SimulatedRequest(spec, model == null ? null : now.plus(model.delay()));
+        if (model != null) {
+            condition(request, "Accepted", true, "Accepted", "the request is accepted", now);
+            condition(request, "Provisioned", false, "Provisioning", "capacity expected within "
+                    + model.delay().toSeconds() + "s", now);
+        }
+        requests.put(key, request);
+        provisionDue(now);
+        persist();
+    }
+
+    @Override
+    public synchronized void deleteProvisioningRequest(ClusterProvisioningRequest request) {
+        SimulatedRequest removed = requests.remove(request.key());
+        if (removed != null) {
+            releasePools(removed);
+            persist();
+        }
+    }
+
+    /** A fault on the request: the autoscaler gives up on it (condition Failed); its pools, if any, go. */
+    public synchronized boolean failRequest(String namespace, String name) {
+        return fault(namespace, name, "Failed", "ProvisioningFailed", "the simulated autoscaler failed the request");
+    }
+
+    /**
+     * The request's booking expired (condition BookingExpired): capacity not taken in time goes back, the pools of
+     * a request whose pods already run stay theirs.
+     */
+    public synchronized boolean expireBooking(String namespace, String name) {
+        return fault(namespace, name, "BookingExpired", "BookingExpired", "the capacity was not used in time");
+    }
+
+    /** The capacity is taken back (condition CapacityRevoked): the pools go, and the pods on them fail. */
+    public synchronized boolean revokeCapacity(String namespace, String name) {
+        return fault(namespace, name, "CapacityRevoked", "CapacityRevoked", "the provisioned capacity was revoked");
+    }
+
+    private boolean fault(String namespace, String name, String type, String reason, String message) {
+        SimulatedRequest request = requests.get(namespace + "/" + name);
+        if (request == null) {
+            return false;
+        }
+        condition(request, type, true, reason, message, clock.instant());
+        boolean inUse = request.pools.stream().anyMatch(this::hasActivePods);
+        if (!"BookingExpired".equals(type) || !inUse) {
+            releasePools(request);
+        }
+        persist();
+        return true;
+    }
+
+    /** The node pools provisioned for requests and not released, by request (namespace/name). */
+    public synchronized Map<String, List<String>> provisionedPools() {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        requests.forEach((key, r) -> {
+            if (!r.pools.isEmpty()) {
+                out.put(key, List.copyOf(r.pools));
+            }
+        });
+        return out;
+    }
+
+    /** Provisions or fails the requests that are due; true when any was. */
+    private boolean provisionDue(Instant now) {
+        boolean settled = false;
+        for (SimulatedRequest request : requests.values()) {
+            ProvisioningModel model = provisioningModels.get(request.spec.provisioningClassName());
+            if (model == null || request.dueAt == null || request.settled() || request.isTrue("BookingExpired")
+                    || now.isBefore(request.dueAt)) {
+                continue;
+            }
+            List<SimulatedClusterLayout.Pool> pools = slicesFor(request.spec);
+            int inUse = requests.values().stream().mapToInt(r -> r.pools.size()).sum();
+            if (inUse + pools.size() <= model.maxNodePools()) {
+                for (SimulatedClusterLayout.Pool pool : pools) {
+                    for (int i = 0; i < pool.nodes(); i++) {
+                        ClusterNode node = provisionedNode(pool, pool.name() + "-node-" + i, request.spec);
+                        nodes.put(node.name(), node);
+                        events.nodeChanged(node);
+                    }
+                    request.pools.add(pool.name());
+                }
+                condition(request, "Provisioned", true, "Provisioned", "provisioned " + pools.size()
+                        + " node pool(s): " + String.join(", ", request.pools), now);
+                settled = true;
+            } else if (model.queued()) {
+                condition(request, "Provisioned", false, "Queued", "waiting for capacity: " + inUse + " of "
+                        + model.maxNodePools() + " node pools provisioned", now);
+            } else {
+                condition(request, "Failed", true, "CapacityUnavailable", "cannot provision " + pools.size()
+                        + " node pool(s) at once: " + inUse + " of " + model.maxNodePools() + " in use", now);
+                settled = true;
+            }
+        }
+        return settled;
+    }
+
+    /**
+     * The pools a request needs: for a TPU pod template (its nodeSelector names a topology, its containers ask
+     * chips) one pool per slice, a host per pod; otherwise one pool with a node per pod.
+     */
+    private static List<SimulatedClusterLayout.Pool> slicesFor(ProvisioningRequestSpec spec) {
+        List<SimulatedClusterLayout.Pool> pools = new ArrayList<>();
+        String base = "prov-" + (spec.name().length() > 40 ? spec.name().substring(0, 40) : spec.name());
+        for (ProvisioningRequestSpec.PodSet podSet : spec.podSets()) {
+            JsonNode podSpec = podSet.template() == null ? null : podSet.template().path("spec");
+            String accelerator = podSpec == null ? null : podSpec.path("nodeSelector").path(GkeLabels.TPU_ACCELERATOR).asString(null);
+            String topology = podSpec == null ? null : podSpec.path("nodeSelector").path(GkeLabels.TPU_TOPOLOGY).asString(null);
+            int chips = podSpec == null ? 0 : chipsPerPod(podSpec);
+            int hosts = podSet.count();
+            if (topology != null && chips > 0) {
+                int sliceChips = 1;
+                for (String dimension : topology.split("x")) {
+                    sliceChips *= Integer.parseInt(dimension.trim());
+                }
+                hosts = Math.max(1, sliceChips / chips);
+            }
+            int slices = Math.max(1, (podSet.count() + hosts - 1) / hosts);
+            for (int i = 0; i < slices; i++) {
+                pools.add(new SimulatedClusterLayout.Pool(base + "-" + podSet.name() + "-" + i, accelerator, topology,
+                        hosts, chips));
+            }
+        }
+        return pools;
+    }
+
+    private static int chipsPerPod(JsonNode podSpec) {
+        int chips = 0;
+        for (JsonNode container : podSpec.path("containers")) {
+            JsonNode resources = container.path("resources");
+            String value = resources.path("requests").path(GkeLabels.TPU_CHIPS)
+                    .asString(resources.path("limits").path(GkeLabels.TPU_CHIPS).asString("0"));
+            chips += Integer.parseInt(value.trim());
+        }
+        return chips;
+    }
+
+    /** A node of a provisioned pool: the pool's labels and every label the pod template selects nodes by. */
+    private static ClusterNode provisionedNode(SimulatedClusterLayout.Pool pool, String name,
+                                               ProvisioningRequestSpec spec) {
+        ClusterNode node = healthyNode(pool, name);
+        Map<String, String> labels = new LinkedHashMap<>();
+        for (ProvisioningRequestSpec.PodSet podSet : spec.podSets()) {
+            if (podSet.template() != null) {
+                podSet.template().path("spec").path("nodeSelector").properties()
+                        .forEach(e -> labels.put(e.getKey(), e.getValue().asString()));
+            }
+        }
+        labels.putAll(node.labels());
+        return new ClusterNode(node.name(), labels, false, List.of(), "True", node.chipCapacity(),
+                node.chipAllocatable());
+    }
+
+    private boolean hasActivePods(String pool) {
+        Set<String> poolNodes = new java.util.HashSet<>(poolNodes(pool).stream().map(ClusterNode::name).toList());
+        return pods.values().stream().anyMatch(p -> p.pod().isActive() && poolNodes.contains(p.pod().nodeName()));
+    }
+
+    /** The request's pools go: the pods still on them fail, then their nodes are removed. */
+    private void releasePools(SimulatedRequest request) {
+        for (String pool : request.pools) {
+            List<ClusterNode> poolNodes = poolNodes(pool);
+            Set<String> names = new java.util.HashSet<>(poolNodes.stream().map(ClusterNode::name).toList());
+            for (SimulatedPod pod : List.copyOf(pods.values())) {
+                if (pod.pod().isActive() && names.contains(pod.pod().nodeName())) {
+                    updatePod(pod.withPhase("Failed"));
+                }
+            }
+            for (ClusterNode node : poolNodes) {
+                nodes.remove(node.name());
+                events.nodeRemoved(node.name());
+            }
+        }
+        request.pools.clear();
+    }
+
+    private static void condition(SimulatedRequest request, String type, boolean status, String reason,
+                                  String message, Instant now) {
+        ProvisioningRequestReport.Condition previous = request.conditions.get(type);
+        String value = status ? "True" : "False";
+        Instant since = previous != null && value.equals(previous.status()) ? previous.lastTransitionTime() : now;
+        request.conditions.put(type, new ProvisioningRequestReport.Condition(type, value, reason, message, since));
     }
 
     private void startPods(String key) {

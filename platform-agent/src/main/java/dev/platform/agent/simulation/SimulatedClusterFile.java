@@ -3,6 +3,8 @@ package dev.platform.agent.simulation;
 import dev.platform.agent.Agent;
 import dev.platform.agent.cluster.ClusterNode;
 import dev.platform.agent.cluster.ClusterPod;
+import dev.platform.api.agent.ProvisioningRequestReport;
+import dev.platform.api.agent.ProvisioningRequestSpec;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -26,8 +28,20 @@ import java.util.Optional;
  */
 public final class SimulatedClusterFile {
 
-    /** The whole state, as written. */
-    record State(List<ClusterNode> nodes, List<ObjectNode> jobSets, List<Pod> pods, long podCounter) {
+    /** The whole state, as written; {@code requests} absent from a file of a version before ProvisioningRequests. */
+    record State(List<ClusterNode> nodes, List<ObjectNode> jobSets, List<Pod> pods, long podCounter,
+                 List<Request> requests) {
+        State {
+            requests = requests == null ? List.of() : List.copyOf(requests);
+        }
+    }
+
+    /**
+     * A ProvisioningRequest as the simulated autoscaler holds it: when it is due (null: its class is not served),
+     * its conditions and the node pools provisioned for it.
+     */
+    record Request(ProvisioningRequestSpec spec, Instant dueAt, List<ProvisioningRequestReport.Condition> conditions,
+                   List<String> pools) {
     }
 
     /** A pod, the JobSet it belongs to ({@code namespace/name}) and when it finishes (null: it runs until stopped). */

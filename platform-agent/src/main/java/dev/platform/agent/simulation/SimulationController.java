@@ -1,6 +1,9 @@
 package dev.platform.agent.simulation;
 
 import dev.platform.agent.cluster.Cluster;
+import dev.platform.agent.cluster.ClusterProvisioningRequest;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.server.ResponseStatusException;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -42,6 +45,29 @@ class SimulationController {
         }
         cluster.recoverPool(pool);
         return ResponseEntity.noContent().build();
+    }
+
+    /**
+     * A fault on a ProvisioningRequest: {@code fail} (condition Failed), {@code expire} (BookingExpired) or
+     * {@code revoke} (CapacityRevoked: its node pools go and their pods fail).
+     */
+    @PostMapping("/provisioningrequests/{namespace}/{name}/{fault}")
+    ResponseEntity<Void> provisioningFault(@PathVariable String namespace, @PathVariable String name,
+                                           @PathVariable String fault) {
+        boolean found = switch (fault) {
+            case "fail" -> cluster.failRequest(namespace, name);
+            case "expire" -> cluster.expireBooking(namespace, name);
+            case "revoke" -> cluster.revokeCapacity(namespace, name);
+            default -> throw new ResponseStatusException(HttpStatus.NOT_FOUND,
+                    "no fault " + fault + ": fail, expire or revoke");
+        };
+        return found ? ResponseEntity.noContent().build() : ResponseEntity.notFound().build();
+    }
+
+    /** The ProvisioningRequests in the cluster, with their conditions. */
+    @GetMapping(path = "/provisioningrequests", produces = "application/json")
+    List<ClusterProvisioningRequest> provisioningRequests() {
+        return cluster.provisioningRequests();
     }
 
     @GetMapping(path = "/jobsets", produces = "application/json")

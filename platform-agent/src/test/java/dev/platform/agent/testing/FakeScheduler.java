@@ -12,6 +12,8 @@ import dev.platform.api.agent.AgentDecisions;
 import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.CommandResult;
 import dev.platform.api.agent.CommandResults;
+import dev.platform.api.agent.ProvisioningRequestReport;
+import dev.platform.api.agent.ProvisioningRequestSpec;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -51,6 +53,8 @@ public final class FakeScheduler implements AutoCloseable {
     private final List<AgentCommand> commands = new ArrayList<>();
     private final List<AgentDecision> decisions = new CopyOnWriteArrayList<>();
     private final List<String> decisionQueries = new CopyOnWriteArrayList<>();
+    private volatile List<ProvisioningRequestSpec> provisioningRequests = List.of();
+    private final List<List<ProvisioningRequestReport>> provisioningReports = new CopyOnWriteArrayList<>();
     private volatile boolean available = true;
     private boolean redeliverAcknowledged;
     private int openPolls;
@@ -100,6 +104,16 @@ public final class FakeScheduler implements AutoCloseable {
     public synchronized void enqueue(AgentCommand command) {
         commands.add(command);
         notifyAll();
+    }
+
+    /** What the cluster should hold from now on, as GET .../provisioningrequests answers. */
+    public void setProvisioningRequests(List<ProvisioningRequestSpec> requests) {
+        this.provisioningRequests = List.copyOf(requests);
+    }
+
+    /** Every list of ProvisioningRequest conditions posted, in the order they came. */
+    public List<List<ProvisioningRequestReport>> provisioningReports() {
+        return List.copyOf(provisioningReports);
     }
 
     public void setAvailable(boolean available) {
@@ -163,6 +177,12 @@ public final class FakeScheduler implements AutoCloseable {
             String method = exchange.getRequestMethod();
             if ("POST".equals(method) && path.endsWith("/reports")) {
                 reports.add(json.readValue(exchange.getRequestBody(), AgentReport.class));
+                respond(exchange, 204, "");
+            } else if ("GET".equals(method) && path.endsWith("/provisioningrequests")) {
+                respond(exchange, 200, json.writeValueAsString(provisioningRequests));
+            } else if ("POST".equals(method) && path.endsWith("/provisioningrequests/status")) {
+                provisioningReports.add(List.of(json.readValue(exchange.getRequestBody(),
+                        ProvisioningRequestReport[].class)));
                 respond(exchange, 204, "");
             } else if ("GET".equals(method) && path.endsWith("/commands")) {
                 Instant now = Instant.now();

@@ -74,6 +74,9 @@ public final class MockKubernetes implements AutoCloseable {
         server.expectCustomResource(new CustomResourceDefinitionContext.Builder()
                 .withGroup("jobset.x-k8s.io").withVersion("v1alpha2").withPlural("jobsets").withKind("JobSet")
                 .withScope("Namespaced").build());
+        server.expectCustomResource(new CustomResourceDefinitionContext.Builder()
+                .withGroup("autoscaling.x-k8s.io").withVersion("v1").withPlural("provisioningrequests")
+                .withKind("ProvisioningRequest").withScope("Namespaced").build());
         fabric8 = server.createClient();
         front = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         front.setExecutor(Executors.newCachedThreadPool(r -> {

@@ -17,6 +17,14 @@ public final class AgentProtocol {
     public static final String DECISIONS_PATH = "/api/v1/agent/clusters/{cluster}/decisions";
     /** The most decisions one {@link #DECISIONS_PATH} answer lists; the agent asks again for the rest. */
     public static final int MAX_DECISIONS_PER_ANSWER = 500;
+    /**
+     * The ProvisioningRequests the cluster should hold now (a list of {@link ProvisioningRequestSpec}); an agent
+     * asks periodically, and a scheduler without admission checks answers an empty list.
+     */
+    public static final String PROVISIONING_REQUESTS_PATH = "/api/v1/agent/clusters/{cluster}/provisioningrequests";
+    /** Where an agent posts the conditions of every ProvisioningRequest it manages ({@link ProvisioningRequestReport}). */
+    public static final String PROVISIONING_REQUEST_STATUS_PATH =
+            "/api/v1/agent/clusters/{cluster}/provisioningrequests/status";
     /** The most results one {@link #COMMAND_RESULTS_PATH} request may carry; a larger batch is refused (413). */
     public static final int MAX_RESULTS_PER_BATCH = 1000;
 
@@ -45,6 +53,19 @@ public final class AgentProtocol {
     public static final String LAST_COMMAND_ANNOTATION = "platform.dev/last-command-id";
 
     public static final String QUEUE_NAME_LABEL = "kueue.x-k8s.io/queue-name";
+    /** Set on every ProvisioningRequest and PodTemplate the platform makes, as Kueue sets it on its own. */
+    public static final String KUEUE_MANAGED_LABEL = "kueue.x-k8s.io/managed";
+    /** On a ProvisioningRequest and its PodTemplates: the admission check it was made for. */
+    public static final String ADMISSION_CHECK_LABEL = "platform.dev/admission-check";
+    /** On the pods of a workload started on provisioned capacity: the request whose capacity they consume. */
+    public static final String CONSUME_PROVISIONING_REQUEST_ANNOTATION = "autoscaling.x-k8s.io/consume-provisioning-request";
+    /** On the same pods: the request's class. */
+    public static final String PROVISIONING_CLASS_ANNOTATION = "autoscaling.x-k8s.io/provisioning-class-name";
+    /** The older cluster autoscalers' names of the two annotations, set too, as Kueue did while both were read. */
+    public static final String LEGACY_CONSUME_PROVISIONING_REQUEST_ANNOTATION =
+            "cluster-autoscaler.kubernetes.io/consume-provisioning-request";
+    public static final String LEGACY_PROVISIONING_CLASS_ANNOTATION =
+            "cluster-autoscaler.kubernetes.io/provisioning-class-name";
 
     private AgentProtocol() {
     }

@@ -164,6 +164,33 @@ public class WorkloadChecks implements AdmissionCheckStates {
         return out;
     }
 
+    /**
+     * A check of a workload holding quota (reserved or admitted), with the cluster the workload was placed in or
+     * adopted from (null when neither) and whether every check was Ready.
+     */
+    public record HeldCheck(UUID uid, String cluster, AdmissionCheckState check, boolean admitted) {
+    }
+
+    /** The checks named {@code names} of every workload holding quota, by workload uid and check name. */
+    public List<HeldCheck> held(Collection<String> names) {
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("""
+                SELECT r.workload_uid, w.cluster, c.name, c.state, c.message, c.last_transition_time, c.retry_count,
+                       c.requeue_after_seconds, r.admitted_at IS NOT NULL
+                FROM workload_check_reservation r
+                JOIN workload w ON w.uid = r.workload_uid
+                JOIN workload_admission_check c ON c.workload_uid = r.workload_uid
+                WHERE w.state IN ('Admitted', 'Running') AND c.name = ANY(?)
+                ORDER BY r.workload_uid, c.name""")
+                .param(names.toArray(String[]::new))
+                .query((rs, i) -> new HeldCheck(rs.getObject(1, UUID.class), rs.getString(2),
+                        new AdmissionCheckState(rs.getString(3), CheckState.valueOf(rs.getString(4)), rs.getString(5),
+                                instant(rs, 6), rs.getInt(7), (Integer) rs.getObject(8)), rs.getBoolean(9)))
+                .list();
+    }
+
     /** One check of a workload, locked until the transaction ends, so that two updates apply one after the other. */
     public Optional<AdmissionCheckState> lock(UUID uid, String name) {
         return jdbc.sql("""

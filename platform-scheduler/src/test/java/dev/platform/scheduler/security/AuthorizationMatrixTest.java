@@ -319,6 +319,12 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
             api("GET", "/api/v1/agent/clusters/{cluster}/decisions", "for prod-1", f -> Request.of(
                     "/api/v1/agent/clusters/prod-1/decisions?after=0"))
                     .users(401).expect(200, Who.AGENT).expect(403, Who.OTHER_AGENT),
+            api("GET", "/api/v1/agent/clusters/{cluster}/provisioningrequests", "for prod-1", f -> Request.of(
+                    "/api/v1/agent/clusters/prod-1/provisioningrequests"))
+                    .users(401).expect(200, Who.AGENT).expect(403, Who.OTHER_AGENT),
+            api("POST", "/api/v1/agent/clusters/{cluster}/provisioningrequests/status", "for prod-1; none",
+                    f -> json("/api/v1/agent/clusters/prod-1/provisioningrequests/status", "[]"))
+                    .users(401).expect(204, Who.AGENT).expect(403, Who.OTHER_AGENT),
             api("GET", "/actuator/health", "open to all", f -> Request.of("/actuator/health")).users(200)
                     .expect(200, Who.ANONYMOUS),
             api("GET", "/actuator/prometheus", "", f -> Request.of("/actuator/prometheus")).accepting("text/plain")
