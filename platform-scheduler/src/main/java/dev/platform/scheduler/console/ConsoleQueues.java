@@ -4,7 +4,11 @@ import dev.platform.api.reason.WaitReason;
 import dev.platform.api.identity.Caller;
 import dev.platform.api.manifest.ClusterQueueManifest;
 import dev.platform.api.manifest.Kind;
+import dev.platform.api.manifest.AdmissionCheckManifest;
+import dev.platform.api.manifest.ProvisioningRequestConfigManifest;
+import dev.platform.scheduler.config.AdmissionCheckConfigs;
 import dev.platform.scheduler.config.ConfigStore;
+import dev.platform.web.queue.QueueQueries.AdmissionCheckRow;
 import dev.platform.scheduler.config.ObjectKey;
 import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.web.queue.QueueQueries;
@@ -18,10 +22,12 @@ import java.util.Optional;
 class ConsoleQueues implements QueueQueries {
 
     private final ConfigStore config;
+    private final AdmissionCheckConfigs admissionChecks;
     private final ConsoleViews views;
     private final WorkloadStore workloads;
 
-    ConsoleQueues(ConfigStore config, ConsoleViews views, WorkloadStore workloads) {
+    ConsoleQueues(ConfigStore config, ConsoleViews views, WorkloadStore workloads, AdmissionCheckConfigs admissionChecks) {
+        this.admissionChecks = admissionChecks;
         this.config = config;
         this.views = views;
         this.workloads = workloads;
@@ -58,7 +64,13 @@ class ConsoleQueues implements QueueQueries {
                     .map(w -> !caller.mayRead(w.namespace()) ? AdmittedRow.hidden() : new AdmittedRow(w.namespace(), w.name(), w.queueName(), w.priority(), w.state().name(),
                             w.admittedAt(), ConsoleViews.placements(w.admission())))
                     .toList();
-            return new QueuePage(views.usageOf(List.of(queue)).get(0), pending, admitted);
+            List<AdmissionCheckRow> checks = queue.admissionChecks().stream().map(rule -> {
+                Optional<AdmissionCheckManifest> check = admissionChecks.admissionCheck(rule.name());
+                return new AdmissionCheckRow(rule.name(), check.map(AdmissionCheckManifest::controllerName).orElse(null),
+                        rule.onFlavors(), admissionChecks.provisioningFor(rule.name())
+                        .map(ProvisioningRequestConfigManifest::provisioningClassName).orElse(null));
+            }).toList();
+            return new QueuePage(views.usageOf(List.of(queue)).get(0), pending, admitted, checks);
         });
     }
 }

@@ -79,7 +79,9 @@ class ConsoleWorkloads implements WorkloadQueries, WorkloadCommands {
                     w.active(),
                     w.requeueState() == null ? null
                             : new WorkloadQueries.RequeueView(w.requeueState().count(), w.requeueState().requeueAt()),
-                    w.submittedBy(), protectedUntil(row));
+                    w.submittedBy(), protectedUntil(row), w.admissionChecks().stream()
+                            .map(c -> new WorkloadQueries.AdmissionCheckView(c.name(), c.state(), c.message(),
+                                    c.lastTransitionTime())).toList());
         });
     }
 

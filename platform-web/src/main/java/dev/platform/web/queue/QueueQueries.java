@@ -31,7 +31,34 @@ public interface QueueQueries {
      */
     Optional<QueuePage> clusterQueue(Caller caller, String name, int offset, int limit);
 
-    record QueuePage(QueueUsageView queue, List<PendingRow> pending, List<AdmittedRow> admitted) {
+    /** {@code admissionChecks}: the checks the ClusterQueue's admissions wait for, in the order it names them. */
+    record QueuePage(QueueUsageView queue, List<PendingRow> pending, List<AdmittedRow> admitted,
+                     List<AdmissionCheckRow> admissionChecks) {
+
+        public QueuePage {
+            admissionChecks = admissionChecks == null ? List.of() : List.copyOf(admissionChecks);
+        }
+
+        /** A ClusterQueue without admission checks. */
+        public QueuePage(QueueUsageView queue, List<PendingRow> pending, List<AdmittedRow> admitted) {
+            this(queue, pending, admitted, List.of());
+        }
+    }
+
+    /**
+     * An admission check of the ClusterQueue: its controller (null when no AdmissionCheck of that name exists: Kueue
+     * keeps the workloads waiting), the flavors it applies to (empty: every flavor) and, for a ProvisioningRequest
+     * check, its config's class (null otherwise).
+     */
+    record AdmissionCheckRow(String name, String controllerName, List<String> onFlavors, String provisioningClassName) {
+
+        public AdmissionCheckRow {
+            onFlavors = onFlavors == null ? List.of() : List.copyOf(onFlavors);
+        }
+
+        public String flavorsText() {
+            return onFlavors.isEmpty() ? "every flavor" : String.join(", ", onFlavors);
+        }
     }
 
     /**

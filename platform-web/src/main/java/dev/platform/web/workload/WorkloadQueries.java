@@ -26,7 +26,8 @@ public interface WorkloadQueries {
      * Kueue's spec.active (false once deactivated), {@code requeue} its requeueState (null before its first requeue);
      * {@code submittedBy} the caller who submitted it (null when unknown: adopted from a cluster, or older);
      * {@code protectedUntil} when the minimum runtime of its ClusterQueue stops protecting it from preemption (null
-     * unless it holds an admission and is still within it).
+     * unless it holds an admission and is still within it); {@code admissionChecks} Kueue's status.admissionChecks, the
+     * state of each check its ClusterQueue gave it (empty when none).
      */
     record WorkloadDetail(String namespace, String name, String kind, String uid, String queueName,
                           String clusterQueue, String priorityClassName, int priority, String state,
@@ -35,7 +36,26 @@ public interface WorkloadQueries {
                           List<PodSetPlacement> admission, List<ConditionView> conditions,
                           List<EventView> events, List<PreemptionView> preemptions, String manifestJson,
                           ForecastView forecast, boolean active, RequeueView requeue, String submittedBy,
-                          Instant protectedUntil) {
+                          Instant protectedUntil, List<AdmissionCheckView> admissionChecks) {
+
+        public WorkloadDetail {
+            admissionChecks = admissionChecks == null ? List.of() : List.copyOf(admissionChecks);
+        }
+
+        /** A workload without admission checks. */
+        public WorkloadDetail(String namespace, String name, String kind, String uid, String queueName,
+                              String clusterQueue, String priorityClassName, int priority, String state,
+                              Integer positionInClusterQueue, Integer positionInLocalQueue, WaitReason pendingReason,
+                              String pendingMessage, Instant createdAt, Instant admittedAt, List<PodSetView> podSets,
+                              List<PodSetPlacement> admission, List<ConditionView> conditions,
+                              List<EventView> events, List<PreemptionView> preemptions, String manifestJson,
+                              ForecastView forecast, boolean active, RequeueView requeue, String submittedBy,
+                              Instant protectedUntil) {
+            this(namespace, name, kind, uid, queueName, clusterQueue, priorityClassName, priority, state,
+                    positionInClusterQueue, positionInLocalQueue, pendingReason, pendingMessage, createdAt, admittedAt,
+                    podSets, admission, conditions, events, preemptions, manifestJson, forecast, active, requeue,
+                    submittedBy, protectedUntil, List.of());
+        }
 
         /** A workload not protected by a minimum runtime. */
         public WorkloadDetail(String namespace, String name, String kind, String uid, String queueName,
@@ -48,7 +68,7 @@ public interface WorkloadQueries {
             this(namespace, name, kind, uid, queueName, clusterQueue, priorityClassName, priority, state,
                     positionInClusterQueue, positionInLocalQueue, pendingReason, pendingMessage, createdAt, admittedAt,
                     podSets, admission, conditions, events, preemptions, manifestJson, forecast, active, requeue,
-                    submittedBy, null);
+                    submittedBy, null, List.of());
         }
 
         public String priorityText() {
@@ -70,6 +90,10 @@ public interface WorkloadQueries {
 
     /** requests are per pod. */
     record PodSetView(String name, int count, Map<String, String> requests) {
+    }
+
+    /** One of Kueue's status.admissionChecks: a check's state (Pending, Ready, Retry, Rejected), message and since when. */
+    record AdmissionCheckView(String name, String state, String message, Instant lastTransitionTime) {
     }
 
     /** The latest condition of one type. */

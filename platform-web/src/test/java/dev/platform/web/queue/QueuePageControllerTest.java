@@ -93,6 +93,24 @@ class QueuePageControllerTest {
     }
 
     @Test
+    void listsTheClusterQueuesAdmissionChecksWithTheirControllersFlavorsAndClass() throws Exception {
+        var queue = new dev.platform.web.console.QueueUsageView("cq", null, "BestEffortFIFO", true, "Ready", List.of(), 0, 0);
+        given(queries.clusterQueue(ADMIN, "cq", 0, 100)).willReturn(Optional.of(new QueuePage(queue, List.of(),
+                List.of(), List.of(new QueueQueries.AdmissionCheckRow("dws", "kueue.x-k8s.io/provisioning-request",
+                                List.of("flex"), "queued-provisioning.gke.io"),
+                        new QueueQueries.AdmissionCheckRow("approval", null, List.of(), null)))));
+
+        mvc.perform(get("/queues/cq"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("Admission checks"),
+                        containsString("<th scope=\"row\">dws</th>"),
+                        containsString("kueue.x-k8s.io/provisioning-request"), containsString("<td>flex</td>"),
+                        containsString("queued-provisioning.gke.io"),
+                        containsString("no such AdmissionCheck: its workloads wait"),
+                        containsString("<td>every flavor</td>"))));
+    }
+
+    @Test
     void linksToTheNextPageOfPendingWhileMoreWait() throws Exception {
         List<PendingRow> page = java.util.stream.IntStream.range(100, 200)
                 .mapToObj(i -> new PendingRow("ns", "w" + i, "lq", null, 0, i, i, T0, PendingReason.Blocked, null, null, null))

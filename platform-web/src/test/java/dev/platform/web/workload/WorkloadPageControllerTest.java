@@ -159,6 +159,35 @@ class WorkloadPageControllerTest {
     }
 
     @Test
+    void showsEachAdmissionCheckWithItsStateMessageAndTime() throws Exception {
+        WorkloadDetail w = pending();
+        given(queries.workload(ADMIN, "default", "flex")).willReturn(Optional.of(new WorkloadDetail(w.namespace(),
+                "flex", w.kind(), w.uid(), w.queueName(), w.clusterQueue(), w.priorityClassName(), w.priority(),
+                "Admitted", null, null, null, "waiting for admission checks", T0,
+                null, w.podSets(), List.of(), w.conditions(), w.events(), List.of(), MANIFEST, null, true, null, null,
+                null, List.of(new WorkloadQueries.AdmissionCheckView("dws", "Pending",
+                        "capacity expected within 5s", T0.plusSeconds(3)),
+                        new WorkloadQueries.AdmissionCheckView("budget", "Ready", "within budget", T0)))));
+
+        mvc.perform(get("/namespaces/default/workloads/flex"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("Admission checks"),
+                        containsString("<th scope=\"row\">dws</th><td>Pending</td>"),
+                        containsString("capacity expected within 5s"),
+                        containsString("<th scope=\"row\">budget</th><td>Ready</td>"),
+                        containsString("datetime=\"" + T0.plusSeconds(3) + "\""))));
+    }
+
+    @Test
+    void aWorkloadWithoutChecksShowsNoChecksSection() throws Exception {
+        given(queries.workload(ADMIN, "default", "low-jax-trillium")).willReturn(Optional.of(pending()));
+
+        mvc.perform(get("/namespaces/default/workloads/low-jax-trillium"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(not(containsString("Admission checks"))));
+    }
+
+    @Test
     void aStoppedWorkloadOffersResume() throws Exception {
         WorkloadDetail w = pending();
         given(queries.workload(ADMIN, "default", "stopped")).willReturn(Optional.of(new WorkloadDetail(w.namespace(),
