@@ -38,7 +38,7 @@ public final class ListHandler {
         long revision = revisions.current();
         ListResult result = list(kind, request);
         String resourceVersion = String.valueOf(revision);
-        String next = result.page().more() ? continueToken(result.page().items()) : null;
+        String next = result.page().more() ? continueToken(result.page()) : null;
         if (Tables.wanted(request.accept())) {
             responses.write(response, tables.table(kind, result.items(), resourceVersion, next,
                     request.parameter("includeObject")));
@@ -94,10 +94,14 @@ public final class ListHandler {
         }
     }
 
-    private static String continueToken(List<Map<String, Object>> items) {
-        Map<String, Object> last = items.get(items.size() - 1);
-        String namespace = Objects.namespace(last);
-        String key = (namespace == null ? "" : namespace) + "/" + Objects.name(last);
+    private static String continueToken(ObjectStore.Page page) {
+        ObjectStore.Key after = page.continueAfter();
+        if (after == null) {
+            Map<String, Object> last = page.items().get(page.items().size() - 1);
+            String namespace = Objects.namespace(last);
+            after = new ObjectStore.Key(namespace == null ? "" : namespace, Objects.name(last));
+        }
+        String key = after.namespace() + "/" + after.name();
         return Base64.getUrlEncoder().withoutPadding().encodeToString(key.getBytes(StandardCharsets.UTF_8));
     }
 

@@ -83,8 +83,16 @@ public interface ObjectStore {
         Selector EVERYTHING = object -> true;
     }
 
-    /** A page of objects; {@code more} when objects past the last one remain. */
-    record Page(List<Map<String, Object>> items, boolean more) {
+    /**
+     * A page of objects; {@code more} when objects past the last one remain. {@code continueAfter} is the key the
+     * next page starts after, for a store whose objects are not named by their keys (a Kueue Workload is named after
+     * its JobSet, whose row is the key); null: the last item's namespace and name.
+     */
+    record Page(List<Map<String, Object>> items, boolean more, Key continueAfter) {
+
+        public Page(List<Map<String, Object>> items, boolean more) {
+            this(items, more, null);
+        }
     }
 
     /** How a write is made: as a dry run, with which field validation, by which field manager. */

@@ -33,18 +33,23 @@ final class WorkloadPages {
         List<Map<String, Object>> items = new ArrayList<>();
         String afterNamespace = query.after() == null ? null : query.after().namespace();
         String afterName = query.after() == null ? null : query.after().name();
+        WorkloadRow lastAdded = null;
         while (true) {
             int want = query.limit() > 0 ? Math.min(BATCH, query.limit() - items.size() + 1) : BATCH;
             List<WorkloadRow> rows = store.listByKey(kinds, query.namespace(), null, afterNamespace, afterName, want);
             List<WorkloadRow> visible = rows.stream().filter(r -> caller.mayRead(r.namespace())).toList();
-            for (Map<String, Object> object : render.apply(visible)) {
-                if (!query.selector().matches(object)) {
+            List<Map<String, Object>> objects = render.apply(visible);
+            for (int i = 0; i < objects.size(); i++) {
+                if (!query.selector().matches(objects.get(i))) {
                     continue;
                 }
                 if (query.limit() > 0 && items.size() == query.limit()) {
-                    return new ObjectStore.Page(items, true);
+                    // the rows' key, not the object's name: a JobSet's Workload is named after it, not as its row
+                    return new ObjectStore.Page(items, true,
+                            new ObjectStore.Key(lastAdded.namespace(), lastAdded.name()));
                 }
-                items.add(object);
+                items.add(objects.get(i));
+                lastAdded = visible.get(i);
             }
             if (rows.size() < want) {
                 return new ObjectStore.Page(items, false);

@@ -1,0 +1,74 @@
+package dev.platform.scheduler.kubernetes;
+
+import dev.platform.scheduler.testsupport.Manifests;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import dev.platform.scheduler.testsupport.PlatformClient;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Lists paged with {@code limit} and {@code continue}, as kubectl and informers page them: every object once, for a
+ * kind whose objects are not named as the rows they come from (the Workload of a JobSet is named
+ * {@code jobset-<name>-<hash>}), as plain lists and as kubectl's Tables.
+ */
+class KubernetesListPagesTest extends PlatformApplicationTest {
+
+    private static final String TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+
+    @ParameterizedTest(name = "Accept: {0}")
+    @ValueSource(strings = {"application/json", TABLE})
+    void theWorkloadsOfJobSetsArePagedThroughEachOnce(String accept) {
+        PlatformClient.Response configured = api.postYaml("/api/v1/manifests", """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ResourceFlavor
+                metadata: {name: pages-rf}
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ClusterQueue
+                metadata: {name: pages}
+                spec:
+                  stopPolicy: Hold
+                  resourceGroups:
+                  - coveredResources: [cpu]
+                    flavors: [{name: pages-rf, resources: [{name: cpu, nominalQuota: "1"}]}]
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: LocalQueue
+                metadata: {name: pages, namespace: pages}
+                spec: {clusterQueue: pages}
+                """);
+        assertThat(configured.status()).as(configured.body()).isEqualTo(200);
+        for (int i = 0; i < 5; i++) {
+            PlatformClient.Response submitted = api.postYaml("/api/v1/namespaces/pages/workloads",
+                    Manifests.onePodJobSet("a-" + i, Map.of("kueue.x-k8s.io/queue-name", "pages"), Map.of(), "1"));
+            assertThat(submitted.status()).as(submitted.body()).isEqualTo(201);
+        }
+
+        List<String> names = new ArrayList<>();
+        String next = null;
+        int pages = 0;
+        do {
+            PlatformClient.Response page = api.get("/k8s/apis/kueue.x-k8s.io/v1beta2/namespaces/pages/workloads?limit=2"
+                    + (next == null ? "" : "&continue=" + next), accept);
+            assertThat(page.status()).as(page.body()).isEqualTo(200);
+            JsonNode list = page.json();
+            for (JsonNode item : accept.equals(TABLE) ? list.path("rows") : list.path("items")) {
+                names.add(accept.equals(TABLE) ? item.path("cells").path(0).asString()
+                        : item.path("metadata").path("name").asString());
+            }
+            next = list.path("metadata").path("continue").asString(null);
+            pages++;
+        } while (next != null && pages < 10);
+
+        assertThat(pages).isEqualTo(3);
+        assertThat(names).hasSize(5).doesNotHaveDuplicates()
+                .allSatisfy(name -> assertThat(name).matches("jobset-a-[0-4]-[0-9a-f]{5}"));
+    }
+}
