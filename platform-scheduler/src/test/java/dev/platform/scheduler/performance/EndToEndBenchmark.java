@@ -15,8 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The end-to-end benchmarks at full size, each on a scheduler process of its own (the packaged jar, on a database
  * of its own on one durable PostgreSQL server): Kueue's {@code baseline} and {@code large-scale} shapes, REST
- * submissions with pgbench on the same server, the agent's command round trip, durable admissions from a deep backlog, and start-up and heap with
- * 100,000 pending and 50,000 admitted workloads. Then publishes every section of this build into
+ * submissions with pgbench on the same server, the agent's command round trip, durable admissions from a deep backlog, start-up and heap with
+ * 100,000 pending and 50,000 admitted workloads, and the Kubernetes API (list as Tables, watch, kubectl apply). Then publishes every section of this build into
  * docs/performance/results.json and docs/performance.md. A benchmark: it asserts only that what it measured
  * happened (every workload finished, every submission was accepted), never how fast.
  *
@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code -Dplatform.performance.size=small} runs every phase at a tenth
  * of its size or less, to try the benchmarks out; {@code -Dplatform.performance.reduced=baseline,large-scale,rest}
  * runs the named phases so (baseline: every ClusterQueue, a tenth of the workloads; large-scale: a tenth of the
- * ClusterQueues; rest: a tenth of the submissions; agent: 1,000 workloads of 10,000). A published section names its size.
+ * ClusterQueues; rest: a tenth of the submissions; agent: 1,000 workloads of 10,000; kubernetes: see
+ * {@link #kubernetes}). A published section names its size.
  * At full size the REST phase's clients are {@link Wrk} when {@code wrk} is on the PATH (a minute of warm-up, then
  * 30 s per variant), else Java's HTTP client; {@code rest.loadGenerator} in the results says which.
  */
@@ -43,7 +44,7 @@ class EndToEndBenchmark {
     @Test
     void everyEndToEndBenchmark() {
         Set<String> phases = Set.of(System.getProperty("platform.performance.phases",
-                "baseline,large-scale,rest,agent,admission,startup").split(","));
+                "baseline,large-scale,rest,agent,admission,startup,kubernetes").split(","));
         try (BenchmarkPostgres postgres = new BenchmarkPostgres(WORK.resolve("pgdata"))) {
             if (phases.contains("baseline")) {
                 try (SchedulerProcessHost host = host(postgres, "baseline")) {
@@ -88,10 +89,30 @@ class EndToEndBenchmark {
                     record("heap", host, StartupRun.run(host, reduced("startup") ? 10 : 100, 10, 50, 100));
                 }
             }
+            if (phases.contains("kubernetes")) {
+                try (SchedulerProcessHost host = host(postgres, "kubernetes")) {
+                    kubernetes(host, reduced("kubernetes"), WORK.resolve("kubernetes"));
+                }
+            }
         }
         if (PerformanceResults.PUBLISHING) {
             PerformanceResults.publish(PerformanceResults.repository(), command());
         }
+    }
+
+    /**
+     * The Kubernetes API's three benchmarks on one scheduler: 100,000 workloads (1,000 ClusterQueues of 30 admitted
+     * and 70 waiting) listed as kubectl's Tables of 500; 100 watchers while 1,000 changes a second are committed for
+     * 60 s; {@code kubectl apply -f} of 1,000 JobSets beside {@code POST /api/v1/manifests}. Reduced: 10,000
+     * workloads, 10 watchers of 100 changes a second for 20 s, 100 JobSets.
+     */
+    static void kubernetes(SchedulerHost host, boolean reduced, Path workDir) {
+        KubernetesApiRun.seed(host, reduced ? 100 : 1_000, 30, 70);
+        record("kubernetesList", host, KubernetesApiRun.list(host, 500, 2));
+        record("kubernetesWatch", host, reduced
+                ? KubernetesApiRun.watch(host, 10, 100, 20, Duration.ofSeconds(20), 1_000)
+                : KubernetesApiRun.watch(host, 100, 1_000, 100, Duration.ofSeconds(60), 10_000));
+        record("kubernetesApply", host, KubernetesApiRun.apply(host, reduced ? 100 : 1_000, workDir));
     }
 
     /** The command as it was given: the profile's, with the options of this run. */

@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every end-to-end benchmark at smoke size on the suite's shared application, so that the benchmarks keep working
  * between full runs: a Kueue shape of 2 ClusterQueues and 40 workloads through the simulated agent, REST
- * submissions, pgbench (skipped, and said so, where it is not installed), the agent's commands, admissions from a backlog, and a rebuild.
+ * submissions, pgbench (skipped, and said so, where it is not installed), the agent's commands, admissions from a backlog, a rebuild,
+ * and the Kubernetes API's list, watch and apply (kubectl skipped, and said so, where it is not installed).
  * The figures mean nothing at this size and on the tests' non-durable database: they and the results table
  * rendered from them go to a temporary directory, never into docs/.
  */
@@ -48,10 +49,22 @@ class PerformanceSmokeTest extends PlatformApplicationTest {
         assertThat(startup).containsEntry("pending", 40).containsEntry("admitted", 20);
         PerformanceResults.record(output, "heap", startup);
 
+        KubernetesApiRun.seed(host, 2, 3, 10);
+        Map<String, Object> list = KubernetesApiRun.list(host, 50, 1);
+        assertThat(list).containsKey("p99Millis");
+        PerformanceResults.record(output, "kubernetesList", list);
+        Map<String, Object> watch = KubernetesApiRun.watch(host, 3, 40, 10, Duration.ofSeconds(2), 20);
+        assertThat(watch).containsEntry("changes", 80).containsEntry("missing", 0L);
+        PerformanceResults.record(output, "kubernetesWatch", watch);
+        Map<String, Object> apply = KubernetesApiRun.apply(host, 10, output.resolve("kubectl"));
+        assertThat(apply).containsEntry("jobSets", 10);
+        PerformanceResults.record(output, "kubernetesApply", apply);
+
         Path markdown = output.resolve("performance.md");
         Files.writeString(markdown, "# Performance\n\n" + PerformanceResults.BEGIN + "\n" + PerformanceResults.END + "\n");
         PerformanceResults.publish(output, output.resolve("results.json"), markdown, "smoke");
-        assertThat(Files.readString(markdown)).contains("| baseline: wall time | ", "| REST submissions per second | ")
+        assertThat(Files.readString(markdown)).contains("| baseline: wall time | ", "| REST submissions per second | ",
+                        "| Kubernetes API: list page of 500 workloads as a Table, p99 | ")
                 .as("a run smaller than Kueue's is not judged against Kueue's figures")
                 .containsPattern("\\| baseline: wall time \\|[^\n]*\\| not comparable: \\d+ of Kueue's 15,000 workloads \\|")
                 .doesNotContainPattern("\\| baseline: mean time to admission, small \\|[^\n]*\\| (met|\\*\\*missed)");

@@ -143,6 +143,19 @@ final class ResultsTable {
         rows.add(new Row("process launch to state rebuilt at that size", at("/heap/readySeconds"), "s", "", NONE));
         rows.add(new Row("process launch to every pending reason recorded at that size",
                 at("/heap/launchToDecisionsSeconds"), "s", "", Goal.below("< 15 s", 15)));
+        rows.add(new Row("Kubernetes API: list page of 500 workloads as a Table, p50", at("/kubernetesList/p50Millis"),
+                "ms", "", NONE));
+        rows.add(new Row("Kubernetes API: list page of 500 workloads as a Table, p99", at("/kubernetesList/p99Millis"),
+                "ms", "", Goal.below("< 100 ms", 100)));
+        rows.add(new Row("Kubernetes API: changes committed per second under the watchers",
+                at("/kubernetesWatch/changesPerSecond"), "/s", "", NONE));
+        rows.add(new Row("Kubernetes API: changes not delivered to a watcher", at("/kubernetesWatch/missing"), "", "",
+                Goal.atMost("0", 0)));
+        rows.add(new Row("Kubernetes API: watch delivery lag p99", at("/kubernetesWatch/lagP99Millis"), "ms", "",
+                Goal.below("< 1,000 ms", 1000)));
+        rows.add(new Row("kubectl apply -f of 1,000 JobSets", at("/kubernetesApply/kubectlSeconds"), "s", "", NONE));
+        rows.add(new Row("the same file through POST /api/v1/manifests", at("/kubernetesApply/manifestsSeconds"), "s",
+                "", NONE));
         rows.add(new Row("hotswap decision p99 (1,000 pools, 10,000 running)", at("/hotswap/decisionP99Millis"), "ms",
                 "", Goal.atMost("≤ 100 ms", 100)));
         rows.add(new Row("console render p95, slowest page (100,000 workloads)", at("/console/renderP95Millis"), "ms",
@@ -200,6 +213,11 @@ final class ResultsTable {
                     + " ClusterQueues";
             case "heap" -> s.path("pending").asString("") + " pending + " + s.path("admitted").asString("")
                     + " admitted in " + s.path("clusterQueues").asString("") + " ClusterQueues";
+            case "kubernetesList" -> s.path("workloads").asString("") + " workloads, pages of "
+                    + s.path("pageSize").asString("") + " as Tables, " + s.path("passes").asString("") + " passes";
+            case "kubernetesWatch" -> s.path("watchers").asString("") + " watchers, "
+                    + s.path("changes").asString("") + " changes in " + s.path("seconds").asString("") + " s";
+            case "kubernetesApply" -> s.path("jobSets").asString("") + " JobSets in one file";
             default -> s.path("data").asString(s.path("clock").asString(""));
         };
     }
