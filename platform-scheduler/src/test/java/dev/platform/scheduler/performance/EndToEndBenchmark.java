@@ -108,7 +108,7 @@ class EndToEndBenchmark {
      */
     static void kubernetes(SchedulerHost host, boolean reduced, Path workDir) {
         KubernetesApiRun.seed(host, reduced ? 100 : 1_000, 30, 70);
-        record("kubernetesList", host, KubernetesApiRun.list(host, 500, 2));
+        record("kubernetesList", host, KubernetesApiRun.list(host, 500, reduced ? 2 : 1));
         record("kubernetesWatch", host, reduced
                 ? KubernetesApiRun.watch(host, 10, 100, 20, Duration.ofSeconds(20), 1_000)
                 : KubernetesApiRun.watch(host, 100, 1_000, 100, Duration.ofSeconds(60), 10_000));
