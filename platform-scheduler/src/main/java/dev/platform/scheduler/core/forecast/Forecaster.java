@@ -3,6 +3,7 @@ package dev.platform.scheduler.core.forecast;
 import dev.platform.api.reason.PendingReason;
 import dev.platform.scheduler.core.Decision;
 import dev.platform.scheduler.core.SchedulerState;
+import dev.platform.scheduler.core.model.ClusterQueueSpec;
 import dev.platform.scheduler.core.model.LocalQueueSpec;
 import dev.platform.scheduler.core.model.Workload;
 
@@ -86,13 +87,13 @@ public final class Forecaster {
                     null, start + budget.toNanos() / 2);
             if (drewNoRuntime(median)) {
                 // Runtimes at their 10th or 90th percentile would give the same run again.
-                return treeForecast(median, median, median);
+                return treeForecast(tree, median, median, median);
             }
             Simulation early = run(tree, clusterQueues, now, RuntimeDraw.fixed(Quantile.P10), ArrivalStream.none(now),
                     null, (System.nanoTime() + end) / 2);
             Simulation late = run(tree, clusterQueues, now, RuntimeDraw.fixed(Quantile.P90), ArrivalStream.none(now),
                     null, end);
-            return treeForecast(median, early, late);
+            return treeForecast(tree, median, early, late);
         }
         Simulation alone = run(tree, clusterQueues, now, RuntimeDraw.fixed(Quantile.P50), ArrivalStream.none(now),
                 null, start + budget.toNanos() / 4);
@@ -117,8 +118,8 @@ public final class Forecaster {
         }
         Map<String, WorkloadForecast> forecasts = new LinkedHashMap<>();
         for (Workload w : alone.waiting) {
-            forecasts.put(w.uid(), alone.admittedAt.containsKey(w.uid()) ? withArrivals(w, now, alone, sampled)
-                    : forecast(w, alone, alone, alone));
+            forecasts.put(w.uid(), awaitingChecks(tree, w, alone.admittedAt.containsKey(w.uid())
+                    ? withArrivals(w, now, alone, sampled) : forecast(w, alone, alone, alone)));
         }
         Instant refresh = now.plus(ARRIVALS_VALID_FOR);
         Instant validUntil = alone.firstFinish == null || alone.firstFinish.isAfter(refresh) ? refresh
@@ -126,10 +127,11 @@ public final class Forecaster {
         return new TreeForecast(forecasts, validUntil, outOfTime);
     }
 
-    private static TreeForecast treeForecast(Simulation median, Simulation early, Simulation late) {
+    private static TreeForecast treeForecast(SchedulerState tree, Simulation median, Simulation early,
+                                             Simulation late) {
         Map<String, WorkloadForecast> forecasts = new LinkedHashMap<>();
         for (Workload w : median.waiting) {
-            forecasts.put(w.uid(), forecast(w, median, early, late));
+            forecasts.put(w.uid(), awaitingChecks(tree, w, forecast(w, median, early, late)));
         }
         return new TreeForecast(forecasts, median.firstFinish, median.outOfTime || early.outOfTime || late.outOfTime);
     }
@@ -284,6 +286,23 @@ public final class Forecaster {
     public static WorkloadForecast inStoppedQueue(String clusterQueue) {
         return new WorkloadForecast(null, null, null, ForecastBasis.NeverFits,
                 "never admitted as things stand: ClusterQueue " + clusterQueue + " is stopped");
+    }
+
+    /**
+     * A forecast of a workload whose ClusterQueue has admission checks says that its time is when its quota is
+     * reserved, and that it then waits for its checks: the simulation cannot know when a check's controller (an
+     * approval, a ProvisioningRequest's capacity) will say Ready.
+     */
+    private static WorkloadForecast awaitingChecks(SchedulerState tree, Workload waiting, WorkloadForecast forecast) {
+        LocalQueueSpec lq = tree.configuration().localQueue(waiting.localQueueKey());
+        ClusterQueueSpec cq = lq == null ? null : tree.configuration().clusterQueue(lq.clusterQueue());
+        if (cq == null || cq.admissionChecks().isEmpty() || forecast.estimatedAdmissionAt() == null) {
+            return forecast;
+        }
+        return new WorkloadForecast(forecast.estimatedAdmissionAt(), forecast.p10(), forecast.p90(), forecast.basis(),
+                "quota reserved " + forecast.message() + "; then waits for admission checks ("
+                        + String.join(", ", cq.admissionChecks().names()) + ") before it is admitted",
+                forecast.ifNothingArrivesAt(), forecast.arrivals());
     }
 
     /** The least precise runtime source among the finishes waited for; QuotaAvailable when there were none. */

@@ -99,6 +99,22 @@ class ForecasterTest {
                 .isEqualTo(CoreFixtures.T0.plus(Duration.ofMinutes(15)));
     }
 
+    /** A ClusterQueue with admission checks: the time forecast is the quota reservation's, and the message says so. */
+    @Test
+    void aWorkloadOfAQueueWithChecksIsForecastToReserveQuotaThenWaitForThem() {
+        state.applyClusterQueue(clusterQueue("cq").quota("default", "cpu", "2").build()
+                .withAdmissionChecks(dev.platform.scheduler.core.model.AdmissionCheckStrategy.of(List.of("dws"))));
+        List<String> queues = List.of("cq");
+
+        TreeForecast forecast = new Forecaster(thirtyMinutes, Duration.ofDays(1))
+                .forecast(state.copyOf(queues, clock), queues, clock.instant(), Duration.ofSeconds(10));
+
+        WorkloadForecast first = forecast.forecasts().get("first");
+        assertThat(first.estimatedAdmissionAt()).isEqualTo(CoreFixtures.T0.plusSeconds(1800));
+        assertThat(first.message()).startsWith("quota reserved after 1 workload in its cohort finish")
+                .endsWith("; then waits for admission checks (dws) before it is admitted");
+    }
+
     @Test
     void changesToAQueueStampItsTreeAndOnlyIt() {
         state.applyClusterQueue(clusterQueue("other").quota("default", "cpu", "2").build());
