@@ -57,7 +57,11 @@ final class ResultsTable {
                 return "";
             }
             boolean met = atMost ? (inclusive ? measured <= limit : measured < limit) : measured >= limit;
-            return met ? "met" : "**missed** (" + format(atMost ? measured / limit : limit / measured) + "x)";
+            if (met) {
+                return "met";
+            }
+            double by = atMost ? measured / limit : limit / measured;
+            return Double.isFinite(by) ? "**missed** (" + format(by) + "x)" : "**missed**";
         }
     }
 
