@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,9 +36,11 @@ import static org.awaitility.Awaitility.await;
 /**
  * A randomized fault soak: two schedulers (leader and follower) on a PostgreSQL server of the test's own, the
  * simulated agent reaching them through a relay (a Service in front of the replicas), under the load of
- * {@link SoakLoad}. At moments drawn from the seed it SIGKILLs the leader, the follower, the agent or the
- * PostgreSQL server (each started again at once, PostgreSQL after a supervisor's delay), pauses one of the three
- * processes with SIGSTOP for a few seconds, cuts the agent off, or ends every database session. After each fault
+ * {@link SoakLoad}: 16 clients submitting together at the start of each of the load's rounds, so the submission
+ * writers commit in groups. At moments drawn from the seed, each a few milliseconds into a round so that it meets a
+ * group commit in flight, it SIGKILLs the leader, the follower, the agent or the PostgreSQL server (each started
+ * again at once, PostgreSQL after a supervisor's delay), pauses one of the three processes with SIGSTOP for a few
+ * seconds, cuts the agent off, or ends every database session. After each fault
  * it measures the time to the next admission, waits until every process is back, and checks the invariants of
  * {@link SoakInvariants}; once more at the end, the load stopped. It reports the faults by kind, the recovery
  * times and the violations, and fails on any violation or any acknowledged submission lost.
@@ -51,11 +54,19 @@ class FaultSoakIT {
     private static final int FAULTS = Integer.getInteger("platform.soak.faults", 3);
     private static final long SEED = Long.getLong("platform.soak.seed", new Random().nextLong());
     private static final Duration PATIENCE = Duration.ofMinutes(5);
+    /**
+     * How long a process may take to start and be heard: more than the patience for an admission, since three JVMs
+     * starting together on a machine busy with other builds (load average 20 and more on two cores) have taken over
+     * five minutes; a process that never comes up still fails the soak.
+     */
+    private static final Duration START_PATIENCE = Duration.ofMinutes(10);
     /** How long the cluster may lag behind a decision: a FULL report (15 s here), the 5 s grace, some cycles. */
     private static final Duration CLUSTER_BOUND = Duration.ofSeconds(90);
     private static final List<String> AGENT_SETTINGS = List.of("--platform.agent.full-report-interval=15s");
     private static final Map<String, String> POSTGRES_SETTINGS = Map.of("fsync", "off", "full_page_writes", "off",
             "timezone", "UTC");
+    /** How far into a round of the load a fault lands at most: the round's submissions are being written then. */
+    private static final int INTO_ROUND_MILLIS = 60;
 
     enum Fault {
         KILL_LEADER, KILL_FOLLOWER, KILL_AGENT, KILL_POSTGRES, PAUSE_LEADER, PAUSE_FOLLOWER, PAUSE_AGENT, CUT_AGENT,
@@ -88,6 +99,7 @@ class FaultSoakIT {
         schedulerArguments = PlatformProcess.database(new TestDatabase.Connection(url, postgres.application().user(),
                 postgres.application().password()));
         Map<Fault, List<Duration>> recoveries = new EnumMap<>(Fault.class);
+        List<Integer> inFlightAtFaults = new ArrayList<>();
         List<String> violations = new ArrayList<>();
         SoakInvariants invariants = new SoakInvariants(jdbc, () -> agent.client(), CLUSTER_BOUND);
         SoakLoad load = null;
@@ -111,31 +123,40 @@ class FaultSoakIT {
             for (int i = 0; i < FAULTS; i++) {
                 pace(Duration.ofSeconds(1 + random.nextInt(5)));
                 Fault fault = Fault.values()[random.nextInt(Fault.values().length)];
+                paceUntil(load.nextRound().plusMillis(random.nextInt(INTO_ROUND_MILLIS)));
                 Instant at = Instant.now();
+                int inFlight = load.inFlight();
+                inFlightAtFaults.add(inFlight);
                 inject(fault);
                 Optional<Duration> recovery = awaitAdmissionAfter(at);
                 recovery.ifPresentOrElse(r -> recoveries.computeIfAbsent(fault, f -> new ArrayList<>()).add(r),
                         () -> violations.add("no admission within " + PATIENCE.toMinutes() + " min of " + fault));
                 awaitUp();
-                List<String> found = invariants.check(load.acknowledged(), agentLogs);
+                List<String> found = invariants.check(load::ledger, agentLogs);
                 violations.addAll(found);
-                System.out.printf("fault %d/%d %s at %s: next admission after %s, %d violation(s) %s%n", i + 1, FAULTS,
-                        fault, seconds(Duration.between(began, at)), recovery.map(FaultSoakIT::seconds).orElse("none"),
-                        found.size(), found);
+                System.out.printf("fault %d/%d %s at %s (%d requests of the load in flight): next admission after %s,"
+                                + " %d violation(s) %s%n", i + 1, FAULTS, fault, seconds(Duration.between(began, at)),
+                        inFlight, recovery.map(FaultSoakIT::seconds).orElse("none"), found.size(), found);
             }
             load.close();
             awaitUp();
-            violations.addAll(invariants.check(load.acknowledged(), agentLogs));
+            violations.addAll(invariants.check(load::ledger, agentLogs));
+            Map<Integer, Long> groups = submissionGroups();
             Map<String, Object> report = report(recoveries, violations, load, invariants, began);
+            report.put("inFlightAtFaults", inFlightAtFaults);
+            report.put("submissionGroupsBySize", groups);
             System.out.println("fault soak: " + JsonMapper.builder().build().writeValueAsString(report));
             Files.writeString(Path.of("target", "fault-soak.json"),
                     JsonMapper.builder().build().writerWithDefaultPrettyPrinter().writeValueAsString(report));
 
-            assertThat(load.acknowledged()).as("submissions acknowledged during the soak").isNotEmpty();
+            assertThat(load.ledger().submissions()).as("submissions acknowledged during the soak").isNotEmpty();
+            assertThat(load.counts()).as("names applied again after their deletion").containsKey("reapplied");
+            assertThat(groups.keySet().stream().mapToInt(Integer::intValue).max().orElse(0))
+                    .as("the largest group of submissions committed together").isGreaterThanOrEqualTo(3);
             assertThat(recoveries.values().stream().mapToInt(List::size).sum()).as("faults recovered from")
                     .isEqualTo(FAULTS);
             assertThat(invariants.executionsLogged(agentLogs)).as("commands the agents logged carrying out").isPositive();
-            assertThat(invariants.lost(load.acknowledged())).as("acknowledged submissions lost").isEmpty();
+            assertThat(invariants.lost(load::ledger)).as("acknowledged submissions lost").isEmpty();
             assertThat(violations).as("violations (seed %d; logs in %s)", SEED, workDir).isEmpty();
             assertThat(load.wrongAnswers()).as("answers other than 2xx, 503 with Retry-After or 429").isEmpty();
         } finally {
@@ -227,11 +248,11 @@ class FaultSoakIT {
     /** Every process serves again, and the scheduler hears the agent (its five pools, the cluster not stale). */
     private void awaitUp() {
         for (PlatformProcess scheduler : schedulers) {
-            scheduler.awaitUp(PATIENCE);
+            scheduler.awaitUp(START_PATIENCE);
         }
         if (agent != null) {
-            agent.awaitUp(PATIENCE);
-            await().atMost(PATIENCE).ignoreExceptions().until(() -> {
+            agent.awaitUp(START_PATIENCE);
+            await().atMost(START_PATIENCE).ignoreExceptions().until(() -> {
                 PlatformClient.Response cluster = schedulers[0].client().get("/api/v1/clusters/sim");
                 return cluster.status() == 200 && !cluster.json().get("stale").asBoolean();
             });
@@ -268,8 +289,8 @@ class FaultSoakIT {
         report.put("recoveryP99Seconds", percentile(all, 99));
         report.put("violations", violations.size());
         report.put("violationList", violations);
-        report.put("acknowledged", load.acknowledged().size());
-        report.put("acknowledgedLost", invariants.lost(load.acknowledged()).size());
+        report.put("acknowledged", load.ledger().submissions().size());
+        report.put("acknowledgedLost", invariants.lost(load::ledger).size());
         report.put("load", load.counts());
         report.put("executionsInAgentLogs", invariants.executionsLogged(agentLogs));
         report.put("admissions", jdbc.sql("SELECT count(*) FROM workload_event WHERE type = 'Admitted' AND status = 'True'")
@@ -282,6 +303,22 @@ class FaultSoakIT {
                 .query((rs, i) -> rs.getString(1) + " " + rs.getLong(2)).list());
         report.put("durationSeconds", Duration.between(began, Instant.now()).toSeconds());
         return report;
+    }
+
+    /**
+     * How many transactions committed how many submissions together: a submission's first timeline entry is written
+     * by its transaction and never updated, so the entries' transaction ids group the submissions as committed.
+     */
+    private Map<Integer, Long> submissionGroups() {
+        Map<Integer, Long> groups = new TreeMap<>();
+        jdbc.sql("""
+                SELECT size, count(*) FROM (
+                    SELECT xid, count(*) AS size FROM (
+                        SELECT DISTINCT ON (workload_uid) xmin::text AS xid FROM workload_event ORDER BY workload_uid, id
+                    ) first_entries GROUP BY xid
+                ) sized GROUP BY size ORDER BY size""")
+                .query((rs, i) -> groups.put(rs.getInt(1), rs.getLong(2))).list();
+        return groups;
     }
 
     /** Nearest rank, in seconds to the millisecond; null without samples. */
@@ -301,6 +338,13 @@ class FaultSoakIT {
     /** The fault schedule's pacing (a fault's length, a supervisor's delay): nothing is asserted on it. */
     private static void pace(Duration duration) throws InterruptedException {
         Thread.sleep(duration.toMillis());
+    }
+
+    private static void paceUntil(Instant moment) throws InterruptedException {
+        Duration left = Duration.between(Instant.now(), moment);
+        if (!left.isNegative()) {
+            pace(left);
+        }
     }
 
     private void stopEverything() throws Exception {

@@ -48,9 +48,12 @@ final class SoakInvariants {
         this.bound = bound;
     }
 
-    /** Every check; {@code agentLogs} are the logs of every agent process started so far, one per process. */
-    List<String> check(Map<String, SoakLoad.Acknowledged> acknowledged, List<Path> agentLogs) {
-        List<String> violations = new ArrayList<>(lost(acknowledged));
+    /**
+     * Every check; {@code ledger} gives what the load was told so far (read before and after the database, since the
+     * load goes on meanwhile), {@code agentLogs} are the logs of every agent process started so far, one per process.
+     */
+    List<String> check(Supplier<SoakLoad.Ledger> ledger, List<Path> agentLogs) {
+        List<String> violations = new ArrayList<>(lost(ledger));
         violations.addAll(admittedTwice());
         violations.addAll(usage());
         violations.addAll(preemptionsWithoutEviction());
@@ -61,18 +64,60 @@ final class SoakInvariants {
         return violations;
     }
 
-    /** Every acknowledged submission exists, once, with the uid it was answered with. */
-    List<String> lost(Map<String, SoakLoad.Acknowledged> acknowledged) {
-        Map<String, String> stored = new HashMap<>();
-        jdbc.sql("SELECT namespace || '/' || name, uid::text FROM workload")
-                .query((rs, i) -> stored.put(rs.getString(1), rs.getString(2))).list();
+    /** A workload row as the acknowledgements are checked against it. */
+    private record Stored(String namespace, String name, String key, boolean deleted) {
+    }
+
+    /**
+     * Every acknowledged submission exists exactly once, under the name it was submitted with, with the uid it was
+     * answered with and the key it was sent with; one the load never asked to delete still holds its name; every
+     * deletion answered 2xx holds; no two submissions (two keys) were answered with one uid, so applying a name again
+     * after deleting it made a new workload. The acknowledgements and the deletions answered are read before the
+     * database, the deletions asked for after it: a deletion sent meanwhile is not taken for a lost workload.
+     */
+    List<String> lost(Supplier<SoakLoad.Ledger> ledger) {
+        SoakLoad.Ledger before = ledger.get();
+        Map<String, Stored> stored = new HashMap<>();
+        Map<String, Integer> rowsPerKey = new HashMap<>();
+        jdbc.sql("SELECT uid::text, namespace, name, idempotency_key, deleted_at IS NOT NULL FROM workload")
+                .query((rs, i) -> {
+                    Stored row = new Stored(rs.getString(2), rs.getString(3), rs.getString(4), rs.getBoolean(5));
+                    if (row.key() != null) {
+                        rowsPerKey.merge(row.namespace() + "/" + row.key(), 1, Integer::sum);
+                    }
+                    return stored.put(rs.getString(1), row);
+                }).list();
+        Set<String> deletesSent = ledger.get().deletesSent();
         List<String> lost = new ArrayList<>();
-        acknowledged.forEach((key, ack) -> {
-            if (!ack.uid().equals(stored.get(key))) {
-                lost.add("acknowledged submission lost: " + key + " answered uid " + ack.uid() + ", stored "
-                        + stored.get(key));
+        Map<String, String> keyOfUid = new HashMap<>();
+        for (SoakLoad.Acknowledged ack : before.submissions()) {
+            String submitted = ack.namespace() + "/" + ack.name() + " (key " + ack.key() + ", answered uid " + ack.uid() + ")";
+            Stored row = stored.get(ack.uid());
+            String otherKey = keyOfUid.put(ack.uid(), ack.key());
+            if (otherKey != null && !otherKey.equals(ack.key())) {
+                lost.add("one uid answered to two submissions: " + submitted + " and the one with key " + otherKey);
             }
-        });
+            if (row == null) {
+                lost.add("acknowledged submission lost: " + submitted + " is not stored");
+            } else if (!row.namespace().equals(ack.namespace()) || !row.name().equals(ack.name())) {
+                lost.add("acknowledged submission stored under another name: " + submitted + " is stored as "
+                        + row.namespace() + "/" + row.name());
+            } else if (!ack.key().equals(row.key())) {
+                lost.add("acknowledged submission stored with another key: " + submitted + " has key " + row.key());
+            } else if (rowsPerKey.getOrDefault(ack.namespace() + "/" + ack.key(), 0) != 1) {
+                lost.add("acknowledged submission stored " + rowsPerKey.get(ack.namespace() + "/" + ack.key())
+                        + " times: " + submitted);
+            } else if (row.deleted() && !deletesSent.contains(ack.uid())) {
+                lost.add("acknowledged submission deleted though nobody deleted it: " + submitted);
+            }
+        }
+        for (String uid : before.deletesAcknowledged()) {
+            Stored row = stored.get(uid);
+            if (row != null && !row.deleted()) {
+                lost.add("acknowledged deletion undone: " + row.namespace() + "/" + row.name() + " (uid " + uid
+                        + ") holds its name again");
+            }
+        }
         return lost;
     }
 
