@@ -21,6 +21,7 @@ public final class PlatformProcess implements AutoCloseable {
 
     private static final String DEFAULT_HEAP = "-Xmx512m";
     private static final List<String> DEFAULT_JVM_OPTIONS = List.of(DEFAULT_HEAP);
+    public static final String WEBHOOK_PORT = "--platform.agent.webhook.port=";
 
     private final Process process;
     private final int port;
@@ -69,12 +70,19 @@ public final class PlatformProcess implements AutoCloseable {
         return startSimulatedAgent(workDir, "agent-" + cluster, schedulerUrl, cluster, List.of());
     }
 
-    /** The same with its log named after {@code name} and more agent settings (its FULL report interval, say). */
+    /**
+     * The same with its log named after {@code name} and more agent settings (its FULL report interval, say). Its
+     * admission webhook listens on a free port unless {@code settings} name one: two agents of one test (or of two
+     * test runs) never share 9443.
+     */
     public static PlatformProcess startSimulatedAgent(Path workDir, String name, String schedulerUrl, String cluster,
                                                       List<String> settings) throws IOException {
         List<String> arguments = new ArrayList<>(List.of("--platform.agent.mode=simulated",
                 "--platform.agent.scheduler-url=" + schedulerUrl, "--platform.agent.cluster-name=" + cluster,
                 "--platform.agent.token=" + TestIdentity.agentToken(cluster), "--platform.agent.agent-id=sim-agent"));
+        if (settings.stream().noneMatch(s -> s.startsWith(WEBHOOK_PORT))) {
+            arguments.add(WEBHOOK_PORT + freePort());
+        }
         arguments.addAll(settings);
         return start(Path.of("..", "platform-agent", "target", "platform-agent.jar"), workDir, name,
                 DEFAULT_JVM_OPTIONS, arguments, Map.of());
