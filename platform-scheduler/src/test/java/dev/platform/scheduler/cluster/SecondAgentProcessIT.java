@@ -13,7 +13,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,7 +48,7 @@ class SecondAgentProcessIT {
     void aSecondAgentForTheClusterIsRefusedSaysWhyAndEvictsNothing() throws Exception {
         TestDatabase.Connection db = TestDatabase.createDatabase("second_agent_process");
         JdbcClient jdbc = JdbcClient.create(new DriverManagerDataSource(db.url(), db.username(), db.password()));
-        int firstWebhookPort = freePort();
+        int firstWebhookPort = PlatformProcess.freePort();
         try (PlatformProcess scheduler = PlatformProcess.start(workDir, "scheduler", PlatformProcess.database(db))
                 .awaitUp(START_PATIENCE);
              PlatformProcess first = PlatformProcess.startSimulatedAgent(workDir, "agent-first", scheduler.url(), "sim",
@@ -118,12 +117,6 @@ class SecondAgentProcessIT {
         List<String> settings = new ArrayList<>(AGENT_SETTINGS);
         settings.add(setting);
         return settings;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     private static String instance(PlatformProcess agent) {

@@ -1,16 +1,11 @@
 package dev.platform.scheduler.reliability;
 
-import dev.platform.scheduler.scheduling.SchedulingLoop;
-import dev.platform.scheduler.testsupport.DatabaseCleaner;
-import dev.platform.scheduler.testsupport.PlatformClient;
-import dev.platform.scheduler.testsupport.PlatformIntegrationTest;
+import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.TestDatabase;
 import dev.platform.scheduler.workload.GroupLosingSubmissionWriter;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.TestPropertySource;
 
 import java.time.Duration;
@@ -29,21 +24,11 @@ import static org.awaitility.Awaitility.await;
  * own), the only one with the planted writer; there is no cluster, so nothing runs and the load's deleting and
  * re-applying clients make the groups.
  */
-@PlatformIntegrationTest
 @Import(GroupLosingSubmissionWriter.Planted.class)
 @TestPropertySource(properties = TestDatabase.DATABASE_PROPERTY + "=soak_group_loss")
-class SoakCatchesGroupLossTest {
+class SoakCatchesGroupLossTest extends PlatformApplicationTest {
 
     private static final long SEED = Long.getLong("platform.soak.seed", new Random().nextLong());
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
-    @Autowired
-    SchedulingLoop loop;
 
     @Autowired
     GroupLosingSubmissionWriter planted;
@@ -51,8 +36,6 @@ class SoakCatchesGroupLossTest {
     @Test
     void theSoaksCheckReportsASubmissionLostInsideAGroupCommit() throws Exception {
         System.out.printf("soak group loss seed %d (replay with -Dplatform.soak.seed=%d)%n", SEED, SEED);
-        DatabaseCleaner.clean(jdbc, loop);
-        PlatformClient api = new PlatformClient(port);
         for (String document : SoakLoad.configuration()) {
             assertThat(api.postYaml("/api/v1/manifests", document).status()).isEqualTo(200);
         }
