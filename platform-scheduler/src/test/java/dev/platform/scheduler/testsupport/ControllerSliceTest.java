@@ -27,6 +27,7 @@ import dev.platform.scheduler.workload.WorkloadStatuses;
 import dev.platform.scheduler.workload.WorkloadStore;
 import dev.platform.scheduler.workload.WorkloadUpdates;
 import dev.platform.scheduler.admissioncheck.AdmissionCheckUpdates;
+import dev.platform.scheduler.admissioncheck.ProvisioningRequests;
 import dev.platform.web.console.CurrentCaller;
 import dev.platform.web.queue.QueueCommands;
 import dev.platform.web.queue.QueueQueries;
@@ -127,6 +128,8 @@ public abstract class ControllerSliceTest implements AgentGatewayPorts {
     protected WorkloadUpdates workloadUpdates;
     @MockitoBean
     protected AdmissionCheckUpdates admissionCheckUpdates;
+    @MockitoBean
+    protected ProvisioningRequests provisioningRequests;
     @MockitoBean
     protected QueueQueries queueQueries;
     @MockitoBean
