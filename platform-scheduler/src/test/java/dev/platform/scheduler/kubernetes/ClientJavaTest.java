@@ -28,6 +28,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -166,6 +168,51 @@ class ClientJavaTest extends PlatformApplicationTest {
         assertThat(watch.headers().allValues("Transfer-Encoding")).containsExactly("chunked");
         assertThat(watch.body().lines().findFirst()).hasValueSatisfying(event -> assertThat(event)
                 .startsWith("{\"type\":\"ADDED\"").contains("\"name\":\"w\"", "\"namespace\":\"team-a\""));
+    }
+
+    @Test
+    void aTeamMembersWatchOfEveryNamespaceSendsOnlyTheTeamsChanges() throws Exception {
+        assertThat(api.postYaml("/api/v1/manifests", """
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: team-z}
+                ---
+                apiVersion: platform.dev/v1
+                kind: Team
+                metadata: {name: watchers}
+                spec:
+                  namespaces: [team-a]
+                  members: [{user: wanda, role: Engineer}]
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: LocalQueue
+                metadata: {name: lq, namespace: team-z}
+                spec: {clusterQueue: cq}
+                """).status()).isEqualTo(200);
+        assertThat(api.postJson("/api/v1/users", "{\"name\":\"wanda\",\"password\":\"a-password-for-wanda-1\"}")
+                .status()).isIn(201, 409);
+        String token = api.postJson("/api/v1/tokens", "{\"user\":\"wanda\",\"description\":\"watch\"}").json()
+                .get("token").asString();
+        String revision = api.get("/k8s/apis/jobset.x-k8s.io/v1alpha2/jobsets?limit=1").json().get("metadata")
+                .get("resourceVersion").asString();
+        PlatformClient wanda = api.as(token);
+
+        // an Admin's watch beside hers: both read the one feed of JobSet changes
+        CompletableFuture<PlatformClient.Response> herWatch = CompletableFuture.supplyAsync(() -> wanda.get(
+                "/k8s/apis/jobset.x-k8s.io/v1alpha2/jobsets?watch=true&timeoutSeconds=8&resourceVersion=" + revision));
+        CompletableFuture<PlatformClient.Response> adminWatch = CompletableFuture.supplyAsync(() -> api.get(
+                "/k8s/apis/jobset.x-k8s.io/v1alpha2/jobsets?watch=true&timeoutSeconds=8&resourceVersion=" + revision));
+        for (String namespace : List.of("team-z", "team-a")) {
+            assertThat(api.postYaml("/api/v1/namespaces/" + namespace + "/workloads", Manifests.onePodJobSet(
+                    "watched-" + namespace, Map.of("kueue.x-k8s.io/queue-name", "lq"), Map.of(), "1")).status())
+                    .isEqualTo(201);
+        }
+
+        List<String> hers = herWatch.get(60, TimeUnit.SECONDS).body().lines().toList();
+        List<String> admins = adminWatch.get(60, TimeUnit.SECONDS).body().lines().toList();
+        assertThat(admins).anySatisfy(event -> assertThat(event).contains("\"name\":\"watched-team-z\""));
+        assertThat(hers).anySatisfy(event -> assertThat(event).contains("\"name\":\"watched-team-a\""))
+                .noneSatisfy(event -> assertThat(event).contains("team-z"));
     }
 
     /** What every object and list says of its type. */

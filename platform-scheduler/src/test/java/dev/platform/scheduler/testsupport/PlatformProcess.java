@@ -180,6 +180,11 @@ public final class PlatformProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** SIGTERM, without waiting: the graceful stop begins ({@link #awaitExit} for its end). */
+    public void terminate() throws IOException, InterruptedException {
+        signal("-TERM");
+    }
+
     /** SIGTERM and wait for the graceful stop. */
     @Override
     public void close() throws InterruptedException {

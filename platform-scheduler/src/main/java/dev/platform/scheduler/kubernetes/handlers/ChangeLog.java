@@ -8,8 +8,9 @@ import java.util.function.LongSupplier;
 
 /**
  * The one thread of this replica that looks at the change log: it reads the committed revision every
- * {@code interval} and wakes the watches when it grew, so a hundred watches cost one poll, not a hundred. Each watch
- * then reads the changes past its own revision. Every replica runs one, so every replica serves watches.
+ * {@code interval}, reads the watched kinds' changes up to it into the {@link WatchFeeds}, and wakes the watches, so a
+ * hundred watches cost one poll and one read, not a hundred. Every replica runs one, so every replica serves watches.
+ * Closed, it ends every watch (a client watches again, from where it was, on another replica or after the restart).
  */
 public final class ChangeLog implements AutoCloseable {
 
@@ -20,6 +21,7 @@ public final class ChangeLog implements AutoCloseable {
     private final Duration interval;
     private final Thread poller;
     private final Object signal = new Object();
+    private final WatchFeeds feeds = new WatchFeeds();
     private volatile long latest;
     private volatile boolean running = true;
 
@@ -36,6 +38,7 @@ public final class ChangeLog implements AutoCloseable {
         while (running) {
             try {
                 long now = committedRevision.getAsLong();
+                feeds.advance(now);
                 if (now != latest) {
                     latest = now;
                     synchronized (signal) {
@@ -52,6 +55,15 @@ public final class ChangeLog implements AutoCloseable {
                 return;
             }
         }
+    }
+
+    WatchFeeds feeds() {
+        return feeds;
+    }
+
+    /** Whether it is closed: the replica is shutting down and every watch ends. */
+    boolean closed() {
+        return !running;
     }
 
     /** The latest committed revision this replica has seen. */
@@ -81,6 +93,7 @@ public final class ChangeLog implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        feeds.close();
         poller.interrupt();
         synchronized (signal) {
             signal.notifyAll();

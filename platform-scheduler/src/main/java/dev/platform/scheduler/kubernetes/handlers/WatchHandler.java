@@ -10,6 +10,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,12 +63,13 @@ public final class WatchHandler {
         response.setStatus(200);
         response.setContentType("application/json");
         ServletOutputStream out = response.getOutputStream();
+        Watch watch = new Watch(kind, request, selector, table, out);
         long revision;
         if (from == null || from.isEmpty() || from.equals("0")) {
             revision = revisions.current();
             ListHandler.ListResult initial = ListHandler.list(kind, request.withoutPaging());
             for (Map<String, Object> object : initial.items()) {
-                send(out, "ADDED", kind, request, object, table);
+                out.write(watch.encode(new ObjectStore.Change(revision, "ADDED", object)));
             }
         } else {
             revision = parseRevision(from);
@@ -80,54 +82,113 @@ public final class WatchHandler {
             }
         }
         out.flush();
+        WatchFeeds.Feed feed = kind.store().visibleByNamespace()
+                ? changes.feeds().join(kind, changes.latest()) : null;
         long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         long nextBookmark = System.nanoTime() + BOOKMARK_EVERY.toNanos();
         try {
-            while (System.nanoTime() < deadline) {
-                // Every change up to this revision is committed and visible to the read below.
-                long committed = changes.latest();
-                ObjectStore.Changes read = kind.store().changesAfter(revision, BATCH, request.caller());
-                for (ObjectStore.Change change : read.changes()) {
-                    Map<String, Object> object = change.object();
-                    if (namespaceMatches(kind, request, object) && selector.matches(object)) {
-                        send(out, change.type(), kind, request, object, table);
+            while (System.nanoTime() < deadline && !changes.closed()) {
+                WatchFeeds.Slice shared = feed == null ? null : feed.after(revision, BATCH);
+                boolean more;
+                if (shared != null) {
+                    for (WatchFeeds.Entry entry : shared.entries()) {
+                        watch.send(entry);
                     }
+                    if (!shared.entries().isEmpty()) {
+                        out.flush();
+                    }
+                    revision = shared.readUpTo();
+                    more = shared.entries().size() == BATCH;
+                } else {
+                    more = watch.readLog(revision);
+                    revision = watch.readUpTo;
                 }
-                if (!read.changes().isEmpty()) {
-                    out.flush();
-                }
-                if (read.more()) {
-                    revision = read.readUpTo();
+                if (more) {
                     continue;
                 }
-                revision = Math.max(revision, Math.max(read.readUpTo(), committed));
                 if (bookmarks && System.nanoTime() > nextBookmark) {
                     bookmark(out, kind, request, revision);
                     out.flush();
                     nextBookmark = System.nanoTime() + BOOKMARK_EVERY.toNanos();
                 }
-                changes.awaitAfter(revision, Duration.ofSeconds(1));
+                if (feed != null) {
+                    feed.awaitAfter(revision, Duration.ofSeconds(1));
+                } else {
+                    changes.awaitAfter(revision, Duration.ofSeconds(1));
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
             // the client went away
+        } finally {
+            if (feed != null) {
+                feed.leave();
+            }
+        }
+    }
+
+    /** One watch's stream: what it selects, in its version and format. */
+    private final class Watch {
+        private final ResourceKind kind;
+        private final ApiRequest request;
+        private final ObjectStore.Selector selector;
+        private final boolean table;
+        private final ServletOutputStream out;
+        /** Which encoding of a shared change this watch sends: the version, Table or not, and the Table's objects. */
+        private final String form;
+        private long readUpTo;
+
+        Watch(ResourceKind kind, ApiRequest request, ObjectStore.Selector selector, boolean table,
+              ServletOutputStream out) {
+            this.kind = kind;
+            this.request = request;
+            this.selector = selector;
+            this.table = table;
+            this.out = out;
+            this.form = request.version() + (table ? "/table/" + request.parameter("includeObject") : "");
+        }
+
+        /** A change of the shared feed, when the caller may read it and the selectors select it. */
+        void send(WatchFeeds.Entry entry) throws IOException {
+            if (selects(entry.change.object()) && request.caller().mayRead(entry.namespace)) {
+                out.write(entry.encoded(form, e -> encode(e.change)));
+            }
+        }
+
+        /** Reads the log itself, as the caller may read it; true when it stopped at its limit. */
+        boolean readLog(long revision) throws IOException {
+            // every change up to this revision is committed and visible to the read below
+            long committed = changes.latest();
+            ObjectStore.Changes read = kind.store().changesAfter(revision, BATCH, request.caller());
+            for (ObjectStore.Change change : read.changes()) {
+                if (selects(change.object())) {
+                    out.write(encode(change));
+                }
+            }
+            if (!read.changes().isEmpty()) {
+                out.flush();
+            }
+            readUpTo = read.more() ? read.readUpTo() : Math.max(revision, Math.max(read.readUpTo(), committed));
+            return read.more();
+        }
+
+        private boolean selects(Map<String, Object> object) {
+            return namespaceMatches(kind, request, object) && selector.matches(object);
+        }
+
+        private byte[] encode(ObjectStore.Change change) {
+            Map<String, Object> inVersion = kind.inVersion(change.object(), request.version());
+            Map<String, Object> event = new LinkedHashMap<>();
+            event.put("type", change.type());
+            event.put("object", table ? tableOf(kind, inVersion, request) : inVersion);
+            return line(event);
         }
     }
 
     private static boolean namespaceMatches(ResourceKind kind, ApiRequest request, Map<String, Object> object) {
         return !kind.namespaced() || request.namespace() == null
                 || request.namespace().equals(Objects.namespace(object));
-    }
-
-    private void send(ServletOutputStream out, String type, ResourceKind kind, ApiRequest request,
-                      Map<String, Object> object, boolean table) throws IOException {
-        Map<String, Object> inVersion = kind.inVersion(object, request.version());
-        Object payload = table ? tableOf(kind, inVersion, request) : inVersion;
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("type", type);
-        event.put("object", payload);
-        write(out, event);
     }
 
     private Map<String, Object> tableOf(ResourceKind kind, Map<String, Object> object, ApiRequest request) {
@@ -146,8 +207,14 @@ public final class WatchHandler {
     }
 
     private void write(ServletOutputStream out, Object event) throws IOException {
-        out.write(json.writeValueAsBytes(event));
-        out.write('\n');
+        out.write(line(event));
+    }
+
+    private byte[] line(Object event) {
+        byte[] encoded = json.writeValueAsBytes(event);
+        byte[] line = Arrays.copyOf(encoded, encoded.length + 1);
+        line[encoded.length] = '\n';
+        return line;
     }
 
     private static long parseRevision(String value) {

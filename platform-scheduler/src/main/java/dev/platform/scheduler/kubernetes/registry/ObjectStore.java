@@ -52,6 +52,14 @@ public interface ObjectStore {
         return new Changes(List.of(), revision, false);
     }
 
+    /**
+     * Whether a caller reads exactly this kind's objects in the namespaces it may read ({@code Caller#mayRead}), so
+     * that the changes read once for every caller serve each watch, filtered by namespace.
+     */
+    default boolean visibleByNamespace() {
+        return false;
+    }
+
     /** One watch event's worth: ADDED, MODIFIED or DELETED, the object at (or after) {@code revision}. */
     record Change(long revision, String type, Map<String, Object> object) {
     }

@@ -121,6 +121,11 @@ public final class KueueWorkloadStore implements ObjectStore {
     }
 
     @Override
+    public boolean visibleByNamespace() {
+        return true;
+    }
+
+    @Override
     public Changes changesAfter(long revision, int limit, Caller caller) {
         return WorkloadPages.changes(store, revision, limit, caller, row -> true, this::render);
     }

@@ -129,6 +129,11 @@ public final class WorkloadObjectStore implements ObjectStore {
 
     /** The rows as objects, their manifests and statuses read in one query each. */
     @Override
+    public boolean visibleByNamespace() {
+        return true;
+    }
+
+    @Override
     public Changes changesAfter(long revision, int limit, Caller caller) {
         return WorkloadPages.changes(store, revision, limit, caller, row -> row.kind().equals(kind), this::render);
     }
