@@ -119,9 +119,14 @@ class AgentChartTest {
         V1ValidatingWebhookConfiguration validating = one(objects, V1ValidatingWebhookConfiguration.class);
         V1Service service = one(objects, V1Service.class);
         assertThat(mutating.getWebhooks()).extracting(w -> w.getClientConfig().getService().getPath())
-                .containsExactly("/mutate-jobset-x-k8s-io-v1alpha2-jobset");
+                .containsExactly("/mutate-jobset-x-k8s-io-v1alpha2-jobset", "/mutate-batch-v1-job");
         assertThat(validating.getWebhooks()).extracting(w -> w.getClientConfig().getService().getPath())
-                .containsExactly("/validate-jobset-x-k8s-io-v1alpha2-jobset");
+                .containsExactly("/validate-jobset-x-k8s-io-v1alpha2-jobset", "/validate-batch-v1-job");
+        for (var webhooks : List.of(mutating.getWebhooks().stream().map(w -> w.getRules().get(0)).toList(),
+                validating.getWebhooks().stream().map(w -> w.getRules().get(0)).toList())) {
+            assertThat(webhooks).extracting(r -> r.getApiGroups().get(0) + "/" + r.getApiVersions().get(0) + " "
+                    + r.getResources().get(0)).containsExactly("jobset.x-k8s.io/v1alpha2 jobsets", "batch/v1 jobs");
+        }
         assertThat(mutating.getWebhooks()).allSatisfy(w -> {
             assertThat(w.getFailurePolicy()).isEqualTo("Fail");
             assertThat(w.getSideEffects()).isEqualTo("None");

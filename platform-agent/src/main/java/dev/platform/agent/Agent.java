@@ -3,7 +3,7 @@ package dev.platform.agent;
 import dev.platform.agent.cluster.Cluster;
 import dev.platform.agent.command.CommandExecutor;
 import dev.platform.agent.command.CommandPoller;
-import dev.platform.agent.command.UnadmittedJobSets;
+import dev.platform.agent.command.UnadmittedJobs;
 import dev.platform.agent.events.DecisionEvents;
 import dev.platform.agent.events.EventRecorder;
 import dev.platform.agent.cluster.ClusterEventsTee;
@@ -37,7 +37,7 @@ public class Agent implements AutoCloseable {
     private final String clusterName;
     private final ReportPublisher reports;
     private final CommandPoller commands;
-    private final UnadmittedJobSets unadmitted;
+    private final UnadmittedJobs unadmitted;
     private final DecisionEvents decisionEvents;
     private final ProvisioningSync provisioning;
     private final String instance;
@@ -59,7 +59,7 @@ public class Agent implements AutoCloseable {
         this.reports = new ReportPublisher(new ClusterInventory(), scheduler, settings.cluster(), settings.agentId(),
                 clock, settings.coalescingWindow(), settings.heartbeat(), settings.fullReportInterval(),
                 settings.schedulerBackoff(), leadership::isLeader, cluster::hasSynced);
-        this.unadmitted = new UnadmittedJobSets(cluster, clock, settings.evictionPolicy(), leadership::isLeader, metrics,
+        this.unadmitted = new UnadmittedJobs(cluster, clock, settings.evictionPolicy(), leadership::isLeader, metrics,
                 registry);
         this.decisionEvents = new DecisionEvents(scheduler,
                 new EventRecorder(cluster, "platform-agent", settings.agentId(), registry), leadership::isLeader, clock);

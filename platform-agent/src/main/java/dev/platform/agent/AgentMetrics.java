@@ -43,7 +43,7 @@ public final class AgentMetrics {
         Gauge.builder("platform.agent.leader", () -> leader.getAsBoolean() ? 1 : 0)
                 .description("1 while this replica holds the Lease and acts for the cluster").register(registry);
         Gauge.builder("platform.agent.informers.synced", () -> informersSynced.getAsBoolean() ? 1 : 0)
-                .description("1 once the node, pod and JobSet caches are filled").register(registry);
+                .description("1 once the node, pod, JobSet and Job caches are filled").register(registry);
     }
 
     /** One report's round trip; {@code outcome} accepted, full_required (409) or failed. */

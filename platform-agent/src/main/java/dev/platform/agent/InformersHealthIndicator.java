@@ -25,7 +25,7 @@ class InformersHealthIndicator extends AbstractHealthIndicator {
         if (cluster.hasSynced()) {
             builder.up();
         } else {
-            builder.outOfService().withDetail("reason", "node, pod and JobSet caches not synced yet");
+            builder.outOfService().withDetail("reason", "node, pod, JobSet and Job caches not synced yet");
         }
     }
 }

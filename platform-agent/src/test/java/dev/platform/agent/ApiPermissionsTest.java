@@ -42,7 +42,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The RBAC the chart grants is derived from what the agent does: a whole agent (Lease leader
- * election, informers, START, STOP with evictions, DELETE, hand-over on close) runs against the
+ * election, informers, START, STOP with evictions, DELETE of a JobSet and of a batch Job, hand-over on close) runs
+ * against the
  * mock API server, every request it made is turned into the RBAC verb the API server would check,
  * and the result must equal {@link ApiPermissions}: a verb the code gained fails here until the
  * list (and with it the chart) grants it, a verb it lost fails until the list drops it.
@@ -106,6 +107,17 @@ class ApiPermissionsTest {
             awaitFinal(2);
             scheduler.enqueue(new AgentCommand(3, CommandType.DELETE, "wl-1", "default", "training", null, null));
             awaitFinal(3);
+            scheduler.enqueue(new AgentCommand(4, CommandType.START, "wl-2", "default", "etl", null,
+                    new CommandPayload(json.readTree("""
+                            {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "etl", "namespace": "default"},
+                             "spec": {"template": {"spec": {"containers": [{"name": "main", "image": "etl"}],
+                                                            "restartPolicy": "Never"}}}}"""),
+                            null, List.of("pool-a"), Map.of(), "default")));
+            awaitFinal(4);
+            scheduler.enqueue(new AgentCommand(5, CommandType.STOP, "wl-2", "default", "etl", null, null));
+            awaitFinal(5);
+            scheduler.enqueue(new AgentCommand(6, CommandType.DELETE, "wl-2", "default", "etl", null, null));
+            awaitFinal(6);
             scheduler.setProvisioningRequests(List.of());
             await().atMost(Duration.ofSeconds(15)).until(() -> agent.cluster().provisioningRequests().isEmpty()
                     && kube.client().resources(io.fabric8.kubernetes.api.model.PodTemplate.class).inNamespace("default")

@@ -10,6 +10,8 @@ import dev.platform.api.agent.AdoptionSubmission;
 import dev.platform.api.agent.AgentProtocol;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
@@ -24,12 +26,14 @@ import tools.jackson.databind.node.ObjectNode;
  * No webhook, no bypass: JobSets created in the cluster without the webhook's review (fabric8's mock API server has
  * no admission chain, as a cluster before the chart was installed). The one that names a queue and runs is suspended
  * at once, its pods evicted through the Eviction API (a PodDisruptionBudget's 429 retried), and submitted; the
- * platform's own running JobSet and a JobSet without a queue name are left alone.
+ * platform's own running JobSet and a JobSet without a queue name are left alone. The same for a batch Job, but for
+ * the Jobs JobSet's controller makes, which are their JobSet's.
  */
 class UnadmittedJobSetsTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(15);
     private static final String JOBSET_NAME_LABEL = "jobset.sigs.k8s.io/jobset-name";
+    private static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
 
     private final JsonMapper json = Agent.json();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -77,6 +81,55 @@ class UnadmittedJobSetsTest {
                 .containsOnly("bypass");
     }
 
+    @Test
+    void aJobThatNamesAQueueAndRunsUnadmittedIsSuspendedItsPodsEvictedAndSubmittedButAJobSetsOwnJobIsNot() {
+        createRunningJob("etl", null, 2);
+        createRunningJob("low-jax-trillium-slice-0", "low-jax-trillium", 1);
+
+        cluster.start(registry);
+
+        AdoptionSubmission submission = await().atMost(PATIENCE).until(() -> scheduler.reports().stream()
+                .flatMap(r -> r.submissions().stream()).filter(s -> s.name().equals("etl")).findFirst(),
+                Optional::isPresent).orElseThrow();
+        assertThat(submission.queueName()).isEqualTo("default-queue");
+        assertThat(submission.manifest().path("kind").asString()).isEqualTo("Job");
+        assertThat(submission.manifest().at("/spec/suspend").asBoolean()).isTrue();
+        assertThat(submission.jobSetUid()).isEqualTo(job("etl").getMetadata().getUid());
+        assertThat(job("etl").getSpec().getSuspend()).isTrue();
+        await().atMost(PATIENCE).until(() -> kube.client().pods().inNamespace("default")
+                .withLabel(JOB_NAME_LABEL, "etl").list().getItems().isEmpty());
+        assertThat(kube.evictionAttempts()).containsExactlyInAnyOrder("etl-0", "etl-1");
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(registry.get("platform.agent.jobsets.unadmitted")
+                .tag("outcome", "suspended").counter().count()).isEqualTo(1));
+
+        assertThat(job("low-jax-trillium-slice-0").getSpec().getSuspend()).isFalse();
+        assertThat(scheduler.reports().stream().flatMap(r -> r.submissions().stream()).map(AdoptionSubmission::name))
+                .containsOnly("etl");
+    }
+
+    private Job job(String name) {
+        return kube.client().batch().v1().jobs().inNamespace("default").withName(name).get();
+    }
+
+    /**
+     * A batch Job that names a queue, created unsuspended (by hand, or by JobSet's controller for {@code ownerJobSet}),
+     * and its pods as the Job controller makes them.
+     */
+    private void createRunningJob(String name, String ownerJobSet, int pods) {
+        JobBuilder job = new JobBuilder().withNewMetadata().withName(name).withNamespace("default")
+                .addToLabels(AgentProtocol.QUEUE_NAME_LABEL, "default-queue").endMetadata()
+                .withNewSpec().withSuspend(false).withParallelism(pods).withNewTemplate().withNewSpec()
+                .addNewContainer().withName("main").withImage("etl").endContainer().withRestartPolicy("Never")
+                .endSpec().endTemplate().endSpec();
+        if (ownerJobSet != null) {
+            job.editMetadata().addNewOwnerReference().withApiVersion("jobset.x-k8s.io/v1alpha2").withKind("JobSet")
+                    .withName(ownerJobSet).withUid("5f2a0000-0000-4000-8000-000000000002").withController(true)
+                    .endOwnerReference().endMetadata();
+        }
+        kube.client().batch().v1().jobs().inNamespace("default").resource(job.build()).create();
+        createRunningPods(name, JOB_NAME_LABEL, pods);
+    }
+
     private GenericKubernetesResource jobSet(String name) {
         return kube.client().genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet").inNamespace("default")
                 .withName(name).get();
@@ -96,10 +149,15 @@ class UnadmittedJobSetsTest {
                 .put("image", "jax");
         kube.client().resource(kube.client().getKubernetesSerialization()
                 .unmarshal(json.writeValueAsString(manifest), GenericKubernetesResource.class)).inNamespace("default").create();
+        createRunningPods(name, JOBSET_NAME_LABEL, pods);
+    }
+
+    /** The running pods of a JobSet or Job, labelled with its name as their controller labels them. */
+    private void createRunningPods(String owner, String ownerLabel, int pods) {
         for (int i = 0; i < pods; i++) {
             kube.client().pods().inNamespace("default").resource(new PodBuilder()
-                    .withNewMetadata().withName(name + "-" + i).withNamespace("default")
-                    .addToLabels(JOBSET_NAME_LABEL, name)
+                    .withNewMetadata().withName(owner + "-" + i).withNamespace("default")
+                    .addToLabels(ownerLabel, owner)
                     .endMetadata()
                     .withNewSpec().addNewContainer().withName("main").withImage("jax").endContainer().endSpec()
                     .withNewStatus().withPhase("Running").endStatus()

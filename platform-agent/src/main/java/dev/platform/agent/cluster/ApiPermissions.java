@@ -20,7 +20,7 @@ public final class ApiPermissions {
 
     /**
      * Cluster-wide (a ClusterRole): the node and pod informers list and watch; evictions go through
-     * the eviction subresource so PodDisruptionBudgets hold; JobSets are read, watched, created,
+     * the eviction subresource so PodDisruptionBudgets hold; JobSets and batch Jobs are read, watched, created,
      * merge-patched (pin, suspend, resume) and deleted, never updated; ProvisioningRequests are listed, created and
      * deleted, their PodTemplates created, merge-patched (owned by their request) and deleted.
      */
@@ -28,7 +28,8 @@ public final class ApiPermissions {
             new Rule("", "nodes", Set.of("list", "watch")),
             new Rule("", "pods", Set.of("list", "watch")),
             new Rule("", "pods/eviction", Set.of("create")),
-            new Rule(KubernetesCluster.JOBSET_GROUP, "jobsets", Set.of("get", "list", "watch", "create", "patch", "delete")),
+            new Rule(JobKind.JOBSET.group(), JobKind.JOBSET.resource(), Set.of("get", "list", "watch", "create", "patch", "delete")),
+            new Rule(JobKind.JOB.group(), JobKind.JOB.resource(), Set.of("get", "list", "watch", "create", "patch", "delete")),
             new Rule(KubernetesCluster.PROVISIONING_GROUP, "provisioningrequests", Set.of("list", "create", "delete")),
             new Rule("", "podtemplates", Set.of("create", "patch", "delete")));
 

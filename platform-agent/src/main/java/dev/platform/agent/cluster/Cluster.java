@@ -14,29 +14,49 @@ public interface Cluster extends AutoCloseable {
     /** Starts watching; the current state arrives first as changes, then every change as it happens. */
     void watch(ClusterEvents events);
 
-    /** True once the initial state of nodes, pods and JobSets has been delivered. */
+    /** True once the initial state of nodes, pods, JobSets and Jobs has been delivered. */
     boolean hasSynced();
 
-    /** Read from the API server, not the cache: commands decide on it. */
-    Optional<ClusterJobSet> jobSet(String namespace, String name);
+    /** A JobSet or Job read from the API server, not the cache: commands decide on it. */
+    Optional<ClusterJob> job(JobKind kind, String namespace, String name);
 
     /** Pods of a platform workload, from the watch cache. */
     List<ClusterPod> podsOf(String workloadUid);
 
     /**
-     * Every pod of a JobSet (JobSet's label {@code jobset.sigs.k8s.io/jobset-name}), read from the API server: a
-     * JobSet the platform did not start has pods without the platform's labels, which the watch cache leaves out.
+     * Every pod of a JobSet or Job (its controller's label, {@link JobKind#podLabel()}), read from the API server:
+     * one the platform did not start has pods without the platform's labels, which the watch cache leaves out.
      */
-    List<ClusterPod> podsOfJobSet(String namespace, String name);
+    List<ClusterPod> podsOfJob(JobKind kind, String namespace, String name);
 
-    /** @return false when a JobSet of that name already exists. */
-    boolean createJobSet(JsonNode jobSet);
+    /** @return false when an object of that kind and name already exists. */
+    boolean createJob(JobKind kind, JsonNode object);
 
     /** RFC 7386 JSON merge patch. */
-    void patchJobSet(String namespace, String name, JsonNode mergePatch);
+    void patchJob(JobKind kind, String namespace, String name, JsonNode mergePatch);
 
-    /** Deletes the JobSet and, in the background, its Jobs and pods. No-op when absent. */
-    void deleteJobSet(String namespace, String name);
+    /** Deletes the object and, in the background, what it owns (a JobSet's Jobs, a Job's pods). No-op when absent. */
+    void deleteJob(JobKind kind, String namespace, String name);
+
+    default Optional<ClusterJob> jobSet(String namespace, String name) {
+        return job(JobKind.JOBSET, namespace, name);
+    }
+
+    default List<ClusterPod> podsOfJobSet(String namespace, String name) {
+        return podsOfJob(JobKind.JOBSET, namespace, name);
+    }
+
+    default boolean createJobSet(JsonNode jobSet) {
+        return createJob(JobKind.JOBSET, jobSet);
+    }
+
+    default void patchJobSet(String namespace, String name, JsonNode mergePatch) {
+        patchJob(JobKind.JOBSET, namespace, name, mergePatch);
+    }
+
+    default void deleteJobSet(String namespace, String name) {
+        deleteJob(JobKind.JOBSET, namespace, name);
+    }
 
     /** Creates a core v1 Event. */
     void createEvent(JsonNode event);

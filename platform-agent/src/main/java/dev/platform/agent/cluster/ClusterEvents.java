@@ -11,7 +11,8 @@ public interface ClusterEvents {
 
     void podRemoved(String namespace, String name);
 
-    void jobSetChanged(ClusterJobSet jobSet);
+    /** A JobSet or Job added or changed. */
+    void jobChanged(ClusterJob job);
 
-    void jobSetRemoved(String namespace, String name);
+    void jobRemoved(JobKind kind, String namespace, String name);
 }

@@ -2,13 +2,13 @@ package dev.platform.agent.cluster;
 
 import java.util.List;
 
-/** Hands every change to the report, and the JobSet changes also to the listeners that act on JobSets. */
+/** Hands every change to the report, and the JobSet and Job changes also to the listeners that act on them. */
 public final class ClusterEventsTee implements ClusterEvents {
 
     private final ClusterEvents report;
-    private final List<JobSetListener> listeners;
+    private final List<JobListener> listeners;
 
-    public ClusterEventsTee(ClusterEvents report, List<JobSetListener> listeners) {
+    public ClusterEventsTee(ClusterEvents report, List<JobListener> listeners) {
         this.report = report;
         this.listeners = List.copyOf(listeners);
     }
@@ -34,14 +34,14 @@ public final class ClusterEventsTee implements ClusterEvents {
     }
 
     @Override
-    public void jobSetChanged(ClusterJobSet jobSet) {
-        report.jobSetChanged(jobSet);
-        listeners.forEach(l -> l.jobSetChanged(jobSet));
+    public void jobChanged(ClusterJob job) {
+        report.jobChanged(job);
+        listeners.forEach(l -> l.jobChanged(job));
     }
 
     @Override
-    public void jobSetRemoved(String namespace, String name) {
-        report.jobSetRemoved(namespace, name);
-        listeners.forEach(l -> l.jobSetRemoved(namespace, name));
+    public void jobRemoved(JobKind kind, String namespace, String name) {
+        report.jobRemoved(kind, namespace, name);
+        listeners.forEach(l -> l.jobRemoved(kind, namespace, name));
     }
 }

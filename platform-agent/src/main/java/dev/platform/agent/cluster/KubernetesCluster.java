@@ -34,6 +34,7 @@ import io.kubernetes.client.util.generic.dynamic.Dynamics;
 import io.kubernetes.client.util.generic.options.DeleteOptions;
 import io.kubernetes.client.util.generic.options.ListOptions;
 import dev.platform.api.agent.ProvisioningRequestSpec;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,17 +46,13 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The cluster port on a real API server: three shared informers (all Nodes, the pods labelled
- * platform.dev/managed=true, all JobSets through the generic API) deliver state and changes;
+ * The cluster port on a real API server: four shared informers (all Nodes, the pods labelled
+ * platform.dev/managed=true, all JobSets and all batch Jobs through the generic API) deliver state and changes;
  * commands go through the API directly. Two clients because watches need no read timeout and
  * commands must have one.
  */
 public class KubernetesCluster implements Cluster {
 
-    static final String JOBSET_GROUP = "jobset.x-k8s.io";
-    static final String JOBSET_VERSION = "v1alpha2";
-    /** The label JobSet's controller puts on every pod of a JobSet. */
-    public static final String JOBSET_NAME_LABEL = "jobset.sigs.k8s.io/jobset-name";
     static final String PROVISIONING_GROUP = "autoscaling.x-k8s.io";
     static final String PROVISIONING_VERSION = "v1";
     private static final String WORKLOAD_INDEX = "workload-uid";
@@ -63,22 +60,30 @@ public class KubernetesCluster implements Cluster {
 
     private final JsonMapper json;
     private final CoreV1Api core;
-    private final GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> jobSets;
+    private final Map<JobKind, GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject>> jobs =
+            new EnumMap<>(JobKind.class);
     private final GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> events;
     private final GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> provisioningRequests;
     private final GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> podTemplates;
     private final SharedInformerFactory informers;
+    /**
+     * The JobSet and Job informers hold the same class (untyped objects), and a factory keeps one informer per class:
+     * each kind has a factory of its own.
+     */
+    private final Map<JobKind, SharedInformerFactory> jobInformerFactories = new EnumMap<>(JobKind.class);
     private final SharedIndexInformer<V1Node> nodeInformer;
     private final SharedIndexInformer<V1Pod> podInformer;
-    private final SharedIndexInformer<DynamicKubernetesObject> jobSetInformer;
+    private final Map<JobKind, SharedIndexInformer<DynamicKubernetesObject>> jobInformers = new EnumMap<>(JobKind.class);
     private final DeliveredObjects<V1Node> deliveredNodes = new DeliveredObjects<>();
     private final DeliveredObjects<V1Pod> deliveredPods = new DeliveredObjects<>();
-    private final DeliveredObjects<DynamicKubernetesObject> deliveredJobSets = new DeliveredObjects<>();
+    private final Map<JobKind, DeliveredObjects<DynamicKubernetesObject>> deliveredJobs = new EnumMap<>(JobKind.class);
 
     public KubernetesCluster(ApiClient commandClient, ApiClient watchClient, JsonMapper json) {
         this.json = json;
         this.core = new CoreV1Api(commandClient);
-        this.jobSets = jobSetApi(commandClient);
+        for (JobKind kind : JobKind.values()) {
+            jobs.put(kind, jobApi(kind, commandClient));
+        }
         this.events = new DynamicKubernetesApi("", "v1", "events", commandClient);
         this.provisioningRequests = new DynamicKubernetesApi(PROVISIONING_GROUP, PROVISIONING_VERSION,
                 "provisioningrequests", commandClient);
@@ -93,12 +98,18 @@ public class KubernetesCluster implements Cluster {
             String uid = labels(pod.getMetadata()).get(AgentProtocol.WORKLOAD_UID_LABEL);
             return uid == null ? List.of() : List.of(uid);
         }));
-        this.jobSetInformer = informers.sharedIndexInformerFor(jobSetApi(watchClient), DynamicKubernetesObject.class, 0);
+        for (JobKind kind : JobKind.values()) {
+            SharedInformerFactory factory = new SharedInformerFactory(watchClient);
+            jobInformerFactories.put(kind, factory);
+            jobInformers.put(kind, factory.sharedIndexInformerFor(jobApi(kind, watchClient), DynamicKubernetesObject.class, 0));
+            deliveredJobs.put(kind, new DeliveredObjects<>());
+        }
     }
 
     /** DynamicKubernetesApi, not a plain generic one: it registers the gson adapters for untyped objects. */
-    private static GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> jobSetApi(ApiClient client) {
-        return new DynamicKubernetesApi(JOBSET_GROUP, JOBSET_VERSION, "jobsets", client);
+    private static GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> jobApi(JobKind kind,
+                                                                                                   ApiClient client) {
+        return new DynamicKubernetesApi(kind.group(), kind.version(), kind.resource(), client);
     }
 
     /** The factory's own lister-watcher cannot take a label selector; this one passes it to list and watch. */
@@ -131,9 +142,16 @@ public class KubernetesCluster implements Cluster {
                 node -> events.nodeRemoved(node.getMetadata().getName()))));
         podInformer.addEventHandler(deliveredPods.noting(handler(pod -> events.podChanged(toPod(pod)),
                 pod -> events.podRemoved(pod.getMetadata().getNamespace(), pod.getMetadata().getName()))));
-        jobSetInformer.addEventHandler(deliveredJobSets.noting(handler(jobSet -> events.jobSetChanged(toJobSet(jobSet)),
-                jobSet -> events.jobSetRemoved(jobSet.getMetadata().getNamespace(), jobSet.getMetadata().getName()))));
+        jobInformers.forEach((kind, informer) -> informer.addEventHandler(deliveredJobs.get(kind).noting(handler(
+                object -> {
+                    ClusterJob job = toJob(kind, object);
+                    if (!job.ownedByJobSet()) {
+                        events.jobChanged(job);
+                    }
+                },
+                object -> events.jobRemoved(kind, object.getMetadata().getNamespace(), object.getMetadata().getName())))));
         informers.startAllRegisteredInformers();
+        jobInformerFactories.values().forEach(SharedInformerFactory::startAllRegisteredInformers);
     }
 
     private static <T extends KubernetesObject> ResourceEventHandler<T> handler(
@@ -159,16 +177,16 @@ public class KubernetesCluster implements Cluster {
     @Override
     public boolean hasSynced() {
         return deliveredNodes.caughtUpWith(nodeInformer) && deliveredPods.caughtUpWith(podInformer)
-                && deliveredJobSets.caughtUpWith(jobSetInformer);
+                && jobInformers.entrySet().stream().allMatch(e -> deliveredJobs.get(e.getKey()).caughtUpWith(e.getValue()));
     }
 
     @Override
-    public Optional<ClusterJobSet> jobSet(String namespace, String name) {
-        KubernetesApiResponse<DynamicKubernetesObject> response = call(() -> jobSets.get(namespace, name));
+    public Optional<ClusterJob> job(JobKind kind, String namespace, String name) {
+        KubernetesApiResponse<DynamicKubernetesObject> response = call(() -> jobs.get(kind).get(namespace, name));
         if (response.getHttpStatusCode() == 404) {
             return Optional.empty();
         }
-        return Optional.of(toJobSet(succeeded(response).getObject()));
+        return Optional.of(toJob(kind, succeeded(response).getObject()));
     }
 
     @Override
@@ -177,20 +195,20 @@ public class KubernetesCluster implements Cluster {
     }
 
     @Override
-    public List<ClusterPod> podsOfJobSet(String namespace, String name) {
+    public List<ClusterPod> podsOfJob(JobKind kind, String namespace, String name) {
         try {
-            return core.listNamespacedPod(namespace).labelSelector(JOBSET_NAME_LABEL + "=" + name).execute().getItems()
+            return core.listNamespacedPod(namespace).labelSelector(kind.podLabel() + "=" + name).execute().getItems()
                     .stream().map(KubernetesCluster::toPod).toList();
         } catch (ApiException e) {
-            throw new ClusterCallException(e.getCode(), "pods of JobSet " + namespace + "/" + name + " answered "
+            throw new ClusterCallException(e.getCode(), "pods of " + kind.kind() + " " + namespace + "/" + name + " answered "
                     + e.getCode() + ": " + e.getResponseBody(), e);
         }
     }
 
     @Override
-    public boolean createJobSet(JsonNode jobSet) {
+    public boolean createJob(JobKind kind, JsonNode object) {
         KubernetesApiResponse<DynamicKubernetesObject> response =
-                call(() -> jobSets.create(Dynamics.newFromJson(json.writeValueAsString(jobSet))));
+                call(() -> jobs.get(kind).create(Dynamics.newFromJson(json.writeValueAsString(object))));
         if (response.getHttpStatusCode() == 409) {
             return false;
         }
@@ -199,16 +217,16 @@ public class KubernetesCluster implements Cluster {
     }
 
     @Override
-    public void patchJobSet(String namespace, String name, JsonNode mergePatch) {
-        succeeded(call(() -> jobSets.patch(namespace, name, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+    public void patchJob(JobKind kind, String namespace, String name, JsonNode mergePatch) {
+        succeeded(call(() -> jobs.get(kind).patch(namespace, name, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
                 new V1Patch(json.writeValueAsString(mergePatch)))));
     }
 
     @Override
-    public void deleteJobSet(String namespace, String name) {
+    public void deleteJob(JobKind kind, String namespace, String name) {
         DeleteOptions options = new DeleteOptions();
         options.setPropagationPolicy("Background");
-        KubernetesApiResponse<DynamicKubernetesObject> response = call(() -> jobSets.delete(namespace, name, options));
+        KubernetesApiResponse<DynamicKubernetesObject> response = call(() -> jobs.get(kind).delete(namespace, name, options));
         if (response.getHttpStatusCode() != 404) {
             succeeded(response);
         }
@@ -265,7 +283,7 @@ public class KubernetesCluster implements Cluster {
         }
         ObjectNode object = ProvisioningRequestObjects.provisioningRequest(request, jobSet(request.namespace(),
                 request.workloadName()).filter(j -> j.workloadUid() == null || request.workloadUid().equals(j.workloadUid()))
-                .map(ClusterJobSet::uid).orElse(null));
+                .map(ClusterJob::uid).orElse(null));
         DynamicKubernetesObject created = createIfAbsent(provisioningRequests, object);
         String uid = created.getMetadata().getUid();
         for (ProvisioningRequestSpec.PodSet podSet : request.podSets()) {
@@ -308,6 +326,7 @@ public class KubernetesCluster implements Cluster {
     @Override
     public void close() {
         informers.stopAllRegisteredInformers();
+        jobInformerFactories.values().forEach(SharedInformerFactory::stopAllRegisteredInformers);
     }
 
     /**
@@ -367,9 +386,8 @@ public class KubernetesCluster implements Cluster {
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())));
     }
 
-    private ClusterJobSet toJobSet(DynamicKubernetesObject jobSet) {
-        JsonNode manifest = json.readTree(new Gson().toJson(jobSet.getRaw()));
-        return ClusterJobSet.of(manifest);
+    private ClusterJob toJob(JobKind kind, DynamicKubernetesObject object) {
+        return ClusterJob.of(kind, json.readTree(new Gson().toJson(object.getRaw())));
     }
 
     private static Map<String, String> labels(V1ObjectMeta metadata) {

@@ -2,9 +2,10 @@ package dev.platform.agent.command;
 
 import dev.platform.agent.AgentMetrics;
 import dev.platform.agent.cluster.Cluster;
-import dev.platform.agent.cluster.ClusterJobSet;
+import dev.platform.agent.cluster.ClusterJob;
 import dev.platform.agent.cluster.ClusterPod;
 import dev.platform.agent.cluster.EvictionOutcome;
+import dev.platform.agent.cluster.JobKind;
 import dev.platform.agent.cluster.KubernetesCluster;
 import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.CommandResult;
@@ -30,9 +31,9 @@ import tools.jackson.databind.node.ObjectNode;
 import org.slf4j.LoggerFactory;
 
 /**
- * Executes scheduler commands with exactly-once effect under at-least-once delivery: a command
- * id already executed by this process answers its first result again; across restarts the
- * JobSet's platform.dev/last-command-id annotation and the cluster state make each step a no-op
+ * Executes scheduler commands on JobSets and batch Jobs with exactly-once effect under at-least-once delivery: a
+ * command id already executed by this process answers its first result again; across restarts the
+ * object's platform.dev/last-command-id annotation and the cluster state make each step a no-op
  * the second time (create when absent, suspend when running, evict what still runs). Safe for
  * concurrent use on commands of different workloads; one workload's commands come one at a time.
  */
@@ -138,30 +139,32 @@ public class CommandExecutor {
         if (command.payload() == null) {
             return result(command, CommandStatus.FAILED, "START without a manifest", null);
         }
-        Optional<ClusterJobSet> existing = cluster.jobSet(command.namespace(), command.name());
+        JobKind kind = JobMaterializer.kindOf(command);
+        Optional<ClusterJob> existing = cluster.job(kind, command.namespace(), command.name());
         if (existing.isPresent() && alreadyApplied(existing.get(), command)) {
             return result(command, CommandStatus.SUCCEEDED, "already applied", null);
         }
-        var desired = JobSetMaterializer.materialize(command, podAnnotations.apply(command.workloadUid()));
-        if (existing.isEmpty() && cluster.createJobSet(desired)) {
-            return result(command, CommandStatus.SUCCEEDED, "JobSet created", null);
+        var desired = JobMaterializer.materialize(kind, command, podAnnotations.apply(command.workloadUid()));
+        if (existing.isEmpty() && cluster.createJob(kind, desired)) {
+            return result(command, CommandStatus.SUCCEEDED, kind.kind() + " created", null);
         }
-        // an adopted submission, or a JobSet created by a delivery of this command we did not see answered
-        cluster.patchJobSet(command.namespace(), command.name(), JobSetMaterializer.patchFor(desired));
-        return result(command, CommandStatus.SUCCEEDED, "existing JobSet pinned and resumed", null);
+        // an adopted submission, or an object created by a delivery of this command we did not see answered
+        cluster.patchJob(kind, command.namespace(), command.name(), JobMaterializer.patchFor(kind, desired));
+        return result(command, CommandStatus.SUCCEEDED, "existing " + kind.kind() + " pinned and resumed", null);
     }
 
     private CommandResult stop(AgentCommand command, Consumer<CommandResult> progress) {
-        if (suspend(command).isEmpty()) {
-            return result(command, CommandStatus.SUCCEEDED, "no JobSet to stop", null);
+        Optional<ClusterJob> stopped = located(command).map(this::suspend);
+        if (stopped.isEmpty()) {
+            return result(command, CommandStatus.SUCCEEDED, "no JobSet or Job to stop", null);
         }
         Evictions evictions = evictAll(command, progress);
         if (!evictions.blocked.isEmpty()) {
             return result(command, CommandStatus.FAILED, evictions.blocked.size()
                     + " pod(s) still protected by a PodDisruptionBudget after " + evictionPolicy.timeout(), evictions.progress());
         }
-        return result(command, CommandStatus.SUCCEEDED, "JobSet suspended, " + evictions.evicted + " pod(s) evicted",
-                evictions.progress());
+        return result(command, CommandStatus.SUCCEEDED, stopped.get().kind().kind() + " suspended, " + evictions.evicted
+                + " pod(s) evicted", evictions.progress());
     }
 
     /**
@@ -169,13 +172,13 @@ public class CommandExecutor {
      * resumes on the new pools, so no slice ever runs half on the old pools and half on the new.
      */
     private CommandResult restart(AgentCommand command, Consumer<CommandResult> progress) {
-        Optional<ClusterJobSet> existing = cluster.jobSet(command.namespace(), command.name());
+        Optional<ClusterJob> existing = cluster.job(JobMaterializer.kindOf(command), command.namespace(), command.name());
         if (existing.isPresent() && alreadyApplied(existing.get(), command)) {
             return result(command, CommandStatus.SUCCEEDED, "already applied", null);
         }
         EvictionProgress evicted = null;
         if (existing.isPresent()) {
-            suspend(command);
+            suspend(existing.get());
             Evictions evictions = evictAll(command, progress);
             evicted = evictions.progress();
             if (!evictions.blocked.isEmpty()) {
@@ -190,21 +193,43 @@ public class CommandExecutor {
     }
 
     private CommandResult delete(AgentCommand command) {
-        cluster.deleteJobSet(command.namespace(), command.name());
-        return result(command, CommandStatus.SUCCEEDED, "JobSet deleted", null);
+        Optional<ClusterJob> job = located(command);
+        if (job.isEmpty()) {
+            return result(command, CommandStatus.SUCCEEDED, "no JobSet or Job to delete", null);
+        }
+        cluster.deleteJob(job.get().kind(), command.namespace(), command.name());
+        return result(command, CommandStatus.SUCCEEDED, job.get().kind().kind() + " deleted", null);
     }
 
-    private Optional<ClusterJobSet> suspend(AgentCommand command) {
-        Optional<ClusterJobSet> jobSet = cluster.jobSet(command.namespace(), command.name());
-        if (jobSet.isPresent() && !jobSet.get().suspended()) {
+    /**
+     * The JobSet or Job a STOP or DELETE is for, which carry no manifest to tell the kind: the one the platform
+     * started for the command's workload (its workload-uid label), else the namesake JobSet, else the namesake Job
+     * (a submission found in the cluster and not started yet).
+     */
+    private Optional<ClusterJob> located(AgentCommand command) {
+        Optional<ClusterJob> namesake = Optional.empty();
+        for (JobKind kind : JobKind.values()) {
+            Optional<ClusterJob> job = cluster.job(kind, command.namespace(), command.name());
+            if (job.isPresent() && command.workloadUid().equals(job.get().workloadUid())) {
+                return job;
+            }
+            if (namesake.isEmpty()) {
+                namesake = job;
+            }
+        }
+        return namesake;
+    }
+
+    private ClusterJob suspend(ClusterJob job) {
+        if (!job.suspended()) {
             ObjectNode patch = JsonNodeFactory.instance.objectNode();
             patch.putObject("spec").put("suspend", true);
-            cluster.patchJobSet(command.namespace(), command.name(), patch);
+            cluster.patchJob(job.kind(), job.namespace(), job.name(), patch);
         }
-        return jobSet;
+        return job;
     }
 
-    private boolean alreadyApplied(ClusterJobSet jobSet, AgentCommand command) {
+    private boolean alreadyApplied(ClusterJob jobSet, AgentCommand command) {
         return Long.toString(command.id()).equals(jobSet.lastCommandId());
     }
 

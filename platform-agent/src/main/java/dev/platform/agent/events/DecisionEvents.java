@@ -1,7 +1,8 @@
 package dev.platform.agent.events;
 
-import dev.platform.agent.cluster.ClusterJobSet;
-import dev.platform.agent.cluster.JobSetListener;
+import dev.platform.agent.cluster.ClusterJob;
+import dev.platform.agent.cluster.JobKind;
+import dev.platform.agent.cluster.JobListener;
 import dev.platform.agent.scheduler.SchedulerClient;
 import dev.platform.agent.scheduler.SchedulerUnavailableException;
 import dev.platform.api.agent.AgentDecision;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * a workload submitted through it before its START creates the JobSet) waits up to {@link #AWAITING_JOBSET} for it. A scheduler without the feed (an earlier version) is
  * asked again only every {@link #OLD_SCHEDULER_RETRY}.
  */
-public class DecisionEvents implements JobSetListener, AutoCloseable {
+public class DecisionEvents implements JobListener, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(DecisionEvents.class);
     static final Duration INTERVAL = Duration.ofSeconds(2);
@@ -44,7 +45,7 @@ public class DecisionEvents implements JobSetListener, AutoCloseable {
     private final SchedulerClient scheduler;
     private final EventRecorder recorder;
     private final BooleanSupplier leading;
-    private final Map<String, ClusterJobSet> jobSets = new HashMap<>();
+    private final Map<String, ClusterJob> jobSets = new HashMap<>();
     /** Decisions whose JobSet the watch has not shown yet, in feed order, with when they were read. */
     private final Deque<Awaiting> awaiting = new ArrayDeque<>();
     private final Clock clock;
@@ -78,13 +79,13 @@ public class DecisionEvents implements JobSetListener, AutoCloseable {
     }
 
     @Override
-    public synchronized void jobSetChanged(ClusterJobSet jobSet) {
+    public synchronized void jobChanged(ClusterJob jobSet) {
         jobSets.put(jobSet.key(), jobSet);
     }
 
     @Override
-    public synchronized void jobSetRemoved(String namespace, String name) {
-        jobSets.remove(namespace + "/" + name);
+    public synchronized void jobRemoved(JobKind kind, String namespace, String name) {
+        jobSets.remove(kind.key(namespace, name));
     }
 
     private void run() {
@@ -139,12 +140,10 @@ public class DecisionEvents implements JobSetListener, AutoCloseable {
      */
     private void write(Awaiting next) {
         AgentDecision decision = next.decision();
-        ClusterJobSet jobSet;
+        ClusterJob jobSet;
         synchronized (this) {
-            jobSet = jobSets.get(decision.namespace() + "/" + decision.name());
-            boolean same = jobSet != null && (decision.jobSetUid() != null ? decision.jobSetUid().equals(jobSet.uid())
-                    : decision.workloadUid().equals(jobSet.workloadUid()));
-            if (!same) {
+            jobSet = namesake(decision);
+            if (!isTheDecisions(decision, jobSet)) {
                 boolean mayAppear = jobSet == null || decision.jobSetUid() == null && jobSet.workloadUid() == null;
                 if (mayAppear && clock.instant().isBefore(next.readAt().plus(AWAITING_JOBSET))
                         && awaiting.size() < MAX_AWAITING) {
@@ -154,6 +153,30 @@ public class DecisionEvents implements JobSetListener, AutoCloseable {
             }
         }
         recorder.record(jobSet, decision.type(), decision.reason(), decision.message(), decision.at());
+    }
+
+    /**
+     * The JobSet or Job of the decision's namespace and name in the watch: the one that is the decision's when both
+     * kinds have an object of that name, else the JobSet, else the Job.
+     */
+    private ClusterJob namesake(AgentDecision decision) {
+        ClusterJob found = null;
+        for (JobKind kind : JobKind.values()) {
+            ClusterJob job = jobSets.get(kind.key(decision.namespace(), decision.name()));
+            if (isTheDecisions(decision, job)) {
+                return job;
+            }
+            if (found == null) {
+                found = job;
+            }
+        }
+        return found;
+    }
+
+    /** The object submitted as the decision's workload here, or the one the platform made for it. */
+    private static boolean isTheDecisions(AgentDecision decision, ClusterJob job) {
+        return job != null && (decision.jobSetUid() != null ? decision.jobSetUid().equals(job.uid())
+                : decision.workloadUid().equals(job.workloadUid()));
     }
 
     @Override

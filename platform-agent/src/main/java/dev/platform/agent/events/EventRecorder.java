@@ -1,7 +1,7 @@
 package dev.platform.agent.events;
 
 import dev.platform.agent.cluster.Cluster;
-import dev.platform.agent.cluster.ClusterJobSet;
+import dev.platform.agent.cluster.ClusterJob;
 import dev.platform.agent.cluster.KubernetesCluster.ClusterCallException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -85,12 +85,12 @@ public class EventRecorder {
         }
     }
 
-    /** One Event on {@code jobSet}, at {@code at}. */
-    public synchronized void record(ClusterJobSet jobSet, String type, String reason, String message, Instant at) {
+    /** One Event on {@code jobSet} (a JobSet or a Job), at {@code at}. */
+    public synchronized void record(ClusterJob jobSet, String type, String reason, String message, Instant at) {
         String key = jobSet.uid() + "\n" + type + "\n" + reason + "\n" + message;
         if (!buckets.computeIfAbsent(jobSet.uid(), uid -> new Bucket(at)).take(at)) {
             counter("dropped").increment();
-            log.debug("event {} on JobSet {} dropped: too many for it", reason, jobSet.key());
+            log.debug("event {} on {} dropped: too many for it", reason, jobSet.key());
             return;
         }
         try {
@@ -107,7 +107,7 @@ public class EventRecorder {
             counter("created").increment();
         } catch (ClusterCallException e) {
             counter("failed").increment();
-            log.warn("event {} on JobSet {} not written: {}", reason, jobSet.key(), e.getMessage());
+            log.warn("event {} on {} not written: {}", reason, jobSet.key(), e.getMessage());
         }
     }
 
@@ -127,14 +127,14 @@ public class EventRecorder {
         }
     }
 
-    private ObjectNode event(ClusterJobSet jobSet, String name, String type, String reason, String message, Instant at) {
+    private ObjectNode event(ClusterJob jobSet, String name, String type, String reason, String message, Instant at) {
         ObjectNode event = JsonNodeFactory.instance.objectNode();
         event.put("apiVersion", "v1");
         event.put("kind", "Event");
         event.putObject("metadata").put("name", name).put("namespace", jobSet.namespace());
         ObjectNode involved = event.putObject("involvedObject");
-        involved.put("apiVersion", "jobset.x-k8s.io/v1alpha2");
-        involved.put("kind", "JobSet");
+        involved.put("apiVersion", jobSet.kind().apiVersion());
+        involved.put("kind", jobSet.kind().kind());
         involved.put("namespace", jobSet.namespace());
         involved.put("name", jobSet.name());
         involved.put("uid", jobSet.uid());

@@ -1,7 +1,8 @@
 package dev.platform.agent.report;
 
 import dev.platform.agent.cluster.ClusterEvents;
-import dev.platform.agent.cluster.ClusterJobSet;
+import dev.platform.agent.cluster.ClusterJob;
+import dev.platform.agent.cluster.JobKind;
 import dev.platform.agent.cluster.ClusterNode;
 import dev.platform.agent.cluster.ClusterPod;
 import dev.platform.agent.health.NodePool;
@@ -35,7 +36,7 @@ public class ClusterInventory implements ClusterEvents {
 
     private final Map<String, ClusterNode> nodes = new HashMap<>();
     private final Map<String, ClusterPod> pods = new HashMap<>();
-    private final Map<String, ClusterJobSet> jobSets = new HashMap<>();
+    private final Map<String, ClusterJob> jobSets = new HashMap<>();
     /** Pods and JobSet keys by workload uid: a workload's status is read without a scan of the cluster. */
     private final Map<String, Map<String, ClusterPod>> podsByWorkload = new HashMap<>();
     private final Map<String, Set<String>> jobSetsByWorkload = new HashMap<>();
@@ -93,8 +94,8 @@ public class ClusterInventory implements ClusterEvents {
     }
 
     @Override
-    public synchronized void jobSetChanged(ClusterJobSet jobSet) {
-        ClusterJobSet old = jobSets.put(jobSet.key(), jobSet);
+    public synchronized void jobChanged(ClusterJob jobSet) {
+        ClusterJob old = jobSets.put(jobSet.key(), jobSet);
         if (old != null) {
             unindexJobSet(old);
         }
@@ -111,9 +112,9 @@ public class ClusterInventory implements ClusterEvents {
     }
 
     @Override
-    public synchronized void jobSetRemoved(String namespace, String name) {
-        ClusterJobSet old = jobSets.remove(namespace + "/" + name);
-        unreadableCheckpoints.remove(namespace + "/" + name);
+    public synchronized void jobRemoved(JobKind kind, String namespace, String name) {
+        ClusterJob old = jobSets.remove(kind.key(namespace, name));
+        unreadableCheckpoints.remove(kind.key(namespace, name));
         if (old != null) {
             unindexJobSet(old);
         }
@@ -135,7 +136,7 @@ public class ClusterInventory implements ClusterEvents {
         List<WorkloadStatusReport> statuses = workloads.stream().map(this::workloadStatus).toList();
         forgetDeletedWorkloads(statuses);
         List<AdoptionSubmission> submissions = jobSets.values().stream()
-                .filter(ClusterJobSet::isAdoptable)
+                .filter(ClusterJob::isAdoptable)
                 .map(ClusterInventory::submission)
                 .toList();
         return new ReportContent(pools, removed.stream().sorted().toList(), statuses, submissions);
@@ -184,7 +185,7 @@ public class ClusterInventory implements ClusterEvents {
         }
     }
 
-    private void unindexJobSet(ClusterJobSet jobSet) {
+    private void unindexJobSet(ClusterJob jobSet) {
         Set<String> keys = jobSet.workloadUid() == null ? null : jobSetsByWorkload.get(jobSet.workloadUid());
         if (keys != null && keys.remove(jobSet.key()) && keys.isEmpty()) {
             jobSetsByWorkload.remove(jobSet.workloadUid());
@@ -193,7 +194,7 @@ public class ClusterInventory implements ClusterEvents {
 
     private WorkloadStatusReport workloadStatus(String uid) {
         Set<String> keys = jobSetsByWorkload.getOrDefault(uid, Set.of());
-        ClusterJobSet jobSet = keys.isEmpty() ? null : jobSets.get(keys.iterator().next());
+        ClusterJob jobSet = keys.isEmpty() ? null : jobSets.get(keys.iterator().next());
         WorkloadLocation location = jobSet != null
                 ? new WorkloadLocation(jobSet.namespace(), jobSet.name())
                 : workloadLocations.get(uid);
@@ -226,7 +227,7 @@ public class ClusterInventory implements ClusterEvents {
      * When the JobSet's training last wrote a checkpoint, as its annotation says; null without one. A value that is
      * no time is left out (the platform keeps what it knew) and logged once, not at every report.
      */
-    private Instant lastCheckpoint(ClusterJobSet jobSet) {
+    private Instant lastCheckpoint(ClusterJob jobSet) {
         String text = jobSet.annotations().get(PreemptionAnnotations.LAST_CHECKPOINT);
         if (text == null) {
             return null;
@@ -243,7 +244,7 @@ public class ClusterInventory implements ClusterEvents {
     }
 
     /** JobSet status wins; without a JobSet controller's verdict, running pods mean Running. */
-    static WorkloadPhase phase(ClusterJobSet jobSet, boolean noPods, int running) {
+    static WorkloadPhase phase(ClusterJob jobSet, boolean noPods, int running) {
         if (jobSet == null) {
             return noPods ? WorkloadPhase.DELETED : WorkloadPhase.PENDING;
         }
@@ -269,7 +270,7 @@ public class ClusterInventory implements ClusterEvents {
         return (int) pods.stream().filter(p -> phase.equals(p.phase())).count();
     }
 
-    private static AdoptionSubmission submission(ClusterJobSet jobSet) {
+    private static AdoptionSubmission submission(ClusterJob jobSet) {
         String created = jobSet.manifest().path("metadata").path("creationTimestamp").asString(null);
         return new AdoptionSubmission(jobSet.namespace(), jobSet.name(), jobSet.uid(), jobSet.queueName(),
                 created == null ? null : Instant.parse(created), jobSet.manifest());

@@ -1,7 +1,8 @@
 package dev.platform.agent.report;
 
 import dev.platform.agent.cluster.ClusterEvents;
-import dev.platform.agent.cluster.ClusterJobSet;
+import dev.platform.agent.cluster.ClusterJob;
+import dev.platform.agent.cluster.JobKind;
 import dev.platform.agent.cluster.ClusterNode;
 import dev.platform.agent.cluster.ClusterPod;
 import dev.platform.agent.scheduler.Backoff;
@@ -141,14 +142,14 @@ public class ReportPublisher implements ClusterEvents, AutoCloseable {
     }
 
     @Override
-    public void jobSetChanged(ClusterJobSet jobSet) {
-        inventory.jobSetChanged(jobSet);
+    public void jobChanged(ClusterJob jobSet) {
+        inventory.jobChanged(jobSet);
         changed();
     }
 
     @Override
-    public void jobSetRemoved(String namespace, String name) {
-        inventory.jobSetRemoved(namespace, name);
+    public void jobRemoved(JobKind kind, String namespace, String name) {
+        inventory.jobRemoved(kind, namespace, name);
         changed();
     }
 

@@ -2,7 +2,8 @@ package dev.platform.agent.simulation;
 
 import dev.platform.agent.cluster.Cluster;
 import dev.platform.agent.cluster.ClusterEvents;
-import dev.platform.agent.cluster.ClusterJobSet;
+import dev.platform.agent.cluster.ClusterJob;
+import dev.platform.agent.cluster.JobKind;
 import dev.platform.agent.cluster.ClusterNode;
 import dev.platform.agent.cluster.ClusterPod;
 import dev.platform.agent.cluster.ClusterProvisioningRequest;
@@ -33,6 +34,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import dev.platform.api.agent.GkeLabels;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -59,6 +61,7 @@ public class SimulatedCluster implements Cluster {
     /** Null for a cluster that lives only in memory. */
     private final SimulatedClusterFile file;
     private final Map<String, ClusterNode> nodes = new LinkedHashMap<>();
+    /** JobSets and Jobs by {@link JobKind#key}. */
     private final Map<String, ObjectNode> jobSets = new LinkedHashMap<>();
     private final Map<String, SimulatedPod> pods = new LinkedHashMap<>();
     /** The newest Events; an API server expires them after an hour, this one keeps the last {@value #KEPT_EVENTS}. */
@@ -135,8 +138,7 @@ public class SimulatedCluster implements Cluster {
     private void restore(SimulatedClusterFile.State state) {
         nodes.clear();
         state.nodes().forEach(node -> nodes.put(node.name(), node));
-        state.jobSets().forEach(jobSet -> jobSets.put(jobSet.path("metadata").path("namespace").asString() + "/"
-                + jobSet.path("metadata").path("name").asString(), jobSet));
+        state.jobSets().forEach(job -> jobSets.put(view(job).key(), job));
         state.pods().forEach(pod -> updatePod(new SimulatedPod(pod.pod(), pod.jobSetKey(), pod.finishesAt())));
         podCounter = state.podCounter();
         for (SimulatedClusterFile.Request r : state.requests()) {
@@ -173,7 +175,7 @@ public class SimulatedCluster implements Cluster {
     public synchronized void watch(ClusterEvents events) {
         this.events = events;
         nodes.values().forEach(events::nodeChanged);
-        jobSets.values().forEach(j -> events.jobSetChanged(ClusterJobSet.of(j)));
+        jobSets.values().forEach(j -> events.jobChanged(view(j)));
         pods.values().forEach(p -> events.podChanged(p.pod()));
         if (ticker == null) {
             ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -191,8 +193,14 @@ public class SimulatedCluster implements Cluster {
     }
 
     @Override
-    public synchronized Optional<ClusterJobSet> jobSet(String namespace, String name) {
-        return Optional.ofNullable(jobSets.get(namespace + "/" + name)).map(j -> ClusterJobSet.of(j.deepCopy()));
+    public synchronized Optional<ClusterJob> job(JobKind kind, String namespace, String name) {
+        return Optional.ofNullable(jobSets.get(kind.key(namespace, name))).map(j -> view(j.deepCopy()));
+    }
+
+    /** A stored JobSet or Job, of the kind its manifest says (the file of a version that knew JobSets only holds those). */
+    private static ClusterJob view(ObjectNode object) {
+        return ClusterJob.of(JobKind.ofManifest(object.path("apiVersion").asString(""), object.path("kind").asString(""))
+                .orElse(JobKind.JOBSET), object);
     }
 
     @Override
@@ -201,15 +209,17 @@ public class SimulatedCluster implements Cluster {
     }
 
     @Override
-    public synchronized List<ClusterPod> podsOfJobSet(String namespace, String name) {
-        return podsByJobSet.getOrDefault(namespace + "/" + name, Set.of()).stream().map(key -> pods.get(key).pod()).toList();
+    public synchronized List<ClusterPod> podsOfJob(JobKind kind, String namespace, String name) {
+        return podsByJobSet.getOrDefault(kind.key(namespace, name), Set.of()).stream().map(key -> pods.get(key).pod()).toList();
     }
 
     @Override
-    public synchronized boolean createJobSet(JsonNode jobSet) {
-        ObjectNode created = (ObjectNode) jobSet.deepCopy();
+    public synchronized boolean createJob(JobKind kind, JsonNode object) {
+        ObjectNode created = (ObjectNode) object.deepCopy();
+        created.put("apiVersion", kind.apiVersion());
+        created.put("kind", kind.kind());
         ObjectNode metadata = (ObjectNode) created.get("metadata");
-        String key = metadata.path("namespace").asString("default") + "/" + metadata.path("name").asString();
+        String key = kind.key(metadata.path("namespace").asString("default"), metadata.path("name").asString());
         if (jobSets.containsKey(key)) {
             return false;
         }
@@ -217,7 +227,7 @@ public class SimulatedCluster implements Cluster {
         metadata.put("uid", UUID.randomUUID().toString());
         metadata.put("creationTimestamp", clock.instant().toString());
         jobSets.put(key, created);
-        events.jobSetChanged(ClusterJobSet.of(created));
+        events.jobChanged(view(created));
         if (!created.path("spec").path("suspend").asBoolean(false)) {
             startPods(key);
         }
@@ -226,11 +236,11 @@ public class SimulatedCluster implements Cluster {
     }
 
     @Override
-    public synchronized void patchJobSet(String namespace, String name, JsonNode mergePatch) {
-        String key = namespace + "/" + name;
+    public synchronized void patchJob(JobKind kind, String namespace, String name, JsonNode mergePatch) {
+        String key = kind.key(namespace, name);
         ObjectNode current = jobSets.get(key);
         if (current == null) {
-            throw new IllegalStateException("JobSet " + key + " not found");
+            throw new IllegalStateException(kind.kind() + " " + namespace + "/" + name + " not found");
         }
         boolean wasSuspended = current.path("spec").path("suspend").asBoolean(false);
         ObjectNode patched = (ObjectNode) JsonMergePatch.apply(current, mergePatch);
@@ -240,20 +250,20 @@ public class SimulatedCluster implements Cluster {
             removePods(key);
         }
         if (!suspended && wasSuspended) {
-            status(patched).remove("terminalState");
+            status(patched).remove(kind == JobKind.JOB ? "conditions" : "terminalState");
             startPods(key);
         }
         persist();
-        events.jobSetChanged(ClusterJobSet.of(patched));
+        events.jobChanged(view(patched));
     }
 
     @Override
-    public synchronized void deleteJobSet(String namespace, String name) {
-        String key = namespace + "/" + name;
+    public synchronized void deleteJob(JobKind kind, String namespace, String name) {
+        String key = kind.key(namespace, name);
         if (jobSets.remove(key) != null) {
             removePods(key);
             persist();
-            events.jobSetRemoved(namespace, name);
+            events.jobRemoved(kind, namespace, name);
         }
     }
 
@@ -329,7 +339,10 @@ public class SimulatedCluster implements Cluster {
     public synchronized List<JobSetState> jobSetStates() {
         List<JobSetState> states = new ArrayList<>();
         jobSets.forEach((key, manifest) -> {
-            ClusterJobSet jobSet = ClusterJobSet.of(manifest);
+            ClusterJob jobSet = view(manifest);
+            if (jobSet.kind() != JobKind.JOBSET) {
+                return;
+            }
             int active = (int) podsByJobSet.getOrDefault(key, Set.of()).stream()
                     .filter(podKey -> pods.get(podKey).pod().isActive()).count();
             states.add(new JobSetState(jobSet.namespace(), jobSet.name(), jobSet.workloadUid(), jobSet.suspended(),
@@ -366,12 +379,12 @@ public class SimulatedCluster implements Cluster {
             }
         }
         for (String key : touched) {
-            ObjectNode jobSet = jobSets.get(key);
+            ObjectNode job = jobSets.get(key);
             boolean allSucceeded = podsByJobSet.getOrDefault(key, Set.of()).stream()
                     .allMatch(podKey -> "Succeeded".equals(pods.get(podKey).pod().phase()));
-            if (jobSet != null && allSucceeded) {
-                status(jobSet).put("terminalState", "Completed");
-                events.jobSetChanged(ClusterJobSet.of(jobSet));
+            if (job != null && allSucceeded) {
+                completed(job);
+                events.jobChanged(view(job));
             }
         }
         if (!touched.isEmpty()) {
@@ -591,10 +604,10 @@ public class SimulatedCluster implements Cluster {
 
     private void startPods(String key) {
         ObjectNode jobSet = jobSets.get(key);
-        ClusterJobSet view = ClusterJobSet.of(jobSet);
+        ClusterJob view = view(jobSet);
         Duration runtime = runtimeOf(jobSet);
         Instant now = clock.instant();
-        for (JsonNode replicatedJob : jobSet.path("spec").path("replicatedJobs")) {
+        for (JsonNode replicatedJob : replicatedJobs(view)) {
             JsonNode jobSpec = replicatedJob.path("template").path("spec");
             JsonNode podTemplate = jobSpec.path("template");
             int replicas = replicatedJob.path("replicas").asInt(1);
@@ -614,6 +627,31 @@ public class SimulatedCluster implements Cluster {
                     updatePod(new SimulatedPod(pod, key, runtime == null || nodeName == null ? null : now.plus(runtime)));
                 }
             }
+        }
+    }
+
+    /** A JobSet's replicated jobs; a Job runs as one replica of itself. */
+    private static List<JsonNode> replicatedJobs(ClusterJob job) {
+        if (job.kind() == JobKind.JOBSET) {
+            List<JsonNode> replicatedJobs = new ArrayList<>();
+            job.manifest().path("spec").path("replicatedJobs").forEach(replicatedJobs::add);
+            return replicatedJobs;
+        }
+        ObjectNode itself = JsonNodeFactory.instance.objectNode();
+        itself.put("name", "job");
+        itself.put("replicas", 1);
+        itself.putObject("template").set("spec", job.manifest().path("spec"));
+        return List.of(itself);
+    }
+
+    /** JobSet's controller's status.terminalState, the Job controller's condition Complete. */
+    private static void completed(ObjectNode job) {
+        if (view(job).kind() == JobKind.JOBSET) {
+            status(job).put("terminalState", "Completed");
+        } else {
+            ObjectNode condition = status(job).putArray("conditions").addObject();
+            condition.put("type", "Complete");
+            condition.put("status", "True");
         }
     }
 
@@ -730,11 +768,11 @@ public class SimulatedCluster implements Cluster {
         }
 
         @Override
-        public void jobSetChanged(ClusterJobSet jobSet) {
+        public void jobChanged(ClusterJob jobSet) {
         }
 
         @Override
-        public void jobSetRemoved(String namespace, String name) {
+        public void jobRemoved(JobKind kind, String namespace, String name) {
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.platform.agent.webhook;
 
+import dev.platform.agent.cluster.JobKind;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Base64;
@@ -62,8 +63,7 @@ public class AdmissionWebhook {
                 .orElseThrow(() -> new IllegalArgumentException(endpoint.path() + " reviews "
                         + endpoint.kind().group() + "/" + endpoint.kind().version() + " " + endpoint.kind().kind()
                         + ", not " + request.group() + "/" + request.version() + " " + request.kind()));
-        AdmissionDecision decision = !kind.managed() ? AdmissionDecision.unmanaged()
-                : endpoint.mutating() ? rules.mutate(request) : rules.validate(kind, request);
+        AdmissionDecision decision = endpoint.mutating() ? rules.mutate(kind, request) : rules.validate(kind, request);
         if (!request.dryRun()) {
             record(endpoint, request, decision);
         }

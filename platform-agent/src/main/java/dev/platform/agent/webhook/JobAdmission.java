@@ -1,6 +1,7 @@
 package dev.platform.agent.webhook;
 
-import dev.platform.agent.cluster.ClusterJobSet;
+import dev.platform.agent.cluster.ClusterJob;
+import dev.platform.agent.cluster.JobKind;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.agent.webhook.AdmissionRequest.Operation;
 import java.util.ArrayList;
@@ -11,7 +12,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Kueue's job webhook rules for JobSets (batch Jobs are not managed: {@link JobKind#JOB}).
+ * Kueue's job webhook rules, for JobSets and batch Jobs alike ({@link JobKind}).
  *
  * <p>Defaulting, on create: a job the platform manages (it names a queue, or {@link ManagedJobs} takes it for its
  * namespace's default queue) is suspended, so nothing runs before the platform admits it; the agent then submits
@@ -32,11 +33,14 @@ final class JobAdmission {
     }
 
     /** Kueue's {@code Default}: on CREATE only, as its webhook configuration registers it. */
-    AdmissionDecision mutate(AdmissionRequest request) {
+    AdmissionDecision mutate(JobKind kind, AdmissionRequest request) {
         if (request.operation() != Operation.CREATE) {
             return AdmissionDecision.allowed();
         }
-        ClusterJobSet job = ClusterJobSet.of(request.object());
+        ClusterJob job = ClusterJob.of(kind, request.object());
+        if (job.ownedByJobSet()) {
+            return AdmissionDecision.unmanaged();
+        }
         if (startedByPlatform(job)) {
             return AdmissionDecision.allowed();
         }
@@ -57,10 +61,10 @@ final class JobAdmission {
 
     /** Kueue's {@code ValidateCreate} and {@code ValidateUpdate}, for the jobs the platform manages. */
     AdmissionDecision validate(JobKind kind, AdmissionRequest request) {
-        ClusterJobSet job = ClusterJobSet.of(request.object());
+        ClusterJob job = ClusterJob.of(kind, request.object());
         boolean queueNamed = job.queueName() != null
-                || request.operation() == Operation.UPDATE && ClusterJobSet.of(request.oldObject()).queueName() != null;
-        if (request.operation() == Operation.DELETE || request.operation() == Operation.CONNECT
+                || request.operation() == Operation.UPDATE && ClusterJob.of(kind, request.oldObject()).queueName() != null;
+        if (request.operation() == Operation.DELETE || request.operation() == Operation.CONNECT || job.ownedByJobSet()
                 || !queueNamed && managed.defaultQueueIn(request.namespace()) == null) {
             return AdmissionDecision.unmanaged();
         }
@@ -71,16 +75,20 @@ final class JobAdmission {
             }
             return AdmissionDecision.refused(errors);
         }
-        ClusterJobSet old = ClusterJobSet.of(request.oldObject());
+        ClusterJob old = ClusterJob.of(kind, request.oldObject());
         boolean platformStart = startedByPlatform(job) && !Objects.equals(job.lastCommandId(), old.lastCommandId());
         boolean admitted = !old.suspended();
         if (admitted && !Objects.equals(job.queueName(), old.queueName())) {
             errors.add(FieldError.invalid(queueNamePath(request.object()), Objects.toString(job.queueName(), ""),
                     "field is immutable while the workload is admitted"));
         }
-        if (admitted && !platformStart && !podSets(request.object()).equals(podSets(request.oldObject()))) {
-            errors.add(FieldError.forbidden("spec.replicatedJobs",
-                    "the pod sets of an admitted workload are immutable: its quota was reserved for them"));
+        if (admitted && !platformStart) {
+            for (String field : podSetFields(kind)) {
+                if (!request.object().path("spec").path(field).equals(request.oldObject().path("spec").path(field))) {
+                    errors.add(FieldError.forbidden("spec." + field,
+                            "the pod sets of an admitted workload are immutable: its quota was reserved for them"));
+                }
+            }
         }
         if (!admitted && !job.suspended() && !platformStart) {
             errors.add(notAdmitted(kind));
@@ -88,9 +96,15 @@ final class JobAdmission {
         return AdmissionDecision.refused(errors);
     }
 
-    /** What admission sized quota for: a JobSet's replicated jobs. */
-    private static JsonNode podSets(JsonNode jobSet) {
-        return jobSet.path("spec").path("replicatedJobs");
+    /**
+     * The fields of {@code spec} that admission sized quota for: a JobSet's replicated jobs; a Job's pod count and
+     * its pod template (Kubernetes lets a running Job's parallelism change, Kueue does not while it is admitted).
+     */
+    private static List<String> podSetFields(JobKind kind) {
+        return switch (kind) {
+            case JOBSET -> List.of("replicatedJobs");
+            case JOB -> List.of("parallelism", "completions", "template");
+        };
     }
 
     private static FieldError notAdmitted(JobKind kind) {
@@ -99,7 +113,7 @@ final class JobAdmission {
     }
 
     /** Every START and RESTART of the platform's sets these; a user's job carries none of them. */
-    private static boolean startedByPlatform(ClusterJobSet job) {
+    private static boolean startedByPlatform(ClusterJob job) {
         return job.workloadUid() != null && job.lastCommandId() != null;
     }
 

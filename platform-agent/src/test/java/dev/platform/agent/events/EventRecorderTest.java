@@ -3,7 +3,8 @@ package dev.platform.agent.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.platform.agent.cluster.ClusterJobSet;
+import dev.platform.agent.cluster.ClusterJob;
+import dev.platform.agent.cluster.JobKind;
 import dev.platform.agent.simulation.SimulatedCluster;
 import dev.platform.agent.simulation.SimulatedClusterLayout;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -21,9 +22,9 @@ class EventRecorderTest {
     private final SimulatedCluster cluster = new SimulatedCluster(SimulatedClusterLayout.tpuDemo(), Clock.systemUTC());
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final EventRecorder recorder = new EventRecorder(cluster, "platform-agent", "agent-1", registry);
-    private final ClusterJobSet train = new ClusterJobSet("default", "train", "uid-train", Map.of(), Map.of(), true,
+    private final ClusterJob train = new ClusterJob(JobKind.JOBSET, "default", "train", "uid-train", Map.of(), Map.of(), true,
             null, null);
-    private final ClusterJobSet other = new ClusterJobSet("default", "other", "uid-other", Map.of(), Map.of(), true,
+    private final ClusterJob other = new ClusterJob(JobKind.JOBSET, "default", "other", "uid-other", Map.of(), Map.of(), true,
             null, null);
 
     @Test

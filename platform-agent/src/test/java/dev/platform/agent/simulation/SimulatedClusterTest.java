@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.platform.agent.Agent;
 import dev.platform.agent.cluster.ClusterPod;
+import dev.platform.agent.cluster.JobKind;
 import dev.platform.agent.health.NodePool;
 import dev.platform.agent.report.ClusterInventory;
 import dev.platform.api.agent.AgentProtocol;
@@ -88,6 +89,31 @@ class SimulatedClusterTest {
 
         assertThat(cluster.podsOf("wl-2")).allSatisfy(p -> assertThat(p.phase()).isEqualTo("Succeeded"));
         assertThat(cluster.jobSet("default", "short").orElseThrow().terminalState()).isEqualTo("Completed");
+        assertThat(inventory.full().workloads()).singleElement()
+                .satisfies(w -> assertThat(w.phase()).isEqualTo(WorkloadPhase.SUCCEEDED));
+    }
+
+    @Test
+    void aBatchJobRunsItsPodsOnOnePoolAndCompletesWithTheJobControllersCondition() {
+        cluster.watch(inventory);
+        ObjectNode job = json.createObjectNode();
+        job.put("apiVersion", "batch/v1").put("kind", "Job");
+        ObjectNode metadata = job.putObject("metadata").put("name", "etl").put("namespace", "default");
+        metadata.putObject("labels").put(AgentProtocol.MANAGED_LABEL, "true").put(AgentProtocol.WORKLOAD_UID_LABEL, "wl-job");
+        metadata.putObject("annotations").put(SimulatedCluster.RUNTIME_ANNOTATION, "30s");
+        ObjectNode template = job.putObject("spec").put("parallelism", 4).put("completions", 4).putObject("template");
+        template.putObject("metadata").putObject("labels").put(AgentProtocol.MANAGED_LABEL, "true")
+                .put(AgentProtocol.WORKLOAD_UID_LABEL, "wl-job");
+        template.putObject("spec").putObject("nodeSelector").put(GkeLabels.NODE_POOL, "sim-v6e-4x4-2");
+
+        cluster.createJob(JobKind.JOB, job);
+
+        assertThat(cluster.jobSet("default", "etl")).as("a Job, not a JobSet").isEmpty();
+        assertThat(cluster.podsOfJob(JobKind.JOB, "default", "etl")).hasSize(4)
+                .allSatisfy(p -> assertThat(p.nodeName()).startsWith("sim-v6e-4x4-2-node-"));
+        clock.advance(Duration.ofSeconds(30));
+        cluster.advance();
+        assertThat(cluster.job(JobKind.JOB, "default", "etl").orElseThrow().terminalState()).isEqualTo("Completed");
         assertThat(inventory.full().workloads()).singleElement()
                 .satisfies(w -> assertThat(w.phase()).isEqualTo(WorkloadPhase.SUCCEEDED));
     }

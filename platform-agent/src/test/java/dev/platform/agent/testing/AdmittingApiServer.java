@@ -1,6 +1,7 @@
 package dev.platform.agent.testing;
 
 import dev.platform.agent.Agent;
+import dev.platform.agent.cluster.JobKind;
 import dev.platform.agent.webhook.AdmissionWebhook;
 import dev.platform.agent.webhook.ManagedJobs;
 import dev.platform.agent.webhook.ServingKeys;
@@ -27,15 +28,12 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class AdmittingApiServer implements AutoCloseable {
 
-    private static final String MUTATE = "/mutate-jobset-x-k8s-io-v1alpha2-jobset";
-    private static final String VALIDATE = "/validate-jobset-x-k8s-io-v1alpha2-jobset";
-
     private final JsonMapper json = Agent.json();
     private final KubernetesClient cluster;
     private final WebhookServer webhook;
     private final ApiServerAdmission admission;
 
-    /** The agent's webhook for JobSets that name a queue (Kueue's defaults), served on a free loopback port. */
+    /** The agent's webhook for JobSets and Jobs that name a queue (Kueue's defaults), served on a free loopback port. */
     public AdmittingApiServer(KubernetesClient cluster) {
         this.cluster = cluster;
         WebhookCertificate certificate = WebhookCertificate.generate(List.of("localhost", "127.0.0.1"), Instant.now());
@@ -49,12 +47,23 @@ public final class AdmittingApiServer implements AutoCloseable {
 
     /** {@code kubectl create} of a JobSet in {@code namespace}, as the API server admits it; returns what it stored. */
     public GenericKubernetesResource createJobSet(String namespace, JsonNode jobSet) {
-        ObjectNode object = (ObjectNode) jobSet.deepCopy();
+        return create(namespace, jobSet);
+    }
+
+    /**
+     * {@code kubectl create} of a JobSet or a batch Job in {@code namespace}, reviewed at the paths of its kind, as
+     * the API server admits it; returns what it stored.
+     */
+    public GenericKubernetesResource create(String namespace, JsonNode manifest) {
+        ObjectNode object = (ObjectNode) manifest.deepCopy();
         object.withObject("/metadata").put("namespace", namespace);
-        Answer mutated = admission.review(MUTATE, "CREATE", object, null, false);
+        JobKind kind = JobKind.ofManifest(object.path("apiVersion").asString(""), object.path("kind").asString(""))
+                .orElseThrow(() -> new IllegalArgumentException("the webhook reviews JobSets and Jobs, not "
+                        + object.path("kind").asString()));
+        Answer mutated = admission.review(kind.mutatePath(), "CREATE", object, null, false);
         requireAllowed(mutated, object);
         ObjectNode patched = ApiServerAdmission.apply(object, mutated.patch());
-        requireAllowed(admission.review(VALIDATE, "CREATE", patched, null, false), patched);
+        requireAllowed(admission.review(kind.validatePath(), "CREATE", patched, null, false), patched);
         GenericKubernetesResource resource = cluster.getKubernetesSerialization()
                 .unmarshal(json.writeValueAsString(patched), GenericKubernetesResource.class);
         return cluster.resource(resource).inNamespace(namespace).create();

@@ -30,8 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * AdmissionReviews as kube-apiserver sends them, over HTTPS to a client that trusts only the webhook's published
- * CA, and the exact patch or refusal answered: the seed's JobSets verbatim, a batch Job (left alone), JobSets
- * without a queue name inside and outside the managed namespaces, updates of admitted and waiting JobSets, a dry run.
+ * CA, and the exact patch or refusal answered: the seed's JobSets verbatim, batch Jobs as Kueue's job webhook
+ * treats them (a JobSet's own Jobs left to it), JobSets and Jobs without a queue name inside and outside the managed
+ * namespaces, updates of admitted and waiting ones, a dry run.
  */
 class AdmissionWebhookTest {
 
@@ -78,23 +79,92 @@ class AdmissionWebhookTest {
     }
 
     @Test
-    void aJobIsLeftAloneSinceThePlatformStartsJobSetsOnly() {
-        ObjectNode queued = job("train", "default", "team-queue", false);
-        ObjectNode resumed = queued.deepCopy();
-        ObjectNode waiting = queued.deepCopy();
-        waiting.withObject("/spec").put("suspend", true);
+    void aJobThatNamesAQueueIsSuspendedOnCreateAsKueueSuspendsIt() {
+        ObjectNode running = job("train", "default", "team-queue", false);
+        ObjectNode unsaid = job("train", "default", "team-queue", null);
 
-        Answer created = apiServer.review(JOB_MUTATE, "CREATE", queued, null, false);
-        Answer inManagedNamespace = apiServer.review(JOB_MUTATE, "CREATE", job("etl", "ml-research", null, null), null, false);
-        Answer validated = apiServer.review(JOB_VALIDATE, "UPDATE", resumed, waiting, false);
+        Answer replaced = apiServer.review(JOB_MUTATE, "CREATE", running, null, false);
+        Answer added = apiServer.review(JOB_MUTATE, "CREATE", unsaid, null, false);
 
-        for (Answer answer : List.of(created, inManagedNamespace, validated)) {
-            assertThat(answer.allowed()).isTrue();
-            assertThat(answer.response().has("patch")).isFalse();
-            assertThat(answer.response().has("status")).isFalse();
-        }
-        assertThat(registry.find("platform.agent.webhook.reviews").tag("kind", "Job").tag("outcome", "unmanaged")
+        assertThat(replaced.patch()).isEqualTo(json.readTree("[{\"op\":\"replace\",\"path\":\"/spec/suspend\",\"value\":true}]"));
+        assertThat(added.patch()).isEqualTo(SUSPEND);
+        assertThat(apiServer.review(JOB_VALIDATE, "CREATE", ApiServerAdmission.apply(running, replaced.patch()), null, false)
+                .allowed()).isTrue();
+        Answer unreviewedRun = apiServer.review(JOB_VALIDATE, "CREATE", running, null, false);
+        assertThat(unreviewedRun.allowed()).isFalse();
+        assertThat(unreviewedRun.status().path("message").asString()).isEqualTo("Job.batch \"train\" is invalid:"
+                + " spec.suspend: Forbidden: the platform has not admitted this Job: it stays suspended until the platform"
+                + " starts it (its events say why it waits)");
+        assertThat(registry.find("platform.agent.webhook.reviews").tag("kind", "Job").tag("outcome", "suspended")
                 .counters()).isNotEmpty();
+    }
+
+    @Test
+    void aJobWithoutQueueNameGoesToTheDefaultQueueInAManagedNamespaceOnly() {
+        Answer managed = apiServer.review(JOB_MUTATE, "CREATE", job("etl", "ml-research", null, null), null, false);
+        Answer unmanaged = apiServer.review(JOB_MUTATE, "CREATE", job("etl", "web", null, false), null, false);
+
+        assertThat(managed.patch()).isEqualTo(json.readTree("""
+                [{"op":"add","path":"/metadata/labels","value":{"kueue.x-k8s.io/queue-name":"default"}},
+                 {"op":"add","path":"/spec/suspend","value":true}]"""));
+        assertThat(unmanaged.allowed()).isTrue();
+        assertThat(unmanaged.response().has("patch")).isFalse();
+        assertThat(apiServer.review(JOB_VALIDATE, "CREATE", job("etl", "web", null, false), null, false).allowed()).isTrue();
+    }
+
+    @Test
+    void theJobsOfAJobSetAreLeftToTheirJobSet() {
+        ObjectNode child = job("low-jax-trillium-slice-0", "default", "team-queue", false);
+        child.withObject("/metadata").putArray("ownerReferences").addObject().put("apiVersion", "jobset.x-k8s.io/v1alpha2")
+                .put("kind", "JobSet").put("name", "low-jax-trillium").put("uid", "5f2a0000-0000-4000-8000-000000000001")
+                .put("controller", true);
+
+        Answer created = apiServer.review(JOB_MUTATE, "CREATE", child, null, false);
+
+        assertThat(created.allowed()).isTrue();
+        assertThat(created.response().has("patch")).isFalse();
+        assertThat(apiServer.review(JOB_VALIDATE, "CREATE", child, null, false).allowed()).isTrue();
+    }
+
+    @Test
+    void anAdmittedJobKeepsItsQueueNameAndPodsAndItsSuspensionIsAllowed() {
+        ObjectNode admitted = startedByPlatform(job("train", "default", "team-queue", true), "9");
+        ObjectNode moved = admitted.deepCopy();
+        moved.withObject("/metadata/labels").put("kueue.x-k8s.io/queue-name", "other-queue");
+        ObjectNode scaled = admitted.deepCopy();
+        scaled.withObject("/spec").put("parallelism", 4);
+        ObjectNode stopped = admitted.deepCopy();
+        stopped.withObject("/spec").put("suspend", true);
+
+        Answer renamed = apiServer.review(JOB_VALIDATE, "UPDATE", moved, admitted, false);
+        Answer grown = apiServer.review(JOB_VALIDATE, "UPDATE", scaled, admitted, false);
+
+        assertThat(renamed.status().path("message").asString()).isEqualTo("Job.batch \"train\" is invalid:"
+                + " metadata.labels[kueue.x-k8s.io/queue-name]: Invalid value: \"other-queue\": field is immutable while"
+                + " the workload is admitted");
+        assertThat(grown.allowed()).isFalse();
+        assertThat(grown.status().at("/details/causes/0/field").asString()).isEqualTo("spec.parallelism");
+        assertThat(grown.status().at("/details/kind").asString()).isEqualTo("Job");
+        assertThat(grown.status().at("/details/group").asString()).isEqualTo("batch");
+        assertThat(apiServer.review(JOB_VALIDATE, "UPDATE", stopped, admitted, false).allowed()).isTrue();
+    }
+
+    @Test
+    void aWaitingJobIsNotUnsuspendedButByThePlatformsStart() {
+        ObjectNode waiting = job("train", "default", "team-queue", true);
+        ObjectNode resumedByHand = job("train", "default", "team-queue", false);
+        ObjectNode pinned = startedByPlatform(waiting, "12");
+        pinned.withObject("/spec/template/spec").putObject("nodeSelector")
+                .put("cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice");
+
+        Answer byHand = apiServer.review(JOB_VALIDATE, "UPDATE", resumedByHand, waiting, false);
+        Answer byThePlatform = apiServer.review(JOB_VALIDATE, "UPDATE", pinned, waiting, false);
+
+        assertThat(byHand.allowed()).isFalse();
+        assertThat(byHand.status().at("/details/causes/0/field").asString()).isEqualTo("spec.suspend");
+        assertThat(byThePlatform.allowed()).isTrue();
+        assertThat(apiServer.review(JOB_MUTATE, "CREATE", startedByPlatform(job("etl", "default", "team-queue", null), "4"),
+                null, false).response().has("patch")).isFalse();
     }
 
     @Test
@@ -234,7 +304,7 @@ class AdmissionWebhookTest {
         return counter == null ? 0 : counter.count();
     }
 
-    /** As a START leaves it: the platform's labels, the command's id, running. */
+    /** As a START leaves a JobSet or Job: the platform's labels, the command's id, running. */
     private static ObjectNode startedByPlatform(ObjectNode jobSet, String commandId) {
         ObjectNode started = jobSet.deepCopy();
         started.withObject("/metadata").withObject("labels").put("platform.dev/managed", "true")

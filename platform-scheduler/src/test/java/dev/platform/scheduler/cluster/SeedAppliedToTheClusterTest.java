@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,14 +32,18 @@ import static org.awaitility.Awaitility.await;
  * submits them, the platform admits within the ClusterQueue's 32 chips, and only then starts one: high-jax-trillium
  * is resumed in place and runs, low-jax-trillium stays suspended and queued, exactly as when the seed is posted
  * through REST; the cluster's Events on the JobSets say why low waits and where high was admitted. And a JobSet created while the webhook was absent, running already: the agent suspends it, evicts
- * its pod and submits it, and the platform starts it when it admits it. The real agent in kubernetes mode against
- * fabric8's mock API server.
+ * its pod and submits it, and the platform starts it when it admits it. batch/v1 Jobs as Kueue queues them, in the
+ * seed's queues: a Job applied to the cluster is stored suspended, submitted, admitted and resumed in place with the
+ * flavor's node labels in its pod template, and its Events say where it was admitted; a Job submitted through the
+ * REST API is started as a batch Job, not a JobSet. The real agent in kubernetes mode against fabric8's mock API
+ * server.
  */
 class SeedAppliedToTheClusterTest extends PlatformApplicationTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final String FILE = "seed-kueue-and-hotswap.yaml";
     private static final JsonMapper json = JsonMapper.builder().build();
+    private static final String ACCELERATOR = "cloud.google.com/gke-tpu-accelerator";
 
     private KubernetesAgent cluster;
     private AdmittingApiServer apiServer;
@@ -61,9 +66,7 @@ class SeedAppliedToTheClusterTest extends PlatformApplicationTest {
 
     @Test
     void theSeedsJobSetsAppliedToTheClusterAreSuspendedSubmittedAndStartedOnlyWhenAdmitted() {
-        String queues = String.join("---", SeedManifests.documents(FILE).stream()
-                .filter(d -> !d.contains("kind: JobSet")).toList());
-        assertThat(api.postYaml("/api/v1/manifests", queues).status()).isEqualTo(200);
+        postTheSeedsQueues();
         List<JsonNode> jobSets = SeedManifests.documents(FILE).stream().filter(d -> d.contains("kind: JobSet"))
                 .map(d -> json.valueToTree(new Yaml().<Map<String, Object>>load(d))).map(JsonNode.class::cast).toList();
 
@@ -100,9 +103,8 @@ class SeedAppliedToTheClusterTest extends PlatformApplicationTest {
         assertThat(pods).allSatisfy(pod -> assertThat(pod.getSpec().getPriorityClassName()).isEqualTo("high-priority-job"));
         assertThat((Boolean) cluster.jobSet("low-jax-trillium").orElseThrow().get("spec", "suspend")).isTrue();
         assertThat(cluster.podsOf("low-jax-trillium")).isEmpty();
-        await().atMost(PATIENCE).untilAsserted(() -> assertThat(jdbc.sql(
-                        "SELECT type || ' ' || name || ' ' || state || ': ' || result_message FROM agent_command ORDER BY seq")
-                .query(String.class).list()).containsExactly("START high-jax-trillium Succeeded: existing JobSet pinned and resumed"));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(commands())
+                .containsExactly("START high-jax-trillium Succeeded: existing JobSet pinned and resumed"));
 
         // kubectl describe jobset, in the cluster: why low waits, where high was admitted
         Event waits = await().atMost(PATIENCE).until(() -> eventsOn("low-jax-trillium", "Pending").stream()
@@ -127,9 +129,7 @@ class SeedAppliedToTheClusterTest extends PlatformApplicationTest {
 
     @Test
     void aJobSetCreatedWhileTheWebhookWasAbsentIsSuspendedItsPodEvictedSubmittedAndStartedWhenAdmitted() {
-        String queues = String.join("---", SeedManifests.documents(FILE).stream()
-                .filter(d -> !d.contains("kind: JobSet")).toList());
-        assertThat(api.postYaml("/api/v1/manifests", queues).status()).isEqualTo(200);
+        postTheSeedsQueues();
         Map<String, Object> high = new Yaml().load(SeedManifests.document(FILE, "high-jax-trillium"));
         GenericKubernetesResource unreviewed = cluster.client().getKubernetesSerialization()
                 .convertValue(high, GenericKubernetesResource.class);
@@ -152,9 +152,108 @@ class SeedAppliedToTheClusterTest extends PlatformApplicationTest {
                 .containsEntry("platform.dev/workload-uid", running.get("uid").asString()));
         assertThat(cluster.jobSet("high-jax-trillium").orElseThrow().getMetadata().getUid())
                 .as("the very JobSet created in the cluster, adopted").isEqualTo(unreviewedUid(running));
-        await().atMost(PATIENCE).untilAsserted(() -> assertThat(jdbc.sql(
-                        "SELECT type || ' ' || name || ' ' || state || ': ' || result_message FROM agent_command ORDER BY seq")
-                .query(String.class).list()).containsExactly("START high-jax-trillium Succeeded: existing JobSet pinned and resumed"));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(commands())
+                .containsExactly("START high-jax-trillium Succeeded: existing JobSet pinned and resumed"));
+    }
+
+    @Test
+    void aJobAppliedToTheClusterIsSuspendedSubmittedAdmittedAndResumedWithTheFlavorsNodeSelector() {
+        postTheSeedsQueues();
+        JsonNode applied = json.valueToTree(new Yaml().<Map<String, Object>>load(tpuJob("train")));
+
+        String uid = apiServer.create(KubernetesAgent.NAMESPACE, applied).getMetadata().getUid();
+
+        assertThat(job("train").getSpec().getSuspend()).as("stored suspended").isTrue();
+        Job resumed = await().atMost(PATIENCE).until(() -> job("train"), j -> !j.getSpec().getSuspend());
+        JsonNode workload = workload("train");
+        assertThat(workload.get("clusterQueue").asString()).isEqualTo("tpu-training-cq");
+        assertThat(resumed.getMetadata().getUid()).as("the very Job applied, adopted").isEqualTo(uid);
+        assertThat(resumed.getMetadata().getLabels()).containsEntry("platform.dev/workload-uid", workload.get("uid").asString());
+        var template = resumed.getSpec().getTemplate();
+        assertThat(template.getMetadata().getLabels()).containsEntry("platform.dev/workload-uid", workload.get("uid").asString());
+        assertThat(template.getSpec().getNodeSelector()).containsEntry(ACCELERATOR, "tpu-v6e-slice")
+                .containsEntry("cloud.google.com/gke-tpu-topology", "4x4");
+        assertThat(cluster.jobSet("train")).as("no JobSet made of the Job").isEmpty();
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(commands())
+                .containsExactly("START train Succeeded: existing Job pinned and resumed"));
+
+        // the Job controller's pods, on nodes its selector allows
+        List<String> nodes = cluster.nodesOf(KubernetesAgent.CLUSTER + "-v6e-4x4-0");
+        for (int i = 0; i < 4; i++) {
+            cluster.client().pods().inNamespace(KubernetesAgent.NAMESPACE).resource(new PodBuilder()
+                    .withNewMetadata().withName("train-" + i).addToLabels(template.getMetadata().getLabels())
+                    .addToLabels("batch.kubernetes.io/job-name", "train").endMetadata()
+                    .withNewSpec().withNodeName(nodes.get(i)).addNewContainer().withName("main").withImage("jax")
+                    .endContainer().endSpec()
+                    .withNewStatus().withPhase("Running").endStatus().build()).create();
+        }
+        await().atMost(PATIENCE).until(() -> "Running".equals(workload("train").get("state").asString()));
+
+        // kubectl describe job, in the cluster
+        Event admitted = await().atMost(PATIENCE).until(() -> eventsOn("train", "Admitted"), e -> !e.isEmpty()).get(0);
+        assertThat(admitted.getInvolvedObject().getKind()).isEqualTo("Job");
+        assertThat(admitted.getInvolvedObject().getApiVersion()).isEqualTo("batch/v1");
+        assertThat(admitted.getInvolvedObject().getUid()).isEqualTo(uid);
+        assertThat(admitted.getMessage()).startsWith("Admitted by ClusterQueue tpu-training-cq: ")
+                .contains("flavor google.com/tpu=tpu-v6e-slice");
+    }
+
+    @Test
+    void aJobSubmittedThroughTheRestApiIsStartedAsABatchJob() {
+        postTheSeedsQueues();
+        assertThat(api.postYaml("/api/v1/namespaces/" + KubernetesAgent.NAMESPACE + "/workloads", tpuJob("etl"))
+                .status()).isEqualTo(201);
+
+        Job started = await().atMost(PATIENCE).until(() -> job("etl"), j -> j != null && !j.getSpec().getSuspend());
+
+        assertThat(started.getSpec().getTemplate().getSpec().getNodeSelector()).containsEntry(ACCELERATOR, "tpu-v6e-slice");
+        assertThat(started.getSpec().getParallelism()).isEqualTo(4);
+        assertThat(started.getMetadata().getLabels()).containsEntry("platform.dev/workload-uid",
+                workload("etl").get("uid").asString());
+        assertThat(cluster.jobSet("etl")).as("no JobSet made of the Job").isEmpty();
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(commands())
+                .containsExactly("START etl Succeeded: Job created"));
+    }
+
+    /** A Job of four TPU pods (16 chips of the ClusterQueue's 32), in the seed's LocalQueue. */
+    private static String tpuJob(String name) {
+        return """
+                apiVersion: batch/v1
+                kind: Job
+                metadata:
+                  name: %s
+                  labels: {kueue.x-k8s.io/queue-name: default-queue}
+                spec:
+                  parallelism: 4
+                  completions: 4
+                  template:
+                    spec:
+                      restartPolicy: Never
+                      nodeSelector:
+                        cloud.google.com/gke-tpu-topology: 4x4
+                      containers:
+                      - name: main
+                        image: jax
+                        resources:
+                          limits:
+                            google.com/tpu: 4
+                """.formatted(name);
+    }
+
+    private Job job(String name) {
+        return cluster.client().batch().v1().jobs().inNamespace(KubernetesAgent.NAMESPACE).withName(name).get();
+    }
+
+    private List<String> commands() {
+        return jdbc.sql("SELECT type || ' ' || name || ' ' || state || ': ' || result_message FROM agent_command ORDER BY seq")
+                .query(String.class).list();
+    }
+
+    /** The admin applies the seed's priority classes, flavor and queues to the platform. */
+    private void postTheSeedsQueues() {
+        String queues = String.join("---", SeedManifests.documents(FILE).stream()
+                .filter(d -> !d.contains("kind: JobSet")).toList());
+        assertThat(api.postYaml("/api/v1/manifests", queues).status()).isEqualTo(200);
     }
 
     /** The uid of the JobSet a workload was adopted from, as the platform keyed its submission. */

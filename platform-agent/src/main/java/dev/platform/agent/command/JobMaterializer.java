@@ -1,9 +1,12 @@
 package dev.platform.agent.command;
 
+import dev.platform.agent.cluster.JobKind;
 import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.GkeLabels;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -11,32 +14,41 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Turns the manifest stored at submission into the JobSet the cluster runs: ownership labels on
- * the JobSet and on every pod template, the priority class, the flavor's node labels, and a
- * required node affinity on the assigned pools. With the exclusive-topology annotation, JobSet
- * then puts each replica on its own pool among those.
+ * Turns the manifest stored at submission into the JobSet or batch Job the cluster runs: ownership labels on
+ * the object and on every pod template, the flavor's node labels, and a required node affinity on the assigned
+ * pools, as Kueue injects a flavor into the pod templates when it starts a job. With the exclusive-topology
+ * annotation, JobSet then puts each replica on its own pool among those. A JobSet's pod templates also get the
+ * priority class; a Job's are left theirs, since Kubernetes refuses a changed priority class on an existing Job
+ * (an adopted one), and its pods already carry the class it was admitted with.
  */
-final class JobSetMaterializer {
+final class JobMaterializer {
 
-    static final String API_VERSION = "jobset.x-k8s.io/v1alpha2";
-    static final String KIND = "JobSet";
+    private JobMaterializer() {
+    }
 
-    private JobSetMaterializer() {
+    /**
+     * The kind a START or RESTART makes: a batch Job for a Job manifest (submitted through the REST API, or found
+     * in the cluster), else a JobSet.
+     */
+    static JobKind kindOf(AgentCommand command) {
+        JsonNode manifest = command.payload() == null ? null : command.payload().manifest();
+        return manifest == null ? JobKind.JOBSET : JobKind.ofManifest(manifest.path("apiVersion").asString(""),
+                manifest.path("kind").asString("")).orElse(JobKind.JOBSET);
     }
 
     /**
      * @param podAnnotations set on every pod template: the ProvisioningRequest whose capacity the pods consume and
      *                       its class, when the workload was admitted on provisioned capacity
      */
-    static ObjectNode materialize(AgentCommand command, Map<String, String> podAnnotations) {
+    static ObjectNode materialize(JobKind kind, AgentCommand command, Map<String, String> podAnnotations) {
         CommandPayload payload = command.payload();
-        ObjectNode jobSet = payload.manifest() instanceof ObjectNode manifest
+        ObjectNode job = payload.manifest() instanceof ObjectNode manifest
                 ? manifest.deepCopy()
                 : JsonNodeFactory.instance.objectNode();
-        jobSet.put("apiVersion", API_VERSION);
-        jobSet.put("kind", KIND);
-        jobSet.remove("status");
-        ObjectNode metadata = object(jobSet, "metadata");
+        job.put("apiVersion", kind.apiVersion());
+        job.put("kind", kind.kind());
+        job.remove("status");
+        ObjectNode metadata = object(job, "metadata");
         for (String serverSet : new String[] {"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields"}) {
             metadata.remove(serverSet);
         }
@@ -44,31 +56,47 @@ final class JobSetMaterializer {
         metadata.put("namespace", command.namespace());
         ownershipLabels(object(metadata, "labels"), command);
         object(metadata, "annotations").put(AgentProtocol.LAST_COMMAND_ANNOTATION, Long.toString(command.id()));
-        ObjectNode spec = object(jobSet, "spec");
+        ObjectNode spec = object(job, "spec");
         spec.put("suspend", false);
-        for (JsonNode replicatedJob : spec.path("replicatedJobs")) {
-            if (replicatedJob instanceof ObjectNode job) {
-                ObjectNode template = object(object(object(job, "template"), "spec"), "template");
-                ownershipLabels(object(object(template, "metadata"), "labels"), command);
-                if (!podAnnotations.isEmpty()) {
-                    ObjectNode annotations = object(object(template, "metadata"), "annotations");
-                    podAnnotations.forEach(annotations::put);
-                }
-                pin(object(template, "spec"), payload);
+        for (ObjectNode template : podTemplates(kind, spec)) {
+            ownershipLabels(object(object(template, "metadata"), "labels"), command);
+            if (!podAnnotations.isEmpty()) {
+                ObjectNode annotations = object(object(template, "metadata"), "annotations");
+                podAnnotations.forEach(annotations::put);
             }
+            pin(kind, object(template, "spec"), payload);
         }
-        return jobSet;
+        return job;
     }
 
-    /** The part of a materialized JobSet that START and RESTART patch onto an existing one. */
-    static ObjectNode patchFor(ObjectNode materialized) {
+    /** A JobSet's pod templates are those of its replicated jobs; a Job has one. */
+    private static List<ObjectNode> podTemplates(JobKind kind, ObjectNode spec) {
+        if (kind == JobKind.JOB) {
+            return List.of(object(spec, "template"));
+        }
+        List<ObjectNode> templates = new ArrayList<>();
+        for (JsonNode replicatedJob : spec.path("replicatedJobs")) {
+            if (replicatedJob instanceof ObjectNode job) {
+                templates.add(object(object(object(job, "template"), "spec"), "template"));
+            }
+        }
+        return templates;
+    }
+
+    /**
+     * The part of a materialized object that START and RESTART patch onto an existing one: its marks, its pod
+     * templates (a JobSet's replicated jobs, a Job's template, whose node selection Kubernetes lets change while
+     * the Job is suspended) and the resumption.
+     */
+    static ObjectNode patchFor(JobKind kind, ObjectNode materialized) {
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         ObjectNode metadata = patch.putObject("metadata");
         metadata.set("labels", materialized.path("metadata").path("labels"));
         metadata.set("annotations", materialized.path("metadata").path("annotations"));
         ObjectNode spec = patch.putObject("spec");
         spec.put("suspend", false);
-        spec.set("replicatedJobs", materialized.path("spec").path("replicatedJobs"));
+        String templates = kind == JobKind.JOB ? "template" : "replicatedJobs";
+        spec.set(templates, materialized.path("spec").path(templates));
         return patch;
     }
 
@@ -77,8 +105,8 @@ final class JobSetMaterializer {
         labels.put(AgentProtocol.WORKLOAD_UID_LABEL, command.workloadUid());
     }
 
-    private static void pin(ObjectNode podSpec, CommandPayload payload) {
-        if (payload.priorityClassName() != null) {
+    private static void pin(JobKind kind, ObjectNode podSpec, CommandPayload payload) {
+        if (kind == JobKind.JOBSET && payload.priorityClassName() != null) {
             podSpec.put("priorityClassName", payload.priorityClassName());
         }
         if (!payload.nodeLabels().isEmpty()) {

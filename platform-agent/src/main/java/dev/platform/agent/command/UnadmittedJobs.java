@@ -2,18 +2,21 @@ package dev.platform.agent.command;
 
 import dev.platform.agent.AgentMetrics;
 import dev.platform.agent.cluster.Cluster;
-import dev.platform.agent.cluster.ClusterJobSet;
+import dev.platform.agent.cluster.ClusterJob;
 import dev.platform.agent.cluster.ClusterPod;
 import dev.platform.agent.cluster.EvictionOutcome;
-import dev.platform.agent.cluster.JobSetListener;
+import dev.platform.agent.cluster.JobKind;
+import dev.platform.agent.cluster.JobListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,16 +29,16 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * No webhook, no bypass: a JobSet that names a queue runs only once the platform has admitted it. One that runs
+ * No webhook, no bypass: a JobSet or Job that names a queue runs only once the platform has admitted it. One that runs
  * without the platform's admission (created while the admission webhook was not installed, or let through by
  * {@code failurePolicy: Ignore} while no agent answered) is suspended at once, its pods evicted through the Eviction
  * API (PodDisruptionBudgets respected), and left suspended with its queue name: the report then carries it as a
  * submission, as if the webhook had suspended it, and the platform starts it when it admits it. Only the leading
  * replica acts; a replica that comes to lead takes up what it saw while following.
  */
-public class UnadmittedJobSets implements JobSetListener, AutoCloseable {
+public class UnadmittedJobs implements JobListener, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(UnadmittedJobSets.class);
+    private static final Logger log = LoggerFactory.getLogger(UnadmittedJobs.class);
 
     private final Cluster cluster;
     private final Clock clock;
@@ -43,15 +46,15 @@ public class UnadmittedJobSets implements JobSetListener, AutoCloseable {
     private final BooleanSupplier leading;
     private final AgentMetrics metrics;
     private final MeterRegistry registry;
-    /** JobSets seen running unadmitted, by key, until the watch shows them suspended, finished or gone. */
-    private final Set<String> running = new TreeSet<>();
+    /** Objects seen running unadmitted, by key, until the watch shows them suspended, finished or gone. */
+    private final Map<String, Seen> running = new TreeMap<>();
     private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread thread = new Thread(r, "unadmitted-jobsets");
+        Thread thread = new Thread(r, "unadmitted-jobs");
         thread.setDaemon(true);
         return thread;
     });
 
-    public UnadmittedJobSets(Cluster cluster, Clock clock, EvictionPolicy evictionPolicy, BooleanSupplier leading,
+    public UnadmittedJobs(Cluster cluster, Clock clock, EvictionPolicy evictionPolicy, BooleanSupplier leading,
                              AgentMetrics metrics, MeterRegistry registry) {
         this.cluster = cluster;
         this.clock = clock;
@@ -64,74 +67,79 @@ public class UnadmittedJobSets implements JobSetListener, AutoCloseable {
         }
     }
 
+    /** An object seen running unadmitted. */
+    private record Seen(JobKind kind, String namespace, String name) {
+    }
+
     /**
      * Names a queue, runs (neither suspended nor finished), and carries no mark of the platform's: the platform's
-     * START labels the JobSet with its workload in the same patch that resumes it.
+     * START labels the object with its workload in the same patch that resumes it.
      */
-    static boolean runsUnadmitted(ClusterJobSet jobSet) {
-        return jobSet.queueName() != null && !jobSet.suspended() && jobSet.terminalState() == null
-                && jobSet.workloadUid() == null;
+    static boolean runsUnadmitted(ClusterJob job) {
+        return job.queueName() != null && !job.suspended() && job.terminalState() == null && job.workloadUid() == null;
     }
 
     @Override
-    public void jobSetChanged(ClusterJobSet jobSet) {
+    public void jobChanged(ClusterJob job) {
         boolean act = false;
+        Seen seen = new Seen(job.kind(), job.namespace(), job.name());
         synchronized (running) {
-            if (runsUnadmitted(jobSet)) {
-                act = running.add(jobSet.key());
+            if (runsUnadmitted(job)) {
+                act = running.put(job.key(), seen) == null;
             } else {
-                running.remove(jobSet.key());
+                running.remove(job.key());
             }
         }
         if (act && leading.getAsBoolean()) {
-            worker.execute(() -> suspend(jobSet.namespace(), jobSet.name()));
+            worker.execute(() -> suspend(seen));
         }
     }
 
     @Override
-    public void jobSetRemoved(String namespace, String name) {
+    public void jobRemoved(JobKind kind, String namespace, String name) {
         synchronized (running) {
-            running.remove(namespace + "/" + name);
+            running.remove(kind.key(namespace, name));
         }
     }
 
     /** This replica leads from now on: what it saw running unadmitted while following is suspended now. */
     public void lead() {
-        List<String> seen;
+        List<Seen> seen;
         synchronized (running) {
-            seen = List.copyOf(running);
+            seen = List.copyOf(running.values());
         }
-        for (String key : seen) {
-            int slash = key.indexOf('/');
-            worker.execute(() -> suspend(key.substring(0, slash), key.substring(slash + 1)));
+        for (Seen job : seen) {
+            worker.execute(() -> suspend(job));
         }
     }
 
-    private void suspend(String namespace, String name) {
+    private void suspend(Seen job) {
         if (!leading.getAsBoolean()) {
             return;
         }
+        String kind = job.kind().kind();
         try {
-            Optional<ClusterJobSet> current = cluster.jobSet(namespace, name);
+            Optional<ClusterJob> current = cluster.job(job.kind(), job.namespace(), job.name());
             if (current.isEmpty() || !runsUnadmitted(current.get())) {
                 return;
             }
             ObjectNode patch = JsonNodeFactory.instance.objectNode();
             patch.putObject("spec").put("suspend", true);
-            cluster.patchJobSet(namespace, name, patch);
-            Evicted evicted = evictPods(namespace, name);
+            cluster.patchJob(job.kind(), job.namespace(), job.name(), patch);
+            Evicted evicted = evictPods(job);
             counter("suspended").increment();
-            log.warn("JobSet {}/{} names queue {} but ran without the platform's admission (created while the"
+            log.warn("{} {}/{} names queue {} but ran without the platform's admission (created while the"
                             + " admission webhook was absent, or let through by failurePolicy Ignore): suspended, {} pod(s)"
-                            + " evicted{}; submitted to the platform, which starts it when it admits it", namespace, name,
-                    current.get().queueName(), evicted.count(), evicted.blocked().isEmpty() ? ""
-                            : ", " + evicted.blocked().size() + " still protected by a PodDisruptionBudget "
-                            + evicted.blocked() + " (the JobSet's suspension removes them)");
+                            + " evicted{}; submitted to the platform, which starts it when it admits it", kind,
+                    job.namespace(), job.name(), current.get().queueName(), evicted.count(),
+                    evicted.blocked().isEmpty() ? "" : ", " + evicted.blocked().size()
+                            + " still protected by a PodDisruptionBudget " + evicted.blocked() + " (the " + kind
+                            + "'s suspension removes them)");
         } catch (RuntimeException e) {
             counter("failed").increment();
-            log.warn("JobSet {}/{} runs without the platform's admission and could not be suspended; retrying in {}",
-                    namespace, name, evictionPolicy.retry().max(), e);
-            worker.schedule(() -> suspend(namespace, name), evictionPolicy.retry().max().toMillis(), TimeUnit.MILLISECONDS);
+            log.warn("{} {}/{} runs without the platform's admission and could not be suspended; retrying in {}",
+                    kind, job.namespace(), job.name(), evictionPolicy.retry().max(), e);
+            worker.schedule(() -> suspend(job), evictionPolicy.retry().max().toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 
@@ -139,13 +147,13 @@ public class UnadmittedJobSets implements JobSetListener, AutoCloseable {
     }
 
     /** Each active pod through the Eviction API; a 429 is retried with backoff until the eviction policy's timeout. */
-    private Evicted evictPods(String namespace, String name) {
+    private Evicted evictPods(Seen job) {
         Instant deadline = clock.instant().plus(evictionPolicy.timeout());
         Set<String> done = new TreeSet<>();
         int evicted = 0;
         for (int attempt = 0; ; attempt++) {
             List<String> blocked = new ArrayList<>();
-            for (ClusterPod pod : cluster.podsOfJobSet(namespace, name)) {
+            for (ClusterPod pod : cluster.podsOfJob(job.kind(), job.namespace(), job.name())) {
                 if (!pod.isActive() || done.contains(pod.key())) {
                     continue;
                 }
@@ -169,7 +177,8 @@ public class UnadmittedJobSets implements JobSetListener, AutoCloseable {
 
     private Counter counter(String outcome) {
         return Counter.builder("platform.agent.jobsets.unadmitted")
-                .description("JobSets that named a queue and ran without the platform's admission, by what the agent did")
+                .description("JobSets and Jobs that named a queue and ran without the platform's admission, by what the"
+                        + " agent did")
                 .tag("outcome", outcome).register(registry);
     }
 
