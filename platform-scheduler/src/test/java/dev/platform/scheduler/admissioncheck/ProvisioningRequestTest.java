@@ -28,7 +28,11 @@ class ProvisioningRequestTest extends SimulatedClusterTest {
     private static final String SEED = "seed-kueue-and-hotswap.yaml";
     private static final Duration PATIENCE = Duration.ofSeconds(40);
 
-    private static String configuration(String provisioningClass, int backoffLimitCount) {
+    /**
+     * The seed's ClusterQueue with a reserved flavor and a flex flavor behind check {@code dws} of
+     * {@code provisioningClass}, retried {@code backoffLimitCount} times a second apart.
+     */
+    static String configuration(String provisioningClass, int backoffLimitCount) {
         return """
                 apiVersion: scheduling.k8s.io/v1
                 kind: PriorityClass
@@ -86,7 +90,8 @@ class ProvisioningRequestTest extends SimulatedClusterTest {
                 """.formatted(provisioningClass, backoffLimitCount);
     }
 
-    private static String jobSet(String name) {
+    /** The seed's two-slice JobSet {@code low-jax-trillium}, renamed. */
+    static String jobSet(String name) {
         return SeedManifests.document(SEED, "low-jax-trillium").replace("name: low-jax-trillium", "name: " + name);
     }
 

@@ -1,5 +1,6 @@
 package dev.platform.scheduler.console;
 
+import dev.platform.scheduler.testsupport.ConsoleBrowser;
 import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.PlatformProcess;
 import dev.platform.scheduler.testsupport.SeedManifests;
@@ -10,21 +11,14 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import tools.jackson.databind.JsonNode;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -47,9 +41,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ConsoleBrowserIT {
 
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final String PASSWORD = "console-browser-password";
 
@@ -59,7 +50,7 @@ class ConsoleBrowserIT {
     @Test
     void anOperatorFollowsAHotswapThroughTheConsole() throws Exception {
         // Reported as skipped, not passed, on a machine without the browser; CI installs it (.ci/run).
-        assumeTrue(Files.isExecutable(CHROMEDRIVER) && Files.isExecutable(CHROMIUM),
+        assumeTrue(ConsoleBrowser.installed(),
                 "Debian chromium and chromium-driver are not installed: apt-get install chromium chromium-driver");
         TestDatabase.Connection db = TestDatabase.createDatabase("console_browser");
         List<String> args = new ArrayList<>(PlatformProcess.database(db));
@@ -77,9 +68,8 @@ class ConsoleBrowserIT {
 
             createUsers(api);
 
-            WebDriver browser = chromium();
-            try {
-                Console console = new Console(browser, scheduler.url());
+            try (ConsoleBrowser console = ConsoleBrowser.start(scheduler.url())) {
+                WebDriver browser = console.browser();
 
                 console.open("/");
                 assertThat(browser.getCurrentUrl()).endsWith("/login");
@@ -243,8 +233,6 @@ class ConsoleBrowserIT {
                         browser.findElement(By.cssSelector(".notice")).getText()).startsWith("Resumed LocalQueue"));
                 assertThat(api.get("/api/v1/namespaces/default/localqueues/default-queue").json().get("stopPolicy")
                         .asString()).isEqualTo("None");
-            } finally {
-                browser.quit();
             }
         }
     }
@@ -284,71 +272,6 @@ class ConsoleBrowserIT {
                 metadata: {name: ml}
                 spec: {namespaces: [default], members: [{user: alice, role: TeamLead}]}
                 """).status()).isEqualTo(200);
-    }
-
-    private static WebDriver chromium() throws IOException {
-        assertThat(CHROMEDRIVER).as("chromium-driver is installed (.ci/run installs it)").isExecutable();
-        Files.createDirectories(SCREENSHOTS);
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-quic", "--no-first-run", "--disable-component-update",
-                "--disable-sync", "--window-size=1400,1000",
-                "--user-data-dir=" + Files.createTempDirectory("console-browser-it-profile"));
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-        WebDriver driver = new ChromeDriver(service, options);
-        driver.manage().timeouts().implicitlyWait(Duration.ofSeconds(5));
-        return driver;
-    }
-
-    /** The browser on the console, and its screenshots, each the page's whole height. */
-    private record Console(WebDriver browser, String baseUrl) {
-
-        void open(String path) {
-            browser.get(baseUrl + path);
-        }
-
-        /** The login form, filled in and sent as a person would; the answer may be a refusal. */
-        void submitLogin(String user, String password) {
-            open("/login");
-            browser.findElement(By.id("username")).sendKeys(user);
-            browser.findElement(By.id("password")).sendKeys(password);
-            browser.findElement(By.cssSelector("form.login-form button[type=submit]")).click();
-        }
-
-        /**
-         * A login that succeeds, returning once the console greets the user: the next page opened
-         * straight after the click could otherwise overtake the login's own navigation and land on
-         * the login form again.
-         */
-        void logIn(String user, String password) {
-            submitLogin(user, password);
-            await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> assertThat(
-                    browser.findElement(By.cssSelector(".who-name")).getText()).isEqualTo(user));
-        }
-
-        /**
-         * The logout button, returning once the browser is on the logged-out login page: a click only
-         * starts the navigation, and a page opened or read before it ends would still be the old one.
-         */
-        void logOut() {
-            open("/");
-            browser.findElement(By.cssSelector("form.logout button")).click();
-            await().atMost(PATIENCE).untilAsserted(() -> assertThat(browser.getCurrentUrl()).endsWith("/login?logout"));
-        }
-
-        /** The whole page, beyond the window's height (DevTools' captureBeyondViewport). */
-        void screenshot(String page) throws IOException {
-            long height = (Long) ((JavascriptExecutor) browser).executeScript(
-                    "return Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)");
-            long width = (Long) ((JavascriptExecutor) browser).executeScript(
-                    "return document.documentElement.clientWidth");
-            Map<String, Object> shot = ((ChromeDriver) browser).executeCdpCommand("Page.captureScreenshot", Map.of(
-                    "format", "png", "captureBeyondViewport", true,
-                    "clip", Map.of("x", 0, "y", 0, "width", width, "height", height, "scale", 1)));
-            Files.write(SCREENSHOTS.resolve(page + ".png"), Base64.getDecoder().decode((String) shot.get("data")));
-        }
     }
 
     private static long healthyPools(PlatformClient api) {
