@@ -183,12 +183,41 @@ public class ProvisioningRequests {
     /** The provisioning checks whose ProvisioningRequestConfig exists (Kueue: the others are inactive), by name. */
     private Map<String, ProvisioningRequestConfigManifest> provisioningChecks() {
         Map<String, ProvisioningRequestConfigManifest> out = new TreeMap<>();
+        configured().forEach((name, prc) -> prc.ifPresent(p -> out.put(name, p)));
+        return out;
+    }
+
+    /**
+     * Every {@code kueue.x-k8s.io/provisioning-request} check by name, with its ProvisioningRequestConfig; empty when
+     * that does not exist (Kueue: the check is not active).
+     */
+    public Map<String, Optional<ProvisioningRequestConfigManifest>> configured() {
+        Map<String, Optional<ProvisioningRequestConfigManifest>> out = new TreeMap<>();
         for (AdmissionCheckManifest check : configs.admissionChecks()) {
             if (check.provisioning()) {
-                configs.provisioningFor(check.name()).ifPresent(prc -> out.put(check.name(), prc));
+                out.put(check.name(), configs.provisioningFor(check.name()));
             }
         }
         return out;
+    }
+
+    /**
+     * A reserved workload's checks after Kueue's provisioning controller looked at them before making any request
+     * ({@link ProvisioningRules#withoutRequest}): a provisioning check without its config says it is not active, one
+     * whose config manages no resource of the workload's {@code podSets} is Ready. Other checks are as given.
+     */
+    public static List<AdmissionCheckState> withoutRequests(
+            Map<String, Optional<ProvisioningRequestConfigManifest>> configured, List<PodSetSpec> podSets,
+            List<AdmissionCheckState> checks, Instant now) {
+        return checks.stream().map(check -> {
+            Optional<ProvisioningRequestConfigManifest> prc = configured.get(check.name());
+            if (prc == null) {
+                return check;
+            }
+            boolean needed = prc.map(p -> podSets.stream().anyMatch(ps -> p.needsRequest(ps.requests().keySet())))
+                    .orElse(true);
+            return ProvisioningRules.withoutRequest(check, prc.isPresent(), needed, now);
+        }).toList();
     }
 
     private ProvisioningRequestSpec spec(WorkloadRow row, JsonNode manifest, AdmissionCheckState check,

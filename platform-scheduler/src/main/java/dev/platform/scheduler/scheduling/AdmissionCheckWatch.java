@@ -1,5 +1,7 @@
 package dev.platform.scheduler.scheduling;
 
+import dev.platform.api.manifest.ProvisioningRequestConfigManifest;
+import dev.platform.scheduler.admissioncheck.ProvisioningRequests;
 import dev.platform.scheduler.admissioncheck.WorkloadChecks;
 import dev.platform.scheduler.commit.DecisionCommitter;
 import dev.platform.scheduler.commit.WorkloadDecision;
@@ -21,6 +23,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -30,12 +33,15 @@ import java.util.UUID;
  * or lost meanwhile, and settled by the core's {@link CheckedReservations}: every check Ready admits the workload
  * (placed and started by the placement that follows), a Retry evicts it and requeues it after the backoff, a
  * Rejected one deactivates it, in one commit fenced by the leader epoch. While no ClusterQueue has checks the step
- * reads nothing.
+ * reads nothing. Before they are settled, Kueue's provisioning controller's shortcuts apply to their provisioning
+ * checks: without its ProvisioningRequestConfig a check says it is not active, and one with nothing to provision is
+ * Ready without a request.
  */
 @Component
 class AdmissionCheckWatch {
 
     private final WorkloadChecks checks;
+    private final ProvisioningRequests provisioningRequests;
     private final WorkloadTransitions transitions;
     private final DecisionCommitter committer;
     private final LifecycleEvictions evictions;
@@ -43,10 +49,12 @@ class AdmissionCheckWatch {
     private final TransactionTemplate transaction;
     private final Clock clock;
 
-    AdmissionCheckWatch(WorkloadChecks checks, WorkloadTransitions transitions, DecisionCommitter committer,
+    AdmissionCheckWatch(WorkloadChecks checks, ProvisioningRequests provisioningRequests,
+                        WorkloadTransitions transitions, DecisionCommitter committer,
                         LifecycleEvictions evictions, SchedulingMetrics metrics, TransactionTemplate transaction,
                         Clock clock) {
         this.checks = checks;
+        this.provisioningRequests = provisioningRequests;
         this.transitions = transitions;
         this.committer = committer;
         this.evictions = evictions;
@@ -69,6 +77,8 @@ class AdmissionCheckWatch {
         Instant now = clock.instant();
         CheckedReservations reservations = new CheckedReservations();
         Map<String, WorkloadRow> rows = new HashMap<>();
+        // read once a turn, and only when a reservation waits for its checks
+        Map<String, Optional<ProvisioningRequestConfigManifest>> provisioning = null;
         for (WorkloadChecks.Stored stored : checks.unsettled()) {
             WorkloadRow row = cache.row(stored.uid().toString());
             if (row == null || row.admission() == null) {
@@ -78,8 +88,11 @@ class AdmissionCheckWatch {
             List<AdmissionCheckState> states = stored.checks();
             ClusterQueueSpec queue = configuration.clusterQueue(stored.clusterQueue());
             if (stored.admittedAt() == null && queue != null) {
-                List<AdmissionCheckState> synced = CheckedReservations.sync(states,
-                        queue.admissionChecks().checksFor(admission), now);
+                if (provisioning == null) {
+                    provisioning = provisioningRequests.configured();
+                }
+                List<AdmissionCheckState> synced = ProvisioningRequests.withoutRequests(provisioning, row.podSets(),
+                        CheckedReservations.sync(states, queue.admissionChecks().checksFor(admission), now), now);
                 if (!synced.equals(states)) {
                     checks.replace(stored.uid(), synced);
                     states = synced;

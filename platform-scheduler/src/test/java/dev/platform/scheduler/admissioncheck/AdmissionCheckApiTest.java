@@ -108,6 +108,49 @@ class AdmissionCheckApiTest extends PlatformApplicationTest {
         assertThat(setCheck("absent", "approval", "{\"state\": \"Ready\"}").status()).isEqualTo(404);
     }
 
+    /**
+     * Kueue's provisioning controller's shortcuts: without its ProvisioningRequestConfig the check is not active and
+     * the workload waits, its check saying so; once the config exists and manages only TPUs, a workload asking for
+     * cpu alone needs no request and its check is Ready at once, with no agent to make one.
+     */
+    @Test
+    void aProvisioningCheckWithoutItsConfigIsNotActiveAndOneWithNothingToProvisionIsReadyWithoutARequest() {
+        String queue = Manifests.queue("cq", "1", "Never").replace("  preemption: {withinClusterQueue: Never}",
+                "  preemption: {withinClusterQueue: Never}\n  admissionChecks: [tpu-prov]");
+        Response applied = api.postYaml("/api/v1/manifests", queue + """
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta2
+                kind: AdmissionCheck
+                metadata: {name: tpu-prov}
+                spec:
+                  controllerName: kueue.x-k8s.io/provisioning-request
+                  parameters: {apiGroup: kueue.x-k8s.io, kind: ProvisioningRequestConfig, name: tpu-config}
+                """);
+        assertThat(applied.status()).as(applied.body()).isEqualTo(200);
+        submit("first");
+
+        JsonNode inactive = await().until(() -> status("first"),
+                w -> "the check is not active".equals(w.at("/admissionChecks/0/message").asString()));
+        assertThat(inactive.at("/admissionChecks/0/state").asString()).isEqualTo("Pending");
+        assertThat(inactive.at("/pendingReason/code").asString()).isEqualTo("WaitingForAdmissionChecks");
+        assertThat(condition(inactive, "Admitted")).isEqualTo("False/UnsatisfiedChecks");
+
+        Response config = api.postYaml("/api/v1/manifests", """
+                apiVersion: kueue.x-k8s.io/v1beta2
+                kind: ProvisioningRequestConfig
+                metadata: {name: tpu-config}
+                spec:
+                  provisioningClassName: queued-provisioning.gke.io
+                  managedResources: [google.com/tpu]
+                """);
+        assertThat(config.status()).as(config.body()).isEqualTo(200);
+        await().until(() -> "True/Admitted".equals(condition(status("first"), "Admitted")));
+        JsonNode admitted = status("first");
+        assertThat(admitted.at("/admissionChecks/0/state").asString()).isEqualTo("Ready");
+        assertThat(admitted.at("/admissionChecks/0/message").asString())
+                .isEqualTo("the provisioning request is not needed");
+    }
+
     private Response setCheck(String workload, String check, String body) {
         return api.send("PUT", PATH + workload + "/admissionchecks/" + check, java.util.Map.of(), "application/json",
                 body);

@@ -21,7 +21,30 @@ import java.time.Instant;
  */
 public final class ProvisioningRules {
 
+    /** Kueue's message on a check whose ProvisioningRequestConfig does not exist. */
+    public static final String CHECK_INACTIVE = "the check is not active";
+    /** Kueue's message on a check Ready without a request: no pod set uses a managed resource. */
+    public static final String NO_REQUEST_NEEDED = "the provisioning request is not needed";
+
     private ProvisioningRules() {
+    }
+
+    /**
+     * Kueue's provisioning controller before any request is made (syncCheckStates' first two cases), for a Pending
+     * check: when its ProvisioningRequestConfig does not exist ({@code active} false) the check is inactive and stays
+     * Pending, saying so; when none of the workload's pod sets uses one of the config's managed resources
+     * ({@code needed} false) there is nothing to provision and the check is Ready at once. Otherwise, and for a
+     * check in any other state, the check is as it was: its request decides.
+     */
+    public static AdmissionCheckState withoutRequest(AdmissionCheckState check, boolean active, boolean needed,
+                                                     Instant now) {
+        if (check.state() != CheckState.Pending) {
+            return check;
+        }
+        if (!active) {
+            return check.to(CheckState.Pending, CHECK_INACTIVE, null, now);
+        }
+        return needed ? check : check.to(CheckState.Ready, NO_REQUEST_NEEDED, null, now);
     }
 
     /** The check's next state given its request's {@code status}; {@code admitted} when every check was Ready. */
