@@ -103,6 +103,18 @@ public final class KubernetesObjects {
         if (q.admissionScope() != null) {
             spec.put("admissionScope", Map.of("admissionMode", q.admissionScope().admissionMode().name()));
         }
+        if (!q.admissionChecks().isEmpty()) {
+            // v1beta2 has only the strategy, and v1beta1 reads it too: a v1beta1 spec.admissionChecks is the
+            // strategy's rules without onFlavors
+            spec.put("admissionChecksStrategy", Map.of("admissionChecks", q.admissionChecks().stream().map(r -> {
+                Map<String, Object> rule = new LinkedHashMap<>();
+                rule.put("name", r.name());
+                if (!r.onFlavors().isEmpty()) {
+                    rule.put("onFlavors", r.onFlavors());
+                }
+                return rule;
+            }).toList()));
+        }
 
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("conditions", List.of(activeCondition(view.status().active(), view.status().reason(),

@@ -36,19 +36,26 @@ public class ConfigViews {
         this.checks = checks;
     }
 
-    /** Kueue's AdmissionCheck: its controller and parameters; Active, since the platform knows every controller name. */
-    private static Map<String, Object> admissionCheck(AdmissionCheckManifest check) {
+    /**
+     * Kueue's AdmissionCheck: its controller and parameters, and its Active condition: a provisioning check whose
+     * ProvisioningRequestConfig does not exist is not active (Kueue's BadParametersRef), and its workloads' checks
+     * wait; any other is, since the platform knows every controller name.
+     */
+    private Map<String, Object> admissionCheck(AdmissionCheckManifest check) {
         Map<String, Object> spec = new java.util.LinkedHashMap<>();
         spec.put("controllerName", check.controllerName());
         if (check.parameters() != null) {
             spec.put("parameters", Map.of("apiGroup", check.parameters().apiGroup(), "kind", check.parameters().kind(),
                     "name", check.parameters().name()));
         }
+        boolean missingConfig = check.provisioning() && checks.provisioningFor(check.name()).isEmpty();
         Map<String, Object> active = new java.util.LinkedHashMap<>();
         active.put("type", "Active");
-        active.put("status", "True");
-        active.put("reason", "Active");
-        active.put("message", check.provisioning() ? "The platform's agents create ProvisioningRequests"
+        active.put("status", missingConfig ? "False" : "True");
+        active.put("reason", missingConfig ? "BadParametersRef" : "Active");
+        active.put("message", missingConfig ? "provisioningrequestconfigs.kueue.x-k8s.io \""
+                + (check.parameters() == null ? "" : check.parameters().name()) + "\" not found"
+                : check.provisioning() ? "The platform's agents create ProvisioningRequests"
                 : "Its state is set by the external controller " + check.controllerName());
         return KubernetesYaml.object(KubernetesObjects.KUEUE, "AdmissionCheck", KubernetesObjects.metadata(null,
                 check.name()), spec, Map.of("conditions", List.of(active)));
@@ -103,9 +110,9 @@ public class ConfigViews {
                     (key, caller) -> found(() -> KubernetesObjects.namespace(config.namespace(key.name()))));
             case TEAM -> views(caller -> config.teams(caller).items().stream().map(KubernetesObjects::team).toList(),
                     (key, caller) -> found(() -> KubernetesObjects.team(config.team(key.name()))));
-            case ADMISSION_CHECK -> views(caller -> checks.admissionChecks().stream().map(ConfigViews::admissionCheck)
+            case ADMISSION_CHECK -> views(caller -> checks.admissionChecks().stream().map(this::admissionCheck)
                             .toList(),
-                    (key, caller) -> checks.admissionCheck(key.name()).map(ConfigViews::admissionCheck));
+                    (key, caller) -> checks.admissionCheck(key.name()).map(this::admissionCheck));
             case PROVISIONING_REQUEST_CONFIG -> views(caller -> checks.provisioningRequestConfigs().stream()
                             .map(ConfigViews::provisioningRequestConfig).toList(),
                     (key, caller) -> checks.provisioningRequestConfig(key.name())

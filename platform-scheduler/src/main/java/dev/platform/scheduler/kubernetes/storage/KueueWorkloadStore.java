@@ -214,6 +214,16 @@ public final class KueueWorkloadStore implements ObjectStore {
             condition.put("message", c.message() == null ? "" : c.message());
             return condition;
         }).toList());
+        if (!status.admissionChecks().isEmpty()) {
+            out.put("admissionChecks", status.admissionChecks().stream().map(c -> {
+                Map<String, Object> check = new LinkedHashMap<>();
+                check.put("name", c.name());
+                check.put("state", c.state());
+                check.put("lastTransitionTime", Objects.timestamp(c.lastTransitionTime()));
+                check.put("message", c.message() == null ? "" : c.message());
+                return check;
+            }).toList());
+        }
         if (status.requeueState() != null) {
             Map<String, Object> requeue = new LinkedHashMap<>();
             requeue.put("count", status.requeueState().count());
