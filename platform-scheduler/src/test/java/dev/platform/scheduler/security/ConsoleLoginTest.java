@@ -93,10 +93,16 @@ class ConsoleLoginTest extends PlatformApplicationTest {
 
         Response created = browser.postForm("/tokens", Map.of("description", "notebook", "lifetimeDays", "7"),
                 BrowserSession.csrfOf(page));
-        assertThat(created.status()).isEqualTo(200);
-        Matcher secret = Pattern.compile("<pre class=\"secret\">(plt_[^<]+)</pre>").matcher(created.body());
-        assertThat(secret.find()).as(created.body()).isTrue();
-        assertThat(created.header("Cache-Control")).contains("no-store");
+        assertThat(created.status()).as("post-redirect-get").isEqualTo(302);
+        assertThat(created.header("Location")).endsWith("/tokens");
+        Response shown = browser.get("/tokens");
+        Matcher secret = Pattern.compile("<pre class=\"secret\">(plt_[^<]+)</pre>").matcher(shown.body());
+        assertThat(secret.find()).as(shown.body()).isTrue();
+        assertThat(shown.header("Cache-Control")).contains("no-store");
+        Response reloaded = browser.get("/tokens");
+        assertThat(reloaded.body()).as("a reload shows the secret no more").doesNotContain(secret.group(1));
+        assertThat(jdbc.sql("SELECT count(*) FROM api_token WHERE user_name = 'alice'").query(Long.class).single())
+                .as("a reload mints no other token").isEqualTo(1);
         Response me = api.as(secret.group(1)).get("/api/v1/me");
         assertThat(me.status()).isEqualTo(200);
         assertThat(me.json().get("name").asString()).isEqualTo("alice");

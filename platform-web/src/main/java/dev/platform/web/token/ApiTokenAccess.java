@@ -2,6 +2,7 @@ package dev.platform.web.token;
 
 import dev.platform.api.identity.Caller;
 
+import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -13,7 +14,8 @@ import java.util.List;
 public interface ApiTokenAccess {
 
     /** One token as its owner sees it: never its secret; {@code expiresAt} is null for one that never expires. */
-    record TokenLine(long id, String description, Instant createdAt, Instant expiresAt, Instant revokedAt) {
+    record TokenLine(long id, String description, Instant createdAt, Instant expiresAt, Instant revokedAt)
+            implements Serializable {
 
         public boolean isRevoked() {
             return revokedAt != null;
@@ -24,8 +26,8 @@ public interface ApiTokenAccess {
         }
     }
 
-    /** A token just created, with the secret shown this once. */
-    record CreatedToken(TokenLine token, String secret) {
+    /** A token just created, with the secret shown this once (serializable: it crosses one redirect in the session). */
+    record CreatedToken(TokenLine token, String secret) implements Serializable {
     }
 
     List<TokenLine> ownTokens(Caller caller);

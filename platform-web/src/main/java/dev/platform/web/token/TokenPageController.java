@@ -19,9 +19,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * The caller's own API tokens, for scripts and curl: create one (its secret shown once, on the page that
- * answers the form, never again), or one inside a kubeconfig file for kubectl, see when each expires, revoke one. Every signed-in user has this page,
- * an Admin with only a password included.
+ * The caller's own API tokens, for scripts and curl: create one (its secret shown once, on the page the form
+ * redirects to, never again), or one inside a kubeconfig file for kubectl, see when each expires, revoke one. Every
+ * signed-in user has this page, an Admin with only a password included.
  */
 @Controller
 public class TokenPageController {
@@ -43,18 +43,23 @@ public class TokenPageController {
         return page(caller, model);
     }
 
-    /** Answers with the page itself rather than a redirect: the secret must not travel in a flash attribute. */
+    /**
+     * Post-redirect-get: a reload of the page that shows the new secret reads the page again instead of posting the
+     * form again, which would mint another token. The secret travels in a flash attribute, kept in the session only
+     * until that one GET reads it.
+     */
     @PostMapping("/tokens")
     public String create(@RequestParam(required = false) String description,
                          @RequestParam(defaultValue = "" + DEFAULT_LIFETIME_DAYS) String lifetimeDays,
-                         Caller caller, Model model, HttpServletResponse response) {
+                         Caller caller, Model model, HttpServletResponse response, RedirectAttributes redirect) {
         try {
-            model.addAttribute("created", tokens.create(caller, description, Duration.ofDays(days(lifetimeDays))));
+            redirect.addFlashAttribute("created", tokens.create(caller, description, Duration.ofDays(days(lifetimeDays))));
+            return "redirect:/tokens";
         } catch (IllegalArgumentException e) {
             response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
             model.addAttribute("error", e.getMessage());
+            return page(caller, model);
         }
-        return page(caller, model);
     }
 
     /**

@@ -71,19 +71,24 @@ class TokenPageControllerTest {
     }
 
     @Test
-    void aNewTokensSecretIsShownOnceOnTheAnswerToTheForm() throws Exception {
-        given(tokens.create(ADMIN, "notebook", Duration.ofDays(30)))
-                .willReturn(new CreatedToken(new TokenLine(8, "notebook", CREATED, CREATED.plus(Duration.ofDays(30)), null),
-                        "plt_secret-shown-once"));
+    void aNewTokensSecretIsShownOnceOnThePageTheFormRedirectsTo() throws Exception {
+        CreatedToken created = new CreatedToken(new TokenLine(8, "notebook", CREATED, CREATED.plus(Duration.ofDays(30)), null),
+                "plt_secret-shown-once");
+        given(tokens.create(ADMIN, "notebook", Duration.ofDays(30))).willReturn(created);
         given(tokens.ownTokens(ADMIN)).willReturn(List.of(LAPTOP));
 
         mvc.perform(post("/tokens").param("description", "notebook").param("lifetimeDays", "30"))
+                .andExpect(redirectedUrl("/tokens"))
+                .andExpect(flash().attribute("created", created))
+                .andExpect(content().string(not(containsString("plt_secret-shown-once"))));
+
+        mvc.perform(get("/tokens").flashAttr("created", created))
                 .andExpect(status().isOk())
                 .andExpect(content().string(allOf(containsString("shown this once"),
                         containsString("<pre class=\"secret\">plt_secret-shown-once</pre>"),
                         containsString("export TOKEN=plt_secret-shown-once"))));
-
         mvc.perform(get("/tokens")).andExpect(content().string(not(containsString("plt_secret-shown-once"))));
+        then(tokens).should().create(any(), any(), any());
     }
 
     @Test
