@@ -125,12 +125,13 @@ public class WorkloadRunStates {
                 endings.add(new Ending(o.uid(), o.outcome().state, o.outcome().reason, o.message()));
                 continue;
             }
-            if (o.running() && state.state() == WorkloadState.Admitted
-                    && transitions.markRunning(o.uid(), o.cluster(), o.nodePools(), now, o.message())) {
+            boolean justRunning = o.running() && state.state() == WorkloadState.Admitted
+                    && transitions.markRunning(o.uid(), o.cluster(), o.nodePools(), now, o.message());
+            if (justRunning) {
                 running.add(o.uid());
             }
             if (o.cluster().equals(state.cluster()) && state.readinessChangedBy(o.readyPods())) {
-                transitions.recordPodsReady(o.uid(), o.cluster(), o.readyPods(), now);
+                transitions.recordPodsReady(o.uid(), o.cluster(), o.readyPods(), now, justRunning);
             }
         }
         List<UUID> finished = new ArrayList<>(transitions.end(endings, now));

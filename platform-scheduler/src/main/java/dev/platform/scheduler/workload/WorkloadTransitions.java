@@ -607,9 +607,10 @@ public class WorkloadTransitions {
      * agent's count of ready and succeeded pods) covers every pod of its pod sets. Recorded only when it changes,
      * with its time, so the leader's timers follow (a workload whose pods stop being ready waits for recovery from
      * then). The timeline gets the changes after the first start (WaitForRecovery, Recovered); the first start is
-     * the Running transition's own entry. Returns whether it changed.
+     * the Running transition's own entry, and so is the start of a restart after a hotswap ({@code justRunning}: the
+     * same observation made it Running, whose entry already says its pods are ready). Returns whether it changed.
      */
-    public boolean recordPodsReady(UUID uid, String cluster, int readyPods, Instant now) {
+    public boolean recordPodsReady(UUID uid, String cluster, int readyPods, Instant now, boolean justRunning) {
         Optional<Map.Entry<Boolean, Boolean>> changed = jdbc.sql("""
                         UPDATE workload w SET pods_ready = d.ready, pods_ready_changed_at = :now, %s
                         FROM (SELECT uid, pods_ready_changed_at IS NOT NULL AS started_before,
@@ -621,7 +622,7 @@ public class WorkloadTransitions {
                         RETURNING w.pods_ready, d.started_before""".formatted(BUMP))
                 .param("uid", uid).param("cluster", cluster).param("ready", readyPods).param("now", Timestamp.from(now))
                 .query((rs, i) -> Map.entry(rs.getBoolean(1), rs.getBoolean(2))).optional();
-        changed.filter(Map.Entry::getValue).ifPresent(c -> appendEvents(List.of(c.getKey()
+        changed.filter(Map.Entry::getValue).filter(c -> !(justRunning && c.getKey())).ifPresent(c -> appendEvents(List.of(c.getKey()
                 ? new NewEvent(uid, now, "PodsReady", "True", "Recovered", "All pods are ready again (" + readyPods + ")")
                 : new NewEvent(uid, now, "PodsReady", "False", "WaitForRecovery",
                 "At least one pod has stopped being ready (" + readyPods + " ready)"))));

@@ -6,6 +6,7 @@ import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.HealthState;
 import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.agent.WorkloadPhase;
+import dev.platform.api.agent.WorkloadStatusReport;
 import dev.platform.scheduler.testsupport.Admissions;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.SeedManifests;
@@ -79,6 +80,24 @@ class HotswapRestartTest extends PlatformApplicationTest {
         JsonNode event = await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/api/v1/hotswaps").json()
                 .at("/items/0"), e -> !e.get("runningAt").isNull());
         assertThat(event.get("outcome").asString()).isEqualTo("Recovered");
+    }
+
+    @Test
+    void theReplacementRunningWithEveryPodReadyIsOneTimelineEntry() {
+        List<String> newPools = pools();
+
+        agent.report("prod-1", delta("prod-1", "agent-a", 4, List.of(), List.of(), List.of(new WorkloadStatusReport(uid,
+                "team-a", "high-jax-trillium", WorkloadPhase.RUNNING, 0, 8, 0, 0,
+                newPools.stream().map(p -> p + "-node-0").toList(), newPools))));
+
+        assertThat(workload("high-jax-trillium").get("state").asString()).isEqualTo("Running");
+        assertThat(jdbc.sql("""
+                        SELECT status || ' ' || reason FROM workload_event
+                        WHERE workload_uid = ?::uuid AND type = 'PodsReady'
+                          AND at = (SELECT max(at) FROM workload_event WHERE workload_uid = ?::uuid AND type = 'PodsReady')""")
+                .params(uid, uid).query(String.class).list())
+                .as("running again is the entry that says its pods are ready, not a Recovered beside it")
+                .containsExactly("True PodsReady");
     }
 
     @Test
