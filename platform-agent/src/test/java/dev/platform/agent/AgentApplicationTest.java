@@ -29,6 +29,7 @@ import org.springframework.boot.web.server.servlet.context.ServletWebServerAppli
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.util.ClassUtils;
 import tools.jackson.databind.JsonNode;
 
 /** The Boot application in simulated mode: reports to its scheduler, breaks a slice on request. */
@@ -156,6 +157,13 @@ class AgentApplicationTest {
         assertThat(get("/actuator/prometheus").statusCode()).isEqualTo(404);
         assertThat(get("/actuator/info").statusCode()).isEqualTo(404);
         assertThat(get("/actuator/env").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void startsWithoutBeanValidationItHasNoUseFor() {
+        // Spring MVC sets Bean Validation up whenever its API is on the class path and, with no provider beside it,
+        // logs "Failed to set up a Bean Validation provider" at every start: the agent validates nothing that way.
+        assertThat(ClassUtils.isPresent("jakarta.validation.Validator", getClass().getClassLoader())).isFalse();
     }
 
     private HttpResponse<String> get(String path) throws Exception {
