@@ -4,6 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Times as the console shows them: relative to {@code now} ("3 min ago", "in about 25 min"), with the exact UTC
@@ -14,6 +19,8 @@ public record RelativeTime(Instant now) {
 
     /** What reads as "just now"; older, seconds are counted. */
     static final Duration JUST_NOW = Duration.ofSeconds(10);
+    /** An instant as {@link Instant#toString()} writes it, in UTC. */
+    private static final Pattern ISO_INSTANT = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?Z");
     private static final DateTimeFormatter EXACT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter EXACT_MILLIS =
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
@@ -80,6 +87,41 @@ public record RelativeTime(Instant now) {
             return estimate;
         }
         return estimate + " (range " + exact(f.p10()) + " to " + exact(f.p90()) + ")";
+    }
+
+    /** A piece of a message: its text, or a time in it ({@code at} not null) to show as every console time reads. */
+    public record Part(String text, Instant at) {
+    }
+
+    /**
+     * A message cut at the times written in it as ISO-8601 instants (the scheduler's messages say "backing off until
+     * 2026-03-01T10:05:00Z"), so {@code fragments/time :: text(message)} shows each as {@link #relative}, exact on
+     * hover. A message without one is a single text part; null is none.
+     */
+    public List<Part> parts(String message) {
+        if (message == null) {
+            return List.of();
+        }
+        List<Part> parts = new ArrayList<>();
+        Matcher instant = ISO_INSTANT.matcher(message);
+        int from = 0;
+        while (instant.find()) {
+            Instant at;
+            try {
+                at = Instant.parse(instant.group());
+            } catch (DateTimeParseException e) {
+                continue;
+            }
+            if (instant.start() > from) {
+                parts.add(new Part(message.substring(from, instant.start()), null));
+            }
+            parts.add(new Part(instant.group(), at));
+            from = instant.end();
+        }
+        if (from < message.length()) {
+            parts.add(new Part(message.substring(from), null));
+        }
+        return parts;
     }
 
     private Duration untilOrZero(Instant at) {

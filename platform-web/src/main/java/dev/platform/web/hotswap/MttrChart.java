@@ -19,7 +19,10 @@ public record MttrChart(List<Point> points, String polyline, double maxSeconds, 
     public static final int BOTTOM = 24;
     public static final int TOP = 12;
 
-    /** One recovered event: its place on the chart and what its tooltip says. */
+    /**
+     * One recovered event: its place on the chart and what its tooltip says ({@code label}: the workload and its MTTR;
+     * the page adds when, as every console time reads).
+     */
     public record Point(double x, double y, long eventId, Instant detectedAt, double seconds, String label) {
     }
 
@@ -39,7 +42,7 @@ public record MttrChart(List<Point> points, String polyline, double maxSeconds, 
                     : LEFT + (e.detectedAt().toEpochMilli() - from.toEpochMilli()) / span * (WIDTH - LEFT - 8);
             double y = TOP + (1 - e.mttrSeconds() / top) * (HEIGHT - TOP - BOTTOM);
             return new Point(round(x), round(y), e.id(), e.detectedAt(), e.mttrSeconds(),
-                    e.disrupted().namespace() + "/" + e.disrupted().name() + ": " + e.mttrText() + " at " + e.detectedAt());
+                    e.disrupted().namespace() + "/" + e.disrupted().name() + ": MTTR " + e.mttrText());
         }).toList();
         String polyline = String.join(" ", points.stream()
                 .map(p -> String.format(Locale.ROOT, "%.1f,%.1f", p.x(), p.y())).toList());

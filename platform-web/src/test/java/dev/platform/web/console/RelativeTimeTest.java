@@ -31,6 +31,19 @@ class RelativeTimeTest {
     }
 
     @Test
+    void aMessageIsCutAtTheInstantsWrittenInIt() {
+        assertThat(times.parts("backing off until 2026-03-01T10:05:00Z; protected until 2026-03-01T09:59:59.500Z."))
+                .containsExactly(new RelativeTime.Part("backing off until ", null),
+                        new RelativeTime.Part("2026-03-01T10:05:00Z", Instant.parse("2026-03-01T10:05:00Z")),
+                        new RelativeTime.Part("; protected until ", null),
+                        new RelativeTime.Part("2026-03-01T09:59:59.500Z", Instant.parse("2026-03-01T09:59:59.500Z")),
+                        new RelativeTime.Part(".", null));
+        assertThat(times.parts("no time here, nor 2026-13-45T10:00:00Z"))
+                .containsExactly(new RelativeTime.Part("no time here, nor 2026-13-45T10:00:00Z", null));
+        assertThat(times.parts(null)).isEmpty();
+    }
+
+    @Test
     void aForecastReadsAsAStartWithItsRange() {
         assertThat(times.startsIn(forecast(25, 10, 50))).isEqualTo("starts in about 25 min (range 10-50 min)");
         assertThat(times.startsIn(forecast(25, 25, 25))).isEqualTo("starts in about 25 min");

@@ -103,6 +103,8 @@ class HotswapPageControllerTest {
                         containsString("aria-label=\"MTTR of 2 recovered hotswaps, at most 4.0 s\""),
                         containsString("points=\"48.0,12.0 632.0,12.0\""),
                         containsString("href=\"#hotswap-7\""), containsString("href=\"#hotswap-8\""),
+                        containsString("<title>default/high-jax-trillium: MTTR 4.0 s, 1 h ago (2026-03-01 10:00:00 UTC)</title>"),
+                        not(containsString("10:00:00Z</title>")),
                         not(containsString("href=\"#hotswap-9\"")),
                         containsString("<span class=\"badge outcome-inprogress\">InProgress</span>"),
                         containsString("none (a free pool)"))));

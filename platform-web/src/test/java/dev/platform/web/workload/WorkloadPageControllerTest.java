@@ -87,6 +87,30 @@ class WorkloadPageControllerTest {
     }
 
     @Test
+    void timesWrittenInMessagesReadAsEveryConsoleTimeDoes() throws Exception {
+        WorkloadDetail w = pending();
+        String backingOff = "Requeued 2 time(s); backing off until 2026-03-01T11:05:00Z";
+        given(queries.workload(ADMIN, "default", "requeued")).willReturn(Optional.of(new WorkloadDetail(w.namespace(),
+                "requeued", w.kind(), w.uid(), w.queueName(), w.clusterQueue(), w.priorityClassName(), w.priority(),
+                "Pending", null, null, PendingReason.WaitingForQuota, backingOff, T0, null, w.podSets(), List.of(),
+                List.of(new ConditionView("Requeued", "False", "Backoff", backingOff, T0)),
+                List.of(new EventView(T0, "Evicted", "True", "JobSetMissing", "the cluster acknowledged it at"
+                        + " 2026-03-01T10:00:00.250Z and its full report at 2026-03-01T10:59:00Z no longer has it")),
+                List.of(), MANIFEST, null, true, null, null)));
+
+        mvc.perform(get("/namespaces/default/workloads/requeued"))
+                .andExpect(status().isOk())
+                .andExpect(content().string(allOf(
+                        containsString("backing off until <time datetime=\"2026-03-01T11:05:00Z\""
+                                + " title=\"2026-03-01 11:05:00 UTC\">in about 5 min</time>"),
+                        containsString("acknowledged it at <time datetime=\"2026-03-01T10:00:00.250Z\""
+                                + " title=\"2026-03-01 10:00:00.250 UTC\">1 h ago</time> and its full report at"
+                                + " <time datetime=\"2026-03-01T10:59:00Z\" title=\"2026-03-01 10:59:00 UTC\">1 min ago</time>"
+                                + " no longer has it"),
+                        not(containsString("until 2026-03-01T11:05:00Z")), not(containsString("at 2026-03-01T10:59:00Z")))));
+    }
+
+    @Test
     void showsTheAdmissionWithFlavorsAndNoCancelButtonOnceFinished() throws Exception {
         WorkloadDetail w = pending();
         given(queries.workload(ADMIN, "default", "done")).willReturn(Optional.of(new WorkloadDetail(w.namespace(), "done",
