@@ -5,9 +5,10 @@ import dev.platform.api.manifest.ConfigManifest;
 import dev.platform.api.manifest.DecodedDocument;
 import dev.platform.api.manifest.Kind;
 import dev.platform.api.manifest.LocalQueueManifest;
-import dev.platform.api.manifest.PriorityClassManifest;
+import dev.platform.api.manifest.Manifest;
+import dev.platform.api.manifest.ResourceGroup;
+import dev.platform.api.manifest.ResourceGroup.FlavorQuotas;
 import dev.platform.api.manifest.TeamManifest;
-import dev.platform.api.manifest.WorkloadPriorityClassManifest;
 import dev.platform.scheduler.identity.TeamStore;
 import dev.platform.scheduler.workload.WorkloadTransitions;
 import dev.platform.scheduler.refusal.Refusal;
@@ -96,8 +97,7 @@ public class ConfigurationService {
                 changed = true;
             }
             results.add(new ApplyResult(manifest.kind().manifestName(), manifest.namespace(), manifest.name(),
-                    action, manifest instanceof TeamManifest team
-                            ? withUnknownPriorityClasses(document.warnings(), team, documents) : document.warnings()));
+                    action, withMissingReferences(document, documents)));
         }
         if (changed && !dryRun && documents.stream().anyMatch(d -> d.manifest().kind() == Kind.LOCAL_QUEUE)) {
             resolveClusterQueuesOfPendingWorkloads();
@@ -109,26 +109,54 @@ public class ConfigurationService {
     }
 
     /**
-     * A team allowed a priority class that neither exists nor comes in the same request: likely a typo, which would
-     * refuse the team's workloads that name the class meant. Said, not refused: the class may be applied later.
+     * A document's warnings, and one for each object it names that neither exists nor comes in the same request: a
+     * ClusterQueue's ResourceFlavor (the queue is inactive, FlavorNotFound, until it exists), a LocalQueue's
+     * ClusterQueue (its workloads wait), a team's priority class (likely a typo, which would refuse the team's
+     * workloads that name the class meant). Said, not refused: as in Kueue, the object may be applied later.
      */
-    private List<String> withUnknownPriorityClasses(List<String> warnings, TeamManifest team,
-                                                    List<DecodedDocument> documents) {
-        if (team.allowedPriorityClasses() == null || team.allowedPriorityClasses().isEmpty()) {
-            return warnings;
-        }
-        Set<String> known = new HashSet<>(jdbc.sql("SELECT name FROM priority_class WHERE name IN (:names)")
-                .param("names", team.allowedPriorityClasses()).query(String.class).list());
-        documents.stream().map(DecodedDocument::manifest).forEach(m -> {
-            if (m instanceof PriorityClassManifest || m instanceof WorkloadPriorityClassManifest) {
-                known.add(m.name());
+    private List<String> withMissingReferences(DecodedDocument document, List<DecodedDocument> documents) {
+        List<String> all = new ArrayList<>(document.warnings());
+        Manifest manifest = document.manifest();
+        if (manifest instanceof ClusterQueueManifest queue) {
+            List<ResourceGroup> groups = queue.resourceGroups() == null ? List.of() : queue.resourceGroups();
+            Set<String> known = known(groups.stream().flatMap(g -> g.flavors().stream()).map(FlavorQuotas::name).toList(),
+                    documents, Set.of(Kind.RESOURCE_FLAVOR), "resource_flavor");
+            for (int i = 0; i < groups.size(); i++) {
+                List<FlavorQuotas> flavors = groups.get(i).flavors();
+                for (int j = 0; j < flavors.size(); j++) {
+                    String flavor = flavors.get(j).name();
+                    if (!known.contains(flavor)) {
+                        all.add("spec.resourceGroups[" + i + "].flavors[" + j + "].name: ResourceFlavor \"" + flavor
+                                + "\" not found; the ClusterQueue admits nothing (inactive, FlavorNotFound) until it is"
+                                + " applied");
+                    }
+                }
             }
-        });
-        List<String> all = new ArrayList<>(warnings);
-        team.allowedPriorityClasses().stream().filter(c -> !known.contains(c)).forEach(c -> all.add(
-                "spec.allowedPriorityClasses: '" + c + "' is no PriorityClass or WorkloadPriorityClass (yet); the"
-                        + " team's workloads may name it once one exists"));
+        } else if (manifest instanceof LocalQueueManifest localQueue && localQueue.clusterQueue() != null
+                && known(List.of(localQueue.clusterQueue()), documents, Set.of(Kind.CLUSTER_QUEUE), "cluster_queue")
+                .isEmpty()) {
+            all.add("spec.clusterQueue: ClusterQueue \"" + localQueue.clusterQueue() + "\" not found; workloads"
+                    + " submitted to the LocalQueue wait until it is applied");
+        } else if (manifest instanceof TeamManifest team && team.allowedPriorityClasses() != null) {
+            Set<String> known = known(team.allowedPriorityClasses(), documents,
+                    Set.of(Kind.PRIORITY_CLASS, Kind.WORKLOAD_PRIORITY_CLASS), "priority_class");
+            team.allowedPriorityClasses().stream().filter(c -> !known.contains(c)).forEach(c -> all.add(
+                    "spec.allowedPriorityClasses: '" + c + "' is no PriorityClass or WorkloadPriorityClass (yet); the"
+                            + " team's workloads may name it once one exists"));
+        }
         return all;
+    }
+
+    /** Which of {@code names} exist in {@code table} or come in this request as one of {@code kinds}. */
+    private Set<String> known(List<String> names, List<DecodedDocument> documents, Set<Kind> kinds, String table) {
+        if (names.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> known = new HashSet<>(jdbc.sql("SELECT name FROM " + table + " WHERE name IN (:names)")
+                .param("names", names).query(String.class).list());
+        documents.stream().map(DecodedDocument::manifest).filter(m -> kinds.contains(m.kind()))
+                .forEach(m -> known.add(m.name()));
+        return known;
     }
 
     /**

@@ -38,8 +38,10 @@ class ManifestApiTest extends PlatformApplicationTest {
                         "LocalQueue/default-queue");
         assertThat(results.valueStream().map(r -> r.get("action").asString())).containsOnly("created");
         JsonNode queueWarnings = results.get(1).get("warnings");
-        assertThat(queueWarnings.valueStream().map(JsonNode::asString))
-                .anySatisfy(w -> assertThat(w).contains("reclaimOutOfCohort").contains("not a Kueue field"));
+        assertThat(queueWarnings.valueStream().map(JsonNode::asString)).as("only the warning that matters")
+                .singleElement().satisfies(w -> assertThat(w).contains("reclaimOutOfCohort").contains("not a Kueue field"));
+        assertThat(results.get(0).has("warnings") && !results.get(0).get("warnings").isEmpty()).isFalse();
+        assertThat(results.get(2).has("warnings") && !results.get(2).get("warnings").isEmpty()).isFalse();
         assertThat(results.get(2).get("namespace").asString()).isEqualTo("default");
 
         Response second = api.postYaml("/api/v1/manifests", SeedManifests.read("seed-kueue.yaml"));
@@ -102,7 +104,14 @@ class ManifestApiTest extends PlatformApplicationTest {
     @Test
     void queueNamingAMissingFlavorIsInactiveUntilTheFlavorAppears() {
         String queueOnly = SeedManifests.read("seed-kueue.yaml").split("---")[1];
-        api.postYaml("/api/v1/manifests", queueOnly);
+        Response applied = api.postYaml("/api/v1/manifests", queueOnly);
+
+        String warning = "spec.resourceGroups[0].flavors[0].name: ResourceFlavor \"tpu-v6e-slice\" not found;"
+                + " the ClusterQueue admits nothing (inactive, FlavorNotFound) until it is applied";
+        assertThat(applied.status()).isEqualTo(200);
+        assertThat(applied.json().at("/results/0/warnings").valueStream().map(JsonNode::asString)).contains(warning);
+        assertThat(applied.headers().allValues("Warning"))
+                .contains("299 - \"ClusterQueue tpu-training-cq: " + warning.replace("\"", "\\\"") + "\"");
 
         JsonNode inactive = api.get("/api/v1/clusterqueues/tpu-training-cq").json().get("status");
         assertThat(inactive.get("active").asBoolean()).isFalse();
@@ -113,6 +122,25 @@ class ManifestApiTest extends PlatformApplicationTest {
 
         JsonNode active = api.get("/api/v1/clusterqueues/tpu-training-cq").json().get("status");
         assertThat(active.get("active").asBoolean()).isTrue();
+    }
+
+    @Test
+    void aLocalQueueNamingAMissingClusterQueueAppliesWithAWarningAndNoneWhenBothComeTogether() {
+        String localQueue = SeedManifests.read("seed-kueue.yaml").split("---")[2];
+
+        Response alone = api.postYaml("/api/v1/manifests", localQueue);
+
+        assertThat(alone.status()).isEqualTo(200);
+        String warning = "spec.clusterQueue: ClusterQueue \"tpu-training-cq\" not found; workloads submitted to the"
+                + " LocalQueue wait until it is applied";
+        assertThat(alone.json().at("/results/0/warnings").valueStream().map(JsonNode::asString)).containsExactly(warning);
+        assertThat(alone.headers().allValues("Warning")).containsExactly(
+                "299 - \"LocalQueue default/default-queue: " + warning.replace("\"", "\\\"") + "\"");
+
+        Response together = api.postYaml("/api/v1/manifests", SeedManifests.read("seed-kueue.yaml"));
+
+        assertThat(together.json().get("results").valueStream().flatMap(r -> r.path("warnings").valueStream())
+                .map(JsonNode::asString)).noneMatch(w -> w.contains("not found"));
     }
 
     @Test

@@ -75,12 +75,23 @@ final class Findings {
         nodes.clear();
     }
 
-    /** The unknown fields found become what {@code validation} makes of them: errors, warnings or nothing. */
+    /**
+     * The unknown fields found become what {@code validation} makes of them: errors, warnings or nothing. Under
+     * {@code Warn} a document refused for other errors reports its unknown fields among them, since its warnings are
+     * never seen: a misspelt {@code nominalQuta} is the cause of the missing {@code nominalQuota}.
+     */
     void reportUnknownFields(FieldValidation validation) {
+        boolean refused = !errors.isEmpty();
         for (UnknownField unknown : unknownFields) {
             switch (validation) {
                 case Strict -> errors.add(new ManifestError(document, unknown.path(), unknown.message()));
-                case Warn -> warnings.add(unknown.message());
+                case Warn -> {
+                    if (refused) {
+                        errors.add(new ManifestError(document, unknown.path(), unknown.message()));
+                    } else {
+                        warnings.add(unknown.message());
+                    }
+                }
                 case Ignore -> {
                 }
             }

@@ -44,10 +44,11 @@ final class PodTemplateDecoder {
             return PodTemplate.NONE;
         }
         FieldCursor metadata = template.object("metadata");
-        if (metadata != null) {
-            warnAboutKueueLabels(metadata, owner);
-        }
         FieldCursor spec = template.requiredObject("spec");
+        String priorityClassName = spec == null ? null : spec.name("priorityClassName", KubernetesNames::subdomainProblem);
+        if (metadata != null) {
+            warnAboutKueueLabels(metadata, owner, priorityClassName);
+        }
         if (spec == null) {
             return PodTemplate.NONE;
         }
@@ -56,14 +57,19 @@ final class PodTemplateDecoder {
                 KubernetesFields.labels(spec, "nodeSelector"),
                 requiredNodeAffinity(spec),
                 spec.objects("tolerations").stream().map(KubernetesFields::toleration).toList(),
-                spec.name("priorityClassName", KubernetesNames::subdomainProblem));
+                priorityClassName);
     }
 
-    /** Kueue reads its queue and priority labels from the job object; on a pod template they only reach the pods. */
-    private static void warnAboutKueueLabels(FieldCursor metadata, String owner) {
+    /**
+     * Kueue reads its queue and priority labels from the job object; on a pod template they only reach the pods. A
+     * priority-class label naming the class the pod's {@code priorityClassName} names is harmless (the seed's
+     * JobSets carry both): the workload gets that class's priority either way, so nothing is said.
+     */
+    private static void warnAboutKueueLabels(FieldCursor metadata, String owner, String priorityClassName) {
         Map<String, String> labels = metadata.stringMap("labels");
         for (String label : List.of(QUEUE_NAME_LABEL, PRIORITY_CLASS_LABEL)) {
-            if (labels.containsKey(label)) {
+            if (labels.containsKey(label)
+                    && !(label.equals(PRIORITY_CLASS_LABEL) && labels.get(label).equals(priorityClassName))) {
                 metadata.findings().warn(metadata.child("labels") + "." + label,
                         "on a pod template this label is not read (Kueue reads it from " + owner + ")", "passed to the pods unchanged; it does not affect scheduling");
             }

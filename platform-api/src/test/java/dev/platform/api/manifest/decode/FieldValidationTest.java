@@ -191,6 +191,29 @@ class FieldValidationTest {
     }
 
     @Test
+    void aRefusedConfigurationNamesItsMisspeltFieldBesideTheMissingOneUnderTheDefaultValidation() {
+        List<ManifestError> errors = rejected(() -> parser.parse(bytes("""
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ClusterQueue
+                metadata: {name: cq}
+                spec:
+                  resourceGroups:
+                  - coveredResources: [google.com/tpu]
+                    flavors:
+                    - name: tpu
+                      resources:
+                      - name: google.com/tpu
+                        nominalQuta: 32
+                """), Format.YAML));
+
+        assertThat(errors).extracting(ManifestError::path, ManifestError::message).containsExactly(
+                tuple("spec.resourceGroups[0].flavors[0].resources[0].nominalQuota", "required"),
+                tuple("spec.resourceGroups[0].flavors[0].resources[0].nominalQuta",
+                        "unknown field \"spec.resourceGroups[0].flavors[0].resources[0].nominalQuta\";"
+                                + " did you mean \"nominalQuota\"?"));
+    }
+
+    @Test
     void configurationWarnsByDefaultAndIsRefusedOnlyWhenStrictIsAsked() {
         String queue = """
                 apiVersion: kueue.x-k8s.io/v1beta1
