@@ -284,10 +284,15 @@ final class FlavorAssigner {
         long maxCapacity = queue.potentialAvailable(fr);
         if (val > maxCapacity) {
             // Concatenation, not String.format: this runs for every failing head of a large backlog.
+            // Kueue's check, in words a user reads: "previously considered podsets requests (0) + current podset
+            // request (64) > maximum capacity (32)" says the same.
+            String asked = previous == 0 ? "the pod set asks for " + Quantities.format(request)
+                    : "the pod sets ask for " + Quantities.format(val) + " together (" + Quantities.format(previous)
+                    + " for those before this one)";
             return new ResourceCheck(QuotaMode.NO_FIT, 0, "insufficient quota for " + fr.resource() + " in flavor "
-                    + fr.flavor() + ", previously considered podsets requests (" + Quantities.format(previous)
-                    + ") + current podset request (" + Quantities.format(request) + ") > maximum capacity ("
-                    + Quantities.format(maxCapacity) + ")", PendingReason.ExceedsMaxQuota);
+                    + fr.flavor() + ": " + asked + ", more than the ClusterQueue can ever give (maximum capacity "
+                    + Quantities.format(maxCapacity) + ": its nominal quota plus what it may borrow)",
+                    PendingReason.ExceedsMaxQuota);
         }
         int[] height = new int[1];
         boolean mayReclaimInHierarchy = heightOfLowestSubtreeThatFits(queue, fr, val, height);

@@ -137,9 +137,10 @@ class SubmissionChecks {
                 long request = podSet.requests().get(resource).milliValue() * pods;
                 total.merge(resource, request, Long::sum);
                 if (request > max) {
-                    problems.add(new Problem(document, "podSets[" + i + "].requests." + resource, "pod set "
-                            + podSet.name() + " requests " + Quantities.format(request) + " " + resource + " (" + pods
-                            + " pods x " + podSet.requests().get(resource) + "), more than ClusterQueue " + clusterQueue
+                    problems.add(new Problem(document, PodSetPaths.request(workload, i, resource),
+                            PodSetPaths.named(workload, i) + " asks for " + Quantities.format(request) + " " + resource
+                            + " (" + pods + " pods x " + podSet.requests().get(resource) + "), more than ClusterQueue "
+                            + clusterQueue
                             + " can ever give in one flavor: at most " + Quantities.format(max) + " (nominal quota"
                             + " plus what it may borrow)", "the workload waits with ExceedsMaxQuota"));
                 }

@@ -384,7 +384,7 @@ public class WorkloadService {
             PodSetSpec podSet = workload.podSets().get(i);
             for (String resource : new TreeSet<>(podSet.requests().keySet())) {
                 if (!covered.contains(resource)) {
-                    throw invalid("podSets[" + i + "].requests." + resource, "resource " + resource
+                    throw invalid(PodSetPaths.request(workload, i, resource), "resource " + resource
                             + " is not covered by ClusterQueue " + clusterQueue + " (it covers " + covered + ")");
                 }
             }

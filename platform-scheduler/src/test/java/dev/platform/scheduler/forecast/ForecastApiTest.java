@@ -48,7 +48,7 @@ class ForecastApiTest extends PlatformApplicationTest {
         JsonNode huge = status("huge").get("forecast");
         assertThat(huge.get("basis").asString()).isEqualTo("NeverFits");
         assertThat(huge.get("estimatedAdmissionAt").isNull()).isTrue();
-        assertThat(huge.get("message").asString()).contains("maximum capacity (4)");
+        assertThat(huge.get("message").asString()).contains("maximum capacity 4:");
 
         assertThat(status("first").get("forecast").isNull()).as("an admitted workload has no forecast").isTrue();
 

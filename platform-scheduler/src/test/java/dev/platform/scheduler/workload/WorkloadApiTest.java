@@ -4,6 +4,7 @@ import dev.platform.scheduler.testsupport.Manifests;
 import dev.platform.scheduler.testsupport.PlatformClient;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
+import dev.platform.scheduler.testsupport.SeedManifests;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -143,12 +144,42 @@ class WorkloadApiTest extends PlatformApplicationTest {
         Response refused = api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("huge", "lq", "1600", null));
 
         assertThat(refused.status()).as(refused.body()).isEqualTo(422);
-        assertThat(refused.json().at("/errors/0/path").asString()).isEqualTo("podSets[0].requests.cpu");
-        assertThat(refused.json().at("/errors/0/message").asString()).isEqualTo("pod set main requests 1600 cpu"
+        assertThat(refused.json().at("/errors/0/path").asString())
+                .isEqualTo("spec.template.spec.containers[0].resources.requests.cpu");
+        assertThat(refused.json().at("/errors/0/message").asString()).isEqualTo("the Job asks for 1600 cpu"
                 + " (1 pods x 1600), more than ClusterQueue cq can ever give in one flavor: at most 6 (nominal quota"
                 + " plus what it may borrow)");
         assertThat(api.postYaml("/api/v1/namespaces/team-a/workloads", Manifests.job("borrows", "lq", "6", null))
                 .status()).isEqualTo(201);
+    }
+
+    @Test
+    void aJobSetTooBigIsRefusedAtThePathItsAuthorWroteAndWaitsInWordsAUserReads() {
+        assertThat(api.postYaml("/api/v1/manifests", SeedManifests.read("seed-kueue.yaml") + "---\n"
+                + SeedManifests.document("seed-kueue-and-hotswap.yaml", "high-priority-job")).status()).isEqualTo(200);
+        String tooBig = SeedManifests.document("seed-kueue-and-hotswap.yaml", "high-jax-trillium")
+                .replace("replicas: 2", "replicas: 4");
+
+        Response refused = api.postYaml("/api/v1/namespaces/default/workloads", tooBig);
+
+        assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+        assertThat(refused.json().at("/errors/0/path").asString()).isEqualTo(
+                "spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources.limits.google.com/tpu");
+        assertThat(refused.json().at("/errors/0/message").asString()).isEqualTo("replicatedJob slice asks for 64"
+                + " google.com/tpu (16 pods x 4), more than ClusterQueue tpu-training-cq can ever give in one flavor:"
+                + " at most 32 (nominal quota plus what it may borrow)");
+
+        Response applied = api.postYaml("/api/v1/manifests", tooBig);
+        assertThat(applied.json().at("/results/0/warnings/0").asString()).as(applied.body()).startsWith(
+                "spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources.limits.google.com/tpu:"
+                        + " replicatedJob slice asks for 64");
+        JsonNode waiting = await().atMost(Duration.ofSeconds(20)).until(
+                () -> api.get("/api/v1/namespaces/default/workloads/high-jax-trillium").json(),
+                w -> "ExceedsMaxQuota".equals(w.at("/pendingReason/code").asString()));
+        assertThat(waiting.at("/pendingReason/message").asString()).isEqualTo("couldn't assign flavors to pod set"
+                + " slice: insufficient quota for google.com/tpu in flavor tpu-v6e-slice: the pod set asks for 64,"
+                + " more than the ClusterQueue can ever give (maximum capacity 32: its nominal quota plus what it may"
+                + " borrow)");
     }
 
     @Test
@@ -214,7 +245,7 @@ class WorkloadApiTest extends PlatformApplicationTest {
                 .replace("metadata:", "metadata:\n  namespace: team-a"));
 
         assertThat(applied.status()).as(applied.body()).isEqualTo(200);
-        assertThat(applied.json().at("/results/0/warnings/0").asString()).startsWith("metadata.labels.kueue.x-k8s.io/queue-name:"
+        assertThat(applied.json().at("/results/0/warnings/0").asString()).as(applied.body()).startsWith("metadata.labels.kueue.x-k8s.io/queue-name:"
                 + " LocalQueue later does not exist in namespace team-a; the nearest LocalQueue there is lq");
         JsonNode early = api.get("/api/v1/namespaces/team-a/workloads/early").json();
         assertThat(early.at("/pendingReason/code").asString()).isEqualTo("LocalQueueNotFound");

@@ -149,11 +149,11 @@ class WorkloadServiceTest {
     void aRequestLargerThanTheClusterQueueCouldEverGiveIsRefusedNamingResourceRequestAndMaximum() {
         assertThatThrownBy(() -> service.submit(document(Manifests.job("huge", "lq", "5", null)), null, "alice"))
                 .isInstanceOfSatisfying(Refusal.class, e -> {
-                    assertThat(e.getMessage()).isEqualTo("pod set main requests 5 cpu (1 pods x 5), more than"
+                    assertThat(e.getMessage()).isEqualTo("the Job asks for 5 cpu (1 pods x 5), more than"
                             + " ClusterQueue cq can ever give in one flavor: at most 4 (nominal quota plus what it may"
                             + " borrow)");
                     assertThat(e.errors()).singleElement().satisfies(error -> assertThat(error)
-                            .extracting("path").isEqualTo("podSets[0].requests.cpu"));
+                            .extracting("path").isEqualTo("spec.template.spec.containers[0].resources.requests.cpu"));
                 });
         assertThat(service.submit(document(Manifests.job("fits", "lq", "4", null)), null, "alice").created()).isTrue();
         assertThat(service.apply(document(Manifests.job("huge", "lq", "5", null)), "alice").warnings())

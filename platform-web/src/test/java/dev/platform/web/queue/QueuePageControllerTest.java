@@ -59,8 +59,8 @@ class QueuePageControllerTest {
                                         NOW.plus(Duration.ofMinutes(5)), "ArrivalHistory"), "alice"),
                         new PendingRow("team-b", "second", "lq-b", null, 10, 1, 0, NOW.minusSeconds(42), null, null,
                                 new ForecastView(null, null, null, "NeverFits", "never admitted as things stand: "
-                                        + "previously considered podsets requests (0) + current podset request (64) > "
-                                        + "maximum capacity (32)", NOW, true), null)),
+                                        + "the pod set asks for 64, more than the ClusterQueue can ever give "
+                                        + "(maximum capacity 32: its nominal quota plus what it may borrow)", NOW, true), null)),
                 List.of(new AdmittedRow("default", "high-jax-trillium", "default-queue", 2000000, "Running", T0,
                         List.of(new PodSetPlacement("slice", 8, Map.of("google.com/tpu", "tpu-v6e-slice"),
                                 Map.of("google.com/tpu", "32"), List.of("pool-a", "pool-b"))))))));
@@ -79,7 +79,7 @@ class QueuePageControllerTest {
                         containsString("starts in about 25 min (range 10-50 min)"),
                         containsString("if nothing new arrives: in about 5 min"),
                         containsString("based on runtimes of similar workloads"),
-                        containsString("Never, as things stand"), containsString("maximum capacity (32)"),
+                        containsString("Never, as things stand"), containsString("maximum capacity 32:"),
                         containsString(">stale</span>"),
                         containsString("Waiting for the scheduler"),
                         containsString("google.com/tpu in tpu-v6e-slice (32)"), containsString("slice × 8"),
