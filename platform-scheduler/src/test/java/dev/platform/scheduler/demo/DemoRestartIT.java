@@ -92,7 +92,8 @@ class DemoRestartIT {
         return dataDir;
     }
 
-    private static String health(PlatformClient api, String pool) {
+    /** A pool's health as the scheduler reports it, {@code absent} for a pool it does not know. */
+    static String health(PlatformClient api, String pool) {
         JsonNode pools = api.get("/api/v1/clusters/sim/nodepools").json();
         JsonNode items = pools.has("items") ? pools.get("items") : pools;
         return items.valueStream().filter(p -> pool.equals(p.get("name").asString())).map(p -> p.get("health").asString())
