@@ -38,8 +38,11 @@ final class DecisionEvents {
                     : Optional.of(new Wording(NORMAL, "Pending", pending(entry, current)));
             case "Admitted" -> set ? Optional.of(new Wording(NORMAL, "Admitted", admitted(entry, current)))
                     : Optional.empty();
-            case "Preempted" -> Optional.of(new Wording(WARNING, "Preempted", preempted(entry, preemption)));
-            case "Evicted" -> Optional.of(new Wording(WARNING, "Evicted", entry.reason() + ": " + entry.message()));
+            // False: the quota reserved again after it (Kueue's reset), which the QuotaReserved entry tells
+            case "Preempted" -> set ? Optional.of(new Wording(WARNING, "Preempted", preempted(entry, preemption)))
+                    : Optional.empty();
+            case "Evicted" -> set ? Optional.of(new Wording(WARNING, "Evicted", entry.reason() + ": " + entry.message()))
+                    : Optional.empty();
             case "Requeued" -> Optional.of(new Wording(NORMAL, "Requeued", entry.message()));
             case "Hotswap" -> Optional.of(new Wording(WARNING, "Hotswapped", entry.message()));
             case "DeactivationTarget" -> Optional.of(new Wording(WARNING, "Deactivated", entry.message()));

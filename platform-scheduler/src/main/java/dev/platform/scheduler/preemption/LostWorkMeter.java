@@ -1,6 +1,7 @@
 package dev.platform.scheduler.preemption;
 
 import dev.platform.api.reason.EvictionReason;
+import dev.platform.scheduler.workload.AdmissionCheckStates;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStore;
 import io.micrometer.core.instrument.Counter;
@@ -30,14 +31,16 @@ import java.util.UUID;
 public class LostWorkMeter {
 
     private final WorkloadStore workloads;
+    private final AdmissionCheckStates checks;
     private final LostWorkLedger ledger;
     private final Set<String> resources;
     private final MeterRegistry registry;
 
-    public LostWorkMeter(WorkloadStore workloads, LostWorkLedger ledger,
+    public LostWorkMeter(WorkloadStore workloads, AdmissionCheckStates checks, LostWorkLedger ledger,
                          @Value("${platform.scheduler.lost-work.resources:google.com/tpu,nvidia.com/gpu}") List<String> resources,
                          MeterRegistry registry) {
         this.workloads = workloads;
+        this.checks = checks;
         this.ledger = ledger;
         this.resources = Set.copyOf(resources);
         this.registry = registry;
@@ -55,14 +58,19 @@ public class LostWorkMeter {
 
     /**
      * The lost work of each workload evicted at {@code now} that holds an admission, read before its eviction clears
-     * it; in one statement for any number of workloads.
+     * it; in one statement for any number of workloads. A workload that only reserved quota and waits for its
+     * admission checks was never started: it loses nothing.
      */
     public Map<UUID, Measured> of(Collection<UUID> evicted, Instant now) {
         Map<UUID, Measured> lost = new HashMap<>();
         if (evicted.isEmpty()) {
             return lost;
         }
+        Set<UUID> neverStarted = checks.awaitingChecks(evicted);
         workloads.findAll(evicted).forEach((uid, row) -> {
+            if (neverStarted.contains(uid)) {
+                return;
+            }
             LostWork work = LostWork.of(row.podSets(), row.admittedAt(), row.lastCheckpoint(), now, resources);
             if (work != null) {
                 lost.put(uid, new Measured(row, work));

@@ -276,6 +276,7 @@ public class WorkloadTransitions {
                 .list().forEach(e -> landed.put(e.getKey(), e.getValue()));
         List<Object[]> usage = new ArrayList<>();
         List<NewEvent> events = new ArrayList<>();
+        Map<UUID, List<NewEvent>> resets = evictionResets(landed.keySet(), now);
         for (Admitting a : admits) {
             if (!landed.containsKey(a.uid())) {
                 continue;
@@ -284,6 +285,7 @@ public class WorkloadTransitions {
                     q.amount()}));
             events.add(new NewEvent(a.uid(), now, "QuotaReserved", "True", "QuotaReserved",
                     "Quota reserved in ClusterQueue " + a.clusterQueue()));
+            events.addAll(resets.getOrDefault(a.uid(), List.of()));
             events.add(a.admissionChecks().isEmpty() ? admittedEvent(a.uid(), now)
                     : new NewEvent(a.uid(), now, "Admitted", "False", "UnsatisfiedChecks",
                             "The workload has not all checks ready"));
@@ -302,6 +304,31 @@ public class WorkloadTransitions {
         }
         appendEvents(events);
         return landed;
+    }
+
+    /**
+     * Kueue's SetQuotaReservation: a workload reserving quota again after an eviction or a preemption has its Evicted
+     * and Preempted conditions turned False (reason QuotaReserved, the old message kept after "Previously: "), so
+     * that a requeued workload admitted again no longer reads as evicted.
+     */
+    private Map<UUID, List<NewEvent>> evictionResets(Collection<UUID> uids, Instant now) {
+        Map<UUID, List<NewEvent>> resets = new HashMap<>();
+        if (uids.isEmpty()) {
+            return resets;
+        }
+        jdbc.sql("""
+                        SELECT workload_uid, type, message FROM (
+                            SELECT DISTINCT ON (workload_uid, type) workload_uid, type, status, message
+                            FROM workload_event
+                            WHERE workload_uid = ANY(:uids) AND type IN ('Evicted', 'Preempted')
+                            ORDER BY workload_uid, type, at DESC, id DESC) latest
+                        WHERE status = 'True'
+                        ORDER BY workload_uid, type""")
+                .param("uids", uids.toArray(UUID[]::new))
+                .query((rs, i) -> new NewEvent(rs.getObject(1, UUID.class), now, rs.getString(2), "False",
+                        "QuotaReserved", "Previously: " + Objects.toString(rs.getString(3), "")))
+                .list().forEach(e -> resets.computeIfAbsent(e.uid(), k -> new ArrayList<>()).add(e));
+        return resets;
     }
 
     /**

@@ -136,7 +136,8 @@ class ProvisioningRequestTest extends SimulatedClusterTest {
                 w -> !w.get("active").asBoolean());
         assertThat(deactivated.at("/admissionChecks/0/state").asString()).isEqualTo("Rejected");
         assertThat(deactivated.at("/admissionChecks/0/message").asString()).startsWith("cannot provision 2 node pool(s)");
-        assertThat(events("flex-train")).contains("Evicted/AdmissionCheck", "Evicted/DeactivatedDueToAdmissionCheck");
+        assertThat(events("flex-train")).contains("Evicted/AdmissionCheck", "Evicted/DeactivatedDueToAdmissionCheck")
+                .as("never started, it lost no work").noneMatch(e -> e.startsWith("LostWork/"));
         await().atMost(PATIENCE).until(() -> cluster.provisioningRequests().isEmpty());
     }
 
@@ -155,6 +156,9 @@ class ProvisioningRequestTest extends SimulatedClusterTest {
         await().atMost(PATIENCE).until(() -> cluster.provisionedPools().containsKey("default/flex-train-dws-2"));
         JsonNode again = awaitState("flex-train", "Running");
         assertThat(again.at("/admissionChecks/0/state").asString()).isEqualTo("Ready");
+        assertThat(again.get("conditions").valueStream().filter(c -> "Evicted".equals(c.get("type").asString()))
+                .map(c -> c.get("status").asString() + "/" + c.get("reason").asString()))
+                .as("Kueue's reset when quota is reserved again").containsExactly("False/QuotaReserved");
         assertThat(nodePools(again)).containsExactlyInAnyOrderElementsOf(
                 cluster.provisionedPools().get("default/flex-train-dws-2"));
         assertThat(cluster.provisioningRequests()).extracting(ClusterProvisioningRequest::name)

@@ -27,6 +27,8 @@ class DecisionEventsTest {
             Admitted      | True  | Admitted        | The workload is admitted  | Normal  | Admitted      | The workload is admitted
             Preempted     | True  | InClusterQueue  | Preempted to accommodate a workload (UID: 1) | Warning | Preempted | Preempted to accommodate a workload (UID: 1)
             Evicted       | True  | Preempted       | Preempted to accommodate a workload (UID: 1) | Warning | Evicted | Preempted: Preempted to accommodate a workload (UID: 1)
+            Evicted       | False | QuotaReserved   | Previously: preempted     | -       | -             | -
+            Preempted     | False | QuotaReserved   | Previously: preempted     | -       | -             | -
             Hotswap       | True  | NodeFailure     | node pool p-1 failed      | Warning | Hotswapped    | node pool p-1 failed
             Finished      | True  | Succeeded       | JobSet finished           | Normal  | Finished      | Succeeded: JobSet finished
             PodsReady     | True  | PodsReady       | All pods are ready        | -       | -             | -

@@ -250,6 +250,25 @@ class WorkloadStoreTest {
         assertThat(store.conditions(List.of())).isEmpty();
     }
 
+    /** Kueue's SetQuotaReservation: quota reserved again turns Evicted and Preempted False, keeping why they were. */
+    @Test
+    void quotaReservedAgainAfterAPreemptionTurnsEvictedAndPreemptedFalse() {
+        UUID uid = pending("team-a", "a", 0, T0);
+        admit(uid);
+        transitions.evict(List.of(new WorkloadTransitions.Eviction(uid, store.find("team-a", "a").orElseThrow().version(),
+                EvictionReason.Preempted, "preempted", PreemptionReason.InClusterQueue)), T0.plusSeconds(5));
+        long version = store.find("team-a", "a").orElseThrow().version();
+        assertThat(transitions.admit(List.of(new Admitting(uid, version, "cq", admission("cq"), null,
+                List.of(new QuotaUse("default", "cpu", BigDecimal.ONE)))), T0.plusSeconds(10), 1)).containsKey(uid);
+
+        Map<String, String> latest = new HashMap<>();
+        store.conditions(List.of(uid)).get(uid).forEach(c -> latest.put(c.type(), c.status() + "/" + c.reason()
+                + "/" + c.message()));
+        assertThat(latest).containsEntry("QuotaReserved", "True/QuotaReserved/Quota reserved in ClusterQueue cq")
+                .containsEntry("Evicted", "False/QuotaReserved/Previously: preempted")
+                .containsEntry("Preempted", "False/QuotaReserved/Previously: preempted");
+    }
+
     @Test
     void priorityOnlyWorkloadsComeHighestPriorityFirstThenOldest() {
         UUID low = priorityOnly("low", 1, T0);
