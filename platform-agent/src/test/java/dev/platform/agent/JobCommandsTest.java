@@ -13,6 +13,7 @@ import dev.platform.api.agent.CommandResult;
 import dev.platform.api.agent.CommandType;
 import dev.platform.api.agent.WorkloadPhase;
 import dev.platform.api.agent.WorkloadStatusReport;
+import dev.platform.api.manifest.ResourceFlavorManifest.Toleration;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -27,9 +28,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The scheduler's commands for a workload whose manifest is a batch Job, against fabric8's mock API server: START
- * creates a Job (not a JobSet) with the platform's labels and the flavor's node selection in its pod template, its
- * pods are reported as the workload's, STOP suspends it and evicts its pods, a START after it pins the same Job to
- * the new pools and resumes it, DELETE deletes it.
+ * creates a Job (not a JobSet) with the platform's labels and the flavor's node selection and tolerations in its pod
+ * template, its pods are reported as the workload's, STOP suspends it and evicts its pods, a START after it pins the
+ * same Job to the new pools and resumes it, DELETE deletes it.
  */
 class JobCommandsTest {
 
@@ -74,6 +75,11 @@ class JobCommandsTest {
         assertThat(template.getSpec().getNodeSelector()).isEqualTo(Map.of("cloud.google.com/gke-tpu-topology", "4x4",
                 "cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice"));
         assertThat(template.getSpec().getPriorityClassName()).as("the Job's own").isEqualTo("batch-low");
+        assertThat(template.getSpec().getTolerations()).singleElement().satisfies(t -> {
+            assertThat(t.getKey()).isEqualTo("google.com/tpu");
+            assertThat(t.getOperator()).isEqualTo("Exists");
+            assertThat(t.getEffect()).isEqualTo("NoSchedule");
+        });
         assertThat(pools(started)).containsExactly("pool-a");
         assertThat(kube.client().genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet").inNamespace("default")
                 .list().getItems()).isEmpty();
@@ -102,6 +108,7 @@ class JobCommandsTest {
         assertThat(resumed.getMetadata().getUid()).isEqualTo(started.getMetadata().getUid());
         assertThat(resumed.getSpec().getSuspend()).isFalse();
         assertThat(pools(resumed)).containsExactly("pool-b");
+        assertThat(resumed.getSpec().getTemplate().getSpec().getTolerations()).as("once, not again").hasSize(1);
 
         assertThat(run(new AgentCommand(4, CommandType.DELETE, UID, "default", "etl", null, null)).message())
                 .isEqualTo("Job deleted");
@@ -110,7 +117,8 @@ class JobCommandsTest {
 
     private static CommandPayload payload(String pool) {
         return new CommandPayload(JOB, "low-priority-job", List.of(pool),
-                Map.of("cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice"), "tpu-v6e-slice");
+                Map.of("cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice"), "tpu-v6e-slice",
+                List.of(new Toleration("google.com/tpu", "Exists", null, "NoSchedule", null)));
     }
 
     private CommandResult run(AgentCommand command) {

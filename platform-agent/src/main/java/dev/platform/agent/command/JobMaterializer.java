@@ -5,6 +5,7 @@ import dev.platform.api.agent.AgentCommand;
 import dev.platform.api.agent.AgentProtocol;
 import dev.platform.api.agent.CommandPayload;
 import dev.platform.api.agent.GkeLabels;
+import dev.platform.api.manifest.ResourceFlavorManifest.Toleration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +16,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Turns the manifest stored at submission into the JobSet or batch Job the cluster runs: ownership labels on
- * the object and on every pod template, the flavor's node labels, and a required node affinity on the assigned
- * pools, as Kueue injects a flavor into the pod templates when it starts a job. With the exclusive-topology
+ * the object and on every pod template, the flavor's node labels and tolerations, and a required node affinity on
+ * the assigned pools, as Kueue injects a flavor into the pod templates when it starts a job. With the exclusive-topology
  * annotation, JobSet then puts each replica on its own pool among those. A JobSet's pod templates also get the
  * priority class; a Job's are left theirs, since Kubernetes refuses a changed priority class on an existing Job
  * (an adopted one), and its pods already carry the class it was admitted with.
@@ -113,8 +114,36 @@ final class JobMaterializer {
             ObjectNode nodeSelector = object(podSpec, "nodeSelector");
             payload.nodeLabels().forEach(nodeSelector::put);
         }
+        addTolerations(podSpec, payload.tolerations());
         if (!payload.nodePools().isEmpty()) {
             restrictToPools(podSpec, payload);
+        }
+    }
+
+    /** The flavor's tolerations join the pod's, each once, as Kueue's podset merge appends them. */
+    private static void addTolerations(ObjectNode podSpec, List<Toleration> tolerations) {
+        if (tolerations.isEmpty()) {
+            return;
+        }
+        ArrayNode present = array(podSpec, "tolerations");
+        for (Toleration toleration : tolerations) {
+            ObjectNode node = JsonNodeFactory.instance.objectNode();
+            putIf(node, "key", toleration.key());
+            putIf(node, "operator", toleration.operator());
+            putIf(node, "value", toleration.value());
+            putIf(node, "effect", toleration.effect());
+            if (toleration.tolerationSeconds() != null) {
+                node.put("tolerationSeconds", toleration.tolerationSeconds());
+            }
+            if (present.valueStream().noneMatch(node::equals)) {
+                present.add(node);
+            }
+        }
+    }
+
+    private static void putIf(ObjectNode node, String field, String value) {
+        if (value != null) {
+            node.put(field, value);
         }
     }
 

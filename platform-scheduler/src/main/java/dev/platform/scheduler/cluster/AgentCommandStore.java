@@ -168,7 +168,7 @@ public class AgentCommandStore {
                 .param("names", starts.stream().map(NewStart::name).toArray(String[]::new))
                 .param("payloads", starts.stream().map(s -> json.writeValueAsString(new CommandPayload(null,
                         s.payload().priorityClassName(), s.payload().nodePools(), s.payload().nodeLabels(),
-                        s.payload().flavor()))).toArray(String[]::new))
+                        s.payload().flavor(), s.payload().tolerations()))).toArray(String[]::new))
                 .update();
         clusters.forEach(this::signalAfterCommit);
     }

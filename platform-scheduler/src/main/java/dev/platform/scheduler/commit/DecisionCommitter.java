@@ -394,11 +394,14 @@ public class DecisionCommitter {
                 payload(s.subject(), s.placed(), null))).toList());
     }
 
-    /** What a START or RESTART carries: the manifest, the priority class, the pools and the flavor's node labels. */
+    /**
+     * What a START or RESTART carries: the manifest, the priority class, the pools and the flavor's node labels and
+     * tolerations.
+     */
     private CommandPayload payload(WorkloadDecision.Subject subject, WorkloadDecision.Placed placed, String manifest) {
         return new CommandPayload(manifest == null ? null : json.readTree(manifest), subject.priorityClassName(),
                 placed.placement().allPools().stream().map(PoolKey::pool).toList(), placed.nodeLabels(),
-                placed.flavor());
+                placed.flavor(), placed.tolerations());
     }
 
     @SuppressWarnings("unchecked")

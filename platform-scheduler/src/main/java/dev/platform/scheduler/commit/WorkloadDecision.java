@@ -1,5 +1,6 @@
 package dev.platform.scheduler.commit;
 
+import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.reason.EvictionReason;
 import dev.platform.api.reason.PendingReason;
@@ -35,8 +36,21 @@ public sealed interface WorkloadDecision {
         }
     }
 
-    /** Where an admitted workload goes: its pools, and the flavor whose node labels its pods get (null: none). */
-    record Placed(SlicePlacement.Placement placement, String flavor, Map<String, String> nodeLabels) {
+    /**
+     * Where an admitted workload goes: its pools, and the flavor whose node labels and tolerations its pods get
+     * (null: none).
+     */
+    record Placed(SlicePlacement.Placement placement, String flavor, Map<String, String> nodeLabels,
+                  List<ResourceFlavorManifest.Toleration> tolerations) {
+
+        public Placed {
+            tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
+        }
+
+        /** On a flavor without tolerations. */
+        public Placed(SlicePlacement.Placement placement, String flavor, Map<String, String> nodeLabels) {
+            this(placement, flavor, nodeLabels, List.of());
+        }
     }
 
     /** What the agent is told once a workload's quota is released. */

@@ -34,17 +34,17 @@ final class AdmissionPlacement {
     }
 
     private final SchedulerCache cache;
-    private final Map<String, Map<String, String>> flavorLabels;
+    private final FlavorInjections flavors;
     private final Function<Collection<UUID>, Set<UUID>> awaitingChecks;
 
     /**
-     * @param flavorLabels   node labels per ResourceFlavor name, kept current by the loop
+     * @param flavors        node labels and tolerations per ResourceFlavor name, kept current by the loop
      * @param awaitingChecks of the workloads given, those whose quota is reserved and who wait for admission checks
      */
-    AdmissionPlacement(SchedulerCache cache, Map<String, Map<String, String>> flavorLabels,
+    AdmissionPlacement(SchedulerCache cache, FlavorInjections flavors,
                        Function<Collection<UUID>, Set<UUID>> awaitingChecks) {
         this.cache = cache;
-        this.flavorLabels = flavorLabels;
+        this.flavors = flavors;
         this.awaitingChecks = awaitingChecks;
     }
 
@@ -63,7 +63,7 @@ final class AdmissionPlacement {
                 continue;
             }
             WorkloadRow row = cache.row(admit.workload().uid());
-            SliceRequest request = NodePoolPlacement.request(row, admit.admission(), flavorLabels);
+            SliceRequest request = NodePoolPlacement.request(row, admit.admission(), flavors.nodeLabels());
             Optional<SlicePlacement.Placement> where = placement.place(request);
             if (where.isPresent()) {
                 cache.assume(admit, where.get());
@@ -93,7 +93,7 @@ final class AdmissionPlacement {
                 continue;
             }
             Admission admission = CoreMapping.admission(row.admission());
-            SliceRequest request = NodePoolPlacement.request(row, admission, flavorLabels);
+            SliceRequest request = NodePoolPlacement.request(row, admission, flavors.nodeLabels());
             Optional<SlicePlacement.Placement> where = cache.placement().place(request);
             if (where.isEmpty()) {
                 continue;
@@ -107,11 +107,9 @@ final class AdmissionPlacement {
         }
     }
 
-    /** Where an admission goes, with the node labels of its (first) flavor for the agent's node selector. */
+    /** Where an admission goes, with what its (first) flavor injects into the pod templates. */
     private WorkloadDecision.Placed placed(Admission admission, SlicePlacement.Placement where) {
-        String flavor = admission.podSetAssignments().stream().flatMap(a -> a.flavors().values().stream())
-                .findFirst().orElse(null);
-        return new WorkloadDecision.Placed(where, flavor,
-                flavor == null ? Map.of() : flavorLabels.getOrDefault(flavor, Map.of()));
+        return flavors.placed(where, admission.podSetAssignments().stream().flatMap(a -> a.flavors().values().stream())
+                .findFirst().orElse(null));
     }
 }

@@ -12,6 +12,7 @@ import dev.platform.scheduler.core.SchedulerState;
 
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -19,13 +20,14 @@ import java.util.function.Consumer;
 /**
  * The configuration as the scheduling loop's state knows it: every kind re-read and applied to
  * the core whenever the config audit has moved (any apply or delete appends to it), objects gone
- * since removed, plus what placement needs beyond the core (flavor node labels, PriorityClasses
+ * since removed, plus what placement needs beyond the core (flavor node labels and tolerations, PriorityClasses
  * that never preempt). Owned by the loop thread.
  */
 final class ConfigurationMirror {
 
     private final ConfigStore config;
     private final Map<String, Map<String, String>> flavorLabels = new HashMap<>();
+    private final Map<String, List<ResourceFlavorManifest.Toleration>> flavorTolerations = new HashMap<>();
     private final Set<String> nonPreemptingClasses = new HashSet<>();
     private final Set<String> flavors = new HashSet<>();
     private final Set<String> cohorts = new HashSet<>();
@@ -41,6 +43,11 @@ final class ConfigurationMirror {
     /** Node labels per ResourceFlavor name; a live view, kept current by {@link #refresh}. */
     Map<String, Map<String, String>> flavorLabels() {
         return flavorLabels;
+    }
+
+    /** Node labels and tolerations per ResourceFlavor name, what a START puts into pod templates; a live view. */
+    FlavorInjections flavorInjections() {
+        return new FlavorInjections(flavorLabels, flavorTolerations);
     }
 
     /** Names of the PriorityClasses with {@code preemptionPolicy: Never}; a live view. */
@@ -66,11 +73,13 @@ final class ConfigurationMirror {
         }
         lastAudit = audit;
         flavorLabels.clear();
+        flavorTolerations.clear();
         Set<String> flavorsNow = new HashSet<>();
         for (ResourceFlavorManifest f : config.list(Kind.RESOURCE_FLAVOR, ResourceFlavorManifest.class)) {
             state.applyResourceFlavor(CoreMapping.flavor(f));
             flavorsNow.add(f.name());
             flavorLabels.put(f.name(), f.nodeLabels());
+            flavorTolerations.put(f.name(), f.tolerations());
         }
         Set<String> cohortsNow = new HashSet<>();
         for (CohortManifest c : config.list(Kind.COHORT, CohortManifest.class)) {

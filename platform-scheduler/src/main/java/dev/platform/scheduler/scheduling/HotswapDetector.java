@@ -87,13 +87,13 @@ public class HotswapDetector {
      * sees each before the next is decided. Returns whether anything was decided.
      *
      * @param rows              the loop's row of a workload by uid
-     * @param flavorLabels      node labels per ResourceFlavor name
+     * @param flavors           node labels and tolerations per ResourceFlavor name
      * @param clusterQueues     a ClusterQueue by its name (null when it does not exist): what protects its workloads,
      *                          and how its workloads order their victims
      * @param lostWorkResources the resources whose admitted amount counts as lost work
      */
     public boolean run(long epoch, NodePoolPlacement placement, Function<String, WorkloadRow> rows,
-                       Map<String, Map<String, String>> flavorLabels, Function<String, ClusterQueueSpec> clusterQueues,
+                       FlavorInjections flavors, Function<String, ClusterQueueSpec> clusterQueues,
                        Set<String> lostWorkResources, Consumer<Decided> mirror) {
         if (!placement.active()) {
             return false;
@@ -101,8 +101,8 @@ public class HotswapDetector {
         Instant now = clock.instant();
         Victims victims = new Victims(mayBeVictim(now, rows, clusterQueues),
                 disrupted -> victimOrder(disrupted, now, rows, clusterQueues, lostWorkResources));
-        return hotswapBrokenPools(epoch, now, placement, rows, flavorLabels, victims, mirror)
-                | chooseAgainPastBlockedVictims(epoch, now, placement, rows, flavorLabels, victims, mirror);
+        return hotswapBrokenPools(epoch, now, placement, rows, flavors, victims, mirror)
+                | chooseAgainPastBlockedVictims(epoch, now, placement, rows, flavors, victims, mirror);
     }
 
     /** Who may be a victim of a hotswap, and in which order a disrupted workload takes them. */
@@ -155,7 +155,7 @@ public class HotswapDetector {
     }
 
     private boolean hotswapBrokenPools(long epoch, Instant now, NodePoolPlacement placement,
-                                       Function<String, WorkloadRow> rows, Map<String, Map<String, String>> flavorLabels,
+                                       Function<String, WorkloadRow> rows, FlavorInjections flavors,
                                        Victims candidates, Consumer<Decided> mirror) {
         Map<PoolKey, UnhealthyPool> broken = brokenPools(now, placement);
         if (broken.isEmpty()) {
@@ -174,14 +174,14 @@ public class HotswapDetector {
                 continue;
             }
             UnhealthyPool first = broken.get(itsBroken.iterator().next());
-            SliceRequest request = NodePoolPlacement.request(row, flavorLabels);
+            SliceRequest request = NodePoolPlacement.request(row, flavors.nodeLabels());
             SlicePlacement.Replacement replacement = placement.slices().replace(request, itsBroken, candidates.mayBe(),
                     candidates.orderFor().apply(row)).orElse(null);
             List<WorkloadRow> victims = replacement == null ? List.of()
                     : replacement.victims().stream().map(h -> rows.apply(h.workloadUid())).toList();
             WorkloadDecision.Hotswap hotswap = decide(new WorkloadDecision.Hotswap.Disruption(first.cluster(),
                     first.pool(), first.nodes(), first.reasons(), first.since()), row, replacement, victims,
-                    flavorLabels);
+                    flavors);
             mirror.accept(new Decided(row, replacement, victims, result(hotswap,
                     committer.commit(epoch, List.of(hotswap)))));
             decided = true;
@@ -198,7 +198,7 @@ public class HotswapDetector {
      */
     private boolean chooseAgainPastBlockedVictims(long epoch, Instant now, NodePoolPlacement placement,
                                                   Function<String, WorkloadRow> rows,
-                                                  Map<String, Map<String, String>> flavorLabels,
+                                                  FlavorInjections flavors,
                                                   Victims candidates, Consumer<Decided> mirror) {
         boolean decided = false;
         for (HotswapStore.BlockedHotswap blocked : hotswaps.blockedSince(now.minus(blockedEvictions))) {
@@ -212,7 +212,7 @@ public class HotswapDetector {
             if (occupied.isEmpty()) {
                 continue;
             }
-            SliceRequest request = NodePoolPlacement.request(row, flavorLabels);
+            SliceRequest request = NodePoolPlacement.request(row, flavors.nodeLabels());
             SlicePlacement.Replacement replacement = placement.slices().replace(request, occupied, candidates.mayBe(),
                     candidates.orderFor().apply(row)).orElse(null);
             if (replacement == null) {
@@ -226,7 +226,7 @@ public class HotswapDetector {
                     + " refused for longer than " + blockedEvictions.toSeconds() + "s, other victims chosen";
             WorkloadDecision.Hotswap hotswap = decide(new WorkloadDecision.Hotswap.Disruption(blocked.cluster(),
                     blocked.nodePool(), blocked.nodes(), blocked.reasons(), blocked.detectedAt(), choiceNote), row,
-                    replacement, victims, flavorLabels);
+                    replacement, victims, flavors);
             mirror.accept(new Decided(row, replacement, victims, result(hotswap,
                     committer.commit(epoch, List.of(hotswap)))));
             decided = true;
@@ -241,7 +241,7 @@ public class HotswapDetector {
      */
     static WorkloadDecision.Hotswap decide(WorkloadDecision.Hotswap.Disruption disruption, WorkloadRow disrupted,
                                            SlicePlacement.Replacement replacement, List<WorkloadRow> victims,
-                                           Map<String, Map<String, String>> flavorLabels) {
+                                           FlavorInjections flavors) {
         String failed = "Node pool " + disruption.cluster() + "/" + disruption.pool() + " failed ("
                 + disruption.reason() + ")";
         Expected atVersion = new Expected.AtVersion(disrupted.version());
@@ -268,8 +268,7 @@ public class HotswapDetector {
         StoredAdmission admission = disrupted.admission().onPools(NodePoolPlacement.poolNames(placement));
         String flavor = admission.podSetAssignments().stream().flatMap(a -> a.flavors().values().stream())
                 .findFirst().orElse(null);
-        WorkloadDecision.Placed placed = new WorkloadDecision.Placed(placement, flavor,
-                flavor == null ? Map.of() : flavorLabels.getOrDefault(flavor, Map.of()));
+        WorkloadDecision.Placed placed = flavors.placed(placement, flavor);
         return new WorkloadDecision.Hotswap(disruption, disrupted, evictions, new WorkloadDecision.Restart(
                 WorkloadDecision.Subject.of(disrupted), disrupted.version(), admission, placed, failed
                 + "; restarting on " + placement.allPools().stream().map(PoolKey::toString)

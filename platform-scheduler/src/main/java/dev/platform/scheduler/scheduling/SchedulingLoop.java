@@ -183,7 +183,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
                 }
                 boolean changed = readChanges();                                                // 3
                 changed |= hotswapDetector.run(leadership.epoch(), cache.placement(), cache::row,       // 4
-                        configuration.flavorLabels(), cache.state().configuration()::clusterQueue, lostWorkResources,
+                        configuration.flavorInjections(), cache.state().configuration()::clusterQueue, lostWorkResources,
                         this::hotswapped) | lifecycle.run(leadership.epoch(), cache)
                         | missingJobSets.run(leadership.epoch()) | settleAdmissionChecks();
                 changed |= placePriorityOnly();                                                 // 5
@@ -235,7 +235,7 @@ public class SchedulingLoop implements SmartLifecycle, LeaderStatus {
     private void rebuild() {
         cache = new SchedulerCache(clock, properties.schedulerSettings().withLostWorkResources(lostWorkResources),
                 properties.waitForPodsReady().settings(), cacheObserver);
-        admissions = new AdmissionPlacement(cache, configuration.flavorLabels(), admissionChecks::awaitingChecks);
+        admissions = new AdmissionPlacement(cache, configuration.flavorInjections(), admissionChecks::awaitingChecks);
         priorityOnly = new PriorityOnlyPlacement(cache.placement(), cache.priorityOnly(), committer,
                 configuration.flavorLabels(), configuration.nonPreemptingClasses());
         cache.placement().replaceInventory(inventory.pools(clock.instant().minus(staleness)));

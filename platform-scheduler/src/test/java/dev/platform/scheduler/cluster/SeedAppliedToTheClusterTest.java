@@ -35,7 +35,7 @@ import static org.awaitility.Awaitility.await;
  * its pod and submits it, and the platform starts it when it admits it. batch/v1 Jobs as Kueue queues them, in the
  * seed's queues: a Job applied to the cluster is stored suspended, submitted, admitted and resumed in place with the
  * flavor's node labels in its pod template, and its Events say where it was admitted; a Job submitted through the
- * REST API is started as a batch Job, not a JobSet. The real agent in kubernetes mode against fabric8's mock API
+ * REST API is started as a batch Job, not a JobSet, its flavor's tolerations in its pod template. The real agent in kubernetes mode against fabric8's mock API
  * server.
  */
 class SeedAppliedToTheClusterTest extends PlatformApplicationTest {
@@ -199,14 +199,33 @@ class SeedAppliedToTheClusterTest extends PlatformApplicationTest {
     }
 
     @Test
-    void aJobSubmittedThroughTheRestApiIsStartedAsABatchJob() {
+    void aJobSubmittedThroughTheRestApiIsStartedAsABatchJobWithItsFlavorsNodeLabelsAndTolerations() {
         postTheSeedsQueues();
+        // the seed's flavor, tolerating the taint GKE puts on TPU nodes
+        assertThat(api.postYaml("/api/v1/manifests", """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ResourceFlavor
+                metadata:
+                  name: tpu-v6e-slice
+                spec:
+                  nodeLabels:
+                    cloud.google.com/gke-tpu-accelerator: tpu-v6e-slice
+                  tolerations:
+                  - key: google.com/tpu
+                    operator: Exists
+                    effect: NoSchedule
+                """).status()).isEqualTo(200);
         assertThat(api.postYaml("/api/v1/namespaces/" + KubernetesAgent.NAMESPACE + "/workloads", tpuJob("etl"))
                 .status()).isEqualTo(201);
 
         Job started = await().atMost(PATIENCE).until(() -> job("etl"), j -> j != null && !j.getSpec().getSuspend());
 
         assertThat(started.getSpec().getTemplate().getSpec().getNodeSelector()).containsEntry(ACCELERATOR, "tpu-v6e-slice");
+        assertThat(started.getSpec().getTemplate().getSpec().getTolerations()).singleElement().satisfies(t -> {
+            assertThat(t.getKey()).isEqualTo("google.com/tpu");
+            assertThat(t.getOperator()).isEqualTo("Exists");
+            assertThat(t.getEffect()).isEqualTo("NoSchedule");
+        });
         assertThat(started.getSpec().getParallelism()).isEqualTo(4);
         assertThat(started.getMetadata().getLabels()).containsEntry("platform.dev/workload-uid",
                 workload("etl").get("uid").asString());

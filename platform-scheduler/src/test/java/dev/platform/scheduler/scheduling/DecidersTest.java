@@ -4,6 +4,7 @@ import dev.platform.api.agent.CommandStatus;
 import dev.platform.api.agent.CommandType;
 import dev.platform.api.agent.NodeHealthReason;
 import dev.platform.api.manifest.Quantity;
+import dev.platform.api.manifest.ResourceFlavorManifest;
 import dev.platform.api.manifest.WorkloadManifest.PodSetSpec;
 import dev.platform.api.reason.DeactivationReason;
 import dev.platform.api.reason.EvictionReason;
@@ -39,17 +40,21 @@ class DecidersTest {
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
     private static final WorkloadDecision.Hotswap.Disruption DISRUPTION = new WorkloadDecision.Hotswap.Disruption(
             "c1", "a", List.of("node-1"), List.of(NodeHealthReason.NOT_READY), NOW);
+    private static final FlavorInjections NO_FLAVORS = new FlavorInjections(Map.of(), Map.of());
     private static final SlicePlacement.Placement ON_B = new SlicePlacement.Placement("c1",
             Map.of("workers", List.of(new PoolKey("c1", "b"))));
 
     @Test
     void aHotswapWithReplacementPoolsEvictsItsVictimsForTheHotswapAndRestartsOnTheNewPoolsWithTheFlavorsLabels() {
+        ResourceFlavorManifest.Toleration tpu = new ResourceFlavorManifest.Toleration("google.com/tpu", "Exists", null,
+                "NoSchedule", null);
         WorkloadRow disrupted = admitted("train", 10, 0, null);
         WorkloadRow victim = admitted("batch", 0, 0, null);
 
         WorkloadDecision.Hotswap hotswap = HotswapDetector.decide(DISRUPTION, disrupted,
                 new SlicePlacement.Replacement(ON_B, List.of()), List.of(victim),
-                Map.of("v5e", Map.of("cloud.google.com/gke-tpu-accelerator", "tpu-v5-lite-podslice")));
+                new FlavorInjections(Map.of("v5e", Map.of("cloud.google.com/gke-tpu-accelerator", "tpu-v5-lite-podslice")),
+                        Map.of("v5e", List.of(tpu))));
 
         assertThat(hotswap.victims()).singleElement().satisfies(e -> {
             assertThat(e.uid()).isEqualTo(victim.uid());
@@ -65,6 +70,7 @@ class DecidersTest {
                 .satisfies(a -> assertThat(a.nodePools()).containsExactly("b"));
         assertThat(restart.placed().flavor()).isEqualTo("v5e");
         assertThat(restart.placed().nodeLabels()).containsKey("cloud.google.com/gke-tpu-accelerator");
+        assertThat(restart.placed().tolerations()).containsExactly(tpu);
         assertThat(restart.message()).endsWith("restarting on c1/b (restart 1)");
     }
 
@@ -73,7 +79,7 @@ class DecidersTest {
         WorkloadRow disrupted = admitted("train", 10, 2, 2);
 
         WorkloadDecision.Hotswap hotswap = HotswapDetector.decide(DISRUPTION, disrupted,
-                new SlicePlacement.Replacement(ON_B, List.of()), List.of(admitted("batch", 0, 0, null)), Map.of());
+                new SlicePlacement.Replacement(ON_B, List.of()), List.of(admitted("batch", 0, 0, null)), NO_FLAVORS);
 
         assertThat(hotswap.victims()).isEmpty();
         assertThat(hotswap.fate()).isInstanceOfSatisfying(WorkloadDecision.Fail.class, f -> {
@@ -85,7 +91,7 @@ class DecidersTest {
     @Test
     void aHotswapWithoutReplacementRequeuesForNodeFailures() {
         WorkloadDecision.Hotswap hotswap = HotswapDetector.decide(DISRUPTION, admitted("train", 10, 0, null), null,
-                List.of(), Map.of());
+                List.of(), NO_FLAVORS);
 
         assertThat(hotswap.fate()).isInstanceOfSatisfying(WorkloadDecision.Requeue.class, r -> {
             assertThat(r.reason()).isEqualTo(EvictionReason.NodeFailures);

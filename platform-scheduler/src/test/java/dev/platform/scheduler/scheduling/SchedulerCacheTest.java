@@ -117,7 +117,7 @@ class SchedulerCacheTest {
     @Test
     void anAdmissionWithoutAFreeNodePoolIsParkedUntilTheInventoryChanges() {
         cache.placement().replaceInventory(List.of(pool("a")));
-        AdmissionPlacement placement = new AdmissionPlacement(cache, Map.of(), uids -> java.util.Set.of());
+        AdmissionPlacement placement = new AdmissionPlacement(cache, new FlavorInjections(Map.of(), Map.of()), uids -> java.util.Set.of());
         cache.reconcile(feed.pending("two-slices", 0, 2, 4));
 
         AdmissionPlacement.Placed parked = placement.place(AdmissionCycle.run(cache.state()));
@@ -214,7 +214,7 @@ class SchedulerCacheTest {
     void anAdmittedWorkloadsPriorityChangeCountsWhenItsPoolsAreSoughtByPreempting() {
         cache.placement().replaceInventory(List.of(pool("a")));
         cache.reconcile(feed.pending("train", 0, 1, 4));
-        CycleResult cycle = new AdmissionPlacement(cache, Map.of(), uids -> java.util.Set.of()).place(AdmissionCycle.run(cache.state())).result();
+        CycleResult cycle = new AdmissionPlacement(cache, new FlavorInjections(Map.of(), Map.of()), uids -> java.util.Set.of()).place(AdmissionCycle.run(cache.state())).result();
         cache.committed(cycle, feed.landed(cycle));
         cache.reconcile(feed.admittedAsDecided("train", cycle));
 
