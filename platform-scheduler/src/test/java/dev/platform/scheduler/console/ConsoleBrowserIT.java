@@ -58,7 +58,8 @@ class ConsoleBrowserIT {
         try (PlatformProcess scheduler = PlatformProcess.start(workDir, "scheduler", args).awaitUp();
              PlatformProcess agent = PlatformProcess.startSimulatedAgent(workDir, scheduler.url(), "sim").awaitUp()) {
             PlatformClient api = scheduler.client();
-            await().atMost(PATIENCE).until(() -> healthyPools(api) == 5);
+            // the cluster is a 404 problem answer until its agent first reports
+            await().atMost(PATIENCE).ignoreExceptions().until(() -> healthyPools(api) == 5);
             submitSeed(api);
             JsonNode high = awaitWorkload(api, "high-jax-trillium", w -> "Running".equals(w.get("state").asString()));
             awaitWorkload(api, "low-jax-trillium", w -> "Running".equals(w.get("state").asString()));

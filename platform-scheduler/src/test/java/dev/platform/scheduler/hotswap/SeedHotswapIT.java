@@ -41,7 +41,8 @@ class SeedHotswapIT {
         try (PlatformProcess scheduler = PlatformProcess.start(workDir, "scheduler", args).awaitUp();
              PlatformProcess agent = PlatformProcess.startSimulatedAgent(workDir, scheduler.url(), "sim").awaitUp()) {
             PlatformClient api = scheduler.client();
-            await().atMost(Duration.ofSeconds(60)).until(() -> healthyPools(api) == 5);
+            // the cluster is a 404 problem answer until its agent first reports
+            await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> healthyPools(api) == 5);
 
             String seed = SeedManifests.read("seed-kueue-and-hotswap.yaml").replace("nominalQuota: 32", "nominalQuota: 64");
             assertThat(api.postYaml("/api/v1/manifests", seed).status()).isEqualTo(200);
