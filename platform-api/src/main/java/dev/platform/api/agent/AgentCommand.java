@@ -8,7 +8,7 @@ import java.time.Instant;
  * {@code GET /api/v1/agent/clusters/{cluster}/commands?after=<id>&waitSeconds=<n>}.
  *
  * <p>{@code id} is the scheduler's outbox sequence for the cluster, increasing. {@code namespace}
- * and {@code name} identify the JobSet. An agent refuses (REFUSED_EXPIRED) a command whose
+ * and {@code name} identify the JobSet or Job. An agent refuses (REFUSED_EXPIRED) a command whose
  * {@code expiresAt} has passed, so a command delayed by an outage never acts on stale decisions.
  * {@code sentAt} is the scheduler's clock when it delivered the command: the agent measures the
  * time left, {@code expiresAt - sentAt}, from when it received the command on its own clock, so a

@@ -4,7 +4,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Pod and JobSet status of one platform workload (JobSet label platform.dev/workload-uid).
+ * Pod and JobSet (or Job) status of one platform workload (its label platform.dev/workload-uid); {@code jobSetName}
+ * is the JobSet's or Job's name.
  * {@code nodes} and {@code nodePools} are where its pods are bound, sorted. {@code podsReady}
  * counts the running pods whose Ready condition is True; null from agents that do not report it,
  * for which the scheduler reads running pods as ready. {@code lastCheckpoint} is the JobSet's annotation

@@ -374,8 +374,9 @@ public class AgentReportService {
     }
 
     private static RejectedSubmission rejection(String cluster, AdoptionSubmission submission, String message) {
-        log.warn("cluster {}: JobSet {}/{} (uid {}) not adopted: {}", cluster, submission.namespace(),
-                submission.name(), submission.jobSetUid(), message);
+        log.warn("cluster {}: {} {}/{} (uid {}) not adopted: {}", cluster,
+                submission.manifest() == null ? "JobSet" : submission.manifest().path("kind").asString("JobSet"),
+                submission.namespace(), submission.name(), submission.jobSetUid(), message);
         return new RejectedSubmission(submission.namespace(), submission.name(), submission.jobSetUid(), message);
     }
 }
