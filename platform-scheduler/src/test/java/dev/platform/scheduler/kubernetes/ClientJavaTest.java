@@ -171,6 +171,31 @@ class ClientJavaTest extends PlatformApplicationTest {
     }
 
     @Test
+    void anUpdateThatOnlyLabelsAJobSetWithAPriorityClassIsANewResourceVersion() throws Exception {
+        assertThat(api.postYaml("/api/v1/manifests", """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: WorkloadPriorityClass
+                metadata: {name: relabel-high}
+                value: 900
+                """).status()).isEqualTo(200);
+        DynamicKubernetesApi jobSets = new DynamicKubernetesApi("jobset.x-k8s.io", "v1alpha2", "jobsets", client);
+        jobSets.create(KubernetesClients.jobSet("team-a", "relabelled", "lq", "1")).throwsApiException();
+
+        // read, change, write; again on a 409 when the scheduler changed it meanwhile, as a controller does
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+            DynamicKubernetesObject read = jobSets.get("team-a", "relabelled").throwsApiException().getObject();
+            // a dynamic object's metadata is a copy of its JSON: changed, it is set back
+            read.setMetadata(read.getMetadata().putLabelsItem("kueue.x-k8s.io/priority-class", "relabel-high"));
+            DynamicKubernetesObject updated = jobSets.update(read).throwsApiException().getObject();
+
+            assertThat(Long.parseLong(updated.getMetadata().getResourceVersion()))
+                    .isGreaterThan(Long.parseLong(read.getMetadata().getResourceVersion()));
+            assertThat(updated.getMetadata().getLabels()).containsEntry("kueue.x-k8s.io/priority-class",
+                    "relabel-high");
+        });
+    }
+
+    @Test
     void aTeamMembersWatchOfEveryNamespaceSendsOnlyTheTeamsChanges() throws Exception {
         assertThat(api.postYaml("/api/v1/manifests", """
                 apiVersion: v1

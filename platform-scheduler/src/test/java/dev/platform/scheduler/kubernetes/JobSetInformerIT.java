@@ -79,7 +79,7 @@ class JobSetInformerIT {
             jobSets.create(KubernetesClients.jobSet("team-a", "d", "lq", "1")).throwsApiException();
             DynamicKubernetesObject c = jobSets.get("team-a", "c").throwsApiException().getObject();
             // what of a submitted JobSet may change: its WorkloadPriorityClass
-            c.getMetadata().putLabelsItem("kueue.x-k8s.io/priority-class", "high");
+            c.setMetadata(c.getMetadata().putLabelsItem("kueue.x-k8s.io/priority-class", "high"));
             jobSets.update(c).throwsApiException();
 
             // a's quota admits c, which waited: the scheduler's own change reaches the informer too

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Request bodies: an object in JSON (or YAML for server-side apply), with kube-apiserver's answers to bad ones. */
@@ -82,6 +83,14 @@ final class Bodies {
         object.put("apiVersion", kind.apiVersion(request.version()));
         object.put("kind", kind.kind());
         Map<String, Object> metadata = Objects.mapIn(object, "metadata");
+        // empty is absent in Kubernetes' objects (omitempty): client-java's models send these empty, kubectl leaves
+        // them out, and both write the same object
+        for (String collection : List.of("labels", "annotations", "finalizers", "ownerReferences")) {
+            if (metadata.get(collection) instanceof Map<?, ?> map && map.isEmpty()
+                    || metadata.get(collection) instanceof List<?> list && list.isEmpty()) {
+                metadata.remove(collection);
+            }
+        }
         if (request.name() != null) {
             Object name = metadata.get("name");
             if (name == null || "".equals(name)) {

@@ -18,6 +18,8 @@ import java.util.TreeSet;
  * Server-side apply's field managers: which manager owns which fields of an object. An Apply takes the fields of its
  * configuration and is refused with a conflict where another manager owns a field it would change, unless forced;
  * any other write gives the fields it changed to its manager. Lists are owned whole; status is not owned.
+ * A field is a path of keys joined by dots, a dot inside a key (labels and annotations have them:
+ * {@code kueue.x-k8s.io/queue-name}) written {@code \.}; a conflict names it as kube-apiserver does, dots unescaped.
  */
 final class FieldManagers {
 
@@ -56,7 +58,7 @@ final class FieldManagers {
                         && !java.util.Objects.equals(valueAt(live, field), valueAt(applied, field))) {
                     conflicts.add(new StatusError.Cause("FieldManagerConflict", "conflict with \"" + entry.manager()
                             + "\" using " + entry.apiVersion(),
-                            field));
+                            String.join(".", segments(field))));
                 }
             }
         }
@@ -137,11 +139,11 @@ final class FieldManagers {
 
     /** FieldsV1: the owned paths as a tree of {@code f:<name>} keys. */
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> fieldsV1(Set<String> fields) {
+    static Map<String, Object> fieldsV1(Set<String> fields) {
         Map<String, Object> tree = new LinkedHashMap<>();
         for (String field : fields) {
             Map<String, Object> node = tree;
-            for (String part : field.substring(1).split("\\.")) {
+            for (String part : segments(field)) {
                 node = (Map<String, Object>) node.computeIfAbsent("f:" + part, k -> new LinkedHashMap<>());
             }
         }
@@ -175,7 +177,7 @@ final class FieldManagers {
     @SuppressWarnings("unchecked")
     private static void collect(String path, Object value, Set<String> fields) {
         if (value instanceof Map<?, ?> map && !map.isEmpty()) {
-            ((Map<String, Object>) map).forEach((k, v) -> collect(path + "." + k, v, fields));
+            ((Map<String, Object>) map).forEach((k, v) -> collect(path + "." + k.replace(".", "\\."), v, fields));
         } else {
             fields.add(path);
         }
@@ -193,12 +195,21 @@ final class FieldManagers {
 
     static Object valueAt(Map<String, Object> object, String path) {
         Object current = object;
-        for (String part : path.substring(1).split("\\.")) {
+        for (String part : segments(path)) {
             if (!(current instanceof Map<?, ?> map)) {
                 return null;
             }
             current = map.get(part);
         }
         return current;
+    }
+
+    /** The keys of a field's path. */
+    static List<String> segments(String path) {
+        List<String> segments = new ArrayList<>();
+        for (String part : path.substring(1).split("(?<!\\\\)\\.")) {
+            segments.add(part.replace("\\.", "."));
+        }
+        return segments;
     }
 }
