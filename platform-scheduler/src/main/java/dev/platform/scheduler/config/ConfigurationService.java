@@ -70,6 +70,7 @@ public class ConfigurationService {
                     ownership.stream().map(c -> Map.of("message", c)).toList());
         }
         Map<Kind, Map<ObjectKey, String>> current = currentSpecs(documents);
+        References known = references(documents);
         List<ApplyResult> results = new ArrayList<>(documents.size());
         boolean changed = false;
         for (DecodedDocument document : documents) {
@@ -97,7 +98,7 @@ public class ConfigurationService {
                 changed = true;
             }
             results.add(new ApplyResult(manifest.kind().manifestName(), manifest.namespace(), manifest.name(),
-                    action, withMissingReferences(document, documents)));
+                    action, withMissingReferences(document, known)));
         }
         if (changed && !dryRun && documents.stream().anyMatch(d -> d.manifest().kind() == Kind.LOCAL_QUEUE)) {
             resolveClusterQueuesOfPendingWorkloads();
@@ -114,18 +115,16 @@ public class ConfigurationService {
      * ClusterQueue (its workloads wait), a team's priority class (likely a typo, which would refuse the team's
      * workloads that name the class meant). Said, not refused: as in Kueue, the object may be applied later.
      */
-    private List<String> withMissingReferences(DecodedDocument document, List<DecodedDocument> documents) {
+    private List<String> withMissingReferences(DecodedDocument document, References known) {
         List<String> all = new ArrayList<>(document.warnings());
         Manifest manifest = document.manifest();
         if (manifest instanceof ClusterQueueManifest queue) {
             List<ResourceGroup> groups = queue.resourceGroups() == null ? List.of() : queue.resourceGroups();
-            Set<String> known = known(groups.stream().flatMap(g -> g.flavors().stream()).map(FlavorQuotas::name).toList(),
-                    documents, Set.of(Kind.RESOURCE_FLAVOR), "resource_flavor");
             for (int i = 0; i < groups.size(); i++) {
                 List<FlavorQuotas> flavors = groups.get(i).flavors();
                 for (int j = 0; j < flavors.size(); j++) {
                     String flavor = flavors.get(j).name();
-                    if (!known.contains(flavor)) {
+                    if (!known.flavors().contains(flavor)) {
                         all.add("spec.resourceGroups[" + i + "].flavors[" + j + "].name: ResourceFlavor \"" + flavor
                                 + "\" not found; the ClusterQueue admits nothing (inactive, FlavorNotFound) until it is"
                                 + " applied");
@@ -133,18 +132,39 @@ public class ConfigurationService {
                 }
             }
         } else if (manifest instanceof LocalQueueManifest localQueue && localQueue.clusterQueue() != null
-                && known(List.of(localQueue.clusterQueue()), documents, Set.of(Kind.CLUSTER_QUEUE), "cluster_queue")
-                .isEmpty()) {
+                && !known.clusterQueues().contains(localQueue.clusterQueue())) {
             all.add("spec.clusterQueue: ClusterQueue \"" + localQueue.clusterQueue() + "\" not found; workloads"
                     + " submitted to the LocalQueue wait until it is applied");
         } else if (manifest instanceof TeamManifest team && team.allowedPriorityClasses() != null) {
-            Set<String> known = known(team.allowedPriorityClasses(), documents,
-                    Set.of(Kind.PRIORITY_CLASS, Kind.WORKLOAD_PRIORITY_CLASS), "priority_class");
-            team.allowedPriorityClasses().stream().filter(c -> !known.contains(c)).forEach(c -> all.add(
+            team.allowedPriorityClasses().stream().filter(c -> !known.priorityClasses().contains(c)).forEach(c -> all.add(
                     "spec.allowedPriorityClasses: '" + c + "' is no PriorityClass or WorkloadPriorityClass (yet); the"
                             + " team's workloads may name it once one exists"));
         }
         return all;
+    }
+
+    /** Of the objects a request's documents name, those that exist or come in the request, by kind. */
+    private record References(Set<String> flavors, Set<String> clusterQueues, Set<String> priorityClasses) {
+    }
+
+    /** One read per kind named, whatever the number of documents naming it. */
+    private References references(List<DecodedDocument> documents) {
+        List<String> flavors = new ArrayList<>();
+        List<String> clusterQueues = new ArrayList<>();
+        List<String> priorityClasses = new ArrayList<>();
+        for (DecodedDocument document : documents) {
+            if (document.manifest() instanceof ClusterQueueManifest queue && queue.resourceGroups() != null) {
+                queue.resourceGroups().forEach(g -> g.flavors().forEach(f -> flavors.add(f.name())));
+            } else if (document.manifest() instanceof LocalQueueManifest localQueue && localQueue.clusterQueue() != null) {
+                clusterQueues.add(localQueue.clusterQueue());
+            } else if (document.manifest() instanceof TeamManifest team && team.allowedPriorityClasses() != null) {
+                priorityClasses.addAll(team.allowedPriorityClasses());
+            }
+        }
+        return new References(known(flavors, documents, Set.of(Kind.RESOURCE_FLAVOR), "resource_flavor"),
+                known(clusterQueues, documents, Set.of(Kind.CLUSTER_QUEUE), "cluster_queue"),
+                known(priorityClasses, documents, Set.of(Kind.PRIORITY_CLASS, Kind.WORKLOAD_PRIORITY_CLASS),
+                        "priority_class"));
     }
 
     /** Which of {@code names} exist in {@code table} or come in this request as one of {@code kinds}. */
@@ -153,7 +173,7 @@ public class ConfigurationService {
             return Set.of();
         }
         Set<String> known = new HashSet<>(jdbc.sql("SELECT name FROM " + table + " WHERE name IN (:names)")
-                .param("names", names).query(String.class).list());
+                .param("names", names.stream().distinct().toList()).query(String.class).list());
         documents.stream().map(DecodedDocument::manifest).filter(m -> kinds.contains(m.kind()))
                 .forEach(m -> known.add(m.name()));
         return known;
