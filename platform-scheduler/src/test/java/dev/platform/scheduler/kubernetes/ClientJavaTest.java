@@ -196,6 +196,23 @@ class ClientJavaTest extends PlatformApplicationTest {
     }
 
     @Test
+    void aClusterQueuesConditionsAreWholeMetaV1Conditions() throws Exception {
+        GenericKubernetesApi<ClusterQueue, ClusterQueueList> clusterQueues = new GenericKubernetesApi<>(
+                ClusterQueue.class, ClusterQueueList.class, "kueue.x-k8s.io", "v1beta2", "clusterqueues", client);
+
+        ClusterQueue queue = clusterQueues.get("cq").throwsApiException().getObject();
+
+        assertThat(queue.status.conditions).singleElement().satisfies(active -> {
+            assertThat(active.getType()).isEqualTo("Active");
+            assertThat(active.getStatus()).isEqualTo("True");
+            assertThat(active.getLastTransitionTime()).isNotNull();
+        });
+        assertThat(clusterQueues.list().throwsApiException().getObject().getItems())
+                .allSatisfy(q -> assertThat(q.status.conditions).allSatisfy(c ->
+                        assertThat(c.getLastTransitionTime()).isNotNull()));
+    }
+
+    @Test
     void aTeamMembersWatchOfEveryNamespaceSendsOnlyTheTeamsChanges() throws Exception {
         assertThat(api.postYaml("/api/v1/manifests", """
                 apiVersion: v1
@@ -291,6 +308,32 @@ class ClientJavaTest extends PlatformApplicationTest {
 
         @Override
         public List<Workload> getItems() {
+            return items;
+        }
+    }
+
+    /** Kueue's ClusterQueue, its conditions as client-java reads them. */
+    public static class ClusterQueue extends Typed implements KubernetesObject {
+        V1ObjectMeta metadata;
+        WorkloadStatus status;
+
+        @Override
+        public V1ObjectMeta getMetadata() {
+            return metadata;
+        }
+    }
+
+    public static class ClusterQueueList extends Typed implements KubernetesListObject {
+        V1ListMeta metadata;
+        List<ClusterQueue> items;
+
+        @Override
+        public V1ListMeta getMetadata() {
+            return metadata;
+        }
+
+        @Override
+        public List<ClusterQueue> getItems() {
             return items;
         }
     }

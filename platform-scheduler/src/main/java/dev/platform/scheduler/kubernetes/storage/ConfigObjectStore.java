@@ -200,6 +200,30 @@ public final class ConfigObjectStore implements ObjectStore {
         object.put("metadata", Objects.withServerMetadata(metadata, uid, revision,
                 stored.map(AppliedObjects.Applied::generation).orElse(1L),
                 stored.map(AppliedObjects.Applied::createdAt).orElse(null)));
+        return withTransitionTimes(object);
+    }
+
+    /**
+     * A Kubernetes condition says when it last changed (client-java's V1Condition refuses one that does not); the
+     * platform does not record when a configuration object's conditions changed, so one without says the object's
+     * creation.
+     */
+    private static Map<String, Object> withTransitionTimes(Map<String, Object> object) {
+        Object created = Objects.metadata(object).get("creationTimestamp");
+        if (created == null || !(object.get("status") instanceof Map<?, ?>)
+                || !(Objects.map(object, "status").get("conditions") instanceof List<?> conditions)) {
+            return object;
+        }
+        List<Map<String, Object>> timed = new ArrayList<>();
+        for (Object condition : conditions) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> copy = new java.util.LinkedHashMap<>((Map<String, Object>) condition);
+            copy.putIfAbsent("lastTransitionTime", created);
+            timed.add(copy);
+        }
+        Map<String, Object> status = new java.util.LinkedHashMap<>(Objects.map(object, "status"));
+        status.put("conditions", timed);
+        object.put("status", status);
         return object;
     }
 
