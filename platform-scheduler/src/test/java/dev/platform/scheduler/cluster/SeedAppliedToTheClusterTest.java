@@ -35,7 +35,8 @@ import static org.awaitility.Awaitility.await;
  * its pod and submits it, and the platform starts it when it admits it. batch/v1 Jobs as Kueue queues them, in the
  * seed's queues: a Job applied to the cluster is stored suspended, submitted, admitted and resumed in place with the
  * flavor's node labels in its pod template, and its Events say where it was admitted; a Job submitted through the
- * REST API is started as a batch Job, not a JobSet, its flavor's tolerations in its pod template. The real agent in kubernetes mode against fabric8's mock API
+ * REST API is started as a batch Job, not a JobSet, its flavor's tolerations in its pod template, and stopping,
+ * resuming and cancelling it suspends (its pods evicted), resumes and deletes that Job. The real agent in kubernetes mode against fabric8's mock API
  * server.
  */
 class SeedAppliedToTheClusterTest extends PlatformApplicationTest {
@@ -177,16 +178,7 @@ class SeedAppliedToTheClusterTest extends PlatformApplicationTest {
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(commands())
                 .containsExactly("START train Succeeded: existing Job pinned and resumed"));
 
-        // the Job controller's pods, on nodes its selector allows
-        List<String> nodes = cluster.nodesOf(KubernetesAgent.CLUSTER + "-v6e-4x4-0");
-        for (int i = 0; i < 4; i++) {
-            cluster.client().pods().inNamespace(KubernetesAgent.NAMESPACE).resource(new PodBuilder()
-                    .withNewMetadata().withName("train-" + i).addToLabels(template.getMetadata().getLabels())
-                    .addToLabels("batch.kubernetes.io/job-name", "train").endMetadata()
-                    .withNewSpec().withNodeName(nodes.get(i)).addNewContainer().withName("main").withImage("jax")
-                    .endContainer().endSpec()
-                    .withNewStatus().withPhase("Running").endStatus().build()).create();
-        }
+        runPodsOf(resumed);
         await().atMost(PATIENCE).until(() -> "Running".equals(workload("train").get("state").asString()));
 
         // kubectl describe job, in the cluster
@@ -232,6 +224,50 @@ class SeedAppliedToTheClusterTest extends PlatformApplicationTest {
         assertThat(cluster.jobSet("etl")).as("no JobSet made of the Job").isEmpty();
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(commands())
                 .containsExactly("START etl Succeeded: Job created"));
+    }
+
+    @Test
+    void aJobStoppedResumedAndCancelledThroughTheRestApiIsSuspendedResumedAndDeletedInTheCluster() {
+        postTheSeedsQueues();
+        String path = "/api/v1/namespaces/" + KubernetesAgent.NAMESPACE + "/workloads/etl";
+        assertThat(api.postYaml("/api/v1/namespaces/" + KubernetesAgent.NAMESPACE + "/workloads", tpuJob("etl"))
+                .status()).isEqualTo(201);
+        Job started = await().atMost(PATIENCE).until(() -> job("etl"), j -> j != null && !j.getSpec().getSuspend());
+        runPodsOf(started);
+        await().atMost(PATIENCE).until(() -> "Running".equals(workload("etl").get("state").asString()));
+
+        assertThat(api.postJson(path + "/stop", "").status()).isEqualTo(200);
+
+        await().atMost(PATIENCE).until(() -> job("etl").getSpec().getSuspend());
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(cluster.evictionAttempts())
+                .containsExactlyInAnyOrder("etl-0", "etl-1", "etl-2", "etl-3"));
+        assertThat(job("etl").getMetadata().getUid()).isEqualTo(started.getMetadata().getUid());
+
+        assertThat(api.postJson(path + "/resume", "").status()).isEqualTo(200);
+
+        await().atMost(PATIENCE).until(() -> !job("etl").getSpec().getSuspend());
+
+        assertThat(api.delete(path).status()).isEqualTo(200);
+
+        await().atMost(PATIENCE).until(() -> job("etl") == null);
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(commands()).containsExactly(
+                "START etl Succeeded: Job created",
+                "STOP etl Succeeded: Job suspended, 4 pod(s) evicted [evicted 4 pod(s), 0 PodDisruptionBudget rejection(s)]",
+                "START etl Succeeded: existing Job pinned and resumed", "DELETE etl Succeeded: Job deleted"));
+    }
+
+    /** The Job controller's four pods of {@code job}, running on nodes its selector allows. */
+    private void runPodsOf(Job job) {
+        String name = job.getMetadata().getName();
+        List<String> nodes = cluster.nodesOf(KubernetesAgent.CLUSTER + "-v6e-4x4-0");
+        for (int i = 0; i < 4; i++) {
+            cluster.client().pods().inNamespace(KubernetesAgent.NAMESPACE).resource(new PodBuilder()
+                    .withNewMetadata().withName(name + "-" + i).addToLabels(job.getSpec().getTemplate().getMetadata()
+                            .getLabels()).addToLabels("batch.kubernetes.io/job-name", name).endMetadata()
+                    .withNewSpec().withNodeName(nodes.get(i)).addNewContainer().withName("main").withImage("jax")
+                    .endContainer().endSpec()
+                    .withNewStatus().withPhase("Running").endStatus().build()).create();
+        }
     }
 
     /** A Job of four TPU pods (16 chips of the ClusterQueue's 32), in the seed's LocalQueue. */
