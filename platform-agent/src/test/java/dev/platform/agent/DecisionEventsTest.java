@@ -11,6 +11,7 @@ import dev.platform.api.agent.AgentDecision;
 import dev.platform.api.agent.AgentProtocol;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
@@ -98,6 +99,28 @@ class DecisionEventsTest {
         });
         assertThat(impostor).isNotEqualTo("another-jobset-uid");
         assertThat(registry.get("platform.agent.events").tag("outcome", "aggregated").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void aDecisionAboutAJobIsAnEventOnThatJobNotOnAJobSetOfTheSameName() {
+        createSuspended("etl");
+        String job = kube.client().batch().v1().jobs().inNamespace("default").resource(new JobBuilder()
+                .withNewMetadata().withName("etl").withNamespace("default")
+                .addToLabels(AgentProtocol.QUEUE_NAME_LABEL, "default-queue").endMetadata()
+                .withNewSpec().withSuspend(true).withNewTemplate().withNewSpec().addNewContainer().withName("main")
+                .withImage("etl").endContainer().withRestartPolicy("Never").endSpec().endTemplate().endSpec()
+                .build()).create().getMetadata().getUid();
+        cluster.start(registry);
+        await().atMost(PATIENCE).until(() -> scheduler.decisionQueries().contains("after=0"));
+
+        scheduler.decide(decision(1, "etl", job, "Normal", "Pending", "waits for quota",
+                Instant.parse("2026-01-01T10:00:00Z")));
+
+        Event pending = await().atMost(PATIENCE).until(this::events, e -> !e.isEmpty()).get(0);
+        assertThat(pending.getInvolvedObject().getKind()).isEqualTo("Job");
+        assertThat(pending.getInvolvedObject().getApiVersion()).isEqualTo("batch/v1");
+        assertThat(pending.getInvolvedObject().getUid()).isEqualTo(job);
+        assertThat(pending.getMessage()).isEqualTo("waits for quota");
     }
 
     /** A JobSet as the platform's START creates it: its labels name the workload. */
