@@ -406,7 +406,7 @@ public class SimulatedCluster implements Cluster {
         return requests.values().stream().map(r -> new ClusterProvisioningRequest(r.spec.namespace(), r.spec.name(),
                 r.spec.workloadUid(), r.spec.admissionCheck(), r.spec.attempt(), r.spec.provisioningClassName(),
                 r.spec.podSets().stream().map(ProvisioningRequestSpec.PodSet::podTemplateName).toList(),
-                List.copyOf(r.conditions.values()))).toList();
+                List.copyOf(r.conditions.values()), List.copyOf(r.pools))).toList();
     }
 
     @Override

@@ -64,6 +64,7 @@ public class ProvisioningRequests {
     private final AdmissionCheckConfigs configs;
     private final ConfigStore config;
     private final WorkloadChecks checks;
+    private final ProvisionedPools provisionedPools;
     private final WorkloadStore workloads;
     private final ClusterQueries clusters;
     private final ApplicationEventPublisher events;
@@ -72,11 +73,13 @@ public class ProvisioningRequests {
     private final Clock clock;
 
     ProvisioningRequests(AdmissionCheckConfigs configs, ConfigStore config, WorkloadChecks checks,
-                         WorkloadStore workloads, ClusterQueries clusters, ApplicationEventPublisher events,
-                         TransactionTemplate transaction, JsonMapper json, Clock clock) {
+                         ProvisionedPools provisionedPools, WorkloadStore workloads, ClusterQueries clusters,
+                         ApplicationEventPublisher events, TransactionTemplate transaction, JsonMapper json,
+                         Clock clock) {
         this.configs = configs;
         this.config = config;
         this.checks = checks;
+        this.provisionedPools = provisionedPools;
         this.workloads = workloads;
         this.clusters = clusters;
         this.events = events;
@@ -124,11 +127,13 @@ public class ProvisioningRequests {
     /**
      * The conditions the agent of {@code cluster} reports of its requests: each request of a workload's current
      * attempt moves its check as {@link ProvisioningRules} says; reports of older attempts, of workloads no longer
-     * holding quota and of checks that are not provisioning checks are ignored.
+     * holding quota and of checks that are not provisioning checks are ignored. The node pools the cluster says it
+     * provisioned for each request are kept for its workload alone ({@link ProvisionedPools}).
      */
     public void record(String cluster, List<ProvisioningRequestReport> reports) {
         Map<String, ProvisioningRequestConfigManifest> provisioning = provisioningChecks();
         Instant now = clock.instant();
+        transaction.executeWithoutResult(s -> provisionedPools.replace(cluster, reports));
         boolean changed = false;
         for (ProvisioningRequestReport report : reports) {
             ProvisioningRequestConfigManifest prc = provisioning.get(report.admissionCheck());
@@ -343,7 +348,7 @@ public class ProvisioningRequests {
         return out;
     }
 
-    private static UUID parseUid(String uid) {
+    static UUID parseUid(String uid) {
         try {
             return uid == null ? null : UUID.fromString(uid);
         } catch (IllegalArgumentException e) {

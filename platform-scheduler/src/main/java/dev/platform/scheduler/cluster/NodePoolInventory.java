@@ -38,14 +38,16 @@ public class NodePoolInventory {
     }
 
     /**
-     * Every pool of every cluster, ordered by cluster and name. A cluster whose last report is older than
-     * {@code freshAfter} is stale: its pools are Unknown, never Unhealthy, so nothing is evicted on stale data.
+     * Every pool of every cluster, ordered by cluster and name, with the workload it was provisioned for, if any. A
+     * cluster whose last report is older than {@code freshAfter} is stale: its pools are Unknown, never Unhealthy, so
+     * nothing is evicted on stale data.
      */
     public List<NodePool> pools(Instant freshAfter) {
         return jdbc.sql("""
                         SELECT p.cluster, p.name, p.accelerator, p.topology, p.health, p.node_count, p.chips_per_node,
-                               c.last_report_at
+                               c.last_report_at, r.workload_uid::text AS reserved_for
                         FROM node_pool p JOIN cluster c ON c.name = p.cluster
+                        LEFT JOIN provisioned_node_pool r ON r.cluster = p.cluster AND r.pool = p.name
                         ORDER BY p.cluster, p.name""")
                 .query((rs, i) -> {
                     Map<String, String> labels = new HashMap<>();
@@ -61,7 +63,7 @@ public class NodePoolInventory {
                     NodePool.Health health = stale ? NodePool.Health.Unknown
                             : NodePool.Health.valueOf(rs.getString("health"));
                     return new NodePool(rs.getString("cluster"), rs.getString("name"), labels, rs.getInt("node_count"),
-                            rs.getInt("chips_per_node"), health);
+                            rs.getInt("chips_per_node"), health, rs.getString("reserved_for"));
                 })
                 .list();
     }

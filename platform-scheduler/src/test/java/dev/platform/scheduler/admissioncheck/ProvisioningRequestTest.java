@@ -165,6 +165,60 @@ class ProvisioningRequestTest extends SimulatedClusterTest {
                 .containsExactly("flex-train-dws-2");
     }
 
+    /**
+     * The slices provisioned for a workload are its own: flex-train's request is provisioned but a second check (an
+     * approval) holds it back, and another ClusterQueue's JobSet asking for slices of the same kind arrives meanwhile.
+     * It never gets the new slices, and flex-train runs on them once approved.
+     */
+    @Test
+    void theSlicesProvisionedForAWorkloadAreNotTakenByAnotherWorkload() {
+        cluster.provisioningModel(ProvisioningModel.QUEUED_PROVISIONING,
+                new ProvisioningModel(Duration.ofMillis(200), 4, true));
+        apply(configuration(ProvisioningModel.QUEUED_PROVISIONING, 3)
+                .replace("    - {name: dws, onFlavors: [flex]}\n",
+                        "    - {name: dws, onFlavors: [flex]}\n    - {name: approval, onFlavors: [flex]}\n")
+                + """
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta2
+                kind: AdmissionCheck
+                metadata: {name: approval}
+                spec: {controllerName: example.com/approval}
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ClusterQueue
+                metadata: {name: other-cq}
+                spec:
+                  resourceGroups:
+                  - flavors:
+                    - name: tpu-v6e-slice
+                      resources: [{name: google.com/tpu, nominalQuota: 64}]
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: LocalQueue
+                metadata: {name: other-queue, namespace: default}
+                spec: {clusterQueue: other-cq}
+                """);
+        occupyTheFourSlices();
+        apply(jobSet("flex-train"));
+        await().atMost(PATIENCE).until(() -> "Ready".equals(workload("flex-train").at("/admissionChecks/1/state")
+                .asString()) && api.get("/api/v1/clusters/sim/nodepools").body().contains("prov-flex-train-dws-1-slice-1"));
+
+        apply(jobSet("intruder").replace("kueue.x-k8s.io/queue-name: default-queue",
+                "kueue.x-k8s.io/queue-name: other-queue"));
+        await().during(Duration.ofSeconds(3)).atMost(PATIENCE).until(() -> nodePools(workload("intruder")).isEmpty()
+                && !"Running".equals(workload("intruder").get("state").asString()));
+        assertThat(workload("flex-train").at("/admissionChecks/0/state").asString()).as("approval").isEqualTo("Pending");
+        assertThat(workload("flex-train").at("/admissionChecks/1/state").asString()).as("dws").isEqualTo("Ready");
+
+        Response approved = api.send("PUT", "/api/v1/namespaces/default/workloads/flex-train/admissionchecks/approval",
+                java.util.Map.of(), "application/json", "{\"state\": \"Ready\"}");
+        assertThat(approved.status()).as(approved.body()).isEqualTo(200);
+        JsonNode running = awaitState("flex-train", "Running");
+        assertThat(nodePools(running)).containsExactlyInAnyOrderElementsOf(
+                cluster.provisionedPools().get("default/flex-train-dws-1"));
+        assertThat(nodePools(workload("intruder"))).isEmpty();
+    }
+
     /** Two two-slice JobSets on the reserved flavor take the cluster's four slices. */
     private void occupyTheFourSlices() {
         apply(jobSet("busy-a"));

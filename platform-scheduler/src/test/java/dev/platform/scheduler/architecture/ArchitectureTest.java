@@ -251,6 +251,7 @@ class ArchitectureTest {
             Map.entry("provisioning_request_config", Set.of("config")),
             Map.entry("workload_admission_check", Set.of("admissioncheck")),
             Map.entry("workload_check_reservation", Set.of("admissioncheck")),
+            Map.entry("provisioned_node_pool", Set.of("admissioncheck")),
             Map.entry("cluster", Set.of("cluster")),
             Map.entry("cluster_workload", Set.of("cluster")),
             Map.entry("node", Set.of("cluster")),
@@ -278,13 +279,15 @@ class ArchitectureTest {
      * that subtract from the queues' pending counts, and the
      * reconciliation's joins of a cluster's reports with the workloads started there (ClusterWorkloads) and of a
      * blocked hotswap's victims with the pools their pods still hold (HotswapStore), the agents' decision feed's
-     * timelines of the workloads sent commands in a cluster (WorkloadOrigins). A new one
+     * timelines of the workloads sent commands in a cluster (WorkloadOrigins), the inventory's join of the pools with
+     * the workloads they were provisioned for (NodePoolInventory). A new one
      * fails the build; it reads through the owner's port instead, or is added here with its reason.
      */
     private static final Map<String, Set<String>> CROSS_FEATURE_SQL = Map.ofEntries(
             Map.entry("workload/WorkloadTransitions", Set.of("local_queue", "agent_command",
                     "workload_check_reservation")),
             Map.entry("admissioncheck/WorkloadChecks", Set.of("workload")),
+            Map.entry("cluster/NodePoolInventory", Set.of("provisioned_node_pool")),
             Map.entry("workload/WorkloadOrigins", Set.of("agent_command")),
             Map.entry("workload/WorkloadStore", Set.of("cluster_queue", "cluster_queue_forecast", "workload_forecast",
                     "local_queue_usage", "cluster_queue_workload_count", "local_queue_workload_count")),

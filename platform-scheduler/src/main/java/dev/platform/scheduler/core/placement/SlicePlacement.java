@@ -152,7 +152,7 @@ public final class SlicePlacement {
             return assignFrom(request, pools.values().stream()
                     .filter(p -> p.health() == NodePool.Health.Healthy).map(NodePool::key).toList());
         }
-        return assignFrom(request, freePools(Set.of()));
+        return assignFrom(request, freePools(request.workloadUid(), Set.of()));
     }
 
     /**
@@ -179,7 +179,7 @@ public final class SlicePlacement {
                                          VictimOrder order) {
         Set<PoolKey> kept = new HashSet<>(poolsOf(disrupted.workloadUid()));
         kept.removeAll(broken);
-        List<PoolKey> free = freePools(Set.of());
+        List<PoolKey> free = freePools(disrupted.workloadUid(), Set.of());
         Optional<Placement> withFree = assignFrom(disrupted, concat(healthyKept(kept), free));
         if (withFree.isPresent()) {
             return Optional.of(new Replacement(withFree.get(), List.of()));
@@ -193,7 +193,8 @@ public final class SlicePlacement {
         List<Holder> victims = new ArrayList<>();
         for (Holder candidate : candidates) {
             victims.add(candidate);
-            if (assignFrom(disrupted, concat(healthyKept(kept), freePoolsWithout(victims))).isPresent()) {
+            if (assignFrom(disrupted, concat(healthyKept(kept), freePoolsWithout(disrupted.workloadUid(), victims)))
+                    .isPresent()) {
                 return Optional.of(minimal(disrupted, kept, victims));
             }
         }
@@ -205,11 +206,13 @@ public final class SlicePlacement {
         List<Holder> needed = new ArrayList<>(victims);
         for (int i = needed.size() - 1; i >= 0; i--) {
             Holder h = needed.remove(i);
-            if (assignFrom(disrupted, concat(healthyKept(kept), freePoolsWithout(needed))).isEmpty()) {
+            if (assignFrom(disrupted, concat(healthyKept(kept), freePoolsWithout(disrupted.workloadUid(), needed)))
+                    .isEmpty()) {
                 needed.add(i, h);
             }
         }
-        Placement placement = assignFrom(disrupted, concat(healthyKept(kept), freePoolsWithout(needed))).orElseThrow();
+        Placement placement = assignFrom(disrupted, concat(healthyKept(kept),
+                freePoolsWithout(disrupted.workloadUid(), needed))).orElseThrow();
         return new Replacement(placement, List.copyOf(needed));
     }
 
@@ -218,22 +221,29 @@ public final class SlicePlacement {
                 .sorted().toList();
     }
 
-    private List<PoolKey> freePoolsWithout(List<Holder> evicted) {
+    private List<PoolKey> freePoolsWithout(String requester, List<Holder> evicted) {
         Set<String> uids = new HashSet<>();
         evicted.forEach(h -> uids.add(h.workloadUid()));
-        return freePools(uids);
+        return freePools(requester, uids);
     }
 
-    /** Healthy pools nobody holds, counting pools of {@code evicted} workloads as free. */
-    private List<PoolKey> freePools(Set<String> evicted) {
+    /**
+     * Healthy pools nobody holds that {@code requester} may use, counting pools of {@code evicted} workloads as free;
+     * the pools provisioned for the requester first, so that it runs on the capacity it asked for. A pool provisioned
+     * for another workload is never free for this one.
+     */
+    private List<PoolKey> freePools(String requester, Set<String> evicted) {
+        List<PoolKey> own = new ArrayList<>();
         List<PoolKey> free = new ArrayList<>();
         for (NodePool pool : pools.values()) {
             Holder holder = holders.get(pool.key());
-            if (pool.health() == NodePool.Health.Healthy && (holder == null || evicted.contains(holder.workloadUid()))) {
-                free.add(pool.key());
+            if (pool.health() == NodePool.Health.Healthy && pool.usableBy(requester)
+                    && (holder == null || evicted.contains(holder.workloadUid()))) {
+                (pool.reservedFor() != null ? own : free).add(pool.key());
             }
         }
-        return free;
+        own.addAll(free);
+        return own;
     }
 
     /**
