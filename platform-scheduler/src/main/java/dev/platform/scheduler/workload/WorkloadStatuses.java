@@ -41,6 +41,16 @@ public class WorkloadStatuses {
     }
 
     /**
+     * The statuses as far as a list's columns read them (Kueue's conditions, admission, pod sets): without the
+     * platform's positions, forecasts, priority boosts and admission checks, whose statements a page of a
+     * {@code kubectl get} would otherwise run for nothing.
+     */
+    public List<WorkloadStatus> forColumns(List<WorkloadRow> rows) {
+        return assemble(rows, store.conditions(rows.stream().map(WorkloadRow::uid).toList()), Map.of(), Map.of(),
+                Map.of());
+    }
+
+    /**
      * The statuses with Kueue's admissionChecks of those that have any; those holding quota while a check is not
      * Ready say they wait for their checks.
      */

@@ -71,4 +71,51 @@ class KubernetesListPagesTest extends PlatformApplicationTest {
         assertThat(names).hasSize(5).doesNotHaveDuplicates()
                 .allSatisfy(name -> assertThat(name).matches("jobset-a-[0-4]-[0-9a-f]{5}"));
     }
+
+    /**
+     * kubectl's Tables leave the objects out, so the platform reads only what the columns need; the cells are the
+     * same as those of a Table that carries its objects, read with every status field.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"/apis/kueue.x-k8s.io/v1beta2/workloads", "/apis/jobset.x-k8s.io/v1alpha2/jobsets"})
+    void aTableWithoutItsObjectsHasTheCellsOfOneWithThem(String resource) {
+        PlatformClient.Response submitted = api.postYaml("/api/v1/manifests", """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ResourceFlavor
+                metadata: {name: cells-rf}
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ClusterQueue
+                metadata: {name: cells}
+                spec:
+                  resourceGroups:
+                  - coveredResources: [cpu]
+                    flavors: [{name: cells-rf, resources: [{name: cpu, nominalQuota: "1"}]}]
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: LocalQueue
+                metadata: {name: cells, namespace: cells}
+                spec: {clusterQueue: cells}
+                """);
+        assertThat(submitted.status()).as(submitted.body()).isEqualTo(200);
+        for (int i = 0; i < 3; i++) {
+            // one admitted, two waiting behind it (each has a position and may have a forecast)
+            assertThat(api.postYaml("/api/v1/namespaces/cells/workloads", Manifests.onePodJobSet("c-" + i,
+                    Map.of("kueue.x-k8s.io/queue-name", "cells"), Map.of(), "1")).status()).isEqualTo(201);
+        }
+        String path = "/k8s" + resource.replace("/workloads", "/namespaces/cells/workloads")
+                .replace("/jobsets", "/namespaces/cells/jobsets");
+
+        JsonNode withObjects = api.get(path + "?includeObject=Object", TABLE).json();
+        JsonNode columnsOnly = api.get(path, TABLE).json();
+
+        assertThat(columnsOnly.path("rows")).hasSize(3);
+        List<String> cells = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        columnsOnly.path("rows").forEach(row -> cells.add(row.path("cells").toString()));
+        withObjects.path("rows").forEach(row -> expected.add(row.path("cells").toString()));
+        assertThat(cells).isEqualTo(expected);
+        assertThat(columnsOnly.path("rows").path(0).path("object").path("kind").asString())
+                .isEqualTo("PartialObjectMetadata");
+    }
 }

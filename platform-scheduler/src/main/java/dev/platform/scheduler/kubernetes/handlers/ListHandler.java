@@ -68,7 +68,9 @@ public final class ListHandler {
         ObjectStore.Key after = request.parameter("continue") == null ? null
                 : decodeContinue(request.parameter("continue"));
         ObjectStore.Page page = kind.store().list(new ObjectStore.ListQuery(request.namespaceFor(kind), selector,
-                limit, after, Selectors.equalities(request.parameter("fieldSelector"))), request.caller());
+                limit, after, Selectors.equalities(request.parameter("fieldSelector")),
+                Tables.wanted(request.accept()) && !"Object".equals(request.parameter("includeObject"))),
+                request.caller());
         return new ListResult(page, page.items().stream().map(o -> kind.inVersion(o, request.version())).toList());
     }
 

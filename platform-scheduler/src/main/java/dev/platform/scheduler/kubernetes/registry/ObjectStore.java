@@ -71,8 +71,11 @@ public interface ObjectStore {
     /**
      * What the list asks: a namespace (null: all), selectors, a page size (0: all) and where the page starts;
      * {@code fields} holds the field selector's equalities, for a store that can look them up rather than filter.
+     * {@code columnsOnly}: the list is answered as a Table without its objects ({@code kubectl get}), so only the
+     * metadata and what the kind's printer columns and selectors read are needed; a store may leave out the rest.
      */
-    record ListQuery(String namespace, Selector selector, int limit, Key after, Map<String, String> fields) {
+    record ListQuery(String namespace, Selector selector, int limit, Key after, Map<String, String> fields,
+                     boolean columnsOnly) {
     }
 
     /** A key of an object: namespace ("" for cluster-scoped) and name. */

@@ -42,7 +42,7 @@ public final class EventStore implements ObjectStore {
             return Optional.empty();
         }
         return list(new ListQuery(namespace, Selector.EVERYTHING, 0, null, Map.of("involvedObject.name",
-                name.substring(0, dot))), caller).items().stream().filter(e -> name.equals(Objects.name(e))).findFirst();
+                name.substring(0, dot)), false), caller).items().stream().filter(e -> name.equals(Objects.name(e))).findFirst();
     }
 
     @Override

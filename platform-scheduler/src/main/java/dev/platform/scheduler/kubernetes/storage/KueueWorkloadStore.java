@@ -93,7 +93,8 @@ public final class KueueWorkloadStore implements ObjectStore {
 
     @Override
     public Page list(ListQuery query, Caller caller) {
-        return WorkloadPages.page(store, null, query, caller, this::render);
+        return WorkloadPages.page(store, null, query, caller, query.columnsOnly()
+                ? rows -> render(rows, statuses.forColumns(rows)) : this::render);
     }
 
     /** A Workload submitted as such; the Workloads of jobs are made by the platform. */
@@ -131,10 +132,13 @@ public final class KueueWorkloadStore implements ObjectStore {
     }
 
     private List<Map<String, Object>> render(List<WorkloadRow> rows) {
+        return render(rows, rows.isEmpty() ? List.of() : statuses.of(rows));
+    }
+
+    private List<Map<String, Object>> render(List<WorkloadRow> rows, List<WorkloadStatus> all) {
         if (rows.isEmpty()) {
             return List.of();
         }
-        List<WorkloadStatus> all = statuses.of(rows);
         List<Map<String, Object>> objects = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             objects.add(workload(rows.get(i), all.get(i)));

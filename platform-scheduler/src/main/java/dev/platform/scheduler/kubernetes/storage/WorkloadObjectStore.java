@@ -70,7 +70,8 @@ public final class WorkloadObjectStore implements ObjectStore {
 
     @Override
     public Page list(ListQuery query, Caller caller) {
-        return WorkloadPages.page(store, List.of(kind), query, caller, this::render);
+        return WorkloadPages.page(store, List.of(kind), query, caller, query.columnsOnly()
+                ? rows -> render(rows, statuses.forColumns(rows)) : this::render);
     }
 
     @Override
@@ -139,11 +140,14 @@ public final class WorkloadObjectStore implements ObjectStore {
     }
 
     private List<Map<String, Object>> render(List<WorkloadRow> rows) {
+        return render(rows, rows.isEmpty() ? List.of() : statuses.of(rows));
+    }
+
+    private List<Map<String, Object>> render(List<WorkloadRow> rows, List<WorkloadStatus> all) {
         if (rows.isEmpty()) {
             return List.of();
         }
         Map<UUID, String> manifests = store.manifests(rows.stream().map(WorkloadRow::uid).toList());
-        List<WorkloadStatus> all = statuses.of(rows);
         List<Map<String, Object>> objects = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             WorkloadRow row = rows.get(i);
