@@ -26,16 +26,18 @@ class KubernetesApiConfiguration {
     }
 
     /**
-     * Closes the change log before the web server's graceful shutdown (a later phase stops first), so that open
-     * watches end at once instead of holding the shutdown until its timeout.
+     * Reads the change log while the application runs. It stops before the web server's graceful shutdown (a later
+     * phase stops first), so that open watches end at once instead of holding the shutdown until its timeout; and it
+     * starts again when the application does (a test context paused and resumed).
      */
     @Bean
-    SmartLifecycle kubernetesWatchesEnd(ChangeLog changes) {
+    SmartLifecycle kubernetesChangeLogLifecycle(ChangeLog changes) {
         return new SmartLifecycle() {
             private volatile boolean running;
 
             @Override
             public void start() {
+                changes.start();
                 running = true;
             }
 

@@ -19,23 +19,32 @@ public final class ChangeLog implements AutoCloseable {
     private final LongSupplier committedRevision;
     private final LongSupplier compactedRevision;
     private final Duration interval;
-    private final Thread poller;
     private final Object signal = new Object();
     private final WatchFeeds feeds = new WatchFeeds();
     private volatile long latest;
-    private volatile boolean running = true;
+    private volatile boolean running;
+    private volatile Thread poller;
 
     public ChangeLog(LongSupplier committedRevision, LongSupplier compactedRevision, Duration interval) {
         this.committedRevision = committedRevision;
         this.compactedRevision = compactedRevision;
         this.interval = interval;
-        this.poller = new Thread(this::poll, "kubernetes-api-change-log");
-        this.poller.setDaemon(true);
-        this.poller.start();
+    }
+
+    /** Starts reading the log; after a {@link #close} it reads again, for watches begun after it. */
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        running = true;
+        feeds.open();
+        poller = new Thread(this::poll, "kubernetes-api-change-log");
+        poller.setDaemon(true);
+        poller.start();
     }
 
     private void poll() {
-        while (running) {
+        while (running && Thread.currentThread() == poller) {
             try {
                 long now = committedRevision.getAsLong();
                 feeds.advance(now);
@@ -90,11 +99,14 @@ public final class ChangeLog implements AutoCloseable {
         }
     }
 
+    /** Stops reading the log and ends every watch. */
     @Override
-    public void close() {
+    public synchronized void close() {
         running = false;
         feeds.close();
-        poller.interrupt();
+        if (poller != null) {
+            poller.interrupt();
+        }
         synchronized (signal) {
             signal.notifyAll();
         }

@@ -55,6 +55,12 @@ public final class WatchFeeds {
         }
     }
 
+    /** Serves watches again after {@link #close}: the feeds start afresh when next watched. */
+    void open() {
+        feeds.clear();
+        closed = false;
+    }
+
     /** Ends every watch: this replica is shutting down. */
     void close() {
         closed = true;
