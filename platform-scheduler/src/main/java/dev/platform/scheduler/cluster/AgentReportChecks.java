@@ -4,6 +4,7 @@ import dev.platform.api.agent.AgentReport;
 import dev.platform.api.agent.NodePoolReport;
 import dev.platform.api.agent.NodeReport;
 import dev.platform.api.agent.WorkloadStatusReport;
+import dev.platform.api.manifest.decode.KubernetesNames;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -13,10 +14,10 @@ import java.util.Set;
 /**
  * What a report must be before any of it is applied (its lists hold no nulls: the records refuse
  * them). A report no agent could have sent (negative counts, a pool or node without a name or
- * state, a pool listed twice, a workload without a phase) is refused whole, so a lying or broken
- * agent changes nothing. Facts that are well formed but not this cluster's to report (another
- * cluster's workload, a pool it has not reported) are ignored item by item by
- * {@link AgentReportService}.
+ * state, a pool listed twice, a workload without a phase or named as no Kubernetes object can be)
+ * is refused whole, so a lying or broken agent changes nothing. Facts that are well formed but not
+ * this cluster's to report (another cluster's workload, a pool it has not reported) are ignored item
+ * by item by {@link AgentReportService}.
  */
 final class AgentReportChecks {
 
@@ -80,6 +81,15 @@ final class AgentReportChecks {
             problems.add(at + ": pod counts must not be negative (pending " + status.podsPending() + ", running "
                     + status.podsRunning() + ", succeeded " + status.podsSucceeded() + ", failed "
                     + status.podsFailed() + ")");
+        }
+        // names the platform stores and sends back in commands: a cluster holds no object of another name
+        if (status.namespace() != null) {
+            KubernetesNames.labelProblem(status.namespace())
+                    .ifPresent(problem -> problems.add(at + ".namespace: " + problem));
+        }
+        if (status.jobSetName() != null) {
+            KubernetesNames.subdomainProblem(status.jobSetName())
+                    .ifPresent(problem -> problems.add(at + ".jobSetName: " + problem));
         }
         if (status.nodes().stream().anyMatch(AgentReportChecks::blank)
                 || status.nodePools().stream().anyMatch(AgentReportChecks::blank)) {

@@ -63,6 +63,10 @@ class LyingAgentReportsTest extends PlatformApplicationTest {
                 delta("prod-1", "agent-1", 2, List.of(), List.of(), List.of(status(high, null, 4,
                         List.of("east-0", "east-1")))),
                 delta("prod-1", "agent-1", -7, List.of(), List.of(), List.of()),
+                // a stray JobSet under a name no Kubernetes object has: the platform would store and command it
+                delta("prod-1", "agent-1", 2, List.of(), List.of(), List.of(new WorkloadStatusReport(
+                        "00000000-0000-0000-0000-000000000001", "team-a", "+\u202e$.\ta&", WorkloadPhase.RUNNING, 0, 1,
+                        0, 0, List.of(), List.of()))),
                 // PostgreSQL stores no NUL character: refused by the database, rolled back whole
                 delta("prod-1", "agent-1", 2, List.of(new NodePoolReport("east-0", "tpu-v6e-slice", "4x4",
                         HealthState.HEALTHY, List.of(), List.of(new NodeReport("east-0-node-\u0000", HealthState.HEALTHY,
@@ -78,7 +82,8 @@ class LyingAgentReportsTest extends PlatformApplicationTest {
         assertThat(output.getOut()).contains("cluster prod-1: report 2 of agent agent-1 refused, nothing applied")
                 .contains("pod counts must not be negative").contains("chip counts must not be negative")
                 .contains("pool east-0 is listed twice").contains("phase is required")
-                .contains("sequence -7 is negative");
+                .contains("sequence -7 is negative").contains("jobSetName: '+")
+                .contains("is not a lowercase RFC 1123 subdomain");
     }
 
     @Test

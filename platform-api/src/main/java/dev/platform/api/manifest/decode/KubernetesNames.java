@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
  * {@code IsDNS1123Label}, {@code IsQualifiedName}, {@code IsValidLabelValue}); each check returns
  * what is wrong, in the API server's words, or empty.
  */
-final class KubernetesNames {
+public final class KubernetesNames {
 
     private static final String LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
     private static final Pattern DNS_LABEL = Pattern.compile(LABEL);
@@ -19,7 +19,7 @@ final class KubernetesNames {
     }
 
     /** Object names of most kinds, and references to them. */
-    static Optional<String> subdomainProblem(String name) {
+    public static Optional<String> subdomainProblem(String name) {
         if (name.length() > 253) {
             return Optional.of("'" + abbreviate(name) + "' is longer than 253 characters");
         }
@@ -31,7 +31,7 @@ final class KubernetesNames {
     }
 
     /** Namespaces. */
-    static Optional<String> labelProblem(String name) {
+    public static Optional<String> labelProblem(String name) {
         if (name.length() > 63) {
             return Optional.of("'" + abbreviate(name) + "' is longer than 63 characters");
         }
