@@ -112,7 +112,11 @@ class HotswapRestartTest extends PlatformApplicationTest {
                 w -> "Admitted".equals(w.get("state").asString()) && commands().get("START") > restart);
         assertThat(readmitted.get("conditions").valueStream()
                 .map(c -> c.get("type").asString() + "/" + c.get("reason").asString()))
-                .contains("Evicted/NodeFailures", "Requeued/NodeFailures");
+                .contains("Evicted/QuotaReserved", "Requeued/NodeFailures");
+        // admitted again, the eviction is over, as Kueue resets it, saying what it was
+        assertThat(readmitted.get("conditions").valueStream().filter(c -> c.get("type").asString().equals("Evicted"))
+                .findFirst().orElseThrow().get("message").asString()).startsWith("Previously: ")
+                .contains("PodDisruptionBudget");
         assertThat(jdbc.sql("SELECT message FROM workload_event WHERE workload_uid = ?::uuid AND reason = 'NodeFailures'"
                         + " AND type = 'Evicted'").param(uid).query(String.class).single())
                 .contains("PodDisruptionBudget");
