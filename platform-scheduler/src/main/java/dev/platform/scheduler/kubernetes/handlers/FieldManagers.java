@@ -58,7 +58,7 @@ final class FieldManagers {
                         && !java.util.Objects.equals(valueAt(live, field), valueAt(applied, field))) {
                     conflicts.add(new StatusError.Cause("FieldManagerConflict", "conflict with \"" + entry.manager()
                             + "\" using " + entry.apiVersion(),
-                            String.join(".", segments(field))));
+                            "." + String.join(".", segments(field))));
                 }
             }
         }
