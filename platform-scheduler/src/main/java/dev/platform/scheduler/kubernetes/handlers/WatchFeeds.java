@@ -28,8 +28,8 @@ public final class WatchFeeds {
 
     private static final Logger log = LoggerFactory.getLogger(WatchFeeds.class);
 
-    /** Changes kept per kind: at a thousand changes a second, what a watch may lag by before it reads the log. */
-    static final int KEPT = 20_000;
+    /** Changes kept per kind (tens of megabytes of objects): at a thousand changes a second, five seconds of lag. */
+    static final int KEPT = 5_000;
     private static final int BATCH = 500;
     private static final Caller READER = new Caller("system:kubernetes-api-watch-cache", ClusterRole.Admin, List.of());
 
