@@ -309,7 +309,8 @@ public class WorkloadTransitions {
     /**
      * Kueue's SetQuotaReservation: a workload reserving quota again after an eviction or a preemption has its Evicted
      * and Preempted conditions turned False (reason QuotaReserved, the old message kept after "Previously: "), so
-     * that a requeued workload admitted again no longer reads as evicted.
+     * that a requeued workload admitted again no longer reads as evicted; and a Requeued condition left False by a
+     * backoff turns True as Kueue's does when the backoff ends (BackoffFinished), which it has when quota is reserved.
      */
     private Map<UUID, List<NewEvent>> evictionResets(Collection<UUID> uids, Instant now) {
         Map<UUID, List<NewEvent>> resets = new HashMap<>();
@@ -320,13 +321,16 @@ public class WorkloadTransitions {
                         SELECT workload_uid, type, message FROM (
                             SELECT DISTINCT ON (workload_uid, type) workload_uid, type, status, message
                             FROM workload_event
-                            WHERE workload_uid = ANY(:uids) AND type IN ('Evicted', 'Preempted')
+                            WHERE workload_uid = ANY(:uids) AND type IN ('Evicted', 'Preempted', 'Requeued')
                             ORDER BY workload_uid, type, at DESC, id DESC) latest
-                        WHERE status = 'True'
+                        WHERE (type = 'Requeued') = (status = 'False')
                         ORDER BY workload_uid, type""")
                 .param("uids", uids.toArray(UUID[]::new))
-                .query((rs, i) -> new NewEvent(rs.getObject(1, UUID.class), now, rs.getString(2), "False",
-                        "QuotaReserved", "Previously: " + Objects.toString(rs.getString(3), "")))
+                .query((rs, i) -> "Requeued".equals(rs.getString(2))
+                        ? new NewEvent(rs.getObject(1, UUID.class), now, "Requeued", "True", "BackoffFinished",
+                                "The workload backoff was finished")
+                        : new NewEvent(rs.getObject(1, UUID.class), now, rs.getString(2), "False",
+                                "QuotaReserved", "Previously: " + Objects.toString(rs.getString(3), "")))
                 .list().forEach(e -> resets.computeIfAbsent(e.uid(), k -> new ArrayList<>()).add(e));
         return resets;
     }

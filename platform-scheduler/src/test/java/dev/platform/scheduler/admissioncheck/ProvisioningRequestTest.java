@@ -159,6 +159,9 @@ class ProvisioningRequestTest extends SimulatedClusterTest {
         assertThat(again.get("conditions").valueStream().filter(c -> "Evicted".equals(c.get("type").asString()))
                 .map(c -> c.get("status").asString() + "/" + c.get("reason").asString()))
                 .as("Kueue's reset when quota is reserved again").containsExactly("False/QuotaReserved");
+        assertThat(again.get("conditions").valueStream().filter(c -> "Requeued".equals(c.get("type").asString()))
+                .map(c -> c.get("status").asString() + "/" + c.get("reason").asString()))
+                .as("its backoff over").containsExactly("True/BackoffFinished");
         assertThat(nodePools(again)).containsExactlyInAnyOrderElementsOf(
                 cluster.provisionedPools().get("default/flex-train-dws-2"));
         assertThat(cluster.provisioningRequests()).extracting(ClusterProvisioningRequest::name)

@@ -101,7 +101,10 @@ class SeedHotswapIT {
                     c -> c.equals(List.of("START/Succeeded", "STOP/Succeeded", "START/Succeeded")));
             assertThat(commands(jdbc, "high-jax-trillium")).containsExactly("START/Succeeded", "RESTART/Succeeded");
             assertThat(conditions(workload(api, "high-jax-trillium"))).contains("Hotswap/NodeFailure");
-            assertThat(conditions(back)).contains("Evicted/Preempted", "Preempted/Hotswap", "Admitted/Admitted");
+            // admitted again: Evicted and Preempted turned False (Kueue's reset when quota is reserved), saying why
+            assertThat(conditions(back)).contains("Evicted/QuotaReserved", "Preempted/QuotaReserved", "Admitted/Admitted");
+            assertThat(back.get("conditions").valueStream().filter(c -> "Preempted".equals(c.get("type").asString()))
+                    .map(c -> c.get("message").asString())).singleElement().asString().startsWith("Previously: ");
         }
     }
 
