@@ -25,25 +25,7 @@ class KubernetesListPagesTest extends PlatformApplicationTest {
     @ParameterizedTest(name = "Accept: {0}")
     @ValueSource(strings = {"application/json", TABLE})
     void theWorkloadsOfJobSetsArePagedThroughEachOnce(String accept) {
-        PlatformClient.Response configured = api.postYaml("/api/v1/manifests", """
-                apiVersion: kueue.x-k8s.io/v1beta1
-                kind: ResourceFlavor
-                metadata: {name: pages-rf}
-                ---
-                apiVersion: kueue.x-k8s.io/v1beta1
-                kind: ClusterQueue
-                metadata: {name: pages}
-                spec:
-                  stopPolicy: Hold
-                  resourceGroups:
-                  - coveredResources: [cpu]
-                    flavors: [{name: pages-rf, resources: [{name: cpu, nominalQuota: "1"}]}]
-                ---
-                apiVersion: kueue.x-k8s.io/v1beta1
-                kind: LocalQueue
-                metadata: {name: pages, namespace: pages}
-                spec: {clusterQueue: pages}
-                """);
+        PlatformClient.Response configured = api.postYaml("/api/v1/manifests", queue("pages", "Hold"));
         assertThat(configured.status()).as(configured.body()).isEqualTo(200);
         for (int i = 0; i < 5; i++) {
             PlatformClient.Response submitted = api.postYaml("/api/v1/namespaces/pages/workloads",
@@ -79,24 +61,7 @@ class KubernetesListPagesTest extends PlatformApplicationTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"/apis/kueue.x-k8s.io/v1beta2/workloads", "/apis/jobset.x-k8s.io/v1alpha2/jobsets"})
     void aTableWithoutItsObjectsHasTheCellsOfOneWithThem(String resource) {
-        PlatformClient.Response submitted = api.postYaml("/api/v1/manifests", """
-                apiVersion: kueue.x-k8s.io/v1beta1
-                kind: ResourceFlavor
-                metadata: {name: cells-rf}
-                ---
-                apiVersion: kueue.x-k8s.io/v1beta1
-                kind: ClusterQueue
-                metadata: {name: cells}
-                spec:
-                  resourceGroups:
-                  - coveredResources: [cpu]
-                    flavors: [{name: cells-rf, resources: [{name: cpu, nominalQuota: "1"}]}]
-                ---
-                apiVersion: kueue.x-k8s.io/v1beta1
-                kind: LocalQueue
-                metadata: {name: cells, namespace: cells}
-                spec: {clusterQueue: cells}
-                """);
+        PlatformClient.Response submitted = api.postYaml("/api/v1/manifests", queue("cells", "None"));
         assertThat(submitted.status()).as(submitted.body()).isEqualTo(200);
         for (int i = 0; i < 3; i++) {
             // one admitted, two waiting behind it (each has a position and may have a forecast)
@@ -117,5 +82,28 @@ class KubernetesListPagesTest extends PlatformApplicationTest {
         assertThat(cells).isEqualTo(expected);
         assertThat(columnsOnly.path("rows").path(0).path("object").path("kind").asString())
                 .isEqualTo("PartialObjectMetadata");
+    }
+
+    /** A ClusterQueue of one cpu and its LocalQueue, both named {@code name}, the LocalQueue in namespace {@code name}. */
+    private static String queue(String name, String stopPolicy) {
+        return """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ResourceFlavor
+                metadata: {name: %1$s-rf}
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ClusterQueue
+                metadata: {name: %1$s}
+                spec:
+                  stopPolicy: %2$s
+                  resourceGroups:
+                  - coveredResources: [cpu]
+                    flavors: [{name: %1$s-rf, resources: [{name: cpu, nominalQuota: "1"}]}]
+                ---
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: LocalQueue
+                metadata: {name: %1$s, namespace: %1$s}
+                spec: {clusterQueue: %1$s}
+                """.formatted(name, stopPolicy);
     }
 }
