@@ -382,9 +382,9 @@ class AuthorizationMatrixTest extends PlatformApplicationTest {
             new Row("GET", "/console/events", "text/event-stream", "the live-update stream",
                     f -> Request.of("/console/events"), api("GET", "", "").expected()).users(200),
             page("GET", "/tokens", "the caller's own API tokens", f -> Request.of("/tokens")).users(200),
-            page("POST", "/tokens", "the form: a token for the caller", f -> new Request("/tokens",
-                    "application/x-www-form-urlencoded", "description=matrix&lifetimeDays=1"))
-                    .users(200).expect(403, Who.ANONYMOUS),
+            page("POST", "/tokens", "the form: a token for the caller, then the page that shows it once",
+                    f -> new Request("/tokens", "application/x-www-form-urlencoded", "description=matrix&lifetimeDays=1"))
+                    .users(302).expect(403, Who.ANONYMOUS),
             page("POST", "/tokens/kubeconfig", "the form: a kubeconfig file with a new token of the caller's",
                     f -> new Request("/tokens/kubeconfig", "application/x-www-form-urlencoded", "lifetimeDays=1"))
                     .users(200).expect(403, Who.ANONYMOUS),
