@@ -36,10 +36,13 @@ public final class WatchFeeds {
     private final Map<String, Feed> feeds = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    /** The kind's feed, started at {@code latest} (the change log's committed revision) when nobody watched it. */
-    Feed join(ResourceKind kind, long latest) {
+    /**
+     * The kind's feed; started at {@code from} when nobody watched it: the watch's own revision, or the log's committed
+     * one if that is earlier, so that watches begun together from one revision (informers after their list) share it.
+     */
+    Feed join(ResourceKind kind, long from) {
         Feed feed = feeds.computeIfAbsent(kind.group() + "/" + kind.plural(), key -> new Feed(kind));
-        feed.join(latest);
+        feed.join(from);
         return feed;
     }
 
@@ -141,11 +144,12 @@ public final class WatchFeeds {
             List<Entry> read = new ArrayList<>();
             long readUpTo = from;
             ObjectStore.Changes changes;
+            // at most what is kept per poll: a feed far behind catches up over several polls, its memory bounded
             do {
                 changes = kind.store().changesAfter(readUpTo, BATCH, READER);
                 changes.changes().forEach(change -> read.add(new Entry(change)));
                 readUpTo = Math.max(readUpTo, changes.readUpTo());
-            } while (changes.more() && !closed);
+            } while (changes.more() && !closed && read.size() < KEPT);
             // every change up to the committed revision was committed before the reads began, so none remains
             readUpTo = changes.more() ? readUpTo : Math.max(readUpTo, committed);
             synchronized (this) {

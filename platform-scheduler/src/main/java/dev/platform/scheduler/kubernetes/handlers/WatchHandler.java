@@ -83,7 +83,7 @@ public final class WatchHandler {
         }
         out.flush();
         WatchFeeds.Feed feed = kind.store().visibleByNamespace()
-                ? changes.feeds().join(kind, changes.latest()) : null;
+                ? changes.feeds().join(kind, Math.min(changes.latest(), revision)) : null;
         long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         long nextBookmark = System.nanoTime() + BOOKMARK_EVERY.toNanos();
         try {

@@ -84,9 +84,30 @@ class WatchFeedsTest {
             log.change(revision, "team-a", "w" + revision);
         }
         feeds.advance(100 + WatchFeeds.KEPT + 10);
+        feeds.advance(100 + WatchFeeds.KEPT + 10);
 
         assertThat(feed.after(105, 500)).as("its changes were dropped for newer ones").isNull();
         assertThat(feed.after(110, 1).entries()).extracting(e -> e.change.revision()).containsExactly(111L);
+    }
+
+    @Test
+    void aFeedFarBehindCatchesUpOverSeveralPollsHoldingNoMoreThanItKeeps() {
+        WatchFeeds.Feed feed = feeds.join(kind, 0);
+        int behind = 2 * WatchFeeds.KEPT + 100;
+        for (int revision = 1; revision <= behind; revision++) {
+            log.change(revision, "team-a", "w" + revision);
+        }
+
+        feeds.advance(behind);
+        WatchFeeds.Slice first = feed.after(0, WatchFeeds.KEPT * 3);
+        assertThat(first.entries()).hasSize(WatchFeeds.KEPT);
+        assertThat(first.readUpTo()).as("read up to what it holds, not the committed revision").isEqualTo(WatchFeeds.KEPT);
+
+        feeds.advance(behind);
+        feeds.advance(behind);
+        WatchFeeds.Slice caughtUp = feed.after(behind - 1, 10);
+        assertThat(caughtUp.entries()).extracting(e -> e.change.revision()).containsExactly((long) behind);
+        assertThat(caughtUp.readUpTo()).isEqualTo(behind);
     }
 
     @Test
