@@ -36,9 +36,12 @@ import java.util.Map;
 public class WorkloadUpdates {
 
     static final String PRIORITY_CLASS_LABEL = "kueue.x-k8s.io/priority-class";
-    /** The annotations a submitted workload may change: its priority boost and its last checkpoint. */
-    private static final List<String> MUTABLE_ANNOTATIONS =
-            List.of(PreemptionAnnotations.PRIORITY_BOOST, PreemptionAnnotations.LAST_CHECKPOINT);
+    /**
+     * The annotations a submitted workload may change: its priority boost, its last checkpoint, and kubectl's record
+     * of what it applied (which {@code kubectl apply} adds to an object created otherwise, before it manages it).
+     */
+    private static final List<String> MUTABLE_ANNOTATIONS = List.of(PreemptionAnnotations.PRIORITY_BOOST,
+            PreemptionAnnotations.LAST_CHECKPOINT, "kubectl.kubernetes.io/last-applied-configuration");
     private static final TypeReference<Map<String, Object>> TREE = new TypeReference<>() {
     };
 

@@ -118,6 +118,19 @@ class KubectlWorkflowTest extends PlatformApplicationTest {
 
     @ParameterizedTest(name = "kubectl {0}")
     @ValueSource(strings = {"1.27", "1.33"})
+    void theSeedSubmittedThroughRestIsTakenOverByKubectlApply(String version) throws Exception {
+        Kubectl kubectl = kubectl(version, TestIdentity.ADMIN_TOKEN);
+        assertThat(api.postYaml("/api/v1/manifests", SeedManifests.read(SEED)).status()).isEqualTo(200);
+
+        // objects kubectl did not create lack its last-applied annotation: apply adds it, as to any object
+        assertThat(kubectl.ok("apply", "-f", seed().toString())).contains(
+                "jobset.jobset.x-k8s.io/high-jax-trillium configured", "jobset.jobset.x-k8s.io/low-jax-trillium configured");
+        assertThat(kubectl.ok("apply", "-f", seed().toString())).contains(
+                "jobset.jobset.x-k8s.io/high-jax-trillium unchanged", "jobset.jobset.x-k8s.io/low-jax-trillium unchanged");
+    }
+
+    @ParameterizedTest(name = "kubectl {0}")
+    @ValueSource(strings = {"1.27", "1.33"})
     void aWatchStreamsChangesAndADeletedNameIsAppliedAgainAsANewWorkload(String version) throws Exception {
         Kubectl kubectl = kubectl(version, TestIdentity.ADMIN_TOKEN);
         kubectl.ok("apply", "-f", seed().toString());
