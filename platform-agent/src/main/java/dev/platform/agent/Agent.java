@@ -83,8 +83,8 @@ public class Agent implements AutoCloseable {
         cluster.watch(new ClusterEventsTee(reports, List.of(unadmitted, decisionEvents)));
         decisionEvents.start();
         leadership.start(() -> {
-            unadmitted.lead();
             decisionEvents.lead();
+            unadmitted.lead();
             reports.sendFullReport();
             commands.start();
             provisioning.start();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import dev.platform.agent.testing.FakeScheduler;
+import dev.platform.agent.testing.HandedLeadership;
 import dev.platform.agent.testing.MockClusterAgent;
 import dev.platform.agent.testing.MockKubernetes;
 import dev.platform.api.agent.AgentDecision;
@@ -27,7 +28,7 @@ import tools.jackson.databind.node.ObjectNode;
  * The platform's decisions as core v1 Events on the JobSets in the cluster (fabric8's mock API server), read from the
  * scheduler's decision feed: the right reason, type and message on the right JobSet, a repeated decision aggregated
  * into its Event (count and last time), nothing on a JobSet of the same name that is not the decision's, nothing
- * decided before the agent began to lead.
+ * decided before the agent began to lead, and everything decided from the moment it leads.
  */
 class DecisionEventsTest {
 
@@ -120,6 +121,22 @@ class DecisionEventsTest {
         assertThat(pending.getInvolvedObject().getKind()).isEqualTo("Job");
         assertThat(pending.getInvolvedObject().getApiVersion()).isEqualTo("batch/v1");
         assertThat(pending.getInvolvedObject().getUid()).isEqualTo(job);
+        assertThat(pending.getMessage()).isEqualTo("waits for quota");
+    }
+
+    @Test
+    void aDecisionMadeTheMomentTheAgentBeginsToLeadIsWritten() {
+        String train = createSuspended("train").getMetadata().getUid();
+        HandedLeadership leadership = new HandedLeadership();
+        cluster.start(registry, leadership);
+
+        // what the leader submits is decided at once; the feed's own turn may be two seconds away
+        leadership.lead();
+        scheduler.decide(decision(1, "train", train, "Normal", "Pending", "waits for quota",
+                Instant.parse("2026-01-01T10:00:00Z")));
+
+        Event pending = await().atMost(PATIENCE).until(this::events, e -> !e.isEmpty()).get(0);
+        assertThat(pending.getInvolvedObject().getUid()).isEqualTo(train);
         assertThat(pending.getMessage()).isEqualTo("waits for quota");
     }
 

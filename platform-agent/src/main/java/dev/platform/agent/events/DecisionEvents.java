@@ -70,11 +70,23 @@ public class DecisionEvents implements JobListener, AutoCloseable {
         thread.start();
     }
 
-    /** This replica leads from now on: it writes what the platform decides from now on. */
+    /**
+     * This replica leads from now on: it writes what the platform decides from now on. Where the feed stands is asked
+     * here, before the leader reports or submits anything, so the first decisions about what it submits are not
+     * taken for earlier ones; a scheduler that cannot answer now is asked on the feed's next turn.
+     */
     public void lead() {
-        cursor = null;
         synchronized (this) {
             awaiting.clear();
+        }
+        cursor = null;
+        try {
+            Long standing = scheduler.decisions(null).map(AgentDecisions::last).orElse(null);
+            synchronized (this) {
+                cursor = standing;
+            }
+        } catch (SchedulerUnavailableException | RuntimeException e) {
+            log.debug("where the decision feed stands not read on leading: {}", e.getMessage());
         }
     }
 
@@ -129,7 +141,12 @@ public class DecisionEvents implements JobListener, AutoCloseable {
         for (Awaiting next : due) {
             write(next);
         }
-        cursor = answer.get().last();
+        synchronized (this) {
+            if (after != null || cursor == null) {
+                // (not where lead() found the feed, if it did while this question was on its way)
+                cursor = answer.get().last();
+            }
+        }
         return answer.get().more() ? Duration.ZERO : INTERVAL;
     }
 

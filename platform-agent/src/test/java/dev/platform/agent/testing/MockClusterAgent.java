@@ -2,6 +2,7 @@ package dev.platform.agent.testing;
 
 import dev.platform.agent.Agent;
 import dev.platform.agent.cluster.KubernetesCluster;
+import dev.platform.agent.leadership.Leadership;
 import dev.platform.agent.leadership.SoleReplica;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -24,8 +25,13 @@ public final class MockClusterAgent implements AutoCloseable {
 
     /** Starts the agent, its metrics in {@code registry}. */
     public Agent start(MeterRegistry registry) {
+        return start(registry, new SoleReplica());
+    }
+
+    /** Starts the agent under {@code leadership}, its metrics in {@code registry}. */
+    public Agent start(MeterRegistry registry, Leadership leadership) {
         agent = new Agent(scheduler.settings("agent-1"),
-                new KubernetesCluster(kube.apiClient(), kube.apiClient(), Agent.json()), new SoleReplica(),
+                new KubernetesCluster(kube.apiClient(), kube.apiClient(), Agent.json()), leadership,
                 Clock.systemUTC(), registry);
         agent.start();
         return agent;
