@@ -32,15 +32,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>
  * The bound: over three simulated days, every LocalQueue's admitted usage (cpu-time of the workloads it got
  * admitted) is within the ClusterQueue's quota in workloads plus one of the equal share, when the usage half-life is
- * at least {@value #HALF_LIFE_MULTIPLE_MIN} runtimes. The quota: a LocalQueue that has been idle may take every free
+ * at least {@value #HALF_LIFE_MULTIPLE_MIN} runtimes and usage is sampled at least every
+ * {@value #FINE_SAMPLING_PERCENT_MAX}% of a runtime. The quota: a LocalQueue that has been idle may take every free
  * slot in one cycle, since the entry penalty of one sampling interval stays small; plus one, as a workload is the
- * unit of admission. Shorter half-lives forget fast enough that lockstep workloads can settle into a cycle where one
- * LocalQueue is always admitted in bursts while its usage is old: with a half-life of four runtimes, shares drifted
- * by up to 30% in three days.
+ * unit of admission. Sampled more rarely, the bound is twice that: between two samples a LocalQueue is charged only
+ * the entry penalties of what it got admitted, and lockstep workloads whose slots free just after a sample can give
+ * one LocalQueue another quota's worth before the sample sees it (found at 17% to 23% of a runtime: up to 7.6
+ * workloads at a quota of 4). That lead is a fluctuation, not a drift: in those runs it stayed between 2 and 7
+ * workloads over 9 and 27 simulated days. Shorter half-lives forget fast enough that lockstep workloads can settle
+ * into a cycle where one LocalQueue is always admitted in bursts while its usage is old: with a half-life of four
+ * runtimes, shares drifted by up to 30% in three days.
  */
 class AdmissionFairSharingProperties {
 
     static final int HALF_LIFE_MULTIPLE_MIN = 30;
+    static final int FINE_SAMPLING_PERCENT_MAX = 15;
     private static final Duration RUN = Duration.ofDays(3);
     private static final Duration STEP = Duration.ofMinutes(1);
 
@@ -164,7 +170,29 @@ class AdmissionFairSharingProperties {
                 .isGreaterThanOrEqualTo(slots * (RUN.toMinutes() / runtime.toMinutes() - 1));
         assertThat(deviation).as("admitted usage per LocalQueue %s, %s min per workload",
                 Arrays.toString(run.admittedCpuMinutes), runtime.toMinutes())
-                .isLessThanOrEqualTo(slots + 1);
+                .isLessThanOrEqualTo(bound(slots, samplingPercent));
+    }
+
+    /** A quota's worth of workloads plus one, twice that when usage is sampled rarely (see the class's comment). */
+    private static int bound(int slots, int samplingPercent) {
+        return samplingPercent <= FINE_SAMPLING_PERCENT_MAX ? slots + 1 : 2 * (slots + 1);
+    }
+
+    /** The widest lead found with rare samples: five LocalQueues, a quota of 4, 34-minute runs sampled every 7. */
+    @Example
+    void rareSamplesLeaveALeadWithinTwiceTheBound() {
+        long seed = 96_787;
+        Duration runtime = runtime(seed);
+        int slots = 4;
+        int samplingPercent = 22;
+        AdmissionFairSharing settings = new AdmissionFairSharing(runtime.multipliedBy(31),
+                Duration.ofMinutes(runtime.toMinutes() * samplingPercent / 100), Map.of());
+        Run run = new Run(seed, 5, slots, settings);
+
+        run.simulate(slots);
+
+        assertThat(run.largestDeviationInWorkloads()).as("more than a quota plus one: the rare samples' lead")
+                .isGreaterThan(slots + 1).isLessThanOrEqualTo(bound(slots, samplingPercent));
     }
 
     /** The same world without admission fair sharing: the earliest block takes everything, so the bound means something. */
