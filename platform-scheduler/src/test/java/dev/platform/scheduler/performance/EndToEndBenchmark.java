@@ -25,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * keeps the docs as they are; {@code -Dplatform.performance.jfr=true} records a JFR profile of each scheduler
  * into target/performance-work/<phase>/; {@code -Dplatform.performance.statements=true} writes PostgreSQL's
  * statement statistics of the admission and start-up phases there ({@link StatementStatistics});
+ * {@code -Dplatform.performance.watchers=100} sets the full-size watch's watchers;
  * {@code -Dplatform.performance.size=small} runs every phase at a tenth
  * of its size or less, to try the benchmarks out; {@code -Dplatform.performance.reduced=baseline,large-scale,rest}
  * runs the named phases so (baseline: every ClusterQueue, a tenth of the workloads; large-scale: a tenth of the
@@ -38,6 +39,8 @@ class EndToEndBenchmark {
     static final String COMMAND = "./mvnw -B -ntp -pl platform-scheduler -am clean verify -Pperformance";
     private static final Path WORK = Path.of("target", "performance-work");
     private static final int CLIENTS = Integer.getInteger("platform.performance.clients", 16);
+    /** The full-size watch's watchers: fewer leave the benchmark's own clients less of the two cores. */
+    private static final int WATCHERS = Integer.getInteger("platform.performance.watchers", 100);
     private static final boolean SMALL = "small".equals(System.getProperty("platform.performance.size"));
     private static final Set<String> REDUCED = Set.of(System.getProperty("platform.performance.reduced", "").split(","));
 
@@ -111,7 +114,7 @@ class EndToEndBenchmark {
         record("kubernetesList", host, KubernetesApiRun.list(host, 500, reduced ? 2 : 1));
         record("kubernetesWatch", host, reduced
                 ? KubernetesApiRun.watch(host, 10, 100, 20, Duration.ofSeconds(20), 1_000)
-                : KubernetesApiRun.watch(host, 100, 1_000, 100, Duration.ofSeconds(60), 10_000));
+                : KubernetesApiRun.watch(host, WATCHERS, 1_000, 100, Duration.ofSeconds(60), 10_000));
         record("kubernetesApply", host, KubernetesApiRun.apply(host, reduced ? 100 : 1_000, workDir));
     }
 
