@@ -1,13 +1,14 @@
 package dev.platform.agent.testing;
 
 import dev.platform.agent.leadership.Leadership;
+import dev.platform.agent.leadership.SoleReplica;
 
-/** Leadership a test hands over: the replica takes part at once but leads only from {@link #lead()}. */
+/** Leadership a test hands over: the replica takes part at once but leads, as a sole replica, only from {@link #lead()}. */
 public final class HandedLeadership implements Leadership {
 
-    private volatile boolean leader;
-    private Runnable onStartedLeading = () -> { };
-    private Runnable onStoppedLeading = () -> { };
+    private final SoleReplica replica = new SoleReplica();
+    private Runnable onStartedLeading;
+    private Runnable onStoppedLeading;
 
     @Override
     public synchronized void start(Runnable onStartedLeading, Runnable onStoppedLeading) {
@@ -17,20 +18,16 @@ public final class HandedLeadership implements Leadership {
 
     /** This replica wins the election now; returns once its start-of-leading callback has run. */
     public synchronized void lead() {
-        leader = true;
-        onStartedLeading.run();
+        replica.start(onStartedLeading, onStoppedLeading);
     }
 
     @Override
     public boolean isLeader() {
-        return leader;
+        return replica.isLeader();
     }
 
     @Override
-    public synchronized void close() {
-        if (leader) {
-            leader = false;
-            onStoppedLeading.run();
-        }
+    public void close() {
+        replica.close();
     }
 }

@@ -112,13 +112,11 @@ class ArrivalCalibrationTest {
 
     @Test
     void theRangeWithArrivalsCoversTheAdmissionsOfAKnownPoissonProcess() {
-        List<Check> checks = new ArrayList<>();
-        List<Check> widened = new ArrayList<>();
-        for (long seed = 1; seed <= SEEDS; seed++) {
-            List<Check> replayed = replay(seed, "team");
-            checks.addAll(replayed);
-            widened.addAll(widenedByTheRecord(replayed));
-        }
+        // the replays are independent: one per core, in seed order
+        List<List<Check>> replays = LongStream.rangeClosed(1, SEEDS).parallel().mapToObj(seed -> replay(seed, "team"))
+                .toList();
+        List<Check> checks = replays.stream().flatMap(List::stream).toList();
+        List<Check> widened = replays.stream().flatMap(r -> widenedByTheRecord(r).stream()).toList();
         List<Check> widenedLongWaits = widened.stream().filter(Check::longWait).toList();
         double widenedCoverage = widenedLongWaits.stream().filter(c -> c.forecast().p90() != null && c.covered())
                 .count() / (double) widenedLongWaits.size();
