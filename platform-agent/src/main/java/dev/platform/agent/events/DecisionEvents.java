@@ -143,7 +143,7 @@ public class DecisionEvents implements JobListener, AutoCloseable {
         }
         synchronized (this) {
             if (after != null || cursor == null) {
-                // (not where lead() found the feed, if it did while this question was on its way)
+                // a first question that lead() overtook leaves the place lead() found
                 cursor = answer.get().last();
             }
         }
