@@ -14,7 +14,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Tomcat's host-level error page, which answers requests refused before they reach the
  * application (an encoded {@code /} or {@code \} in the path, a malformed escape, a malformed request
  * line): problem JSON for {@code /api/} paths, Tomcat's HTML page for the others, in both without the
- * exception, its stack trace or the server's name and version. Installed by {@link ContainerErrorPages}.
+ * exception, its stack trace or the server's name and version. A request whose line could not be read at all
+ * (longer than the largest request header Tomcat accepts) has no path to tell; it is answered in problem JSON
+ * too, since programs, not browsers, send such requests, and the message says what was too large.
+ * Installed by {@link ContainerErrorPages}.
  */
 public class ApiErrorReportValve extends ErrorReportValve {
 
@@ -26,7 +29,9 @@ public class ApiErrorReportValve extends ErrorReportValve {
     @Override
     protected void report(Request request, Response response, Throwable throwable) {
         int status = response.getStatus();
-        if (status < 400 || response.getContentWritten() > 0 || !ContainerProblems.isApi(request.getRequestURI())) {
+        String uri = request.getRequestURI();
+        boolean unreadRequestLine = uri == null;
+        if (status < 400 || response.getContentWritten() > 0 || !(unreadRequestLine || ContainerProblems.isApi(uri))) {
             super.report(request, response, throwable);
             return;
         }
@@ -43,7 +48,9 @@ public class ApiErrorReportValve extends ErrorReportValve {
             response.setCharacterEncoding(StandardCharsets.UTF_8.name());
             Writer writer = response.getReporter();
             if (writer != null) {
-                writer.write(ContainerProblems.json(status, response.getMessage(), request.getRequestURI()));
+                String message = response.getMessage() == null && throwable != null ? throwable.getMessage()
+                        : response.getMessage();
+                writer.write(ContainerProblems.json(status, message, uri));
                 response.finishResponse();
             }
         } catch (IOException | IllegalStateException e) {

@@ -2,6 +2,7 @@ package dev.platform.scheduler.web;
 
 import dev.platform.scheduler.testsupport.PlatformApplicationTest;
 import dev.platform.scheduler.testsupport.PlatformClient.Response;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
@@ -51,6 +52,16 @@ class ContainerErrorsApiTest extends PlatformApplicationTest {
     @ValueSource(strings = {"/team%2Fa", "/no-such-page"})
     void theConsoleKeepsItsHtmlErrors(String path) {
         assertThat(api.get(path, "text/html").contentType()).startsWith("text/html");
+    }
+
+    /** A line Tomcat cannot read to its end has no path to tell; its clients are programs, answered in JSON. */
+    @Test
+    void aRequestLineLongerThanTomcatReadsIsAProblemThatSaysSo() {
+        Response response = api.get("/api/v1/namespaces/team-a/workloads?state=" + "x".repeat(10_000));
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.contentType()).as(response.body()).startsWith("application/problem+json");
+        assertThat(response.json().get("detail").asString()).contains("too large");
     }
 
     /** Tomcat refuses these before it knows a path: its page must not show the exception or its own version. */
