@@ -35,6 +35,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -59,6 +60,11 @@ class ServedKinds {
 
     private static final List<String> KUEUE_VERSIONS = List.of("v1beta2", "v1beta1");
     private static final List<String> KUEUE_CATEGORY = List.of("kueue");
+    /**
+     * How long a watch of Events waits for a timeline entry whose id is missing below committed ones: longer than a
+     * writer of a cycle's entries holds its transaction open.
+     */
+    private static final Duration EVENT_GAP_PATIENCE = Duration.ofSeconds(5);
 
     @Bean
     KindRegistry kindRegistry(ConfigViews views, AppliedObjects applied, ManifestParser parser,
@@ -158,7 +164,7 @@ class ServedKinds {
                 views, config, Access.configuration()));
 
         kinds.add(new ResourceKind("", List.of("v1"), "Event", "events", "event", true, List.of("ev"), List.of(),
-                Verb.READ_ONLY.stream().filter(v -> v != Verb.watch).collect(java.util.stream.Collectors.toSet()),
+                Verb.READ_ONLY,
                 List.of(column("Last Seen", "date", ".lastTimestamp", "When the event last happened"),
                         column("Type", "string", ".type", "Normal or Warning"),
                         column("Reason", "string", ".reason", "Why the action was taken"),
@@ -167,7 +173,7 @@ class ServedKinds {
                                         + "/" + Objects.map(event, "involvedObject").get("name")),
                         column("Message", "string", ".message", "What happened")),
                 Schemas.inEveryVersion(CoreSchemas.event()),
-                new EventStore(workloads), Access.readOnlyNamespaced(), ServedKinds::sameShape, List.of()));
+                new EventStore(workloads, clock, EVENT_GAP_PATIENCE), Access.readOnlyNamespaced(), ServedKinds::sameShape, List.of()));
         for (boolean local : List.of(false, true)) {
             kinds.add(new ResourceKind("visibility.kueue.x-k8s.io", KUEUE_VERSIONS, local ? "LocalQueue" : "ClusterQueue",
                     local ? "localqueues" : "clusterqueues", local ? "localqueue" : "clusterqueue", local, List.of(),

@@ -759,6 +759,35 @@ public class WorkloadStore {
                 .list();
     }
 
+    /**
+     * Timeline entries by id after {@code afterId}, in id order, at most {@code limit}, each with whether its
+     * workload is live (not deleted): what a watch of Events reads. Ids are drawn when an entry is written, so an
+     * entry still being written leaves a gap below entries committed after it.
+     */
+    public List<LoggedEvent> eventsAfter(long afterId, int limit) {
+        return jdbc.sql("""
+                        SELECT w.uid, w.namespace, w.name, w.kind, w.deleted_at IS NULL AS live,
+                               e.id, e.at, e.type, e.status, e.reason, e.message
+                        FROM workload_event e JOIN workload w ON w.uid = e.workload_uid
+                        WHERE e.id > :after ORDER BY e.id LIMIT :limit""")
+                .param("after", afterId).param("limit", limit)
+                .query((rs, i) -> new LoggedEvent(new OwnedEvent(rs.getObject("uid", UUID.class),
+                        rs.getString("namespace"), rs.getString("name"), rs.getString("kind"),
+                        new WorkloadEvent(rs.getLong("id"), instant(rs.getTimestamp("at")), rs.getString("type"),
+                                rs.getString("status"), rs.getString("reason"), rs.getString("message"))),
+                        rs.getBoolean("live")))
+                .list();
+    }
+
+    /** The highest timeline entry id committed, 0 when there is none. */
+    public long lastEventId() {
+        return jdbc.sql("SELECT coalesce(max(id), 0) FROM workload_event").query(Long.class).single();
+    }
+
+    /** A timeline entry read by id, and whether its workload is live. */
+    public record LoggedEvent(OwnedEvent owned, boolean live) {
+    }
+
     private static Instant instant(Timestamp timestamp) {
         return timestamp == null ? null : timestamp.toInstant();
     }

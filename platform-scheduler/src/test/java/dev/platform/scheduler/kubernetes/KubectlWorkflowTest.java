@@ -161,6 +161,28 @@ class KubectlWorkflowTest extends PlatformApplicationTest {
                 .as("the REST API reads the name's new holder").isEqualTo(newUidOf(kubectl));
     }
 
+    @ParameterizedTest(name = "kubectl {0}")
+    @ValueSource(strings = {"1.27", "1.33"})
+    void eventsAreWatchedAsTheyHappen(String version) throws Exception {
+        Kubectl kubectl = kubectl(version, TestIdentity.ADMIN_TOKEN);
+        kubectl.ok("apply", "-f", seed().toString());
+        Path watched = dir.resolve("events.txt");
+        Process watch = kubectl.start(watched, "get", "events", "-w");
+        try {
+            awaitOutput(watched, "jobset/low-jax-trillium");
+            assertThat(Files.readString(watched)).doesNotContain("later-jax-trillium");
+
+            Path later = Files.writeString(dir.resolve("later.yaml"),
+                    SeedManifests.read(SEED).replace("low-jax-trillium", "later-jax-trillium"));
+            kubectl.ok("apply", "-f", later.toString());
+
+            awaitOutput(watched, "jobset/later-jax-trillium");
+        } finally {
+            watch.destroy();
+        }
+        assertThat(Files.readString(watched)).doesNotContain("MethodNotAllowed").doesNotContain("rror");
+    }
+
     /** The last line of {@code kubectl auth can-i}: kubectl warns before it of a namespace given to a cluster kind. */
     private static String answer(String output) {
         String[] lines = output.strip().split("\n");

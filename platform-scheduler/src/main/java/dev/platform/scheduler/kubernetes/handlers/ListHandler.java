@@ -35,7 +35,7 @@ public final class ListHandler {
     public void handle(ApiRequest request, HttpServletResponse response) throws IOException {
         ResourceKind kind = resources.resolve(request);
         resources.authorize(kind, request, Verb.list);
-        long revision = revisions.current();
+        long revision = kind.store().ownRevision().orElseGet(revisions::current);
         ListResult result = list(kind, request);
         String resourceVersion = String.valueOf(revision);
         String next = result.page().more() ? continueToken(result.page()) : null;

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -63,17 +64,18 @@ public final class WatchHandler {
         response.setStatus(200);
         response.setContentType("application/json");
         ServletOutputStream out = response.getOutputStream();
-        Watch watch = new Watch(kind, request, selector, table, out);
+        OptionalLong ownRevision = kind.store().ownRevision();
+        Watch watch = new Watch(kind, request, selector, table, ownRevision.isPresent(), out);
         long revision;
         if (from == null || from.isEmpty() || from.equals("0")) {
-            revision = revisions.current();
+            revision = ownRevision.orElseGet(revisions::current);
             ListHandler.ListResult initial = ListHandler.list(kind, request.withoutPaging());
             for (Map<String, Object> object : initial.items()) {
                 out.write(watch.encode(new ObjectStore.Change(revision, "ADDED", object)));
             }
         } else {
             revision = parseRevision(from);
-            long compacted = changes.compacted();
+            long compacted = ownRevision.isPresent() ? 0 : changes.compacted();
             if (revision < compacted) {
                 StatusError expired = StatusError.expired("too old resource version: " + revision + " ("
                         + compacted + ")");
@@ -113,6 +115,9 @@ public final class WatchHandler {
                 }
                 if (feed != null) {
                     feed.awaitAfter(revision, Duration.ofSeconds(1));
+                } else if (ownRevision.isPresent()) {
+                    // its own sequence: woken by the next change of the log, which most of its entries come with
+                    changes.awaitAfter(changes.latest(), Duration.ofSeconds(1));
                 } else {
                     changes.awaitAfter(revision, Duration.ofSeconds(1));
                 }
@@ -134,17 +139,19 @@ public final class WatchHandler {
         private final ApiRequest request;
         private final ObjectStore.Selector selector;
         private final boolean table;
+        private final boolean ownSequence;
         private final ServletOutputStream out;
         /** Which encoding of a shared change this watch sends: the version, Table or not, and the Table's objects. */
         private final String form;
         private long readUpTo;
 
-        Watch(ResourceKind kind, ApiRequest request, ObjectStore.Selector selector, boolean table,
+        Watch(ResourceKind kind, ApiRequest request, ObjectStore.Selector selector, boolean table, boolean ownSequence,
               ServletOutputStream out) {
             this.kind = kind;
             this.request = request;
             this.selector = selector;
             this.table = table;
+            this.ownSequence = ownSequence;
             this.out = out;
             this.form = request.version() + (table ? "/table/" + request.parameter("includeObject") : "");
         }
@@ -158,8 +165,9 @@ public final class WatchHandler {
 
         /** Reads the log itself, as the caller may read it; true when it stopped at its limit. */
         boolean readLog(long revision) throws IOException {
-            // every change up to this revision is committed and visible to the read below
-            long committed = changes.latest();
+            // every change up to this revision is committed and visible to the read below; a kind counting in its own
+            // sequence says itself how far it read
+            long committed = ownSequence ? revision : changes.latest();
             ObjectStore.Changes read = kind.store().changesAfter(revision, BATCH, request.caller());
             for (ObjectStore.Change change : read.changes()) {
                 if (selects(change.object())) {

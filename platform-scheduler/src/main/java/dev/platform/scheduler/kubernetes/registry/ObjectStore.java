@@ -6,6 +6,7 @@ import dev.platform.api.manifest.FieldValidation;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Where a kind's objects come from and go to: a mapping onto the platform's services, as kube-apiserver's
@@ -50,6 +51,15 @@ public interface ObjectStore {
      */
     default Changes changesAfter(long revision, int limit, Caller caller) {
         return new Changes(List.of(), revision, false);
+    }
+
+    /**
+     * The revision of a kind whose resourceVersions count in a sequence of its own (Events: their timeline entries'
+     * ids) rather than in the platform's change log: its lists carry it and its watches continue from it, reading
+     * only {@link #changesAfter}. Empty for the kinds of the change log.
+     */
+    default OptionalLong ownRevision() {
+        return OptionalLong.empty();
     }
 
     /**

@@ -7,32 +7,110 @@ import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStore;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code v1} Events: each workload's timeline, as events on its JobSet or Job and on its Workload, so that
  * {@code kubectl describe} says when it was queued, admitted, preempted or finished and why, as Kueue's events do.
  * {@code kubectl describe} looks them up by the involved object; {@code kubectl get events} lists the newest.
+ *
+ * <p>An event's resourceVersion is its timeline entry's id, a sequence of its own: lists and watches of Events count
+ * in it ({@link #ownRevision}), and a watch ({@code kubectl get events -w}) reads the entries after its
+ * resourceVersion in id order. Ids are drawn as entries are written and concurrent writers commit in any order, so,
+ * as kine does on its own log, a watch does not pass an id missing below committed ones until the entry appears or
+ * {@code gapPatience} has passed since the gap was first seen (its transaction rolled back); a gap below entries
+ * written more than an hour ago is history (removed with its workload) and passed at once.
  */
 public final class EventStore implements ObjectStore {
 
     /** Kubernetes keeps an hour of events; a listing of a whole namespace shows at most this many. */
     private static final int NEWEST = 500;
+    /** Gaps below entries older than this are history, not writes in flight. */
+    private static final Duration HISTORY = Duration.ofHours(1);
+    /** How far below the newest entry a list's resourceVersion looks for writes still in flight. */
+    private static final int IN_FLIGHT_WINDOW = 1000;
     /** Conditions whose entries are warnings: something went wrong for the workload. */
     private static final Set<String> WARNINGS = Set.of("Evicted", "Preempted", "Failed");
     private static final Map<String, String> OWNER_VERSIONS = Map.of("JobSet", "jobset.x-k8s.io/v1alpha2",
             "Job", "batch/v1");
 
     private final WorkloadStore store;
+    private final Clock clock;
+    private final Duration gapPatience;
+    /** The first missing id of each gap a watch waits at, and when it was first seen ({@link System#nanoTime}). */
+    private final Map<Long, Long> gapsSeen = new ConcurrentHashMap<>();
 
-    public EventStore(WorkloadStore store) {
+    public EventStore(WorkloadStore store, Clock clock, Duration gapPatience) {
         this.store = store;
+        this.clock = clock;
+        this.gapPatience = gapPatience;
+    }
+
+    /** The id up to which every entry is committed or given up, looking for gaps near the newest entries only. */
+    @Override
+    public OptionalLong ownRevision() {
+        long settled = Math.max(0, store.lastEventId() - IN_FLIGHT_WINDOW);
+        Log read;
+        do {
+            read = read(settled, IN_FLIGHT_WINDOW);
+            settled = read.settledUpTo();
+        } while (read.more());
+        return OptionalLong.of(settled);
+    }
+
+    @Override
+    public Changes changesAfter(long revision, int limit, Caller caller) {
+        Log read = read(revision, limit);
+        List<Change> changes = new ArrayList<>();
+        for (WorkloadStore.LoggedEvent logged : read.entries()) {
+            WorkloadStore.OwnedEvent owned = logged.owned();
+            if (logged.live() && caller.mayRead(owned.namespace())) {
+                changes.add(new Change(owned.event().id(), "ADDED", event(owned.uid(), owned.namespace(),
+                        owned.name(), owned.kind(), owned.event(), false)));
+            }
+        }
+        return new Changes(changes, read.settledUpTo(), read.more());
+    }
+
+    /** Entries after {@code after} up to the first gap still waited for; more when the read stopped at its limit. */
+    private Log read(long after, int limit) {
+        List<WorkloadStore.LoggedEvent> rows = store.eventsAfter(after, limit);
+        List<WorkloadStore.LoggedEvent> entries = new ArrayList<>(rows.size());
+        long settled = after;
+        for (WorkloadStore.LoggedEvent row : rows) {
+            long id = row.owned().event().id();
+            if (id > settled + 1 && !givenUp(settled + 1, row.owned().event().at())) {
+                return new Log(entries, settled, false);
+            }
+            entries.add(row);
+            settled = id;
+        }
+        return new Log(entries, settled, rows.size() == limit);
+    }
+
+    /** Whether the gap from {@code missing} up to an entry written at {@code nextWrittenAt} is no longer waited for. */
+    private boolean givenUp(long missing, Instant nextWrittenAt) {
+        if (nextWrittenAt.isBefore(clock.instant().minus(HISTORY))) {
+            return true;
+        }
+        long now = System.nanoTime();
+        gapsSeen.values().removeIf(seen -> now - seen > 10 * gapPatience.toNanos());
+        long seen = gapsSeen.computeIfAbsent(missing, gap -> now);
+        return now - seen >= gapPatience.toNanos();
+    }
+
+    private record Log(List<WorkloadStore.LoggedEvent> entries, long settledUpTo, boolean more) {
     }
 
     @Override
