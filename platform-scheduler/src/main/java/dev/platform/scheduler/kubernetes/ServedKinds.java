@@ -234,7 +234,9 @@ class ServedKinds {
 
     /**
      * Kueue's v1beta1 and v1beta2: a ClusterQueue names its cohort in {@code spec.cohort} in v1beta1 and in
-     * {@code spec.cohortName} in v1beta2; the rest of the served fields read the same in both.
+     * {@code spec.cohortName} in v1beta2; a Workload names its priority class in {@code spec.priorityClassName} and
+     * {@code spec.priorityClassSource} in v1beta1 and in {@code spec.priorityClassRef} in v1beta2; the rest of the
+     * served fields read the same in both.
      */
     static Map<String, Object> convertKueue(Map<String, Object> object, String version) {
         Map<String, Object> converted = sameShape(object, version);
@@ -246,6 +248,18 @@ class ServedKinds {
             if (spec.containsKey(from)) {
                 spec.put(to, spec.remove(from));
             }
+        }
+        if ("Workload".equals(object.get("kind")) && version.equals("v1beta2")
+                && Objects.map(object, "spec").containsKey("priorityClassName")) {
+            Map<String, Object> spec = Objects.mapIn(converted, "spec");
+            Object name = spec.remove("priorityClassName");
+            boolean workloadClass = KueueWorkloadStore.WORKLOAD_PRIORITY_CLASS_SOURCE.equals(
+                    spec.remove("priorityClassSource"));
+            Map<String, Object> ref = new LinkedHashMap<>();
+            ref.put("group", workloadClass ? "kueue.x-k8s.io" : "scheduling.k8s.io");
+            ref.put("kind", workloadClass ? "WorkloadPriorityClass" : "PriorityClass");
+            ref.put("name", name);
+            spec.put("priorityClassRef", ref);
         }
         return converted;
     }

@@ -434,9 +434,6 @@ public final class KueueSchemas {
                             List.of("WorkloadPriorityClass", "PriorityClass")),
                     "name", string("The name of the class.")),
                     "group", "kind", "name"));
-            fields.put("priorityClassName", string("Not a field of Kueue's v1beta2, which names the class in"
-                    + " priorityClassRef: the platform reports the name of the workload's class here too. Written,"
-                    + " it is ignored with a warning."));
         }
         fields.put("priority", integer("The workload's priority in its ClusterQueue, from its priority class: the"
                 + " higher, the earlier it is admitted and the later it is preempted."));

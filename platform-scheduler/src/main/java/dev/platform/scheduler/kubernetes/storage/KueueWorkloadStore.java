@@ -17,8 +17,10 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * Kueue's Workload objects: one for each JobSet or Job, named as Kueue names it ({@code jobset-<name>-<hash>}) and
@@ -30,6 +32,10 @@ public final class KueueWorkloadStore implements ObjectStore {
     private static final Map<String, String> OWNER_GROUPS = Map.of("JobSet", "jobset.x-k8s.io", "Job", "batch");
     private static final Map<String, String> OWNER_VERSIONS = Map.of("JobSet", "jobset.x-k8s.io/v1alpha2",
             "Job", "batch/v1");
+
+    /** Kueue v1beta1's {@code priorityClassSource} values. */
+    public static final String WORKLOAD_PRIORITY_CLASS_SOURCE = "kueue.x-k8s.io/workloadpriorityclass";
+    public static final String POD_PRIORITY_CLASS_SOURCE = "scheduling.k8s.io/priorityclass";
 
     private final WorkloadStore store;
     private final WorkloadStatuses statuses;
@@ -139,14 +145,16 @@ public final class KueueWorkloadStore implements ObjectStore {
         if (rows.isEmpty()) {
             return List.of();
         }
+        Set<String> workloadClasses = store.workloadPriorityClassesAmong(all.stream()
+                .map(WorkloadStatus::priorityClassName).filter(java.util.Objects::nonNull).collect(Collectors.toSet()));
         List<Map<String, Object>> objects = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
-            objects.add(workload(rows.get(i), all.get(i)));
+            objects.add(workload(rows.get(i), all.get(i), workloadClasses));
         }
         return objects;
     }
 
-    private static Map<String, Object> workload(WorkloadRow row, WorkloadStatus status) {
+    private static Map<String, Object> workload(WorkloadRow row, WorkloadStatus status, Set<String> workloadClasses) {
         boolean derived = OWNER_GROUPS.containsKey(row.kind());
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", nameOf(row));
@@ -168,12 +176,17 @@ public final class KueueWorkloadStore implements ObjectStore {
         object.put("apiVersion", "kueue.x-k8s.io/v1beta2");
         object.put("kind", "Workload");
         object.put("metadata", Objects.withServerMetadata(metadata, uid, row.changeSeq(), 1L, row.createdAt()));
-        object.put("spec", spec(row, status));
+        object.put("spec", spec(row, status, workloadClasses));
         object.put("status", status(status));
         return object;
     }
 
-    private static Map<String, Object> spec(WorkloadRow row, WorkloadStatus status) {
+    /**
+     * Kueue's spec in v1beta1's words: the class as {@code priorityClassName} and {@code priorityClassSource} (a
+     * WorkloadPriorityClass when one of that name exists, else a pod PriorityClass), which v1beta2 reads as
+     * {@code priorityClassRef}.
+     */
+    private static Map<String, Object> spec(WorkloadRow row, WorkloadStatus status, Set<String> workloadClasses) {
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("active", status.active());
         spec.put("podSets", status.podSets().stream().map(p -> {
@@ -186,6 +199,8 @@ public final class KueueWorkloadStore implements ObjectStore {
         }).toList());
         if (status.priorityClassName() != null) {
             spec.put("priorityClassName", status.priorityClassName());
+            spec.put("priorityClassSource", workloadClasses.contains(status.priorityClassName())
+                    ? WORKLOAD_PRIORITY_CLASS_SOURCE : POD_PRIORITY_CLASS_SOURCE);
         }
         spec.put("priority", status.priority());
         if (row.queueName() != null) {
