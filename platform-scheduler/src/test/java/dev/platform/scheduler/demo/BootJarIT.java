@@ -13,8 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The packaged boot jar, started as a user would ({@code java -jar}), with no database
- * configured: it must come up on its embedded PostgreSQL, and with the demo switch it must load
- * the seed's configuration. Runs in the integration-test phase, after the jar is built.
+ * configured: it must come up on its embedded PostgreSQL. (The demo switch's seed is checked where the README's
+ * demo runs, {@link ReadmeHotswapIT}.) Runs in the integration-test phase, after the jar is built.
  */
 class BootJarIT {
 
@@ -23,7 +23,8 @@ class BootJarIT {
 
     @Test
     void plainJarServesHealthUpOnTheEmbeddedDatabaseWithEmptyState() throws Exception {
-        PlatformProcess platform = PlatformProcess.start(workDir, "plain", List.of()).awaitUp();
+        PlatformProcess platform = PlatformProcess.start(PlatformProcess.BOOT_JAR, workDir, "plain", List.of())
+                .awaitUp();
         try (platform) {
             PlatformClient api = platform.client();
 
@@ -36,17 +37,5 @@ class BootJarIT {
                 .noneMatch(line -> line.contains("already exists, skipping"));
         assertThat(log.get(log.size() - 1)).as("the database stops last, after everything that uses it")
                 .contains("Embedded PostgreSQL stopped");
-    }
-
-    @Test
-    void demoSwitchLoadsTheSeedConfiguration() throws Exception {
-        try (PlatformProcess platform = PlatformProcess.start(workDir, "demo",
-                List.of("--platform.demo.enabled=true")).awaitUp()) {
-            PlatformClient api = platform.client();
-
-            assertThat(api.get("/api/v1/clusterqueues/tpu-training-cq").json()
-                    .at("/spec/resourceGroups/0/flavors/0/resources/0/nominalQuota").asString()).isEqualTo("32");
-            assertThat(api.get("/", "text/html").body()).contains("tpu-training-cq");
-        }
     }
 }

@@ -47,6 +47,10 @@ class ReadmeHotswapIT {
                      List.of("--platform.agent.simulation-data-dir=" + workDir.resolve("simulated-cluster")))
                      .awaitUp(Duration.ofMinutes(5))) {
             PlatformClient api = scheduler.client();
+            assertThat(api.get("/api/v1/clusterqueues/tpu-training-cq").json()
+                    .at("/spec/resourceGroups/0/flavors/0/resources/0/nominalQuota").asString())
+                    .as("the demo switch applies the seed's configuration").isEqualTo("32");
+            assertThat(api.get("/", "text/html").body()).contains("tpu-training-cq");
             Map<String, String> tokens = demoTokens();
             JsonNode high = await().atMost(Duration.ofSeconds(120)).until(() -> api.get(WORKLOADS + "high-jax-trillium")
                     .json(), w -> "Running".equals(w.get("state").asString()));

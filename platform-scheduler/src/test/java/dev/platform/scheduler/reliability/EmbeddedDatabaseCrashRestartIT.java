@@ -20,8 +20,8 @@ import static org.awaitility.Awaitility.await;
  * The default install (the packaged jar on its embedded PostgreSQL, as the README starts it) killed
  * with SIGKILL and started again at once: it comes back on the first try, with every acknowledged
  * submission. First the JVM alone is killed, and its watchdog stops the server it leaves; then the
- * watchdog is killed with it, and the next start stops the orphaned server itself. A second scheduler
- * on a data directory in use is refused at once, with a short report and no stack trace.
+ * watchdog is killed with it, and the next start stops the orphaned server itself. Another scheduler
+ * on the data directory then in use is refused at once, with a short report and no stack trace.
  */
 class EmbeddedDatabaseCrashRestartIT {
 
@@ -62,16 +62,17 @@ class EmbeddedDatabaseCrashRestartIT {
             String log = Files.readString(third.log());
             assertThat(log).contains("Stopped the PostgreSQL server (pid " + secondServer + ",")
                     .doesNotContain("another postmaster");
+
+            aSecondSchedulerOnTheSameDataDirectoryIsRefusedAtOnce(third);
         }
         assertThat(Files.readString(workDir.resolve("second.log"))).doesNotContain("another postmaster");
     }
 
-    @Test
-    void aSecondSchedulerOnTheSameDataDirectoryIsRefusedAtOnce() throws Exception {
-        try (PlatformProcess running = PlatformProcess.start(workDir, "running", List.of()).awaitUp();
-             PlatformProcess second = PlatformProcess.start(workDir, "second", List.of())) {
-            assertThat(second.awaitExit(Duration.ofSeconds(180))).isNotZero();
-            List<String> log = Files.readAllLines(second.log());
+    /** Another scheduler started on the data directory {@code running} uses: refused with a short report. */
+    private void aSecondSchedulerOnTheSameDataDirectoryIsRefusedAtOnce(PlatformProcess running) throws Exception {
+        try (PlatformProcess another = PlatformProcess.start(workDir, "another", List.of())) {
+            assertThat(another.awaitExit(Duration.ofSeconds(180))).isNotZero();
+            List<String> log = Files.readAllLines(another.log());
             assertThat(log).contains("The data directory " + workDir.resolve(".platform-data").toRealPath()
                     + " is in use by another running scheduler (pid " + running.pid() + ").");
             assertThat(log).noneMatch(line -> line.startsWith("\tat ")).noneMatch(line -> line.contains("postmaster"));
