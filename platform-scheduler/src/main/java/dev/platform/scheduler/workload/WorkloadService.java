@@ -330,9 +330,9 @@ public class WorkloadService {
         if (updates.applyChanged(existing.get(), manifest, actor)) {
             return new Applied("updated", List.of());
         }
-        throw Refusal.conflict(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
+        throw new ImmutableWorkloadChange(manifest.kind().manifestName() + " \"" + manifest.namespace() + "/"
                 + manifest.name() + "\" already exists with a different manifest; a submitted workload cannot be"
-                + " changed: delete it and submit again", List.of());
+                + " changed: delete it and submit again", updates.changedField(existing.get(), manifest));
     }
 
     /**

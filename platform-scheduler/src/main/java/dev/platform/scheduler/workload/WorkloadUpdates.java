@@ -19,6 +19,9 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What may change of a submitted workload, as in Kueue: its {@code spec.active} (deactivated: evicted if it holds
@@ -118,6 +121,32 @@ public class WorkloadUpdates {
         }
         change(row, stored, candidate, posted.active(), actor);
         return true;
+    }
+
+    /**
+     * The first field in which a posted manifest differs from the stored one once its mutable fields are taken, as a
+     * path such as {@code spec.replicatedJobs} (two levels deep at most); {@code spec} when only their spelling
+     * differs.
+     */
+    String changedField(WorkloadRow row, WorkloadManifest posted) {
+        Map<String, Object> stored = json.readValue(store.manifest(row.uid()).orElseThrow(), TREE);
+        Map<String, Object> candidate = asObject(mergePatch(stored, mutableFieldsOf(posted, stored)));
+        Map<String, Object> wanted = json.readValue(json.writeValueAsString(posted.manifest()), TREE);
+        Map<String, Object> was = child(candidate, "spec");
+        Map<String, Object> is = child(wanted, "spec");
+        Set<String> keys = new TreeSet<>(was.keySet());
+        keys.addAll(is.keySet());
+        for (String key : keys) {
+            if (!Objects.equals(was.get(key), is.get(key))) {
+                return "spec." + key;
+            }
+        }
+        for (String key : List.of("labels", "annotations")) {
+            if (!Objects.equals(child(child(candidate, "metadata"), key), child(child(wanted, "metadata"), key))) {
+                return "metadata." + key;
+            }
+        }
+        return "spec";
     }
 
     private void change(WorkloadRow row, Map<String, Object> stored, Map<String, Object> manifest,

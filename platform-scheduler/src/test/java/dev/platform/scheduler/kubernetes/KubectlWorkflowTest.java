@@ -183,6 +183,38 @@ class KubectlWorkflowTest extends PlatformApplicationTest {
         assertThat(Files.readString(watched)).doesNotContain("MethodNotAllowed").doesNotContain("rror");
     }
 
+    @ParameterizedTest(name = "kubectl {0}")
+    @ValueSource(strings = {"1.27", "1.33"})
+    void aSubmittedJobChangedWhereItMayNotIsRefusedAsByTheApiServerAndTheWebhooks(String version) throws Exception {
+        Kubectl kubectl = kubectl(version, TestIdentity.ADMIN_TOKEN);
+        kubectl.ok("apply", "-f", seed().toString());
+        Path job = Files.writeString(dir.resolve("job.yaml"), """
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: once, labels: {kueue.x-k8s.io/queue-name: default-queue}}
+                spec:
+                  completions: 1
+                  template:
+                    spec:
+                      restartPolicy: Never
+                      containers: [{name: main, image: busybox, resources: {requests: {google.com/tpu: "4"}}}]
+                """);
+        kubectl.ok("apply", "-f", job.toString());
+
+        Path resized = Files.writeString(dir.resolve("resized.yaml"), SeedManifests.read(SEED)
+                .replace("parallelism: 4", "parallelism: 2").replace("completions: 4", "completions: 2"));
+        Kubectl.Run jobSet = kubectl.run("apply", "-f", resized.toString());
+        assertThat(jobSet.exit()).isNotZero();
+        assertThat(jobSet.output()).contains("Error from server (Forbidden)", "admission webhook \"vjobset.kb.io\""
+                + " denied the request: spec.replicatedJobs: Invalid value: field is immutable");
+
+        Kubectl.Run twice = kubectl.run("apply", "-f", Files.writeString(job, Files.readString(job)
+                .replace("completions: 1", "completions: 2")).toString());
+        assertThat(twice.exit()).isNotZero();
+        assertThat(twice.output()).contains("The Job \"once\" is invalid: spec.completions: Invalid value: field is"
+                + " immutable");
+    }
+
     /** The last line of {@code kubectl auth can-i}: kubectl warns before it of a namespace given to a cluster kind. */
     private static String answer(String output) {
         String[] lines = output.strip().split("\n");

@@ -7,6 +7,7 @@ import dev.platform.scheduler.kubernetes.registry.ObjectStore;
 import dev.platform.scheduler.kubernetes.registry.ResourceKind;
 import dev.platform.scheduler.kubernetes.registry.Verb;
 import dev.platform.scheduler.refusal.Refusal;
+import dev.platform.scheduler.workload.ImmutableWorkloadChange;
 
 import java.util.List;
 import java.util.Map;
@@ -72,6 +73,9 @@ final class Resources {
             return StatusError.invalid(kind, name, errors.stream().map(err -> new StatusError.Cause(
                     "FieldValueInvalid", err.message(), err.path())).toList());
         }
+        if (e instanceof ImmutableWorkloadChange change) {
+            return immutable(kind, name, change.field());
+        }
         if (e instanceof Refusal refusal) {
             return switch (refusal.kind()) {
                 case NotFound -> StatusError.notFound(kind, name);
@@ -85,6 +89,21 @@ final class Resources {
             };
         }
         throw e;
+    }
+
+    /**
+     * A submitted workload changed where it may not: for a Job, kube-apiserver's own validation (422, spec.template
+     * and the rest are immutable); for a JobSet and a Kueue Workload, the refusal of JobSet's and Kueue's validating
+     * webhooks (403), as a cluster with them installed answers.
+     */
+    private static StatusError immutable(ResourceKind kind, String name, String field) {
+        String invalid = "Invalid value: field is immutable";
+        return switch (kind.kind()) {
+            case "Job" -> StatusError.invalid(kind, name, List.of(new StatusError.Cause("FieldValueInvalid", invalid,
+                    field)));
+            case "JobSet" -> StatusError.deniedByWebhook("vjobset.kb.io", field + ": " + invalid);
+            default -> StatusError.deniedByWebhook("vworkload.kb.io", field + ": " + invalid);
+        };
     }
 
     private static List<StatusError.Cause> causes(Refusal refusal) {

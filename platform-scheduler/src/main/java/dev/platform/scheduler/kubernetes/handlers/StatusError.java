@@ -150,6 +150,15 @@ public final class StatusError extends RuntimeException {
         return new StatusError(403, "Forbidden", message, details(kind, name));
     }
 
+    /**
+     * A validating admission webhook's refusal as kube-apiserver passes it on: 403 with the webhook's name before its
+     * message.
+     */
+    public static StatusError deniedByWebhook(String webhook, String message) {
+        return new StatusError(403, "Forbidden", "admission webhook \"" + webhook + "\" denied the request: " + message,
+                Map.of());
+    }
+
     public static StatusError unauthorized(String message) {
         return new StatusError(401, "Unauthorized", message, Map.of());
     }
