@@ -24,6 +24,7 @@ import dev.platform.scheduler.kubernetes.storage.VisibilityStore;
 import dev.platform.scheduler.visibility.KueueVisibilityController;
 import dev.platform.scheduler.kubernetes.storage.KueueWorkloadStore;
 import dev.platform.scheduler.kubernetes.storage.WorkloadObjectStore;
+import dev.platform.scheduler.workload.QueueConfiguration;
 import dev.platform.scheduler.workload.SubmissionRateLimiter;
 import dev.platform.scheduler.workload.WorkloadService;
 import dev.platform.scheduler.workload.WorkloadStatuses;
@@ -71,7 +72,8 @@ class ServedKinds {
                               ManifestApplication application, ConfigurationService configuration,
                               TransactionTemplate transactions, JsonMapper json, Clock clock, WorkloadStore workloads,
                               WorkloadStatuses statuses, WorkloadService workloadService, WorkloadUpdates updates,
-                              SubmissionRateLimiter rate, KueueVisibilityController visibility) {
+                              SubmissionRateLimiter rate, KueueVisibilityController visibility,
+                              QueueConfiguration queueConfiguration) {
         ConfigObjectStore.ConfigStoreDependencies config = new ConfigObjectStore.ConfigStoreDependencies(applied,
                 parser, application, configuration, transactions, json, clock);
         WorkloadObjectStore.WorkloadStores workloadStores = new WorkloadObjectStore.WorkloadStores(workloads, statuses,
@@ -120,7 +122,8 @@ class ServedKinds {
                 column("Finished", "string", ".status.conditions[?(@.type=='Finished')].status", "Workload finished"),
                 column("Age", "date", ".metadata.creationTimestamp", "Time this workload was created")),
                 KueueSchemas::workload,
-                new KueueWorkloadStore(workloads, statuses, updates, kueueWorkloads), Access.namespaced(),
+                new KueueWorkloadStore(workloads, statuses, updates, kueueWorkloads,
+                        queueConfiguration), Access.namespaced(),
                 ServedKinds::convertKueue, List.of("status")));
 
         kinds.add(new ResourceKind("jobset.x-k8s.io", List.of("v1alpha2"), "JobSet", "jobsets", "jobset", true,

@@ -779,16 +779,6 @@ public class WorkloadStore {
                 .list();
     }
 
-    /** Which of {@code names} are WorkloadPriorityClasses (the others name pod PriorityClasses), in one statement. */
-    public Set<String> workloadPriorityClassesAmong(Collection<String> names) {
-        if (names.isEmpty()) {
-            return Set.of();
-        }
-        return Set.copyOf(jdbc.sql("SELECT name FROM priority_class WHERE kind = 'WorkloadPriorityClass'"
-                        + " AND name = ANY(?)")
-                .param(names.toArray(String[]::new)).query(String.class).list());
-    }
-
     /** The highest timeline entry id committed, 0 when there is none. */
     public long lastEventId() {
         return jdbc.sql("SELECT coalesce(max(id), 0) FROM workload_event").query(Long.class).single();

@@ -3,6 +3,7 @@ package dev.platform.scheduler.kubernetes.storage;
 import dev.platform.api.identity.Caller;
 import dev.platform.scheduler.kubernetes.registry.ObjectStore;
 import dev.platform.scheduler.kubernetes.registry.Objects;
+import dev.platform.scheduler.workload.QueueConfiguration;
 import dev.platform.scheduler.workload.WorkloadRow;
 import dev.platform.scheduler.workload.WorkloadStatus;
 import dev.platform.scheduler.workload.WorkloadStatuses;
@@ -41,13 +42,15 @@ public final class KueueWorkloadStore implements ObjectStore {
     private final WorkloadStatuses statuses;
     private final WorkloadUpdates updates;
     private final WorkloadObjectStore submitted;
+    private final QueueConfiguration configuration;
 
     public KueueWorkloadStore(WorkloadStore store, WorkloadStatuses statuses, WorkloadUpdates updates,
-                              WorkloadObjectStore submitted) {
+                              WorkloadObjectStore submitted, QueueConfiguration configuration) {
         this.store = store;
         this.statuses = statuses;
         this.updates = updates;
         this.submitted = submitted;
+        this.configuration = configuration;
     }
 
     /**
@@ -145,8 +148,11 @@ public final class KueueWorkloadStore implements ObjectStore {
         if (rows.isEmpty()) {
             return List.of();
         }
-        Set<String> workloadClasses = store.workloadPriorityClassesAmong(all.stream()
-                .map(WorkloadStatus::priorityClassName).filter(java.util.Objects::nonNull).collect(Collectors.toSet()));
+        // a handful of names a page, each looked up once for the configuration as it stands
+        QueueConfiguration classes = configuration.asOfNow();
+        Set<String> workloadClasses = all.stream().map(WorkloadStatus::priorityClassName)
+                .filter(name -> name != null && classes.priorityValue("WorkloadPriorityClass", name).isPresent())
+                .collect(Collectors.toSet());
         List<Map<String, Object>> objects = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             objects.add(workload(rows.get(i), all.get(i), workloadClasses));
