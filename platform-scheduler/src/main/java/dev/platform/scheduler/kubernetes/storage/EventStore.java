@@ -105,7 +105,8 @@ public final class EventStore implements ObjectStore {
             return true;
         }
         long now = System.nanoTime();
-        gapsSeen.values().removeIf(seen -> now - seen > 10 * gapPatience.toNanos());
+        // a gap given up stays so until the entries after it are history
+        gapsSeen.values().removeIf(seen -> now - seen > HISTORY.toNanos());
         long seen = gapsSeen.computeIfAbsent(missing, gap -> now);
         return now - seen >= gapPatience.toNanos();
     }
